@@ -1,0 +1,186 @@
+/* cli: see cli.h. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "io/io.h"
+#include "units.h"
+
+static const struct {
+	const char *name;
+	enum gf_cmd cmd;
+	const char *summary;
+} commands[] = {
+	{ "run", GF_CMD_RUN, "generate the dataset if it is missing or does not match, then train" },
+	{ "datagen", GF_CMD_DATAGEN, "generate the dataset the workload describes" },
+	{ "train", GF_CMD_TRAIN, "the training read phase with emulated accelerators" },
+	{ "plan", GF_CMD_PLAN, "print what a run would read and need, without any I/O" },
+};
+
+const char *gf_cmd_name(enum gf_cmd cmd)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (commands[i].cmd == cmd)
+			return commands[i].name;
+	return "gpufeed";
+}
+
+void gf_cli_usage(FILE *f, enum gf_cmd cmd)
+{
+	if (cmd == GF_CMD_NONE) {
+		fprintf(f,
+			"gpufeed %s - can this storage keep N GPUs fed?\n\n"
+			"usage: mpirun -np N gpufeed COMMAND WORKLOAD.yaml [options]\n"
+			"       gpufeed COMMAND --help | gpufeed --help | gpufeed --version\n\ncommands:\n",
+			PACKAGE_VERSION);
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "\nEach MPI rank emulates accelerator.per_rank accelerators (default 1).\n"
+			   "WORKLOAD is a gpufeed or DLIO / MLPerf Storage YAML file (see workloads/).\n"
+			   "Exit codes: 0 success, 1 the run failed, 2 usage or workload error, 3 a check failed.\n");
+		return;
+	}
+	fprintf(f, "usage: gpufeed %s WORKLOAD.yaml [options]\n", gf_cmd_name(cmd));
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (commands[i].cmd == cmd)
+			fprintf(f, "%s.\n", commands[i].summary);
+	fprintf(f, "\noptions:\n"
+		   "  --target PATH       data folder (a path or file:// URI); default: target.path,\n"
+		   "                      else storage.storage_root/dataset.data_folder\n"
+		   "  --engine NAME       I/O engine: %s (default: posix)\n"
+		   "  --set KEY=VALUE     override any workload key, e.g. --set reader.batch_size=4;\n"
+		   "                      repeatable. DLIO's ++workload.KEY=VALUE works too\n",
+		gf_io_names());
+	if (cmd == GF_CMD_PLAN) {
+		fprintf(f, "  --ranks N           plan for N ranks (default: the MPI job size, else 1)\n"
+			   "  --nodes N           nodes those ranks run on (default: 1)\n"
+			   "  --node-memory SIZE  memory per node for the page-cache warning (default: this machine's)\n");
+	} else {
+		fprintf(f, "  --results DIR       where results folders go (default: results)\n"
+			   "  --duration TIME     stop after this long (e.g. 60s, 5m); the run still completes\n"
+			   "  --quiet             no progress lines\n");
+	}
+	fprintf(f, "  -h, --help          this text\n");
+}
+
+int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
+{
+	enum { O_TARGET = 1000, O_ENGINE, O_RESULTS, O_SET, O_DURATION, O_QUIET, O_RANKS,
+	       O_NODES, O_NODEMEM, O_VERSION };
+	static const struct option opts[] = {
+		{ "target", required_argument, NULL, O_TARGET },
+		{ "engine", required_argument, NULL, O_ENGINE },
+		{ "results", required_argument, NULL, O_RESULTS },
+		{ "set", required_argument, NULL, O_SET },
+		{ "duration", required_argument, NULL, O_DURATION },
+		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "ranks", required_argument, NULL, O_RANKS },
+		{ "nodes", required_argument, NULL, O_NODES },
+		{ "node-memory", required_argument, NULL, O_NODEMEM },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(c, 0, sizeof(*c));
+	c->results = "results";
+	opterr = 0;
+	optind = 1;
+	/* "-" first: positional arguments come back in order as option 1, so the command,
+	 * the workload and DLIO's ++workload.KEY=VALUE can stand anywhere. */
+	while ((opt = getopt_long(argc, argv, "-h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 1: {
+			const char *a = optarg;
+			if (a[0] == '+' || !strncmp(a, "workload.", 9)) {
+				if (c->nsets == GF_MAX_SETS)
+					goto too_many;
+				c->sets[c->nsets++] = a;
+			} else if (c->cmd == GF_CMD_NONE) {
+				for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+					if (!strcmp(a, commands[i].name))
+						c->cmd = commands[i].cmd;
+				if (c->cmd == GF_CMD_NONE) {
+					snprintf(err, errlen, "unknown command '%s': expected run, datagen, train or plan", a);
+					return -EINVAL;
+				}
+			} else if (!c->workload) {
+				c->workload = a;
+			} else {
+				snprintf(err, errlen, "unexpected argument '%s' (one workload file per run)", a);
+				return -EINVAL;
+			}
+			break;
+		}
+		case O_TARGET: c->target = optarg; break;
+		case O_ENGINE: c->engine = optarg; break;
+		case O_RESULTS: c->results = optarg; break;
+		case O_SET:
+			if (c->nsets == GF_MAX_SETS)
+				goto too_many;
+			c->sets[c->nsets++] = optarg;
+			break;
+		case O_DURATION:
+			if (gf_parse_time(optarg, &c->duration_s) || c->duration_s <= 0) {
+				snprintf(err, errlen, "--duration '%s': expected a positive time such as 30s or 5m", optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_QUIET: c->quiet = true; break;
+		case O_RANKS:
+		case O_NODES: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (*end || v == 0 || v > 100000000ul) {
+				snprintf(err, errlen, "--%s '%s': expected a whole number from 1",
+					 opt == O_RANKS ? "ranks" : "nodes", optarg);
+				return -EINVAL;
+			}
+			if (opt == O_RANKS)
+				c->ranks = (unsigned)v;
+			else
+				c->nodes = (unsigned)v;
+			break;
+		}
+		case O_NODEMEM: {
+			uint64_t b;
+			if (gf_parse_size(optarg, &b) || b == 0) {
+				snprintf(err, errlen, "--node-memory '%s': expected a size such as 512GiB", optarg);
+				return -EINVAL;
+			}
+			c->node_memory = (double)b;
+			break;
+		}
+		case O_VERSION: c->version = true; break;
+		case 'h': c->help = true; break;
+		case '?':
+		default:
+			if (optopt)
+				snprintf(err, errlen, "option -%c is unknown or needs a value (see gpufeed --help)", optopt);
+			else
+				snprintf(err, errlen, "option '%s' is unknown or needs a value (see gpufeed %s --help)",
+					 argv[optind - 1], gf_cmd_name(c->cmd));
+			return -EINVAL;
+		}
+	}
+	if (c->help || c->version)
+		return 0;
+	if (c->cmd == GF_CMD_NONE) {
+		snprintf(err, errlen, "no command given: expected run, datagen, train or plan (see gpufeed --help)");
+		return -EINVAL;
+	}
+	if (!c->workload) {
+		snprintf(err, errlen, "gpufeed %s needs a workload file, e.g. workloads/quickstart.yaml",
+			 gf_cmd_name(c->cmd));
+		return -EINVAL;
+	}
+	return 0;
+too_many:
+	snprintf(err, errlen, "more than %d overrides", GF_MAX_SETS);
+	return -EINVAL;
+}

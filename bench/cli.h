@@ -1,0 +1,40 @@
+/* cli: the command line. Parsing never exits and never touches MPI: it fills struct
+ * gf_cli or returns -EINVAL with a message, and main() turns that into exit code 2. */
+#ifndef GF_CLI_H
+#define GF_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum gf_exit {
+	GF_EXIT_OK = 0,
+	GF_EXIT_FAILED = 1, /* the run failed */
+	GF_EXIT_USAGE = 2,  /* bad command line or workload */
+	GF_EXIT_CHECK = 3,  /* a requested check did not hold */
+};
+
+enum gf_cmd { GF_CMD_NONE = 0, GF_CMD_RUN, GF_CMD_DATAGEN, GF_CMD_TRAIN, GF_CMD_PLAN };
+
+#define GF_MAX_SETS 128
+
+struct gf_cli {
+	enum gf_cmd cmd;
+	bool help, version, quiet;
+	const char *workload;
+	const char *target;
+	const char *engine;
+	const char *results;
+	const char *sets[GF_MAX_SETS];
+	int nsets;
+	double duration_s;      /* --duration, 0 = unset */
+	unsigned ranks;         /* plan: ranks to plan for (0 = the MPI job's size, or 1) */
+	unsigned nodes;         /* plan: nodes (0 = ranks / ranks_per_node guess) */
+	double node_memory;     /* plan: bytes of memory per node (0 = this machine's) */
+};
+
+int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen);
+void gf_cli_usage(FILE *f, enum gf_cmd cmd);
+const char *gf_cmd_name(enum gf_cmd cmd);
+
+#endif

@@ -1,0 +1,97 @@
+/* io: the one interface every storage backend implements (the shape of fio's
+ * ioengine_ops). A request is {op, file, offset, length, buffer} and its result is bytes
+ * moved or -errno. submit() either completes a request at once (GF_IO_COMPLETED: sync
+ * backends such as posix) or queues it (GF_IO_QUEUED: uring, aio, s3); commit() sends
+ * what was queued; reap() returns completions. Backends move bytes and know nothing of
+ * workloads, ranks, batches or statistics. They never exit the process: library errors
+ * are translated to -errno here, with a detail string for the message.
+ *
+ * One struct gf_io is used by one thread. Open files are identified by a 64-bit handle
+ * that only the backend interprets. */
+#ifndef GF_IO_H
+#define GF_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum gf_io_op { GF_IO_READ = 0, GF_IO_WRITE };
+
+struct gf_io_req {
+	enum gf_io_op op;
+	uint64_t file;   /* handle from open() */
+	uint64_t offset;
+	size_t length;
+	void *buf;
+	int64_t result;  /* bytes moved, or -errno */
+	uint64_t start_ns; /* set by the engine at submission */
+	void *owner;     /* for the caller: maps a completion back to its work */
+};
+
+enum { GF_IO_COMPLETED = 0, GF_IO_QUEUED = 1 };
+
+/* open() flags */
+#define GF_O_READ   0x1u
+#define GF_O_WRITE  0x2u /* create or truncate */
+#define GF_O_DIRECT 0x4u
+
+struct gf_io_config {
+	unsigned queue_depth; /* the most requests the caller keeps in flight */
+	bool direct;          /* O_DIRECT or the backend's equivalent */
+};
+
+struct gf_io;
+
+struct gf_io_ops {
+	const char *name;
+	const char *help;
+	bool async;   /* submit() may return GF_IO_QUEUED */
+	size_t priv_size;
+
+	/* Per-thread set-up and teardown. */
+	int (*init)(struct gf_io *io);
+	void (*cleanup)(struct gf_io *io);
+
+	int (*open)(struct gf_io *io, const char *path, unsigned flags, uint64_t *file);
+	int (*close)(struct gf_io *io, uint64_t file);
+	/* GF_IO_COMPLETED (req->result is set), GF_IO_QUEUED, or -errno if the request could
+	 * not be issued at all. */
+	int (*submit)(struct gf_io *io, struct gf_io_req *req);
+	/* Send what was queued; may be NULL for sync backends. */
+	int (*commit)(struct gf_io *io);
+	/* Wait for at least min completions, return up to max in done[]. Returns the count or
+	 * -errno. May be NULL for sync backends. */
+	int (*reap)(struct gf_io *io, unsigned min, unsigned max, struct gf_io_req **done);
+	/* Make a file's written data durable. */
+	int (*fsync)(struct gf_io *io, uint64_t file);
+
+	/* Namespace operations, used by datagen and cleanup. */
+	int (*mkdirs)(struct gf_io *io, const char *path);
+	int (*size)(struct gf_io *io, const char *path, uint64_t *bytes);
+	int (*unlink)(struct gf_io *io, const char *path);
+};
+
+struct gf_io {
+	const struct gf_io_ops *ops;
+	struct gf_io_config cfg;
+	void *priv;
+	char detail[256]; /* what the library said about the last error */
+};
+
+/* The registry: every backend built in, in order of preference. */
+const struct gf_io_ops *gf_io_find(const char *name);
+/* Writes the names of built-in backends, separated by '|'. */
+const char *gf_io_names(void);
+/* Checks that an ops table has every mandatory entry (fio's check_engine_ops). */
+int gf_io_check_ops(const struct gf_io_ops *ops);
+
+/* Create and destroy one thread's backend instance. Returns 0 or -errno. */
+int gf_io_open_backend(const struct gf_io_ops *ops, const struct gf_io_config *cfg,
+		       struct gf_io **out);
+void gf_io_close_backend(struct gf_io *io);
+
+/* The backends. */
+extern const struct gf_io_ops gf_io_posix;
+extern const struct gf_io_ops gf_io_null;
+
+#endif

@@ -1,0 +1,73 @@
+/* gpufeed: subcommand dispatch. Everything else lives in the library. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+#include "run.h"
+#include "world.h"
+#include "yaml.h"
+
+/* Before MPI_Init only the launcher's environment says which rank this is; only rank 0
+ * prints, so that 256 ranks do not print the same error 256 times. */
+static int launcher_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		if (v)
+			return atoi(v);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct gf_cli cli;
+	struct gf_workload w;
+	struct gf_world world;
+	char err[2048];
+	bool speak = launcher_rank() == 0;
+	int rc;
+
+	if (gf_cli_parse(argc, argv, &cli, err, sizeof(err))) {
+		if (speak)
+			fprintf(stderr, "gpufeed: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
+	if (cli.version) {
+		if (speak)
+			printf("gpufeed %s\n", PACKAGE_VERSION);
+		return GF_EXIT_OK;
+	}
+	if (cli.help) {
+		if (speak)
+			gf_cli_usage(stdout, cli.cmd);
+		return GF_EXIT_OK;
+	}
+
+	gf_workload_defaults(&w);
+	rc = gf_yaml_load(cli.workload, &w, err, sizeof(err));
+	for (int i = 0; !rc && i < cli.nsets; i++)
+		rc = gf_yaml_override(&w, cli.sets[i], err, sizeof(err));
+	if (!rc)
+		rc = gf_workload_validate(&w, err, sizeof(err));
+	if (rc) {
+		if (speak)
+			fprintf(stderr, "gpufeed: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
+
+	if (cli.cmd == GF_CMD_PLAN)
+		return gf_cmd_plan(&cli, &w, stdout, stderr);
+
+	if (gf_world_init(&argc, &argv, &world)) {
+		fprintf(stderr, "gpufeed: MPI could not start\n");
+		return GF_EXIT_FAILED;
+	}
+	rc = gf_cmd_run(&cli, &w, &world);
+	gf_world_finalize();
+	return rc;
+}

@@ -1,0 +1,587 @@
+/* run: see run.h. */
+#include "run.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "datagen.h"
+#include "io/io.h"
+#include "plan.h"
+#include "report/results.h"
+#include "report/summary.h"
+#include "target.h"
+#include "train.h"
+#include "units.h"
+#include "world.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* Checks that need no I/O and that every rank reaches identically. */
+static int check_supported(const struct gf_workload *w, char *err, size_t errlen)
+{
+	const char *src = w->source;
+
+	if (w->workflow.checkpoint) {
+		snprintf(err, errlen, "%s: workflow.checkpoint is true, but this version of gpufeed "
+			 "does not write checkpoints yet; set workflow.checkpoint=false", src);
+		return -EINVAL;
+	}
+	if (w->workflow.evaluation) {
+		snprintf(err, errlen, "%s: workflow.evaluation is true, but this version of gpufeed "
+			 "does not emulate evaluation yet; set workflow.evaluation=false", src);
+		return -EINVAL;
+	}
+	if (w->reader.odirect || w->target.direct != GF_DIRECT_OFF) {
+		snprintf(err, errlen, "%s: O_DIRECT (reader.odirect / target.direct) needs aligned "
+			 "requests, which this version does not make yet; set reader.odirect=false", src);
+		return -EINVAL;
+	}
+	if (w->accelerator.step_barrier && w->accelerator.per_rank != 1) {
+		snprintf(err, errlen, "%s: accelerator.step_barrier needs accelerator.per_rank = 1 "
+			 "(the barrier is per rank)", src);
+		return -EINVAL;
+	}
+	if (w->accelerator.step_barrier && w->run.duration > 0) {
+		snprintf(err, errlen, "%s: accelerator.step_barrier cannot be combined with a duration "
+			 "limit (ranks would stop at different steps)", src);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static double node_memory_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
+
+	return pages > 0 && psz > 0 ? (double)pages * (double)psz : 0;
+}
+
+static const char *layout_name(enum gf_layout l)
+{
+	switch (l) {
+	case GF_LAYOUT_FILE_PER_SAMPLE: return "one sample per file, read whole";
+	case GF_LAYOUT_RECORDS: return "samples back to back in each file";
+	case GF_LAYOUT_INDEXED: return "indexed records at offsets";
+	}
+	return "?";
+}
+
+int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, FILE *errf)
+{
+	struct gf_plan p;
+	char err[1024], a[64], b[64], name[GF_STR];
+	unsigned ranks = c->ranks;
+	unsigned nodes = c->nodes ? c->nodes : 1;
+	double mem = c->node_memory > 0 ? c->node_memory : node_memory_bytes();
+	int warnings = 0;
+
+	if (!ranks) {
+		const char *env = getenv("OMPI_COMM_WORLD_SIZE");
+		ranks = env ? (unsigned)atoi(env) : 1;
+		if (!ranks)
+			ranks = 1;
+	}
+	if (gf_plan_build(w, ranks, &p, err, sizeof(err))) {
+		fprintf(errf, "gpufeed: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
+	fprintf(out, "workload      %s (%s)\n", gf_workload_name(w, name, sizeof(name)), w->source);
+	fprintf(out, "dataset       %llu files x %llu samples = %llu samples, format %s (%s)\n",
+		(unsigned long long)p.files, (unsigned long long)p.samples_per_file,
+		(unsigned long long)p.samples, w->dataset.format, layout_name(p.layout));
+	fprintf(out, "sample size   mean %s, stdev %s; dataset about %s\n",
+		gf_format_size(p.mean_bytes, a, sizeof(a)), gf_format_size(p.stdev_bytes, b, sizeof(b)),
+		gf_format_size((uint64_t)p.dataset_bytes, name, sizeof(name)));
+	fprintf(out, "ranks         %u on %u node(s), %u accelerator(s) per rank = %u accelerators (%s)\n",
+		ranks, nodes, p.per_rank, p.accels, w->accelerator.profile);
+	fprintf(out, "per epoch     %llu samples per accelerator = %llu steps of batch %llu\n",
+		(unsigned long long)p.share, (unsigned long long)p.steps_per_epoch,
+		(unsigned long long)p.batch);
+	fprintf(out, "run           %llu epoch(s), %llu steps per accelerator\n",
+		(unsigned long long)p.epochs, (unsigned long long)p.total_steps);
+	fprintf(out, "bytes/epoch   %s read by all accelerators\n",
+		gf_format_size((uint64_t)(p.bytes_per_step * (double)p.steps_per_epoch * p.accels), a, sizeof(a)));
+	fprintf(out, "compute       %.6g s per step (%s)\n", p.compute_s,
+		gf_dist_name(w->train.computation_time.type));
+	fprintf(out, "requests      up to %s each, %lld in flight per reader thread, %lld reader thread(s)\n",
+		gf_format_size(p.chunk, a, sizeof(a)), (long long)w->target.queue_depth,
+		(long long)w->reader.read_threads);
+	if (p.compute_s > 0) {
+		fprintf(out, "demand        %s per accelerator (batch %llu x %s / %.6g s), %.1f samples/s\n",
+			gf_format_rate(p.demand_bytes_per_s, a, sizeof(a)), (unsigned long long)p.batch,
+			gf_format_size(p.mean_bytes, b, sizeof(b)), p.compute_s, p.demand_samples_per_s);
+		fprintf(out, "demand total  %s for all %u accelerators\n",
+			gf_format_rate(p.demand_bytes_per_s * p.accels, a, sizeof(a)), p.accels);
+	} else {
+		fprintf(out, "demand        unbounded (computation_time is 0: reads as fast as storage allows)\n");
+	}
+	if (mem > 0 && p.dataset_bytes < 5.0 * mem * nodes) {
+		fprintf(out, "warning       the dataset (%s) is smaller than 5x the memory of %u node(s) "
+			"(%s each): the page cache can serve reads, so results may show memory, not storage\n",
+			gf_format_size((uint64_t)p.dataset_bytes, a, sizeof(a)), nodes,
+			gf_format_size((uint64_t)mem, b, sizeof(b)));
+		warnings++;
+	}
+	if (p.total_steps <= (uint64_t)w->output.exclude_start_steps) {
+		fprintf(out, "warning       %llu step(s) per accelerator and %lld excluded from AU: nothing "
+			"would be measured; raise train.epochs or the dataset size\n",
+			(unsigned long long)p.total_steps, (long long)w->output.exclude_start_steps);
+		warnings++;
+	}
+	if (p.samples % p.accels || p.share % p.batch) {
+		uint64_t unused = p.samples - p.steps_per_epoch * p.batch * p.accels;
+		fprintf(out, "note          %llu sample(s) per epoch are not read: they do not fill a batch "
+			"on every accelerator\n", (unsigned long long)unused);
+	}
+	if (!warnings)
+		fprintf(out, "warnings      none\n");
+	return GF_EXIT_OK;
+}
+
+/* --- merging per-rank figures (rank 0 receives) --- */
+
+#define ROW_FIELDS 10
+
+static void merge_hist(struct gf_hist *h)
+{
+	uint64_t sums[2] = { h->count, h->sum_ns };
+
+	gf_world_sum_u64(h->bucket, GF_HIST_BUCKETS);
+	gf_world_sum_u64(sums, 2);
+	gf_world_min_u64(&h->min_ns, 1);
+	gf_world_max_u64(&h->max_ns, 1);
+	h->count = sums[0];
+	h->sum_ns = sums[1];
+}
+
+static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
+		       struct gf_run_summary *s)
+{
+	unsigned per = tr->naccel;
+	double *mine, *all = NULL;
+	uint64_t tot[4] = { tr->read_bytes, tr->requests, tr->samples, tr->steps };
+	double el = (double)(tr->end_ns - tr->start_ns) / 1e9, cpu = tr->cpu_s;
+	uint64_t dur = tr->duration_reached;
+	void *tsbuf = NULL;
+	size_t *counts = NULL;
+	int rc = 0;
+
+	mine = calloc((size_t)per * ROW_FIELDS, sizeof(double));
+	if (world->rank == 0) {
+		all = calloc((size_t)per * ROW_FIELDS * world->size, sizeof(double));
+		counts = calloc((size_t)world->size, sizeof(size_t));
+		s->rows = calloc((size_t)per * world->size, sizeof(*s->rows));
+	}
+	if (!mine || (world->rank == 0 && (!all || !counts || !s->rows)))
+		rc = -ENOMEM;
+	if (gf_world_agree(rc, "out of memory merging results", NULL, 0)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (unsigned a = 0; a < per; a++) {
+		const struct gf_accel *acc = &tr->accel[a];
+		double *r = mine + (size_t)a * ROW_FIELDS;
+		r[0] = world->rank;
+		r[1] = world->node_id;
+		r[2] = acc->id;
+		r[3] = gf_accel_au(acc);
+		r[4] = acc->compute_ns / 1e9;
+		r[5] = acc->stall_ns / 1e9;
+		r[6] = gf_accel_elapsed_ns(acc) / 1e9;
+		r[7] = (double)acc->steps;
+		r[8] = (double)acc->samples;
+		r[9] = (double)acc->bytes;
+	}
+	gf_world_gather_double(mine, (size_t)per * ROW_FIELDS, all);
+	merge_hist(&tr->latency);
+	merge_hist(&tr->open_latency);
+	gf_world_sum_u64(tot, 4);
+	/* Elapsed: every rank started right after the same barrier, so the phase lasted as
+	 * long as the slowest rank (IOR's earliest start, latest stop). */
+	gf_world_max_double(&el, 1);
+	gf_world_sum_double(&cpu, 1);
+	gf_world_max_u64(&dur, 1);
+
+	/* The time series: rows of (interval, fields) from each rank. */
+	{
+		size_t n = tr->series.n, rowlen = 1 + GF_TS_FIELDS;
+		uint64_t *packed = calloc(n ? n * rowlen : 1, sizeof(uint64_t));
+		int prc = packed ? 0 : -ENOMEM;
+		if (gf_world_agree(prc, "out of memory packing the time series", NULL, 0)) {
+			free(packed);
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			packed[i * rowlen] = i;
+			memcpy(&packed[i * rowlen + 1], tr->series.v[i], GF_TS_FIELDS * sizeof(uint64_t));
+		}
+		rc = gf_world_gatherv(packed, n * rowlen * sizeof(uint64_t), &tsbuf, counts);
+		free(packed);
+		if (rc)
+			goto out;
+	}
+
+	if (world->rank == 0) {
+		size_t nrows = 0, rowbytes = (1 + GF_TS_FIELDS) * sizeof(uint64_t), total = 0;
+		for (int r = 0; r < world->size; r++)
+			total += counts[r] / rowbytes;
+		s->ts = calloc(total ? total : 1, sizeof(*s->ts));
+		if (!s->ts) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		const uint64_t *p = tsbuf;
+		for (int r = 0; r < world->size; r++) {
+			for (size_t i = 0; i < counts[r] / rowbytes; i++, p += 1 + GF_TS_FIELDS) {
+				struct gf_ts_row *row = &s->ts[nrows++];
+				row->rank = r;
+				row->interval = p[0];
+				memcpy(row->v, p + 1, sizeof(row->v));
+			}
+		}
+		s->nts = nrows;
+		s->interval_s = 1.0;
+		s->nrows = per * (unsigned)world->size;
+		for (unsigned i = 0; i < s->nrows; i++) {
+			const double *r = all + (size_t)i * ROW_FIELDS;
+			struct gf_accel_row *row = &s->rows[i];
+			row->rank = (int)r[0];
+			row->node = (int)r[1];
+			row->accel = (unsigned)r[2];
+			row->au = r[3];
+			row->compute_s = r[4];
+			row->stall_s = r[5];
+			row->elapsed_s = r[6];
+			row->steps = (uint64_t)r[7];
+			row->samples = (uint64_t)r[8];
+			row->bytes = (uint64_t)r[9];
+		}
+		s->latency = tr->latency;
+		s->open_latency = tr->open_latency;
+		s->read_bytes = tot[0];
+		s->requests = tot[1];
+		s->samples = tot[2];
+		s->steps = tot[3];
+		s->elapsed_s = el;
+		s->cpu_s = cpu;
+		s->duration_reached = dur != 0;
+		s->train_ran = true;
+	}
+out:
+	free(tsbuf);
+	free(counts);
+	free(all);
+	free(mine);
+	return rc;
+}
+
+static void step_barrier(void)
+{
+	gf_world_barrier();
+}
+
+/* What the dataset phase must do, decided on rank 0 and broadcast. */
+struct dataset_decision {
+	int status;      /* 0, or -errno with msg */
+	int exit_code;   /* when status != 0 */
+	int generate;    /* 1 = run datagen */
+	char msg[1024];
+	char reason[256];
+};
+
+static void decide_dataset(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p,
+			   const struct gf_target *t, struct dataset_decision *d)
+{
+	char why[1024] = "";
+	int owned;
+	enum gf_dataset_state st;
+
+	memset(d, 0, sizeof(*d));
+	if (!strcmp(t->engine, "null")) {
+		if (c->cmd == GF_CMD_DATAGEN) {
+			d->status = -EINVAL;
+			d->exit_code = GF_EXIT_USAGE;
+			snprintf(d->msg, sizeof(d->msg), "the null engine stores nothing: datagen needs a real engine");
+		}
+		return; /* nothing to read or write */
+	}
+	owned = gf_target_check_owned(t->root);
+	st = owned == 1 ? gf_dataset_check(w, p, t->root, why, sizeof(why)) : GF_DATASET_MISSING;
+	if (owned == 0)
+		snprintf(why, sizeof(why), "%s holds no dataset yet", t->root);
+	if (c->cmd == GF_CMD_TRAIN) {
+		if (st != GF_DATASET_OK) {
+			d->status = -ENOENT;
+			d->exit_code = GF_EXIT_USAGE;
+			snprintf(d->msg, sizeof(d->msg), "%s: run 'gpufeed datagen' first, or 'gpufeed run', "
+				 "which generates it", why);
+		}
+		return;
+	}
+	if (c->cmd == GF_CMD_DATAGEN) {
+		d->generate = 1;
+		snprintf(d->reason, sizeof(d->reason), "gpufeed datagen");
+	} else if (st != GF_DATASET_OK || w->workflow.generate_data) {
+		d->generate = 1;
+		snprintf(d->reason, sizeof(d->reason), "%s", st != GF_DATASET_OK ? why : "workflow.generate_data is true");
+	}
+	if (!d->generate)
+		return;
+	if (owned < 0) {
+		d->status = owned;
+		d->exit_code = GF_EXIT_USAGE;
+		if (owned == -ENOTEMPTY)
+			snprintf(d->msg, sizeof(d->msg), "%s is not empty and was not created by gpufeed (no %s "
+				 "in it): gpufeed writes only into empty or gpufeed-made folders; choose another "
+				 "--target", t->root, GF_MARKER);
+		else
+			snprintf(d->msg, sizeof(d->msg), "%s: %s", t->root, strerror(-owned));
+		return;
+	}
+	{
+		uint64_t avail;
+		int rc = gf_target_free_bytes(t->root, &avail);
+		/* The planned size, 2% for metadata and a margin so the filesystem never fills. */
+		double need = p->dataset_bytes * 1.02 + 64.0 * 1048576;
+		if (!rc && (double)avail < need) {
+			char a[64], b[64];
+			d->status = -ENOSPC;
+			d->exit_code = GF_EXIT_USAGE;
+			snprintf(d->msg, sizeof(d->msg), "%s has %s free, the dataset needs about %s: choose "
+				 "another --target or a smaller dataset.num_files_train", t->root,
+				 gf_format_size(avail, a, sizeof(a)), gf_format_size((uint64_t)need, b, sizeof(b)));
+		}
+	}
+}
+
+static void utc_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_world *world)
+{
+	struct gf_target t;
+	struct gf_plan p;
+	struct gf_run_summary s;
+	struct dataset_decision dd;
+	struct gf_train_result tr;
+	const struct gf_io_ops *ops;
+	char err[1024] = "", msg[1024] = "", partial[4200] = "", final[4200] = "", name[GF_STR];
+	bool root = world->rank == 0;
+	int rc, exit_code = GF_EXIT_OK;
+	struct sigaction sa;
+
+	memset(&s, 0, sizeof(s));
+	memset(&tr, 0, sizeof(tr));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	/* Same inputs on every rank, so every rank reaches the same verdict here. */
+	rc = check_supported(w, err, sizeof(err));
+	if (!rc)
+		rc = gf_target_resolve(w, c->target, c->engine, &t, err, sizeof(err));
+	if (!rc)
+		rc = gf_plan_build(w, (unsigned)world->size, &p, err, sizeof(err));
+	if (rc) {
+		if (root)
+			fprintf(stderr, "gpufeed: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
+	ops = gf_io_find(t.engine);
+
+	/* Decide about the dataset before anything is created. */
+	if (root)
+		decide_dataset(c, w, &p, &t, &dd);
+	gf_world_bcast(&dd, sizeof(dd), 0);
+	if (dd.status) {
+		if (root)
+			fprintf(stderr, "gpufeed: %s\n", dd.msg);
+		return dd.exit_code;
+	}
+
+	/* The results folder. */
+	if (root) {
+		rc = gf_results_create(c->results, gf_workload_name(w, name, sizeof(name)), t.kind,
+				       partial, sizeof(partial), final, sizeof(final));
+		if (rc)
+			snprintf(msg, sizeof(msg), "cannot create a results folder under %s: %s", c->results,
+				 strerror(-rc));
+	}
+	rc = gf_world_agree(rc, msg, err, sizeof(err));
+	if (rc) {
+		if (root)
+			fprintf(stderr, "gpufeed: %s\n", err);
+		return GF_EXIT_FAILED;
+	}
+
+	s.w = w;
+	s.plan = &p;
+	s.target = &t;
+	s.command = gf_cmd_name(c->cmd);
+	s.status = "complete";
+	utc_now(s.started_utc, sizeof(s.started_utc));
+	s.ranks = world->size;
+	s.nodes = world->nodes;
+	s.ranks_per_node = world->ranks_per_node;
+	snprintf(s.mpi_version, sizeof(s.mpi_version), "%s", world->mpi_version);
+	{
+		struct utsname u;
+		if (!uname(&u))
+			snprintf(s.kernel, sizeof(s.kernel), "%s %s %s", u.sysname, u.release, u.machine);
+	}
+	gf_target_fs_type(t.root, s.fs_type, sizeof(s.fs_type));
+	if (root)
+		s.hosts = calloc((size_t)world->size, 256);
+	gf_world_gather_hosts(world, s.hosts);
+
+	if (root && !c->quiet)
+		fprintf(stderr, "gpufeed %s: %s on %s (%s, engine %s), %d rank(s), %u accelerator(s)\n",
+			s.command, w->source, t.root, s.fs_type, t.engine, world->size, p.accels);
+
+	/* Dataset generation. */
+	if (dd.generate) {
+		struct gf_datagen_result dg;
+		struct gf_series series;
+		uint64_t sums[2];
+		double secs;
+
+		msg[0] = '\0';
+		rc = 0;
+		if (root) {
+			rc = gf_target_mark(t.root);
+			if (!rc)
+				rc = gf_dataset_forget(t.root);
+			if (!rc)
+				rc = gf_datagen_folders(w, t.root, msg, sizeof(msg));
+			else
+				snprintf(msg, sizeof(msg), "cannot prepare %s: %s", t.root, strerror(-rc));
+			if (!c->quiet && !rc)
+				fprintf(stderr, "datagen: %s (%llu files, about %s)\n", dd.reason,
+					(unsigned long long)p.files,
+					gf_format_size((uint64_t)p.dataset_bytes, name, sizeof(name)));
+		}
+		rc = gf_world_agree(rc, msg, err, sizeof(err));
+		if (!rc) {
+			gf_series_init(&series, gf_now_ns(), 1000000000u);
+			rc = gf_datagen_run(w, &p, ops, t.root, world->rank, world->size, &series, &dg, msg,
+					    sizeof(msg));
+			gf_series_free(&series);
+			rc = gf_world_agree(rc, msg, err, sizeof(err));
+		}
+		if (!rc && root) {
+			rc = gf_dataset_write_manifest(w, &p, t.root);
+			if (rc)
+				snprintf(msg, sizeof(msg), "cannot write %s/%s: %s", t.root, GF_MANIFEST, strerror(-rc));
+		}
+		if (!rc)
+			rc = gf_world_agree(rc, msg, err, sizeof(err));
+		if (rc) {
+			s.status = "failed";
+			snprintf(s.error, sizeof(s.error), "datagen: %s", err);
+			exit_code = GF_EXIT_FAILED;
+			goto write;
+		}
+		sums[0] = dg.files;
+		sums[1] = dg.bytes;
+		secs = dg.elapsed_s;
+		gf_world_sum_u64(sums, 2);
+		gf_world_max_double(&secs, 1);
+		s.datagen_ran = true;
+		s.datagen_files = sums[0];
+		s.datagen_bytes = sums[1];
+		s.datagen_s = secs;
+		snprintf(s.datagen_reason, sizeof(s.datagen_reason), "%s", dd.reason);
+	}
+
+	if (c->cmd != GF_CMD_DATAGEN && w->workflow.train && !stop_requested) {
+		struct gf_train_cfg cfg = {
+			.w = w,
+			.plan = &p,
+			.ops = ops,
+			.root = t.root,
+			.rank = world->rank,
+			.direct = false,
+			.align = 4096,
+			.duration_s = c->duration_s > 0 ? c->duration_s : w->run.duration,
+			.stop = &stop_requested,
+			.step_barrier = w->accelerator.step_barrier ? step_barrier : NULL,
+		};
+		if (root && !c->quiet)
+			fprintf(stderr, "train: %llu steps per accelerator, batch %llu, %.6g s compute per step\n",
+				(unsigned long long)p.total_steps, (unsigned long long)p.batch, p.compute_s);
+		gf_world_barrier();
+		cfg.t0_ns = gf_now_ns();
+		rc = gf_train_run(&cfg, &tr, msg, sizeof(msg));
+		rc = gf_world_agree(rc, msg, err, sizeof(err));
+		{
+			int irc = merge_train(world, &tr, &s);
+			if (!rc && irc) {
+				rc = irc;
+				snprintf(err, sizeof(err), "merging results: %s", strerror(-irc));
+			}
+		}
+		if (rc) {
+			s.status = "failed";
+			snprintf(s.error, sizeof(s.error), "train: %s", err);
+			exit_code = GF_EXIT_FAILED;
+		}
+	}
+	{
+		/* A signal may reach some ranks only; any of them makes the run interrupted. */
+		uint64_t stopped = stop_requested;
+		gf_world_allsum_u64(&stopped, 1);
+		if (stopped && !strcmp(s.status, "complete")) {
+			s.status = "interrupted";
+			snprintf(s.error, sizeof(s.error), "stopped by a signal");
+			exit_code = GF_EXIT_FAILED;
+		}
+	}
+
+write:
+	if (root) {
+		bool complete = !strcmp(s.status, "complete");
+		rc = gf_summary_write(partial, &s);
+		if (rc) {
+			fprintf(stderr, "gpufeed: writing results into %s: %s\n", partial, strerror(-rc));
+			exit_code = GF_EXIT_FAILED;
+			complete = false;
+		}
+		if (complete) {
+			rc = gf_results_finish(partial, final);
+			if (rc) {
+				fprintf(stderr, "gpufeed: cannot rename %s to %s: %s\n", partial, final, strerror(-rc));
+				exit_code = GF_EXIT_FAILED;
+				complete = false;
+			}
+		}
+		gf_summary_print_verdict(stdout, &s, complete ? final : partial);
+		fflush(stdout);
+	}
+	free(s.rows);
+	free(s.ts);
+	free(s.hosts);
+	gf_train_result_free(&tr);
+	/* Every rank leaves with the same code. */
+	gf_world_bcast(&exit_code, sizeof(exit_code), 0);
+	return exit_code;
+}

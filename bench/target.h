@@ -1,0 +1,44 @@
+/* target: where the data lives. Resolves the target (command line, workload target.path,
+ * or DLIO's storage_root/data_folder) to a path, tells its kind and filesystem type, and
+ * guards user data: gpufeed writes and deletes only inside folders it created and
+ * marked, and checks free space before writing. */
+#ifndef GF_TARGET_H
+#define GF_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workload.h"
+
+#define GF_MARKER ".gpufeed-data"
+#define GF_MANIFEST ".gpufeed-manifest.json"
+
+struct gf_target {
+	char uri[GF_STR];    /* as given */
+	char root[4096];     /* the data folder, a local path */
+	char kind[16];       /* "local", "null" (results folder names and summary) */
+	char engine[32];     /* resolved engine name */
+	char engine_reason[128];
+};
+
+/* Resolve from the command line (may be NULL) and the workload. Returns 0 or -EINVAL with
+ * a message (unsupported scheme, unknown engine). */
+int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
+		      struct gf_target *t, char *err, size_t errlen);
+
+/* The filesystem type of path or its nearest existing parent ("ext4", "tmpfs", "xfs",
+ * "nfs", "lustre", "gpfs", "fuse", "overlay", or "0x<magic>"). */
+void gf_target_fs_type(const char *path, char *buf, size_t len);
+
+/* 1 if path is a folder gpufeed marked, 0 if it does not exist or is empty, -ENOTEMPTY
+ * if it holds something and no marker, other -errno if it cannot be read. */
+int gf_target_check_owned(const char *path);
+
+/* Create path (and parents) and write the marker. */
+int gf_target_mark(const char *path);
+
+/* Bytes free for an unprivileged writer at path or its nearest existing parent. */
+int gf_target_free_bytes(const char *path, uint64_t *bytes);
+
+#endif

@@ -1,0 +1,177 @@
+/* world: see world.h. Every MPI call goes through MPI_CHECK-style handling: MPI's default
+ * error handler already aborts the job with the MPI error string, which is what a
+ * failing collective must do (the other ranks would hang otherwise). */
+#include "world.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int gf_world_init(int *argc, char ***argv, struct gf_world *w)
+{
+	int provided, len = 0;
+	MPI_Comm node;
+
+	memset(w, 0, sizeof(*w));
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+		return -EIO;
+	MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &w->size);
+	MPI_Get_library_version(w->mpi_version, &len);
+	/* The first line is enough ("Open MPI v4.1.4, package: ..."). */
+	w->mpi_version[strcspn(w->mpi_version, "\n")] = '\0';
+	if (gethostname(w->host, sizeof(w->host)))
+		snprintf(w->host, sizeof(w->host), "unknown");
+	w->host[sizeof(w->host) - 1] = '\0';
+
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &w->node_rank);
+	MPI_Comm_size(node, &w->ranks_per_node);
+	MPI_Comm_free(&node);
+	/* Node ids: count the node leaders below each rank. */
+	{
+		int leader = w->node_rank == 0, before = 0;
+		MPI_Exscan(&leader, &before, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		if (w->rank == 0)
+			before = 0;
+		/* Every rank of a node takes its leader's id. */
+		MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &node);
+		int id = leader ? before : 0;
+		MPI_Bcast(&id, 1, MPI_INT, 0, node);
+		MPI_Comm_free(&node);
+		w->node_id = id;
+		MPI_Allreduce(&leader, &w->nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	}
+	return 0;
+}
+
+void gf_world_finalize(void)
+{
+	int done = 0;
+
+	MPI_Finalized(&done);
+	if (!done)
+		MPI_Finalize();
+}
+
+void gf_world_barrier(void)
+{
+	MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int gf_world_agree(int status, const char *mymsg, char *msg, size_t msglen)
+{
+	const int none = 1 << 30;
+	int me, mine, lowest;
+	char buf[1024] = "";
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	/* The lowest failing rank speaks for all. */
+	mine = status ? me : none;
+	MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (lowest == none)
+		return 0;
+	if (me == lowest)
+		snprintf(buf, sizeof(buf), "rank %d: %s", me, mymsg && *mymsg ? mymsg : strerror(-status));
+	MPI_Bcast(buf, sizeof(buf), MPI_CHAR, lowest, MPI_COMM_WORLD);
+	buf[sizeof(buf) - 1] = '\0';
+	if (msg)
+		snprintf(msg, msglen, "%s", buf);
+	mine = status;
+	MPI_Bcast(&mine, 1, MPI_INT, lowest, MPI_COMM_WORLD);
+	return mine;
+}
+
+static void reduce(void *v, size_t n, MPI_Datatype t, MPI_Op op)
+{
+	int me;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	if (me == 0)
+		MPI_Reduce(MPI_IN_PLACE, v, (int)n, t, op, 0, MPI_COMM_WORLD);
+	else
+		MPI_Reduce(v, NULL, (int)n, t, op, 0, MPI_COMM_WORLD);
+}
+
+void gf_world_sum_u64(uint64_t *v, size_t n) { reduce(v, n, MPI_UINT64_T, MPI_SUM); }
+void gf_world_sum_double(double *v, size_t n) { reduce(v, n, MPI_DOUBLE, MPI_SUM); }
+void gf_world_min_double(double *v, size_t n) { reduce(v, n, MPI_DOUBLE, MPI_MIN); }
+void gf_world_max_double(double *v, size_t n) { reduce(v, n, MPI_DOUBLE, MPI_MAX); }
+void gf_world_max_u64(uint64_t *v, size_t n) { reduce(v, n, MPI_UINT64_T, MPI_MAX); }
+void gf_world_min_u64(uint64_t *v, size_t n) { reduce(v, n, MPI_UINT64_T, MPI_MIN); }
+
+void gf_world_allmax_double(double *v, size_t n)
+{
+	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+}
+
+void gf_world_allsum_u64(uint64_t *v, size_t n)
+{
+	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+}
+
+void gf_world_gather_double(const double *mine, size_t n, double *out)
+{
+	MPI_Gather(mine, (int)n, MPI_DOUBLE, out, (int)n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
+int gf_world_gatherv(const void *mine, size_t len, void **out, size_t *counts)
+{
+	int me, size, ok = 1, all_ok;
+	int mylen = (int)len;
+	int *lens = NULL, *displs = NULL;
+	char *buf = NULL;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (me == 0) {
+		lens = calloc((size_t)size, sizeof(int));
+		displs = calloc((size_t)size, sizeof(int));
+		ok = lens && displs;
+	}
+	MPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (me == 0 && ok) {
+		size_t total = 0;
+		for (int r = 0; r < size; r++) {
+			displs[r] = (int)total;
+			total += (size_t)lens[r];
+			counts[r] = (size_t)lens[r];
+		}
+		buf = malloc(total ? total : 1);
+		ok = buf != NULL;
+	}
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (!all_ok) {
+		free(buf);
+		free(lens);
+		free(displs);
+		return -ENOMEM;
+	}
+	MPI_Gatherv(mine, mylen, MPI_BYTE, buf, lens, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	free(lens);
+	free(displs);
+	if (me == 0)
+		*out = buf;
+	return 0;
+}
+
+void gf_world_gather_hosts(const struct gf_world *w, char *hosts)
+{
+	char mine[256];
+
+	snprintf(mine, sizeof(mine), "%s", w->host);
+	MPI_Gather(mine, 256, MPI_CHAR, hosts, 256, MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+void gf_world_bcast(void *buf, size_t len, int root)
+{
+	MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD);
+}
+
+double gf_world_time(void)
+{
+	return MPI_Wtime();
+}

@@ -1,0 +1,57 @@
+/* world: the only place gpufeed calls MPI. World and node layout, barriers, agreement on
+ * errors at phase boundaries, and the reductions and gathers that merge statistics. */
+#ifndef GF_WORLD_H
+#define GF_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct gf_world {
+	int rank, size;
+	int node_rank;      /* rank within the node (shared-memory communicator) */
+	int ranks_per_node; /* on this rank's node */
+	int node_id;        /* index of this rank's node, 0 .. nodes-1 */
+	int nodes;
+	char host[256];
+	char mpi_version[256];
+};
+
+/* MPI_Init_thread(MPI_THREAD_FUNNELED) and the node layout. Returns 0 or -errno. */
+int gf_world_init(int *argc, char ***argv, struct gf_world *w);
+void gf_world_finalize(void);
+
+void gf_world_barrier(void);
+
+/* Every rank passes its status (0 or -errno) and a message. All ranks learn the worst
+ * outcome: returns 0 if every rank succeeded, otherwise the status of the lowest failing
+ * rank, whose message (prefixed with "rank N: ") is copied into msg on every rank. */
+int gf_world_agree(int status, const char *mymsg, char *msg, size_t msglen);
+
+/* Element-wise reductions onto rank 0 (in place on rank 0; other ranks' buffers are only
+ * sent). */
+void gf_world_sum_u64(uint64_t *v, size_t n);
+void gf_world_sum_double(double *v, size_t n);
+void gf_world_min_double(double *v, size_t n);
+void gf_world_max_double(double *v, size_t n);
+void gf_world_max_u64(uint64_t *v, size_t n);
+void gf_world_min_u64(uint64_t *v, size_t n);
+/* Same, with the result on every rank. */
+void gf_world_allmax_double(double *v, size_t n);
+void gf_world_allsum_u64(uint64_t *v, size_t n);
+
+/* Gather n doubles from every rank to rank 0 (out has size*n entries, rank-major; NULL on
+ * other ranks). */
+void gf_world_gather_double(const double *mine, size_t n, double *out);
+/* Gather a variable number of bytes from each rank to rank 0. On rank 0 *out is a malloc'd
+ * buffer of all ranks' data in rank order and counts[r] the bytes of rank r (counts has
+ * size entries). Returns 0 or -ENOMEM (on every rank). */
+int gf_world_gatherv(const void *mine, size_t len, void **out, size_t *counts);
+/* Gather each rank's host name to rank 0 (hosts has size * 256 chars). */
+void gf_world_gather_hosts(const struct gf_world *w, char *hosts);
+
+void gf_world_bcast(void *buf, size_t len, int root);
+
+/* MPI_Wtime, for cross-rank timestamps after a barrier. */
+double gf_world_time(void);
+
+#endif
