@@ -15,7 +15,7 @@ uint64_t gf_accel_step(struct gf_accel *a, uint64_t ready_ns, uint64_t compute_n
 {
 	uint64_t start = ready_ns, stall = 0, deadline;
 
-	if (a->prev_deadline_ns) {
+	if (a->steps > 0) {
 		if (ready_ns > a->prev_deadline_ns)
 			stall = ready_ns - a->prev_deadline_ns;
 		else

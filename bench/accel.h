@@ -13,7 +13,7 @@ struct gf_accel {
 	unsigned id;               /* global accelerator index */
 	uint64_t exclude;          /* steps left out at the start */
 	uint64_t steps;            /* steps begun */
-	uint64_t prev_deadline_ns; /* 0 before the first step */
+	uint64_t prev_deadline_ns; /* deadline of the last step begun (valid when steps > 0) */
 	uint64_t measure_start_ns; /* end of the last excluded step */
 	uint64_t compute_ns;       /* counted steps only */
 	uint64_t stall_ns;

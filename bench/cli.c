@@ -160,7 +160,8 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		case 'h': c->help = true; break;
 		case '?':
 		default:
-			if (optopt)
+			/* For a long option optopt holds its number, not a character. */
+			if (optopt > 0 && optopt < 256)
 				snprintf(err, errlen, "option -%c is unknown or needs a value (see gpufeed --help)", optopt);
 			else
 				snprintf(err, errlen, "option '%s' is unknown or needs a value (see gpufeed %s --help)",

@@ -53,7 +53,7 @@ int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p
 	}
 	if (w->workflow.train && p->steps_per_epoch == 0) {
 		snprintf(err, errlen, "%s: the dataset has %llu samples, fewer than one batch for each "
-			 "accelerator (%u accelerators x batch_size %llu = %llu): raise "
+			 "accelerator (%u accelerator(s) x batch_size %llu = %llu): raise "
 			 "dataset.num_files_train or lower reader.batch_size",
 			 w->source[0] ? w->source : "workload", (unsigned long long)p->samples,
 			 p->accels, (unsigned long long)p->batch,

@@ -348,7 +348,8 @@ static void decide_dataset(const struct gf_cli *c, const struct gf_workload *w, 
 				 "in it): gpufeed writes only into empty or gpufeed-made folders; choose another "
 				 "--target", t->root, GF_MARKER);
 		else
-			snprintf(d->msg, sizeof(d->msg), "%s: %s", t->root, strerror(-owned));
+			snprintf(d->msg, sizeof(d->msg), "the target %s cannot be used: %s; give --target a "
+				 "folder that exists or can be created", t->root, strerror(-owned));
 		return;
 	}
 	{
@@ -408,6 +409,12 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		return GF_EXIT_USAGE;
 	}
 	ops = gf_io_find(t.engine);
+	/* "random" shuffles differ from run to run: rank 0 draws the key, every rank uses it. */
+	if (p.file_shuffle == GF_SHUFFLE_RANDOM || p.sample_shuffle == GF_SHUFFLE_RANDOM) {
+		uint64_t seed = gf_now_ns() ^ ((uint64_t)getpid() << 32);
+		gf_world_bcast(&seed, sizeof(seed), 0);
+		p.shuffle_seed = seed;
+	}
 
 	/* Decide about the dataset before anything is created. */
 	if (root)

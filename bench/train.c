@@ -254,9 +254,9 @@ static void *accel_main(void *arg)
 
 		c = gf_dist_sample(&cfg->w->train.computation_time, &t->rng);
 		compute_ns = (uint64_t)(c * 1e9);
-		uint64_t prev = acc->prev_deadline_ns;
+		uint64_t prev = acc->prev_deadline_ns, begun = acc->steps;
 		deadline = gf_accel_step(acc, ready_ns, compute_ns, &start_ns);
-		if (prev && start_ns > prev)
+		if (begun && start_ns > prev)
 			gf_series_span(&t->series, prev, start_ns, GF_TS_STALL_NS);
 		gf_series_span(&t->series, start_ns, deadline, GF_TS_COMPUTE_NS);
 		gf_sleep_until(deadline);

@@ -200,27 +200,49 @@ static unsigned edit_distance(const char *a, const char *b)
 
 const char *gf_key_nearest(const char *path)
 {
-	const char *best = NULL;
+	static char best[128];
 	unsigned best_d = 1000;
 	const char *dot = strrchr(path, '.');
 	const char *leaf = dot ? dot + 1 : path;
+	bool top = dot == NULL;
 
-	/* Compare whole paths, and also the last component alone, so that a right key in the
-	 * wrong section ("train.batch_size") still finds "reader.batch_size". */
+	best[0] = '\0';
+	/* Compare whole paths, the last component alone (so that a right key in the wrong
+	 * section, "train.batch_size", still finds "reader.batch_size"), and for a top-level
+	 * name the sections ("raeder" finds "reader"). */
 	for (size_t i = 0; i < gf_nkeys; i++) {
 		const char *k = gf_keys[i].path;
 		const char *kdot = strrchr(k, '.');
 		unsigned d = edit_distance(path, k);
 		unsigned dl = edit_distance(leaf, kdot ? kdot + 1 : k) + 1;
+		char section[64];
 
 		if (dl < d)
 			d = dl;
 		if (d < best_d) {
 			best_d = d;
-			best = k;
+			snprintf(best, sizeof(best), "%s", k);
+		}
+		if (top) {
+			snprintf(section, sizeof(section), "%.*s", (int)strcspn(k, "."), k);
+			d = edit_distance(path, section);
+			if (d < best_d) {
+				best_d = d;
+				snprintf(best, sizeof(best), "%s", section);
+			}
 		}
 	}
 	return best_d <= 6 ? best : NULL;
+}
+
+const char *gf_key_first_in(const char *group)
+{
+	size_t n = strlen(group);
+
+	for (size_t i = 0; i < gf_nkeys; i++)
+		if (strncmp(gf_keys[i].path, group, n) == 0 && gf_keys[i].path[n] == '.')
+			return gf_keys[i].path;
+	return NULL;
 }
 
 static void origin_str(const struct gf_origin *o, char *buf, size_t len)
@@ -316,11 +338,20 @@ static int fail(char *err, size_t errlen, const struct gf_origin *o, const char 
 	return -EINVAL;
 }
 
+static void note_line(struct gf_workload *w, const struct gf_key *k, const struct gf_origin *o)
+{
+	size_t i = (size_t)(k - gf_keys);
+
+	if (i < GF_KEYS_MAX)
+		w->key_line[i] = o && o->file ? o->line : 0;
+}
+
 int gf_key_set(struct gf_workload *w, const struct gf_key *k, const char *v,
 	       const struct gf_origin *o, char *err, size_t errlen)
 {
 	char what[512];
 
+	note_line(w, k, o);
 	switch (k->type) {
 	case GF_K_BOOL:
 		if (parse_bool(v, FIELD(w, k, bool)))
@@ -470,11 +501,12 @@ int gf_key_set_dist(struct gf_workload *w, const struct gf_key *k, const char *c
 		{ "poisson", GF_DIST_POISSON, "lam", NULL },
 	};
 	const char *type = "normal";
-	double a = NAN, b = 0;
+	double a = NAN, b = NAN;
 	size_t f;
 
 	if (k->type != GF_K_TIME)
 		return fail(err, errlen, o, k->path, "{...}", "a map is not allowed here");
+	note_line(w, k, o);
 	for (int i = 0; i < n; i++)
 		if (strcmp(names[i], "type") == 0)
 			type = values[i];
@@ -505,11 +537,14 @@ int gf_key_set_dist(struct gf_workload *w, const struct gf_key *k, const char *c
 		else
 			b = x;
 	}
-	if (isnan(a)) {
+	if (isnan(a) || (forms[f].b && isnan(b))) {
 		char what[128];
-		snprintf(what, sizeof(what), "a %s distribution needs '%s'", forms[f].type, forms[f].a);
+		snprintf(what, sizeof(what), "a %s distribution needs '%s'", forms[f].type,
+			 isnan(a) ? forms[f].a : forms[f].b);
 		return fail(err, errlen, o, k->path, "{...}", what);
 	}
+	if (!forms[f].b)
+		b = 0;
 	if (forms[f].t == GF_DIST_UNIFORM && b < a)
 		return fail(err, errlen, o, k->path, "{...}", "uniform needs min <= max");
 	if (forms[f].t == GF_DIST_GAMMA && (a <= 0 || b <= 0))
@@ -597,36 +632,55 @@ void gf_workload_defaults(struct gf_workload *w)
 	w->target.queue_depth = 8;
 }
 
-int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
+/* "file:line" of the key, or the file alone when it was not set on a line. */
+static const char *where(const struct gf_workload *w, const char *path, char *buf, size_t len)
 {
+	const struct gf_key *k = gf_key_find(path);
+	unsigned line = k ? w->key_line[k - gf_keys] : 0;
 	const char *src = w->source[0] ? w->source : "workload";
 
+	if (line)
+		snprintf(buf, len, "%s:%u", src, line);
+	else
+		snprintf(buf, len, "%s", src);
+	return buf;
+}
+
+int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
+{
+	char at[GF_STR + 16];
+
+	if (gf_nkeys > GF_KEYS_MAX) {
+		snprintf(err, errlen, "internal: the key table has %zu keys, GF_KEYS_MAX is %d",
+			 gf_nkeys, GF_KEYS_MAX);
+		return -EINVAL;
+	}
 	if (w->reader.read_threads == 0)
 		w->reader.read_threads = 1;
 	if (w->reader.prefetch_size == 0)
 		w->reader.prefetch_size = 1;
 	if (w->dataset.record_length_bytes == 0) {
-		snprintf(err, errlen, "%s: dataset.record_length_bytes must be at least 1 byte", src);
+		snprintf(err, errlen, "%s: dataset.record_length_bytes must be at least 1 byte",
+			 where(w, "dataset.record_length_bytes", at, sizeof(at)));
 		return -EINVAL;
 	}
 	if (w->dataset.record_length_bytes_stdev > w->dataset.record_length_bytes * 10) {
 		snprintf(err, errlen, "%s: dataset.record_length_bytes_stdev (%llu) is more than ten times "
-			 "record_length_bytes (%llu); sizes would be mostly clamped", src,
+			 "record_length_bytes (%llu); sizes would be mostly clamped",
+			 where(w, "dataset.record_length_bytes_stdev", at, sizeof(at)),
 			 (unsigned long long)w->dataset.record_length_bytes_stdev,
 			 (unsigned long long)w->dataset.record_length_bytes);
 		return -EINVAL;
 	}
 	if ((double)w->dataset.num_files_train * (double)w->dataset.num_samples_per_file > 9.0e18) {
-		snprintf(err, errlen, "%s: num_files_train x num_samples_per_file is more than 9e18 samples", src);
-		return -EINVAL;
-	}
-	if (w->train.computation_time.type == GF_DIST_CONST && w->train.computation_time.a < 0) {
-		snprintf(err, errlen, "%s: train.computation_time must not be negative", src);
+		snprintf(err, errlen, "%s: num_files_train x num_samples_per_file is more than 9e18 samples",
+			 where(w, "dataset.num_files_train", at, sizeof(at)));
 		return -EINVAL;
 	}
 	if (!w->workflow.train && !w->workflow.generate_data && !w->workflow.checkpoint) {
 		snprintf(err, errlen, "%s: workflow has nothing to do: set workflow.train, "
-			 "workflow.generate_data or workflow.checkpoint to true", src);
+			 "workflow.generate_data or workflow.checkpoint to true",
+			 where(w, "workflow.train", at, sizeof(at)));
 		return -EINVAL;
 	}
 	return 0;
@@ -669,10 +723,16 @@ const char *gf_workload_name(const struct gf_workload *w, char *buf, size_t len)
 	return buf;
 }
 
+/* Anything that may be a credential is redacted; a false positive costs nothing. */
 static bool is_secret(const char *name)
 {
-	return strcasestr(name, "secret") || strcasestr(name, "token") ||
-	       strcasestr(name, "password") || strcasestr(name, "access_key");
+	static const char *const words[] = { "secret", "token", "password", "passwd", "key",
+					     "credential", "auth", "signature", "session" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasestr(name, words[i]))
+			return true;
+	return false;
 }
 
 /* Find or create the object for "a.b" inside root and return it; sets *leaf to "c" of

@@ -15,6 +15,7 @@
 struct json_object;
 
 #define GF_STR 256
+#define GF_KEYS_MAX 192 /* room for the key table */
 
 enum gf_shuffle { GF_SHUFFLE_OFF = 0, GF_SHUFFLE_SEED, GF_SHUFFLE_RANDOM };
 enum gf_read_type { GF_READ_ON_DEMAND = 0, GF_READ_MEMORY };
@@ -127,6 +128,10 @@ struct gf_workload {
 		int64_t exclude_start_steps, exclude_end_steps;
 	} output;
 
+	/* the line each key was set on (0 = default or command line), for messages about
+	 * checks that span keys; indexed like gf_keys */
+	unsigned key_line[GF_KEYS_MAX];
+
 	/* keys accepted for compatibility that do not change what gpufeed does */
 	struct gf_kv ignored[GF_KV_MAX];
 	int nignored;
@@ -188,6 +193,8 @@ extern const size_t gf_nkeys;
 const struct gf_key *gf_key_find(const char *path);
 /* The known key nearest to path (edit distance), for "did you mean". */
 const char *gf_key_nearest(const char *path);
+/* The first key of a section or group ("reader" -> "reader.data_loader"), or NULL. */
+const char *gf_key_first_in(const char *group);
 /* True if some key starts with "prefix." (a section or a nested group). */
 bool gf_key_is_group(const char *path);
 

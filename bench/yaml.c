@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 struct loader {
@@ -93,6 +94,12 @@ static void render(yaml_document_t *doc, const yaml_node_t *n, char *buf, size_t
 
 static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_node_t *keynode);
 
+/* DLIO accepts data_reader as another name of the reader section. */
+static const char *section_alias(const char *prefix, const char *name)
+{
+	return !prefix[0] && !strcmp(name, "data_reader") ? "reader" : name;
+}
+
 static int load_map(struct loader *L, const char *prefix, yaml_node_t *map)
 {
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
@@ -103,19 +110,19 @@ static int load_map(struct loader *L, const char *prefix, yaml_node_t *map)
 
 		if (k->type != YAML_SCALAR_NODE)
 			return where_fail(L, k, "a key must be a plain name%s%s", "", NULL);
-		/* libyaml keeps duplicate keys; a silent "last one wins" hides typos. */
+		/* libyaml keeps duplicate keys; a silent "last one wins" hides typos. DLIO's
+		 * data_reader is the same section as reader. */
 		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
 			yaml_node_t *qk = yaml_document_get_node(L->doc, q->key);
-			if (qk->type == YAML_SCALAR_NODE && !strcmp(scalar(qk), scalar(k)))
+			if (qk->type == YAML_SCALAR_NODE &&
+			    !strcmp(section_alias(prefix, scalar(qk)), section_alias(prefix, scalar(k))))
 				return where_fail(L, k, "key '%s' is given twice (first on line %s)",
 						  scalar(k), (snprintf(path, sizeof(path), "%u", line_of(qk)), path));
 		}
 		if (prefix[0])
 			snprintf(path, sizeof(path), "%s.%s", prefix, scalar(k));
-		else if (!strcmp(scalar(k), "data_reader"))
-			snprintf(path, sizeof(path), "reader"); /* DLIO's alias */
 		else
-			snprintf(path, sizeof(path), "%s", scalar(k));
+			snprintf(path, sizeof(path), "%s", section_alias(prefix, scalar(k)));
 		rc = load_node(L, path, v, k);
 		if (rc)
 			return rc;
@@ -179,7 +186,7 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 		if (n->type == YAML_SCALAR_NODE && !strcmp(path, "model"))
 			return load_node(L, "model.name", n, keynode);
 		return where_fail(L, n, "'%s' is a section: it takes keys such as %s", path,
-				  gf_key_nearest(path));
+				  gf_key_first_in(path));
 	}
 	{
 		const char *near = gf_key_nearest(path);
@@ -187,7 +194,8 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 
 		if (near)
 			snprintf(hint, sizeof(hint), " (did you mean '%s'?)", near);
-		return where_fail(L, keynode ? keynode : n, "unknown key '%s'%s", path, hint);
+		return where_fail(L, keynode ? keynode : n,
+				  strchr(path, '.') ? "unknown key '%s'%s" : "unknown section '%s'%s", path, hint);
 	}
 }
 
@@ -214,6 +222,22 @@ static int load_doc(struct loader *L, yaml_parser_t *parser, const char *name)
 		rc = load_map(L, "", root);
 	}
 	yaml_document_delete(&doc);
+	if (rc)
+		return rc;
+	/* A second document ("---") would be silently ignored: refuse it. */
+	if (!yaml_parser_load(parser, &doc)) {
+		snprintf(L->err, L->errlen, "%s:%zu: YAML syntax error: %s", name,
+			 parser->problem_mark.line + 1, parser->problem ? parser->problem : "unknown");
+		return -EINVAL;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (root) {
+		snprintf(L->err, L->errlen, "%s:%zu: a second YAML document: a workload file holds one "
+			 "(remove the '---' and what follows, or merge it into the first)", name,
+			 root->start_mark.line);
+		rc = -EINVAL;
+	}
+	yaml_document_delete(&doc);
 	return rc;
 }
 
@@ -224,6 +248,14 @@ int gf_yaml_load(const char *file, struct gf_workload *w, char *err, size_t errl
 	FILE *f;
 	int rc;
 
+	{
+		struct stat st;
+		if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s is a folder; give a workload file such as %s/unet3d_h100.yaml",
+				 file, file);
+			return -EISDIR;
+		}
+	}
 	f = fopen(file, "rb");
 	if (!f) {
 		rc = -errno;

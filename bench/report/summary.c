@@ -45,7 +45,7 @@ bool gf_summary_passed(const struct gf_run_summary *s)
 {
 	double mean, min, max;
 
-	if (!s->train_ran || counted(s) == 0)
+	if (!s->train_ran || counted(s) == 0 || s->plan->compute_s <= 0)
 		return false;
 	gf_summary_au(s, &mean, &min, &max);
 	return mean >= s->w->metric.au * 100.0;
@@ -172,6 +172,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 		json_object_object_add(pl, "steps_per_epoch", json_object_new_uint64(s->plan->steps_per_epoch));
 		json_object_object_add(pl, "steps", json_object_new_uint64(s->plan->total_steps));
 		json_object_object_add(pl, "request_max_bytes", json_object_new_uint64(s->plan->chunk));
+		json_object_object_add(pl, "shuffle_seed", json_object_new_uint64(s->plan->shuffle_seed));
 		add_d(pl, "compute_s_per_step", s->plan->compute_s);
 		json_object_object_add(root, "plan", pl);
 	}
@@ -290,7 +291,10 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			gf_format_size(s->read_bytes, a, sizeof(a)),
 			gf_format_rate(s->elapsed_s > 0 ? s->read_bytes / s->elapsed_s : 0, b, sizeof(b)),
 			gf_format_time(gf_hist_percentile(&s->latency, 99) / 1e9, c, sizeof(c)));
-		if (counted(s) == 0)
+		if (s->plan->compute_s <= 0)
+			fprintf(f, "verdict: NOT MEASURED - train.computation_time is 0, so there is no compute to "
+				"keep fed; this run measured read throughput only\n");
+		else if (counted(s) == 0)
 			fprintf(f, "verdict: NOT MEASURED - every accelerator ran %s step(s), all excluded from AU; "
 				"run more steps\n", s->steps ? "too few" : "no");
 		else

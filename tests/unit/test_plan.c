@@ -1,0 +1,749 @@
+/* Description: plan is pure and deterministic and its schedule is right. Two builds from
+ * the same workload and world size are equal and give identical samples for every
+ * accelerator and position; the accelerators' shares of an epoch never overlap and cover
+ * exactly accels x share distinct sample ids (checked with a bitmap, for shuffle off,
+ * sample shuffle by seed, and file shuffle only); epochs differ when seed_change_epoch is
+ * true and repeat when it is false; sample sizes have the configured mean and standard
+ * deviation, are never below 1 byte, and offsets are the prefix sums of the sizes within a
+ * file, with gf_plan_file_size the sum of all of them; steps_per_epoch and total_steps
+ * follow the arithmetic (total_training_steps cap, several accelerators per rank);
+ * demand_bytes_per_s = batch x mean / compute; a dataset too small for one batch per
+ * accelerator is -EINVAL with a message; file paths look like
+ * "<root>/train[/<sub>]/img_3_of_10.npz"; a plan of 10^10 samples builds at once and
+ * gf_plan_sample works near the end of an epoch.
+ * Expected result: all of the above hold exactly (statistics within stated tolerances).
+ * Buggy result: a sample read twice or never, shares overlapping, every epoch alike (or
+ * unstable orders), sizes whose mean/stdev drift or reach 0, offsets that leave gaps or
+ * overlaps, wrong step counts, or a plan whose cost grows with the dataset. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plan.h"
+#include "workload.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A small workload: everything a test does not set keeps gpufeed's defaults. */
+static void small_workload(struct gf_workload *w, int64_t files, int64_t spf, int64_t batch,
+			   int64_t per_rank, enum gf_shuffle fs, enum gf_shuffle ss)
+{
+	gf_workload_defaults(w);
+	snprintf(w->dataset.format, sizeof(w->dataset.format), "npz");
+	w->dataset.num_files_train = files;
+	w->dataset.num_samples_per_file = spf;
+	w->dataset.record_length_bytes = 1000;
+	w->dataset.record_length_bytes_stdev = 100;
+	w->reader.batch_size = batch;
+	w->accelerator.per_rank = per_rank;
+	w->reader.file_shuffle = fs;
+	w->reader.sample_shuffle = ss;
+	w->train.computation_time.type = GF_DIST_CONST;
+	w->train.computation_time.a = 0.1;
+}
+
+static void build_ok(const struct gf_workload *w, unsigned ranks, struct gf_plan *p)
+{
+	char err[512] = "";
+	int rc = gf_plan_build(w, ranks, p, err, sizeof(err));
+
+	if (rc != 0)
+		fail_msg("gf_plan_build: %d: %s", rc, err);
+}
+
+/* The cases the order tests run over. */
+struct order_case {
+	const char *name;
+	int64_t files, spf, batch, per_rank;
+	unsigned ranks;
+	enum gf_shuffle fs, ss;
+	int64_t seed;
+};
+
+static const struct order_case order_cases[] = {
+	{ "off, 1 sample per file", 100, 1, 4, 1, 3, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF, 1 },
+	{ "off, records", 37, 11, 5, 2, 3, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF, 1 },
+	{ "sample seed, 1 per file", 1000, 1, 8, 1, 4, GF_SHUFFLE_OFF, GF_SHUFFLE_SEED, 123 },
+	{ "sample seed, records, remainder", 103, 7, 3, 2, 5, GF_SHUFFLE_SEED, GF_SHUFFLE_SEED, 9 },
+	{ "sample seed, 1 accelerator", 4096, 1, 16, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_SEED, 0 },
+	{ "sample random", 500, 2, 4, 1, 7, GF_SHUFFLE_OFF, GF_SHUFFLE_RANDOM, 5 },
+	{ "file seed only, 1 per file", 999, 1, 2, 1, 4, GF_SHUFFLE_SEED, GF_SHUFFLE_OFF, 77 },
+	{ "file seed only, records", 50, 13, 4, 3, 2, GF_SHUFFLE_SEED, GF_SHUFFLE_OFF, 77 },
+	{ "file seed only, remainder", 61, 3, 1, 4, 3, GF_SHUFFLE_SEED, GF_SHUFFLE_OFF, 2 },
+	{ "file random only", 64, 4, 2, 1, 8, GF_SHUFFLE_RANDOM, GF_SHUFFLE_OFF, 3 },
+};
+
+static void case_workload(const struct order_case *c, struct gf_workload *w)
+{
+	small_workload(w, c->files, c->spf, c->batch, c->per_rank, c->fs, c->ss);
+	w->train.seed = c->seed;
+}
+
+static bool same_sample(const struct gf_sample *a, const struct gf_sample *b)
+{
+	return a->id == b->id && a->file == b->file && a->offset == b->offset && a->length == b->length;
+}
+
+#define EQ_FIELD(f) assert_true(a->f == b->f)
+static void assert_plans_equal(const struct gf_plan *a, const struct gf_plan *b)
+{
+	EQ_FIELD(layout);
+	EQ_FIELD(files);
+	EQ_FIELD(samples_per_file);
+	EQ_FIELD(samples);
+	EQ_FIELD(mean_bytes);
+	EQ_FIELD(stdev_bytes);
+	EQ_FIELD(size_seed);
+	EQ_FIELD(chunk);
+	EQ_FIELD(ranks);
+	EQ_FIELD(per_rank);
+	EQ_FIELD(accels);
+	EQ_FIELD(batch);
+	EQ_FIELD(share);
+	EQ_FIELD(steps_per_epoch);
+	EQ_FIELD(epochs);
+	EQ_FIELD(total_steps);
+	EQ_FIELD(file_shuffle);
+	EQ_FIELD(sample_shuffle);
+	EQ_FIELD(shuffle_seed);
+	EQ_FIELD(seed_change_epoch);
+	EQ_FIELD(dataset_bytes);
+	EQ_FIELD(compute_s);
+	EQ_FIELD(bytes_per_step);
+	EQ_FIELD(demand_bytes_per_s);
+	EQ_FIELD(demand_samples_per_s);
+}
+
+/* Two builds (one from a copy of the workload, as another rank would have) agree on
+ * every field and on every sample of every accelerator in several epochs. */
+static void test_determinism(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < ARRAY_SIZE(order_cases); c++) {
+		struct gf_workload w1, w2;
+		struct gf_plan p1, p2;
+
+		case_workload(&order_cases[c], &w1);
+		memcpy(&w2, &w1, sizeof(w1));
+		build_ok(&w1, order_cases[c].ranks, &p1);
+		build_ok(&w2, order_cases[c].ranks, &p2);
+		assert_plans_equal(&p1, &p2);
+		for (uint64_t ep = 0; ep < 3; ep++) {
+			struct gf_epoch e1, e2;
+
+			gf_plan_epoch(&p1, ep, &e1);
+			gf_plan_epoch(&p2, ep, &e2);
+			for (unsigned a = 0; a < p1.accels; a++)
+				for (uint64_t pos = 0; pos < p1.share; pos++) {
+					struct gf_sample s1, s2, s3;
+
+					gf_plan_sample(&e1, a, pos, &s1);
+					gf_plan_sample(&e2, a, pos, &s2);
+					gf_plan_sample(&e1, a, pos, &s3); /* asked twice */
+					if (!same_sample(&s1, &s2) || !same_sample(&s1, &s3))
+						fail_msg("%s: epoch %llu accel %u pos %llu differs",
+							 order_cases[c].name, (unsigned long long)ep, a,
+							 (unsigned long long)pos);
+				}
+		}
+	}
+}
+
+/* Every sample an accelerator reads is a real one (id < samples, file and offset derived
+ * from it), no two positions of any accelerators in one epoch give the same id, and so
+ * the epoch covers exactly accels x share ids. */
+static void test_shares_cover(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < ARRAY_SIZE(order_cases); c++) {
+		const struct order_case *oc = &order_cases[c];
+		struct gf_workload w;
+		struct gf_plan p;
+
+		case_workload(oc, &w);
+		build_ok(&w, oc->ranks, &p);
+		assert_int_equal(p.accels, oc->ranks * (unsigned)oc->per_rank);
+		assert_int_equal(p.share, p.samples / p.accels);
+		for (uint64_t ep = 0; ep < 3; ep++) {
+			uint8_t *seen = calloc(p.samples, 1);
+			uint64_t distinct = 0, identity = 0;
+			struct gf_epoch e;
+
+			assert_non_null(seen);
+			gf_plan_epoch(&p, ep, &e);
+			for (unsigned a = 0; a < p.accels; a++)
+				for (uint64_t pos = 0; pos < p.share; pos++) {
+					struct gf_sample s;
+					uint64_t g = (uint64_t)a * p.share + pos;
+
+					gf_plan_sample(&e, a, pos, &s);
+					if (s.id >= p.samples)
+						fail_msg("%s: id %llu >= %llu samples", oc->name,
+							 (unsigned long long)s.id, (unsigned long long)p.samples);
+					if (seen[s.id])
+						fail_msg("%s: epoch %llu: sample %llu read twice (accel %u pos %llu)",
+							 oc->name, (unsigned long long)ep,
+							 (unsigned long long)s.id, a, (unsigned long long)pos);
+					seen[s.id] = 1;
+					distinct++;
+					identity += s.id == g;
+					assert_int_equal(s.file, s.id / p.samples_per_file);
+					assert_int_equal(s.offset, gf_plan_sample_offset(&p, s.file, s.id % p.samples_per_file));
+					assert_int_equal(s.length, gf_plan_sample_size(&p, s.file, s.id % p.samples_per_file));
+					if (oc->ss == GF_SHUFFLE_OFF && oc->fs == GF_SHUFFLE_OFF)
+						assert_int_equal(s.id, g);
+					/* File shuffle moves whole files: the sample within the file
+					 * keeps its place. */
+					if (oc->ss == GF_SHUFFLE_OFF)
+						assert_int_equal(s.id % p.samples_per_file, g % p.samples_per_file);
+				}
+			/* Distinct ids: the bitmap holds exactly accels x share ones. */
+			uint64_t ones = 0;
+			for (uint64_t i = 0; i < p.samples; i++)
+				ones += seen[i];
+			assert_int_equal(ones, distinct);
+			assert_int_equal(ones, (uint64_t)p.accels * p.share);
+			/* A shuffled order is not the identity. */
+			if (oc->ss != GF_SHUFFLE_OFF || oc->fs != GF_SHUFFLE_OFF)
+				assert_true(identity < distinct / 2);
+			free(seen);
+		}
+	}
+}
+
+/* Whether epoch 1 repeats epoch 0: only when seed_change_epoch is false or nothing is
+ * shuffled. */
+static void test_epoch_orders(void **state)
+{
+	static const struct {
+		enum gf_shuffle fs, ss;
+		bool change;
+		bool differ;
+	} t[] = {
+		{ GF_SHUFFLE_OFF, GF_SHUFFLE_SEED, true, true },
+		{ GF_SHUFFLE_OFF, GF_SHUFFLE_SEED, false, false },
+		{ GF_SHUFFLE_SEED, GF_SHUFFLE_OFF, true, true },
+		{ GF_SHUFFLE_SEED, GF_SHUFFLE_OFF, false, false },
+		{ GF_SHUFFLE_SEED, GF_SHUFFLE_SEED, true, true },
+		{ GF_SHUFFLE_SEED, GF_SHUFFLE_SEED, false, false },
+		{ GF_SHUFFLE_OFF, GF_SHUFFLE_OFF, true, false },
+		{ GF_SHUFFLE_OFF, GF_SHUFFLE_OFF, false, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+
+		small_workload(&w, 200, 3, 4, 2, t[i].fs, t[i].ss);
+		w.train.seed_change_epoch = t[i].change;
+		build_ok(&w, 2, &p);
+		for (uint64_t ep = 1; ep < 4; ep++) {
+			struct gf_epoch e0, e1;
+			uint64_t diff = 0;
+
+			gf_plan_epoch(&p, 0, &e0);
+			gf_plan_epoch(&p, ep, &e1);
+			for (unsigned a = 0; a < p.accels; a++)
+				for (uint64_t pos = 0; pos < p.share; pos++) {
+					struct gf_sample s0, s1;
+
+					gf_plan_sample(&e0, a, pos, &s0);
+					gf_plan_sample(&e1, a, pos, &s1);
+					diff += s0.id != s1.id;
+				}
+			if (t[i].differ && diff < p.accels * p.share / 2)
+				fail_msg("case %zu: epoch %llu repeats epoch 0 (%llu of %llu differ)", i,
+					 (unsigned long long)ep, (unsigned long long)diff,
+					 (unsigned long long)(p.accels * p.share));
+			if (!t[i].differ && diff != 0)
+				fail_msg("case %zu: epoch %llu differs from epoch 0 in %llu places", i,
+					 (unsigned long long)ep, (unsigned long long)diff);
+		}
+	}
+}
+
+/* Different seeds give different orders; the same seed the same order. */
+static void test_seed_selects_order(void **state)
+{
+	struct gf_workload w;
+	struct gf_plan p1, p2, p3;
+	struct gf_epoch e1, e2, e3;
+	uint64_t diff = 0, same = 0;
+
+	(void)state;
+	small_workload(&w, 500, 1, 4, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_SEED);
+	w.train.seed = 1;
+	build_ok(&w, 2, &p1);
+	build_ok(&w, 2, &p3);
+	w.train.seed = 2;
+	build_ok(&w, 2, &p2);
+	gf_plan_epoch(&p1, 0, &e1);
+	gf_plan_epoch(&p2, 0, &e2);
+	gf_plan_epoch(&p3, 0, &e3);
+	for (uint64_t pos = 0; pos < p1.share; pos++) {
+		struct gf_sample a, b, c;
+
+		gf_plan_sample(&e1, 1, pos, &a);
+		gf_plan_sample(&e2, 1, pos, &b);
+		gf_plan_sample(&e3, 1, pos, &c);
+		diff += a.id != b.id;
+		same += a.id == c.id;
+	}
+	assert_true(diff > p1.share / 2);
+	assert_int_equal(same, p1.share);
+}
+
+/* Mean and standard deviation of the sample sizes over many samples. With an even number
+ * of samples per file the antithetic pairs make the mean exact. */
+static void test_size_statistics(void **state)
+{
+	static const struct {
+		int64_t files, spf;
+		uint64_t mean, stdev;
+		double mean_tol, stdev_tol; /* relative */
+		bool exact_mean;
+	} t[] = {
+		{ 100000, 1, 1000, 100, 0.002, 0.02, false },
+		{ 1000, 100, 114660, 20000, 0, 0.02, true },
+		{ 50000, 2, 65536, 16384, 0, 0.02, true },
+		{ 20000, 7, 4096, 512, 0.002, 0.02, false },
+		{ 50000, 1, 1 << 20, 0, 0, 0, true },
+		/* unet3d: stdev 0.47 x mean, so sizes are clamped at 1 byte beyond 2.1
+		 * sigma, which takes about 3% off the stdev: allow 5%. */
+		{ 100000, 1, 146600628, 68341808, 0.01, 0.05, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+		double sum = 0, sum2 = 0, n, mean, sd;
+
+		small_workload(&w, t[i].files, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		w.dataset.record_length_bytes = t[i].mean;
+		w.dataset.record_length_bytes_stdev = t[i].stdev;
+		build_ok(&w, 1, &p);
+		assert_int_equal(p.mean_bytes, t[i].mean);
+		assert_int_equal(p.stdev_bytes, t[i].stdev);
+		n = (double)t[i].files * (double)t[i].spf;
+		for (uint64_t f = 0; f < (uint64_t)t[i].files; f++)
+			for (uint64_t j = 0; j < (uint64_t)t[i].spf; j++) {
+				uint64_t s = gf_plan_sample_size(&p, f, j);
+				double d = (double)s - (double)t[i].mean;
+
+				if (s < 1)
+					fail_msg("case %zu: file %llu sample %llu has size %llu", i,
+						 (unsigned long long)f, (unsigned long long)j,
+						 (unsigned long long)s);
+				sum += d;
+				sum2 += d * d;
+			}
+		mean = (double)t[i].mean + sum / n;
+		sd = sqrt(sum2 / n - (sum / n) * (sum / n));
+		if (t[i].exact_mean ? sum != 0 :
+		    fabs(mean - (double)t[i].mean) > t[i].mean_tol * (double)t[i].mean)
+			fail_msg("case %zu: mean size %.3f, expected %llu", i, mean,
+				 (unsigned long long)t[i].mean);
+		if (t[i].stdev == 0 ? sd != 0 :
+		    fabs(sd - (double)t[i].stdev) > t[i].stdev_tol * (double)t[i].stdev)
+			fail_msg("case %zu: stdev of sizes %.3f, expected %llu", i, sd,
+				 (unsigned long long)t[i].stdev);
+	}
+}
+
+/* Every size is at least 1 byte, even when the stdev is far above the mean (the largest
+ * the validator allows is ten times), and antithetic pairs sum to twice the mean. */
+static void test_sizes_at_least_one(void **state)
+{
+	static const struct {
+		uint64_t mean, stdev;
+	} t[] = { { 1, 10 }, { 2, 20 }, { 100, 1000 }, { 100, 150 }, { 4096, 40960 } };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+		uint64_t min = UINT64_MAX, max = 0;
+
+		small_workload(&w, 2000, 4, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		w.dataset.record_length_bytes = t[i].mean;
+		w.dataset.record_length_bytes_stdev = t[i].stdev;
+		build_ok(&w, 1, &p);
+		for (uint64_t f = 0; f < 2000; f++)
+			for (uint64_t j = 0; j < 4; j += 2) {
+				uint64_t a = gf_plan_sample_size(&p, f, j);
+				uint64_t b = gf_plan_sample_size(&p, f, j + 1);
+
+				if (a < 1 || b < 1 || a + b != 2 * t[i].mean)
+					fail_msg("case %zu: file %llu pair %llu: sizes %llu and %llu", i,
+						 (unsigned long long)f, (unsigned long long)j,
+						 (unsigned long long)a, (unsigned long long)b);
+				min = a < min ? a : min;
+				min = b < min ? b : min;
+				max = a > max ? a : max;
+				max = b > max ? b : max;
+			}
+		assert_true(min >= 1);
+		assert_true(max <= 2 * t[i].mean - 1);
+		/* Sizes vary unless the mean is 1 (then every sample is 1 byte). */
+		if (t[i].mean > 1)
+			assert_true(max > min);
+		else
+			assert_int_equal(max, 1);
+	}
+}
+
+/* offset(f, 0) = 0, offset(f, j + 1) = offset(f, j) + size(f, j), and the file size is
+ * the sum of its sample sizes = offset(last) + size(last). */
+static void test_offsets_prefix_sums(void **state)
+{
+	static const struct {
+		int64_t spf;
+		uint64_t mean, stdev;
+	} t[] = {
+		{ 1, 1000, 100 }, { 2, 1000, 300 }, { 3, 1000, 300 }, { 7, 65536, 20000 },
+		{ 100, 114660, 30000 }, { 1251, 114660, 11466 }, { 64, 10, 100 }, { 5, 4096, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+
+		small_workload(&w, 20, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		w.dataset.record_length_bytes = t[i].mean;
+		w.dataset.record_length_bytes_stdev = t[i].stdev;
+		build_ok(&w, 1, &p);
+		for (uint64_t f = 0; f < 20; f++) {
+			uint64_t sum = 0;
+
+			assert_int_equal(gf_plan_sample_offset(&p, f, 0), 0);
+			for (uint64_t j = 0; j < (uint64_t)t[i].spf; j++) {
+				uint64_t off = gf_plan_sample_offset(&p, f, j);
+				uint64_t size = gf_plan_sample_size(&p, f, j);
+
+				if (off != sum)
+					fail_msg("case %zu: file %llu sample %llu at %llu, expected %llu", i,
+						 (unsigned long long)f, (unsigned long long)j,
+						 (unsigned long long)off, (unsigned long long)sum);
+				if (j + 1 < (uint64_t)t[i].spf)
+					assert_int_equal(gf_plan_sample_offset(&p, f, j + 1), off + size);
+				sum += size;
+			}
+			assert_int_equal(gf_plan_file_size(&p, f), sum);
+			assert_int_equal(gf_plan_file_size(&p, f),
+					 gf_plan_sample_offset(&p, f, (uint64_t)t[i].spf - 1) +
+						 gf_plan_sample_size(&p, f, (uint64_t)t[i].spf - 1));
+		}
+		/* Sizes are a function of the file too: file 0 and file 1 differ. */
+		if (t[i].stdev > 0)
+			assert_true(gf_plan_sample_size(&p, 0, 0) != gf_plan_sample_size(&p, 1, 0) ||
+				    gf_plan_sample_size(&p, 0, 0) != gf_plan_sample_size(&p, 2, 0));
+	}
+}
+
+/* steps_per_epoch = floor(floor(samples / accels) / batch), total_steps = steps x epochs,
+ * capped (never raised) by total_training_steps. */
+static void test_steps(void **state)
+{
+	static const struct {
+		int64_t files, spf, batch, per_rank, epochs, total_training_steps;
+		unsigned ranks;
+		uint64_t accels, share, steps_per_epoch, total_steps;
+	} t[] = {
+		{ 1000, 1, 4, 1, 1, -1, 1, 1, 1000, 250, 250 },
+		{ 1000, 1, 4, 1, 3, -1, 2, 2, 500, 125, 375 },
+		{ 1000, 1, 4, 1, 3, -1, 3, 3, 333, 83, 249 },
+		{ 100, 10, 4, 2, 3, -1, 3, 6, 166, 41, 123 },
+		{ 100, 10, 4, 2, 3, 50, 3, 6, 166, 41, 50 },
+		{ 100, 10, 4, 2, 3, 123, 3, 6, 166, 41, 123 },
+		{ 100, 10, 4, 2, 3, 500, 3, 6, 166, 41, 123 }, /* a cap above the total is no cap */
+		{ 100, 10, 4, 2, 3, 0, 3, 6, 166, 41, 123 },   /* 0 is not a cap */
+		{ 168, 1, 7, 1, 5, -1, 8, 8, 21, 3, 15 },      /* unet3d-like */
+		{ 168, 1, 7, 4, 5, -1, 2, 8, 21, 3, 15 },      /* same accelerators, 4 per rank */
+		{ 1024, 1251, 400, 8, 2, -1, 4, 32, 40032, 100, 200 },
+		{ 64, 1, 1, 1, 1, -1, 64, 64, 1, 1, 1 },       /* exactly one batch each */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+
+		small_workload(&w, t[i].files, t[i].spf, t[i].batch, t[i].per_rank, GF_SHUFFLE_OFF,
+			       GF_SHUFFLE_SEED);
+		w.train.epochs = t[i].epochs;
+		w.train.total_training_steps = t[i].total_training_steps;
+		build_ok(&w, t[i].ranks, &p);
+		if (p.accels != t[i].accels || p.share != t[i].share ||
+		    p.steps_per_epoch != t[i].steps_per_epoch || p.total_steps != t[i].total_steps)
+			fail_msg("case %zu: accels %u share %llu steps/epoch %llu total %llu, expected "
+				 "%llu %llu %llu %llu", i, p.accels, (unsigned long long)p.share,
+				 (unsigned long long)p.steps_per_epoch, (unsigned long long)p.total_steps,
+				 (unsigned long long)t[i].accels, (unsigned long long)t[i].share,
+				 (unsigned long long)t[i].steps_per_epoch,
+				 (unsigned long long)t[i].total_steps);
+		assert_int_equal(p.ranks, t[i].ranks);
+		assert_int_equal(p.per_rank, (unsigned)t[i].per_rank);
+		assert_int_equal(p.samples, (uint64_t)(t[i].files * t[i].spf));
+		assert_int_equal(p.epochs, (uint64_t)t[i].epochs);
+		assert_int_equal(p.batch, (uint64_t)t[i].batch);
+	}
+}
+
+/* demand_bytes_per_s = batch x mean / mean compute; bytes_per_step = batch x mean. */
+static void test_demand(void **state)
+{
+	static const struct {
+		int64_t batch;
+		uint64_t mean;
+		struct gf_dist compute;
+		double compute_s, bytes_per_step, bytes_per_s, samples_per_s;
+	} t[] = {
+		{ 4, 1000, { GF_DIST_CONST, 0.5, 0 }, 0.5, 4000, 8000, 8 },
+		{ 7, 146600628, { GF_DIST_CONST, 0.323, 0 }, 0.323, 7.0 * 146600628,
+		  7.0 * 146600628 / 0.323, 7 / 0.323 },
+		{ 400, 114660, { GF_DIST_NORMAL, 0.224, 0.001 }, 0.224, 400.0 * 114660,
+		  400.0 * 114660 / 0.224, 400 / 0.224 },
+		{ 8, 131072, { GF_DIST_UNIFORM, 0.2, 0.6 }, 0.4, 8.0 * 131072, 8.0 * 131072 / 0.4,
+		  20 },
+		{ 2, 1 << 20, { GF_DIST_GAMMA, 2, 0.05 }, 0.1, 2.0 * (1 << 20), 20.0 * (1 << 20), 20 },
+		{ 1, 4096, { GF_DIST_EXPONENTIAL, 0.25, 0 }, 0.25, 4096, 4 * 4096, 4 },
+		/* No compute: nothing to derive a demand from. */
+		{ 4, 1000, { GF_DIST_CONST, 0, 0 }, 0, 4000, 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+
+		small_workload(&w, 10000, 1, t[i].batch, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		w.dataset.record_length_bytes = t[i].mean;
+		w.dataset.record_length_bytes_stdev = 0;
+		w.train.computation_time = t[i].compute;
+		build_ok(&w, 1, &p);
+		if (fabs(p.compute_s - t[i].compute_s) > 1e-9 * (1 + t[i].compute_s) ||
+		    fabs(p.bytes_per_step - t[i].bytes_per_step) > 1e-9 * t[i].bytes_per_step ||
+		    fabs(p.demand_bytes_per_s - t[i].bytes_per_s) > 1e-9 * (1 + t[i].bytes_per_s) ||
+		    fabs(p.demand_samples_per_s - t[i].samples_per_s) > 1e-9 * (1 + t[i].samples_per_s))
+			fail_msg("case %zu: compute %g bytes/step %g demand %g B/s %g samples/s, "
+				 "expected %g %g %g %g", i, p.compute_s, p.bytes_per_step,
+				 p.demand_bytes_per_s, p.demand_samples_per_s, t[i].compute_s,
+				 t[i].bytes_per_step, t[i].bytes_per_s, t[i].samples_per_s);
+		assert_true(fabs(p.dataset_bytes - 10000.0 * (double)t[i].mean) < 1e-6);
+	}
+}
+
+/* Fewer samples than accelerators x batch: -EINVAL and a message that says why and what
+ * to change. Not an error when training is off. */
+static void test_too_small(void **state)
+{
+	static const struct {
+		int64_t files, spf, batch, per_rank;
+		unsigned ranks;
+		const char *numbers; /* expected in the message */
+	} t[] = {
+		{ 5, 1, 4, 1, 2, "5 samples" },
+		{ 7, 1, 1, 2, 4, "8 accelerators" },
+		{ 3, 10, 16, 1, 2, "= 32" },
+		{ 1, 1, 2, 1, 1, "batch_size 2" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+		char err[512] = "";
+
+		small_workload(&w, t[i].files, t[i].spf, t[i].batch, t[i].per_rank, GF_SHUFFLE_OFF,
+			       GF_SHUFFLE_SEED);
+		assert_int_equal(gf_plan_build(&w, t[i].ranks, &p, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, "fewer than one batch") || !strstr(err, t[i].numbers) ||
+		    !strstr(err, "num_files_train") || !strstr(err, "batch_size"))
+			fail_msg("case %zu: message '%s'", i, err);
+		/* The file it came from names the message. */
+		snprintf(w.source, sizeof(w.source), "tiny.yaml");
+		err[0] = '\0';
+		assert_int_equal(gf_plan_build(&w, t[i].ranks, &p, err, sizeof(err)), -EINVAL);
+		assert_true(strncmp(err, "tiny.yaml: ", 11) == 0);
+		/* Without a training phase there is nothing to schedule, and no error. */
+		w.workflow.train = false;
+		w.workflow.checkpoint = true;
+		assert_int_equal(gf_plan_build(&w, t[i].ranks, &p, err, sizeof(err)), 0);
+	}
+}
+
+static void test_file_paths(void **state)
+{
+	static const struct {
+		const char *root, *prefix, *format;
+		int64_t files, subfolders;
+		uint64_t file;
+		const char *path, *sub;
+	} t[] = {
+		{ "/data", "img", "npz", 10, 0, 3, "/data/train/img_3_of_10.npz", "" },
+		{ "/data", "img", "npz", 10, 4, 3, "/data/train/3/img_3_of_10.npz", "3" },
+		{ "/data", "img", "npz", 10, 4, 7, "/data/train/3/img_7_of_10.npz", "3" },
+		{ "/data", "img", "npz", 10, 4, 0, "/data/train/0/img_0_of_10.npz", "0" },
+		{ "/lustre/gf", "img", "tfrecord", 1024, 0, 1023,
+		  "/lustre/gf/train/img_1023_of_1024.tfrecord", "" },
+		{ "s3://bucket/pre", "sample", "jpeg", 100000, 10, 12345,
+		  "s3://bucket/pre/train/5/sample_12345_of_100000.jpeg", "5" },
+		{ "rel", "x", "hdf5", 1, 1, 0, "rel/train/0/x_0_of_1.hdf5", "0" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+		char buf[512], sub[32] = "junk";
+
+		small_workload(&w, t[i].files, 1, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		snprintf(w.dataset.file_prefix, sizeof(w.dataset.file_prefix), "%s", t[i].prefix);
+		snprintf(w.dataset.format, sizeof(w.dataset.format), "%s", t[i].format);
+		w.dataset.num_subfolders_train = t[i].subfolders;
+		build_ok(&w, 1, &p);
+		assert_int_equal(gf_plan_file_path(&w, &p, t[i].root, t[i].file, buf, sizeof(buf)), 0);
+		assert_string_equal(buf, t[i].path);
+		gf_plan_subfolder(&w, t[i].file, sub, sizeof(sub));
+		assert_string_equal(sub, t[i].sub);
+		/* A buffer one byte too short is refused, not silently cut. */
+		assert_int_equal(gf_plan_file_path(&w, &p, t[i].root, t[i].file, buf, strlen(t[i].path)),
+				 -ENAMETOOLONG);
+		assert_int_equal(gf_plan_file_path(&w, &p, t[i].root, t[i].file, buf, strlen(t[i].path) + 1), 0);
+		assert_string_equal(buf, t[i].path);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* 10^10 samples: the plan holds nothing per file or sample, builds instantly, and the
+ * last positions of the last accelerator map to valid, distinct samples. */
+static void test_huge(void **state)
+{
+	static const enum gf_shuffle modes[][2] = {
+		{ GF_SHUFFLE_OFF, GF_SHUFFLE_SEED },
+		{ GF_SHUFFLE_SEED, GF_SHUFFLE_OFF },
+		{ GF_SHUFFLE_OFF, GF_SHUFFLE_OFF },
+	};
+	enum { N = 2000 };
+
+	(void)state;
+	for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+		struct gf_workload w;
+		struct gf_plan p;
+		struct gf_epoch e;
+		uint64_t ids[N];
+		unsigned last;
+		double t0, dt;
+
+		small_workload(&w, 10000000000ll, 1, 32, 8, modes[m][0], modes[m][1]);
+		w.train.epochs = 3;
+		t0 = now_s();
+		build_ok(&w, 64, &p);
+		gf_plan_epoch(&p, 2, &e);
+		assert_int_equal(p.samples, 10000000000ull);
+		assert_int_equal(p.accels, 512);
+		assert_int_equal(p.share, 19531250);
+		assert_int_equal(p.steps_per_epoch, 610351);
+		assert_int_equal(p.total_steps, 3 * 610351);
+		last = p.accels - 1;
+		for (int i = 0; i < N; i++) {
+			struct gf_sample s;
+			uint64_t pos = p.share - 1 - (uint64_t)i;
+
+			gf_plan_sample(&e, last, pos, &s);
+			assert_true(s.id < p.samples);
+			assert_int_equal(s.file, s.id);
+			assert_int_equal(s.offset, 0);
+			assert_int_equal(s.length, gf_plan_sample_size(&p, s.file, 0));
+			assert_true(s.length >= 1);
+			if (modes[m][0] == GF_SHUFFLE_OFF && modes[m][1] == GF_SHUFFLE_OFF)
+				assert_int_equal(s.id, (uint64_t)last * p.share + pos);
+			ids[i] = s.id;
+		}
+		dt = now_s() - t0;
+		assert_true(dt < 1.0);
+		qsort(ids, N, sizeof(ids[0]), cmp_u64);
+		for (int i = 1; i < N; i++)
+			assert_true(ids[i] != ids[i - 1]);
+		/* A file path near the end is well formed. */
+		{
+			char buf[256];
+
+			assert_int_equal(gf_plan_file_path(&w, &p, "/d", p.files - 1, buf, sizeof(buf)), 0);
+			assert_string_equal(buf, "/d/train/img_9999999999_of_10000000000.npz");
+		}
+	}
+}
+
+/* Layout follows the format; one-sample formats with several samples per file are read
+ * as records. */
+static void test_layout(void **state)
+{
+	static const struct {
+		const char *format;
+		int64_t spf;
+		enum gf_layout layout;
+	} t[] = {
+		{ "npz", 1, GF_LAYOUT_FILE_PER_SAMPLE },  { "npz", 4, GF_LAYOUT_RECORDS },
+		{ "jpeg", 1, GF_LAYOUT_FILE_PER_SAMPLE }, { "tfrecord", 1, GF_LAYOUT_RECORDS },
+		{ "hdf5", 8, GF_LAYOUT_RECORDS },         { "indexed_binary", 8, GF_LAYOUT_INDEXED },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+
+		small_workload(&w, 100, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		snprintf(w.dataset.format, sizeof(w.dataset.format), "%s", t[i].format);
+		build_ok(&w, 1, &p);
+		assert_int_equal(p.layout, t[i].layout);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_shares_cover),
+		cmocka_unit_test(test_epoch_orders),
+		cmocka_unit_test(test_seed_selects_order),
+		cmocka_unit_test(test_size_statistics),
+		cmocka_unit_test(test_sizes_at_least_one),
+		cmocka_unit_test(test_offsets_prefix_sums),
+		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_demand),
+		cmocka_unit_test(test_too_small),
+		cmocka_unit_test(test_file_paths),
+		cmocka_unit_test(test_huge),
+		cmocka_unit_test(test_layout),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
