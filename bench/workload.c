@@ -537,6 +537,9 @@ int gf_key_set_dist(struct gf_workload *w, const struct gf_key *k, const char *c
 		else
 			b = x;
 	}
+	/* A normal without stdev is a constant; uniform and gamma need both parameters. */
+	if (forms[f].t == GF_DIST_NORMAL && isnan(b))
+		b = 0;
 	if (isnan(a) || (forms[f].b && isnan(b))) {
 		char what[128];
 		snprintf(what, sizeof(what), "a %s distribution needs '%s'", forms[f].type,
@@ -675,6 +678,11 @@ int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
 	if ((double)w->dataset.num_files_train * (double)w->dataset.num_samples_per_file > 9.0e18) {
 		snprintf(err, errlen, "%s: num_files_train x num_samples_per_file is more than 9e18 samples",
 			 where(w, "dataset.num_files_train", at, sizeof(at)));
+		return -EINVAL;
+	}
+	if (w->train.computation_time.a < 0) {
+		snprintf(err, errlen, "%s: train.computation_time must not be negative",
+			 where(w, "train.computation_time", at, sizeof(at)));
 		return -EINVAL;
 	}
 	if (!w->workflow.train && !w->workflow.generate_data && !w->workflow.checkpoint) {

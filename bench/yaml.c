@@ -194,8 +194,10 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 
 		if (near)
 			snprintf(hint, sizeof(hint), " (did you mean '%s'?)", near);
+		/* A top-level name is a section unless it looks like a top-level key (framework). */
+		bool section = !strchr(path, '.') && !(near && gf_key_find(near) && !strchr(near, '.'));
 		return where_fail(L, keynode ? keynode : n,
-				  strchr(path, '.') ? "unknown key '%s'%s" : "unknown section '%s'%s", path, hint);
+				  section ? "unknown section '%s'%s" : "unknown key '%s'%s", path, hint);
 	}
 }
 

@@ -286,7 +286,7 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 	if (s->train_ran) {
 		double mean, min, max;
 		gf_summary_au(s, &mean, &min, &max);
-		fprintf(f, "train: %u accelerators (%s), %llu samples, %s read at %s, p99 read latency %s\n",
+		fprintf(f, "train: %u accelerator(s) (%s), %llu samples, %s read at %s, p99 read latency %s\n",
 			s->nrows, s->w->accelerator.profile, (unsigned long long)s->samples,
 			gf_format_size(s->read_bytes, a, sizeof(a)),
 			gf_format_rate(s->elapsed_s > 0 ? s->read_bytes / s->elapsed_s : 0, b, sizeof(b)),

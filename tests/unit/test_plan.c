@@ -555,7 +555,7 @@ static void test_too_small(void **state)
 		const char *numbers; /* expected in the message */
 	} t[] = {
 		{ 5, 1, 4, 1, 2, "5 samples" },
-		{ 7, 1, 1, 2, 4, "8 accelerators" },
+		{ 7, 1, 1, 2, 4, "8 accelerator(s)" },
 		{ 3, 10, 16, 1, 2, "= 32" },
 		{ 1, 1, 2, 1, 1, "batch_size 2" },
 	};
