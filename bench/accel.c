@@ -38,6 +38,17 @@ uint64_t gf_accel_step(struct gf_accel *a, uint64_t ready_ns, uint64_t compute_n
 	return deadline;
 }
 
+void gf_accel_halt(struct gf_accel *a, uint64_t until_ns)
+{
+	if (a->steps == 0 || until_ns <= a->prev_deadline_ns)
+		return;
+	if (a->steps > a->exclude)
+		a->halted_ns += until_ns - a->prev_deadline_ns;
+	else
+		a->measure_start_ns = until_ns; /* still inside the excluded start */
+	a->prev_deadline_ns = until_ns;
+}
+
 uint64_t gf_accel_elapsed_ns(const struct gf_accel *a)
 {
 	if (a->steps <= a->exclude)

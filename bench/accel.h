@@ -19,6 +19,7 @@ struct gf_accel {
 	uint64_t stall_ns;
 	uint64_t stall_all_ns;     /* including excluded steps */
 	uint64_t samples, bytes;   /* consumed */
+	uint64_t halted_ns;        /* counted time the accelerator stood still for checkpoints */
 };
 
 void gf_accel_init(struct gf_accel *a, unsigned id, uint64_t exclude_steps);
@@ -26,6 +27,9 @@ void gf_accel_init(struct gf_accel *a, unsigned id, uint64_t exclude_steps);
  * deadline at which the compute ends. */
 uint64_t gf_accel_step(struct gf_accel *a, uint64_t ready_ns, uint64_t compute_ns,
 		       uint64_t *start_ns);
+/* The accelerator stood still (a checkpoint burst) until until_ns: its next step starts no
+ * earlier, and the wait is neither compute nor data stall. */
+void gf_accel_halt(struct gf_accel *a, uint64_t until_ns);
 /* Elapsed time of the counted steps, in ns (0 when no step was counted). */
 uint64_t gf_accel_elapsed_ns(const struct gf_accel *a);
 /* AU in percent; -1 when too few steps ran to count one. */

@@ -8,6 +8,8 @@
 
 #include "config.h"
 #include "io/io.h"
+#include "report/compare.h"
+#include "report/report.h"
 #include "units.h"
 
 static const struct {
@@ -18,8 +20,28 @@ static const struct {
 	{ "run", GF_CMD_RUN, "generate the dataset if it is missing or does not match, then train" },
 	{ "datagen", GF_CMD_DATAGEN, "generate the dataset the workload describes" },
 	{ "train", GF_CMD_TRAIN, "the training read phase with emulated accelerators" },
+	{ "ceiling", GF_CMD_CEILING, "the storage ceiling: the training reads with no compute, as fast as "
+				     "the storage delivers, and how many accelerators that feeds" },
 	{ "plan", GF_CMD_PLAN, "print what a run would read and need, without any I/O" },
+	{ "report", GF_CMD_REPORT, "render the plots and the capacity-review report of a results folder "
+				   "(no MPI)" },
+	{ "compare", GF_CMD_COMPARE, "set runs side by side; with --baseline, exit 3 on a regression (no MPI)" },
 };
+
+enum gf_cmd gf_cli_peek(int argc, char **argv)
+{
+	/* The first word that is not an option names the command. */
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '-')
+			continue;
+		if (!strcmp(argv[i], "report"))
+			return GF_CMD_REPORT;
+		if (!strcmp(argv[i], "compare"))
+			return GF_CMD_COMPARE;
+		break;
+	}
+	return GF_CMD_NONE;
+}
 
 const char *gf_cmd_name(enum gf_cmd cmd)
 {
@@ -44,6 +66,15 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 			   "Exit codes: 0 success, 1 the run failed, 2 usage or workload error, 3 a check failed.\n");
 		return;
 	}
+	/* report and compare read results folders, not workloads: their own text. */
+	if (cmd == GF_CMD_REPORT) {
+		gf_report_usage(f);
+		return;
+	}
+	if (cmd == GF_CMD_COMPARE) {
+		gf_compare_usage(f);
+		return;
+	}
 	fprintf(f, "usage: gpufeed %s WORKLOAD.yaml [options]\n", gf_cmd_name(cmd));
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (commands[i].cmd == cmd)
@@ -51,7 +82,7 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 	fprintf(f, "\noptions:\n"
 		   "  --target PATH       data folder (a path or file:// URI); default: target.path,\n"
 		   "                      else storage.storage_root/dataset.data_folder\n"
-		   "  --engine NAME       I/O engine: %s (default: posix)\n"
+		   "  --engine NAME       I/O engine: %s (default: the first this kernel allows)\n"
 		   "  --set KEY=VALUE     override any workload key, e.g. --set reader.batch_size=4;\n"
 		   "                      repeatable. DLIO's ++workload.KEY=VALUE works too\n",
 		gf_io_names());
@@ -106,7 +137,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 					if (!strcmp(a, commands[i].name))
 						c->cmd = commands[i].cmd;
 				if (c->cmd == GF_CMD_NONE) {
-					snprintf(err, errlen, "unknown command '%s': expected run, datagen, train or plan", a);
+					snprintf(err, errlen, "unknown command '%s': expected run, datagen, train, ceiling or plan", a);
 					return -EINVAL;
 				}
 			} else if (!c->workload) {
@@ -172,7 +203,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 	if (c->help || c->version)
 		return 0;
 	if (c->cmd == GF_CMD_NONE) {
-		snprintf(err, errlen, "no command given: expected run, datagen, train or plan (see gpufeed --help)");
+		snprintf(err, errlen, "no command given: expected run, datagen, train, ceiling or plan (see gpufeed --help)");
 		return -EINVAL;
 	}
 	if (!c->workload) {

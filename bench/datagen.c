@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "dist.h"
 #include "engine.h"
+#include "io/ns.h"
 #include "target.h"
 
 struct json_object *gf_dataset_manifest(const struct gf_workload *w, const struct gf_plan *p)
@@ -40,11 +41,11 @@ enum gf_dataset_state gf_dataset_check(const struct gf_workload *w, const struct
 	enum gf_dataset_state st = GF_DATASET_OK;
 
 	snprintf(path, sizeof(path), "%s/%s", root, GF_MANIFEST);
-	if (access(path, F_OK)) {
+	if (gf_ns_exists(path) != 1) {
 		snprintf(why, whylen, "%s has no gpufeed dataset (no %s)", root, GF_MANIFEST);
 		return GF_DATASET_MISSING;
 	}
-	have = json_object_from_file(path);
+	have = gf_ns_json_from_file(path);
 	want = gf_dataset_manifest(w, p);
 	if (!have || !want) {
 		snprintf(why, whylen, "%s cannot be read", path);
@@ -71,16 +72,15 @@ out:
 int gf_dataset_write_manifest(const struct gf_workload *w, const struct gf_plan *p,
 			      const char *root)
 {
-	char path[4200], tmp[4300];
+	char path[4200];
 	struct json_object *m = gf_dataset_manifest(w, p);
-	int rc = 0;
+	int rc;
 
 	if (!m)
 		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/%s", root, GF_MANIFEST);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (json_object_to_file_ext(tmp, m, JSON_C_TO_STRING_PRETTY) || rename(tmp, path))
-		rc = errno ? -errno : -EIO;
+	/* Written under a temporary name and renamed, locally or on a gluster:// target. */
+	rc = gf_ns_json_to_file(path, m);
 	json_object_put(m);
 	return rc;
 }
@@ -90,9 +90,7 @@ int gf_dataset_forget(const char *root)
 	char path[4200];
 
 	snprintf(path, sizeof(path), "%s/%s", root, GF_MANIFEST);
-	if (unlink(path) && errno != ENOENT)
-		return -errno;
-	return 0;
+	return gf_ns_unlink(path);
 }
 
 int gf_datagen_folders(const struct gf_workload *w, const char *root, char *err, size_t errlen)
@@ -106,7 +104,7 @@ int gf_datagen_folders(const struct gf_workload *w, const char *root, char *err,
 			snprintf(path, sizeof(path), "%s/train/%lld", root, (long long)i);
 		else
 			snprintf(path, sizeof(path), "%s/train", root);
-		rc = gf_io_posix.mkdirs(NULL, path);
+		rc = gf_ns_mkdirs(path);
 		if (rc) {
 			snprintf(err, errlen, "cannot create %s: %s", path, strerror(-rc));
 			return rc;

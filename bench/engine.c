@@ -35,6 +35,9 @@ int gf_engine_init(struct gf_engine *e, struct gf_io *io, unsigned qd, size_t bu
 		e->free_reqs[i] = &e->reqs[i];
 	}
 	e->nfree = qd;
+	/* Optional: a backend that cannot register works with plain buffers. */
+	if (io && io->ops->register_buffers && io->ops->register_buffers(io, e->bufs, buf_size, qd))
+		io->detail[0] = '\0';
 	return 0;
 }
 
@@ -60,13 +63,18 @@ static void complete(struct gf_engine *e, struct gf_io_req *r, uint64_t now)
 			gf_series_add(e->series, now, GF_TS_REQUESTS, 1);
 		}
 	}
+	if (!e->error && r->op == GF_IO_READ && r->result > 0 && e->on_read) {
+		int vrc = e->on_read(e->on_read_arg, r);
+		if (vrc)
+			e->error = vrc;
+	}
 	if (!e->error) {
 		if (r->result < 0) {
 			e->error = (int)r->result;
 			snprintf(e->errmsg, sizeof(e->errmsg), "%s at offset %llu: %s%s%s",
 				 r->op == GF_IO_READ ? "read" : "write", (unsigned long long)r->offset,
 				 strerror((int)-r->result), e->io->detail[0] ? " - " : "", e->io->detail);
-		} else if ((size_t)r->result < r->length) {
+		} else if ((size_t)r->result < r->need) {
 			/* The plan says the data is there: a short read means the dataset is not
 			 * what the manifest claims. */
 			e->error = -EIO;
@@ -78,6 +86,8 @@ static void complete(struct gf_engine *e, struct gf_io_req *r, uint64_t now)
 	}
 	e->free_reqs[e->nfree++] = r;
 	e->inflight--;
+	if (e->on_done)
+		e->on_done(e->on_done_arg, r);
 }
 
 /* Reap at least min completions. */
@@ -101,7 +111,7 @@ static int reap(struct gf_engine *e, unsigned min)
 }
 
 static int submit(struct gf_engine *e, enum gf_io_op op, uint64_t file, uint64_t offset,
-		  size_t len, void *buf)
+		  size_t len, size_t need, void *buf, void *owner)
 {
 	struct gf_io_req *r;
 	int rc;
@@ -125,6 +135,8 @@ static int submit(struct gf_engine *e, enum gf_io_op op, uint64_t file, uint64_t
 	r->file = file;
 	r->offset = offset;
 	r->length = len;
+	r->need = need;
+	r->owner = owner;
 	r->result = 0;
 	e->inflight++;
 	r->start_ns = gf_now_ns();
@@ -133,8 +145,9 @@ static int submit(struct gf_engine *e, enum gf_io_op op, uint64_t file, uint64_t
 		complete(e, r, gf_now_ns());
 	} else if (rc == GF_IO_QUEUED) {
 		e->queued++;
-		/* Send a full batch at once; fewer system calls per request. */
-		if (e->nfree == 0 && e->io->ops->commit) {
+		/* Send a full batch at once (fewer system calls per request), or each request at
+		 * once when the device, not the CPU, is the limit (submit_each). */
+		if ((e->nfree == 0 || e->submit_each) && e->io->ops->commit) {
 			rc = e->io->ops->commit(e->io);
 			if (rc < 0)
 				return e->error = rc;
@@ -149,7 +162,13 @@ static int submit(struct gf_engine *e, enum gf_io_op op, uint64_t file, uint64_t
 
 int gf_engine_read(struct gf_engine *e, uint64_t file, uint64_t offset, size_t len)
 {
-	return submit(e, GF_IO_READ, file, offset, len, NULL);
+	return submit(e, GF_IO_READ, file, offset, len, len, NULL, NULL);
+}
+
+int gf_engine_read_span(struct gf_engine *e, uint64_t file, uint64_t offset, size_t len,
+			size_t need, void *owner)
+{
+	return submit(e, GF_IO_READ, file, offset, len, need < len ? need : len, NULL, owner);
 }
 
 void *gf_engine_write_buf(struct gf_engine *e)
@@ -164,7 +183,23 @@ void *gf_engine_write_buf(struct gf_engine *e)
 
 int gf_engine_write(struct gf_engine *e, uint64_t file, uint64_t offset, size_t len, void *buf)
 {
-	return submit(e, GF_IO_WRITE, file, offset, len, buf);
+	return submit(e, GF_IO_WRITE, file, offset, len, len, buf, NULL);
+}
+
+int gf_engine_flush(struct gf_engine *e)
+{
+	if (e->queued && e->io->ops->commit) {
+		int rc = e->io->ops->commit(e->io);
+		if (rc < 0) {
+			if (!e->error) {
+				e->error = rc;
+				snprintf(e->errmsg, sizeof(e->errmsg), "commit: %s", strerror(-rc));
+			}
+			return rc;
+		}
+		e->queued = 0;
+	}
+	return 0;
 }
 
 int gf_engine_drain(struct gf_engine *e)

@@ -5,6 +5,8 @@
 
 #include "cli.h"
 #include "config.h"
+#include "report/compare.h"
+#include "report/report.h"
 #include "run.h"
 #include "world.h"
 #include "yaml.h"
@@ -32,6 +34,12 @@ int main(int argc, char **argv)
 	bool speak = launcher_rank() == 0;
 	int rc;
 
+	/* report and compare read finished runs: no workload, no MPI, options of their own. */
+	switch (gf_cli_peek(argc, argv)) {
+	case GF_CMD_REPORT: return gf_cmd_report(argc, argv, stdout, stderr);
+	case GF_CMD_COMPARE: return gf_cmd_compare(argc, argv, stdout, stderr);
+	default: break;
+	}
 	if (gf_cli_parse(argc, argv, &cli, err, sizeof(err))) {
 		if (speak)
 			fprintf(stderr, "gpufeed: %s\n", err);

@@ -9,10 +9,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ceiling.h"
+#include "ckpt.h"
 #include "clock.h"
 #include "datagen.h"
+#include "dio.h"
+#include "fetch.h"
+#include "config.h"
 #include "io/io.h"
+#include "io/ns.h"
+#include "model.h"
 #include "plan.h"
+#include "progress.h"
+#include "report/report.h"
 #include "report/results.h"
 #include "report/summary.h"
 #include "target.h"
@@ -33,19 +42,17 @@ static int check_supported(const struct gf_workload *w, char *err, size_t errlen
 {
 	const char *src = w->source;
 
-	if (w->workflow.checkpoint) {
-		snprintf(err, errlen, "%s: workflow.checkpoint is true, but this version of gpufeed "
-			 "does not write checkpoints yet; set workflow.checkpoint=false", src);
+	/* A burst inside training is a collective on the accelerator's thread: every rank must
+	 * reach the same step, which a duration limit or several accelerators per rank break. */
+	if (w->workflow.checkpoint && w->workflow.train &&
+	    (w->accelerator.per_rank != 1 || w->run.duration > 0)) {
+		snprintf(err, errlen, "%s: checkpoints during training need accelerator.per_rank = 1 and "
+			 "no run.duration (every rank must reach the same step)", src);
 		return -EINVAL;
 	}
 	if (w->workflow.evaluation) {
 		snprintf(err, errlen, "%s: workflow.evaluation is true, but this version of gpufeed "
 			 "does not emulate evaluation yet; set workflow.evaluation=false", src);
-		return -EINVAL;
-	}
-	if (w->reader.odirect || w->target.direct != GF_DIRECT_OFF) {
-		snprintf(err, errlen, "%s: O_DIRECT (reader.odirect / target.direct) needs aligned "
-			 "requests, which this version does not make yet; set reader.odirect=false", src);
 		return -EINVAL;
 	}
 	if (w->accelerator.step_barrier && w->accelerator.per_rank != 1) {
@@ -59,6 +66,53 @@ static int check_supported(const struct gf_workload *w, char *err, size_t errlen
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int direct_mode(const struct gf_workload *w)
+{
+	return w->reader.odirect ? GF_DIRECT_ON : (int)w->target.direct;
+}
+
+/* What the engine and the filesystem type rule out before anything is written: SQPOLL
+ * on an engine without it, O_DIRECT required on a filesystem without direct I/O. */
+static int check_read_path(const struct gf_workload *w, const struct gf_target *t, char *err,
+			   size_t errlen)
+{
+	struct gf_dio_decision d;
+	char fs[32];
+
+	if (w->target.sqpoll && strcmp(t->engine, "uring")) {
+		snprintf(err, errlen, "%s: target.sqpoll is an io_uring feature, and the engine is %s",
+			 w->source, t->engine);
+		return -EINVAL;
+	}
+	if (!strcmp(t->engine, "null"))
+		return 0;
+	gf_target_fs_type(t->root, fs, sizeof(fs));
+	gf_dio_decide(direct_mode(w), NULL, fs, &d);
+	if (d.status)
+		snprintf(err, errlen, "%s: %s", t->root, d.reason);
+	return d.status;
+}
+
+/* The full O_DIRECT decision, on a data file of the dataset, by rank 0 for every rank. */
+static void decide_read_path(const struct gf_workload *w, const struct gf_plan *p,
+			     const struct gf_target *t, const char *fs, bool root,
+			     struct gf_dio_decision *d)
+{
+	char path[4200];
+
+	if (root) {
+		if (!strcmp(t->engine, "null")) {
+			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
+			snprintf(d->reason, sizeof(d->reason), "the null engine reads nothing");
+		} else if (gf_plan_file_path(w, p, t->root, 0, path, sizeof(path))) {
+			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
+		} else {
+			gf_dio_decide(direct_mode(w), path, fs, d);
+		}
+	}
+	gf_world_bcast(d, sizeof(*d), 0);
 }
 
 static double node_memory_bytes(void)
@@ -90,6 +144,9 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 	if (!ranks) {
 		const char *env = getenv("OMPI_COMM_WORLD_SIZE");
 		ranks = env ? (unsigned)atoi(env) : 1;
+		/* A checkpoint workload names its own world: tensor x pipeline x data. */
+		if (!env && w->workflow.checkpoint && !strcmp(w->model.type, "transformer") && w->model.data > 0)
+			ranks = (unsigned)(w->model.tensor * w->model.pipeline * w->model.data);
 		if (!ranks)
 			ranks = 1;
 	}
@@ -98,52 +155,101 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 		return GF_EXIT_USAGE;
 	}
 	fprintf(out, "workload      %s (%s)\n", gf_workload_name(w, name, sizeof(name)), w->source);
-	fprintf(out, "dataset       %llu files x %llu samples = %llu samples, format %s (%s)\n",
-		(unsigned long long)p.files, (unsigned long long)p.samples_per_file,
-		(unsigned long long)p.samples, w->dataset.format, layout_name(p.layout));
-	fprintf(out, "sample size   mean %s, stdev %s; dataset about %s\n",
-		gf_format_size(p.mean_bytes, a, sizeof(a)), gf_format_size(p.stdev_bytes, b, sizeof(b)),
-		gf_format_size((uint64_t)p.dataset_bytes, name, sizeof(name)));
-	fprintf(out, "ranks         %u on %u node(s), %u accelerator(s) per rank = %u accelerators (%s)\n",
-		ranks, nodes, p.per_rank, p.accels, w->accelerator.profile);
-	fprintf(out, "per epoch     %llu samples per accelerator = %llu steps of batch %llu\n",
-		(unsigned long long)p.share, (unsigned long long)p.steps_per_epoch,
-		(unsigned long long)p.batch);
-	fprintf(out, "run           %llu epoch(s), %llu steps per accelerator\n",
-		(unsigned long long)p.epochs, (unsigned long long)p.total_steps);
-	fprintf(out, "bytes/epoch   %s read by all accelerators\n",
-		gf_format_size((uint64_t)(p.bytes_per_step * (double)p.steps_per_epoch * p.accels), a, sizeof(a)));
-	fprintf(out, "compute       %.6g s per step (%s)\n", p.compute_s,
-		gf_dist_name(w->train.computation_time.type));
-	fprintf(out, "requests      up to %s each, %lld in flight per reader thread, %lld reader thread(s)\n",
-		gf_format_size(p.chunk, a, sizeof(a)), (long long)w->target.queue_depth,
-		(long long)w->reader.read_threads);
-	if (p.compute_s > 0) {
-		fprintf(out, "demand        %s per accelerator (batch %llu x %s / %.6g s), %.1f samples/s\n",
-			gf_format_rate(p.demand_bytes_per_s, a, sizeof(a)), (unsigned long long)p.batch,
-			gf_format_size(p.mean_bytes, b, sizeof(b)), p.compute_s, p.demand_samples_per_s);
-		fprintf(out, "demand total  %s for all %u accelerators\n",
-			gf_format_rate(p.demand_bytes_per_s * p.accels, a, sizeof(a)), p.accels);
+	if (w->workflow.train || w->workflow.generate_data) {
+		fprintf(out, "dataset       %llu files x %llu samples = %llu samples, format %s (%s)\n",
+			(unsigned long long)p.files, (unsigned long long)p.samples_per_file,
+			(unsigned long long)p.samples, w->dataset.format, layout_name(p.layout));
+		fprintf(out, "sample size   mean %s, stdev %s; dataset about %s\n",
+			gf_format_size(p.mean_bytes, a, sizeof(a)), gf_format_size(p.stdev_bytes, b, sizeof(b)),
+			gf_format_size((uint64_t)p.dataset_bytes, name, sizeof(name)));
+		fprintf(out, "ranks         %u on %u node(s), %u accelerator(s) per rank = %u accelerators (%s)\n",
+			ranks, nodes, p.per_rank, p.accels, w->accelerator.profile);
+		fprintf(out, "per epoch     %llu samples per accelerator = %llu steps of batch %llu\n",
+			(unsigned long long)p.share, (unsigned long long)p.steps_per_epoch,
+			(unsigned long long)p.batch);
+		fprintf(out, "run           %llu epoch(s), %llu steps per accelerator\n",
+			(unsigned long long)p.epochs, (unsigned long long)p.total_steps);
+		fprintf(out, "bytes/epoch   %s read by all accelerators\n",
+			gf_format_size((uint64_t)(p.bytes_per_step * (double)p.steps_per_epoch * p.accels), a, sizeof(a)));
+		fprintf(out, "compute       %.6g s per step (%s)\n", p.compute_s,
+			gf_dist_name(w->train.computation_time.type));
+		fprintf(out, "requests      up to %s each, %lld in flight per reader thread, %lld reader thread(s)\n",
+			gf_format_size(p.chunk, a, sizeof(a)), (long long)w->target.queue_depth,
+			(long long)w->reader.read_threads);
+		if (p.compute_s > 0) {
+			fprintf(out, "demand        %s per accelerator (batch %llu x %s / %.6g s), %.1f samples/s\n",
+				gf_format_rate(p.demand_bytes_per_s, a, sizeof(a)), (unsigned long long)p.batch,
+				gf_format_size(p.mean_bytes, b, sizeof(b)), p.compute_s, p.demand_samples_per_s);
+			fprintf(out, "demand total  %s for all %u accelerators\n",
+				gf_format_rate(p.demand_bytes_per_s * p.accels, a, sizeof(a)), p.accels);
+		} else {
+			fprintf(out, "demand        unbounded (computation_time is 0: reads as fast as storage allows)\n");
+		}
+		if (mem > 0 && p.dataset_bytes < 5.0 * mem * nodes) {
+			/* Only a client that caches what it read can serve a re-read from memory. */
+			struct gf_target t;
+			char fs[32] = "unknown", why[256];
+			bool cached = true;
+			if (!gf_target_resolve(w, c->target, c->engine, &t, err, sizeof(err))) {
+				gf_target_fs_type(t.root, fs, sizeof(fs));
+				cached = gf_target_client_cached(fs, direct_mode(w) == GF_DIRECT_ON, why, sizeof(why));
+			}
+			if (cached) {
+				fprintf(out, "warning       the dataset (%s) is smaller than 5x the memory of %u node(s) "
+					"(%s each): the page cache can serve reads, so results may show memory, not storage\n",
+					gf_format_size((uint64_t)p.dataset_bytes, a, sizeof(a)), nodes,
+					gf_format_size((uint64_t)mem, b, sizeof(b)));
+				warnings++;
+			} else {
+				fprintf(out, "note          the dataset is smaller than 5x node memory, but %s\n", why);
+			}
+		}
+		if (p.total_steps <= (uint64_t)w->output.exclude_start_steps) {
+			fprintf(out, "warning       %llu step(s) per accelerator and %lld excluded from AU: nothing "
+				"would be measured; raise train.epochs or the dataset size\n",
+				(unsigned long long)p.total_steps, (long long)w->output.exclude_start_steps);
+			warnings++;
+		}
+		if (p.samples % p.accels || p.share % p.batch) {
+			uint64_t unused = p.samples - p.steps_per_epoch * p.batch * p.accels;
+			fprintf(out, "note          %llu sample(s) per epoch are not read: they do not fill a batch "
+				"on every accelerator\n", (unsigned long long)unused);
+		}
 	} else {
-		fprintf(out, "demand        unbounded (computation_time is 0: reads as fast as storage allows)\n");
+		fprintf(out, "train         not in this workflow (checkpoint only)\n");
 	}
-	if (mem > 0 && p.dataset_bytes < 5.0 * mem * nodes) {
-		fprintf(out, "warning       the dataset (%s) is smaller than 5x the memory of %u node(s) "
-			"(%s each): the page cache can serve reads, so results may show memory, not storage\n",
-			gf_format_size((uint64_t)p.dataset_bytes, a, sizeof(a)), nodes,
-			gf_format_size((uint64_t)mem, b, sizeof(b)));
-		warnings++;
-	}
-	if (p.total_steps <= (uint64_t)w->output.exclude_start_steps) {
-		fprintf(out, "warning       %llu step(s) per accelerator and %lld excluded from AU: nothing "
-			"would be measured; raise train.epochs or the dataset size\n",
-			(unsigned long long)p.total_steps, (long long)w->output.exclude_start_steps);
-		warnings++;
-	}
-	if (p.samples % p.accels || p.share % p.batch) {
-		uint64_t unused = p.samples - p.steps_per_epoch * p.batch * p.accels;
-		fprintf(out, "note          %llu sample(s) per epoch are not read: they do not fill a batch "
-			"on every accelerator\n", (unsigned long long)unused);
+	if (w->workflow.checkpoint) {
+		struct gf_model_layout m;
+		uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+		unsigned writers = 0;
+
+		if (gf_model_layout(w, (int)ranks, &m, err, sizeof(err))) {
+			fprintf(errf, "gpufeed: %s\n", err);
+			return GF_EXIT_USAGE;
+		}
+		for (unsigned r = 0; r < ranks; r++) {
+			struct gf_model_share sh;
+			gf_model_share(w, &m, (int)r, &sh);
+			uint64_t b = sh.model_bytes + sh.optim_bytes;
+			sum += b;
+			if (b) {
+				writers++;
+				lo = b < lo ? b : lo;
+				hi = b > hi ? b : hi;
+			}
+		}
+		if (m.transformer)
+			fprintf(out, "model         %llu parameters; tensor %d x pipeline %d x data %d, ZeRO %d\n",
+				(unsigned long long)m.params, m.tp, m.pp, m.dp, m.zero);
+		fprintf(out, "checkpoint    %s (%.0f bytes) in all: model %s + optimizer 12 B per parameter\n",
+			gf_format_size((uint64_t)m.total_bytes, a, sizeof(a)), m.total_bytes,
+			w->model.model_datatype);
+		if (m.scale < 1)
+			fprintf(out, "scaled        x %g: %s written per checkpoint\n", m.scale,
+				gf_format_size(sum, a, sizeof(a)));
+		fprintf(out, "per rank      %u of %u ranks write, %s to %s each, layout %s\n", writers, ranks,
+			gf_format_size(writers ? lo : 0, a, sizeof(a)), gf_format_size(hi, b, sizeof(b)),
+			w->checkpoint.layout);
 	}
 	if (!warnings)
 		fprintf(out, "warnings      none\n");
@@ -171,7 +277,8 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 {
 	unsigned per = tr->naccel;
 	double *mine, *all = NULL;
-	uint64_t tot[4] = { tr->read_bytes, tr->requests, tr->samples, tr->steps };
+	uint64_t tot[6] = { tr->read_bytes, tr->requests, tr->samples, tr->steps, tr->requested_bytes,
+			    tr->opens };
 	double el = (double)(tr->end_ns - tr->start_ns) / 1e9, cpu = tr->cpu_s;
 	uint64_t dur = tr->duration_reached;
 	void *tsbuf = NULL;
@@ -207,12 +314,19 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 	gf_world_gather_double(mine, (size_t)per * ROW_FIELDS, all);
 	merge_hist(&tr->latency);
 	merge_hist(&tr->open_latency);
-	gf_world_sum_u64(tot, 4);
+	gf_world_sum_u64(tot, 6);
 	/* Elapsed: every rank started right after the same barrier, so the phase lasted as
 	 * long as the slowest rank (IOR's earliest start, latest stop). */
 	gf_world_max_double(&el, 1);
 	gf_world_sum_double(&cpu, 1);
 	gf_world_max_u64(&dur, 1);
+	{
+		double halted = 0;
+		for (unsigned a = 0; a < per; a++)
+			halted += tr->accel[a].halted_ns / 1e9;
+		gf_world_sum_double(&halted, 1);
+		s->checkpoint_halt_s = halted;
+	}
 
 	/* The time series: rows of (interval, fields) from each rank. */
 	{
@@ -275,6 +389,8 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 		s->requests = tot[1];
 		s->samples = tot[2];
 		s->steps = tot[3];
+		s->requested_bytes = tot[4];
+		s->opens = tot[5];
 		s->elapsed_s = el;
 		s->cpu_s = cpu;
 		s->duration_reached = dur != 0;
@@ -286,6 +402,37 @@ out:
 	free(all);
 	free(mine);
 	return rc;
+}
+
+/* The ceiling's figures, merged into s on rank 0 (the same rules as merge_train). */
+static void merge_ceiling(const struct gf_world *world, struct gf_ceiling_result *cr,
+			  struct gf_run_summary *s)
+{
+	uint64_t tot[6] = { cr->read_bytes, cr->requested_bytes, cr->requests, cr->samples, cr->opens,
+			    cr->duration_reached };
+	double el = (double)(cr->end_ns - cr->start_ns) / 1e9, cpu[2] = { cr->cpu_s, cr->reader_cpu_s };
+
+	merge_hist(&cr->latency);
+	merge_hist(&cr->open_latency);
+	gf_world_sum_u64(tot, 5);
+	gf_world_max_u64(&tot[5], 1);
+	/* Every rank started after the same barrier: the phase lasted as long as the slowest. */
+	gf_world_max_double(&el, 1);
+	gf_world_sum_double(cpu, 2);
+	if (world->rank != 0)
+		return;
+	s->ceiling.latency = cr->latency;
+	s->ceiling.open_latency = cr->open_latency;
+	s->ceiling.read_bytes = tot[0];
+	s->ceiling.requested_bytes = tot[1];
+	s->ceiling.requests = tot[2];
+	s->ceiling.samples = tot[3];
+	s->ceiling.opens = tot[4];
+	s->ceiling.duration_reached = tot[5] != 0;
+	s->ceiling.elapsed_s = el;
+	s->ceiling.cpu_s = cpu[0];
+	s->ceiling.reader_cpu_s = cpu[1];
+	s->ceiling_ran = true;
 }
 
 static void step_barrier(void)
@@ -310,6 +457,9 @@ static void decide_dataset(const struct gf_cli *c, const struct gf_workload *w, 
 	enum gf_dataset_state st;
 
 	memset(d, 0, sizeof(*d));
+	/* Checkpoint-only runs read no dataset. */
+	if (c->cmd == GF_CMD_RUN && !w->workflow.train && !w->workflow.generate_data)
+		return;
 	if (!strcmp(t->engine, "null")) {
 		if (c->cmd == GF_CMD_DATAGEN) {
 			d->status = -EINVAL;
@@ -322,7 +472,10 @@ static void decide_dataset(const struct gf_cli *c, const struct gf_workload *w, 
 	st = owned == 1 ? gf_dataset_check(w, p, t->root, why, sizeof(why)) : GF_DATASET_MISSING;
 	if (owned == 0)
 		snprintf(why, sizeof(why), "%s holds no dataset yet", t->root);
-	if (c->cmd == GF_CMD_TRAIN) {
+	else if (owned < 0 && owned != -ENOTEMPTY)
+		snprintf(why, sizeof(why), "%s cannot be read (%s%s%s)", t->root, strerror(-owned),
+			 gf_target_detail(t->root)[0] ? " - " : "", gf_target_detail(t->root));
+	if (c->cmd == GF_CMD_TRAIN || c->cmd == GF_CMD_CEILING) {
 		if (st != GF_DATASET_OK) {
 			d->status = -ENOENT;
 			d->exit_code = GF_EXIT_USAGE;
@@ -342,14 +495,17 @@ static void decide_dataset(const struct gf_cli *c, const struct gf_workload *w, 
 		return;
 	if (owned < 0) {
 		d->status = owned;
-		d->exit_code = GF_EXIT_USAGE;
+		/* An object store that answers with an error (bad credentials, SlowDown to the
+		 * last attempt) fails the run; a local folder that cannot be used is a usage error. */
+		d->exit_code = owned != -ENOTEMPTY && !strcmp(t->kind, "s3") ? GF_EXIT_FAILED : GF_EXIT_USAGE;
 		if (owned == -ENOTEMPTY)
 			snprintf(d->msg, sizeof(d->msg), "%s is not empty and was not created by gpufeed (no %s "
 				 "in it): gpufeed writes only into empty or gpufeed-made folders; choose another "
 				 "--target", t->root, GF_MARKER);
 		else
-			snprintf(d->msg, sizeof(d->msg), "the target %s cannot be used: %s; give --target a "
-				 "folder that exists or can be created", t->root, strerror(-owned));
+			snprintf(d->msg, sizeof(d->msg), "the target %s cannot be used: %s%s%s; give --target a "
+				 "folder that exists or can be created", t->root, strerror(-owned),
+				 gf_target_detail(t->root)[0] ? " - " : "", gf_target_detail(t->root));
 		return;
 	}
 	{
@@ -368,6 +524,84 @@ static void decide_dataset(const struct gf_cli *c, const struct gf_workload *w, 
 	}
 }
 
+/* checkpoint.checkpoint_folder: absolute, or inside the target folder (DLIO puts it under
+ * storage_root the same way). */
+static void ckpt_root(const struct gf_workload *w, const struct gf_target *t, char *buf, size_t len)
+{
+	const char *f = w->checkpoint.checkpoint_folder;
+
+	while (f[0] == '.' && f[1] == '/')
+		f += 2;
+	if (f[0] == '/')
+		snprintf(buf, len, "%s", f);
+	else
+		snprintf(buf, len, "%s/%s", t->root, f[0] ? f : "checkpoints");
+	for (size_t l = strlen(buf); l > 1 && buf[l - 1] == '/'; l--)
+		buf[l - 1] = '\0';
+}
+
+/* Rank 0: the checkpoint folder must be gpufeed's (marked, or new) and have room for every
+ * checkpoint the phase keeps at once. */
+static int prepare_ckpt_folder(bool root, const struct gf_target *t, const char *folder,
+			       unsigned keep, uint64_t bytes, char *msg, size_t msglen)
+{
+	uint64_t avail;
+	int owned, rc;
+	const char *guard = strncmp(folder, t->root, strlen(t->root)) ? folder : t->root;
+
+	if (!root)
+		return 0;
+	owned = gf_target_check_owned(guard);
+	if (owned < 0) {
+		snprintf(msg, msglen, "%s %s; gpufeed writes checkpoints only into empty or gpufeed-made "
+			 "folders", guard, owned == -ENOTEMPTY ? "is not empty and was not created by gpufeed"
+			 : strerror(-owned));
+		return owned;
+	}
+	rc = gf_target_mark(guard);
+	if (!rc)
+		rc = gf_ns_mkdirs(folder);
+	if (rc) {
+		snprintf(msg, msglen, "cannot create %s: %s", folder, strerror(-rc));
+		return rc;
+	}
+	if (!gf_target_free_bytes(folder, &avail) && (double)avail < (double)bytes * keep * 1.02 + 64.0 * 1048576) {
+		char a[64], b[64];
+		snprintf(msg, msglen, "%s has %s free, %u checkpoint(s) need about %s: set checkpoint.scale "
+			 "(e.g. 1/1000) or fewer checkpoint.num_checkpoints_write", folder,
+			 gf_format_size(avail, a, sizeof(a)), keep,
+			 gf_format_size((uint64_t)((double)bytes * keep), b, sizeof(b)));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* The training phase calls this on the accelerator's thread when a checkpoint is due. */
+struct train_ckpt {
+	struct gf_ckpt_cfg *ck;
+	struct gf_ckpt_phase *phase;
+	unsigned count;
+	char *err;
+	size_t errlen;
+};
+
+static int train_checkpoint(void *arg, uint64_t step)
+{
+	struct train_ckpt *tc = arg;
+	struct gf_ckpt_burst b;
+	int rc;
+
+	(void)step;
+	rc = gf_ckpt_burst(tc->ck, tc->count, false, &b, tc->err, tc->errlen);
+	if (gf_ckpt_phase_add(tc->phase, &b) && !rc)
+		rc = -ENOMEM;
+	/* Training keeps one checkpoint at a time on disk, as a real job keeps the latest. */
+	if (tc->count > 0 && !tc->ck->w->checkpoint.keep)
+		gf_ckpt_remove(tc->ck, tc->count - 1);
+	tc->count++;
+	return rc;
+}
+
 static void utc_now(char *buf, size_t len)
 {
 	time_t now = time(NULL);
@@ -384,14 +618,23 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	struct gf_run_summary s;
 	struct dataset_decision dd;
 	struct gf_train_result tr;
+	struct gf_model_layout model;
+	struct gf_ckpt_cfg ck;
+	struct gf_ckpt_phase ckpt_phase;
+	struct gf_dio_decision dio;
+	char ckpt_folder[4200] = "";
 	const struct gf_io_ops *ops;
 	char err[1024] = "", msg[1024] = "", partial[4200] = "", final[4200] = "", name[GF_STR];
 	bool root = world->rank == 0;
 	int rc, exit_code = GF_EXIT_OK;
 	struct sigaction sa;
+	struct gf_progress progress, *prog = NULL; /* rank 0's progress line, NULL when off */
 
 	memset(&s, 0, sizeof(s));
 	memset(&tr, 0, sizeof(tr));
+	memset(&ckpt_phase, 0, sizeof(ckpt_phase));
+	memset(&ck, 0, sizeof(ck));
+	memset(&dio, 0, sizeof(dio));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -403,12 +646,32 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		rc = gf_target_resolve(w, c->target, c->engine, &t, err, sizeof(err));
 	if (!rc)
 		rc = gf_plan_build(w, (unsigned)world->size, &p, err, sizeof(err));
+	if (!rc && w->workflow.checkpoint)
+		rc = gf_model_layout(w, world->size, &model, err, sizeof(err));
+	if (!rc && w->workflow.checkpoint && w->workflow.train && c->duration_s > 0) {
+		snprintf(err, sizeof(err), "--duration cannot be combined with checkpoints during training "
+			 "(every rank must reach the same step)");
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = check_read_path(w, &t, err, sizeof(err));
 	if (rc) {
 		if (root)
 			fprintf(stderr, "gpufeed: %s\n", err);
 		return GF_EXIT_USAGE;
 	}
 	ops = gf_io_find(t.engine);
+	gf_target_lustre_hints(w);
+	if (w->workflow.checkpoint) {
+		ckpt_root(w, &t, ckpt_folder, sizeof(ckpt_folder));
+		ck = (struct gf_ckpt_cfg){
+			.w = w, .m = &model, .ops = ops, .root = ckpt_folder, .rank = world->rank,
+			.world = world->size, .ranks_per_node = world->ranks_per_node, .nodes = world->nodes,
+			.direct = w->reader.odirect || w->target.direct == GF_DIRECT_ON,
+		};
+		s.ckpt = &ckpt_phase;
+		s.model = &model;
+	}
 	/* "random" shuffles differ from run to run: rank 0 draws the key, every rank uses it. */
 	if (p.file_shuffle == GF_SHUFFLE_RANDOM || p.sample_shuffle == GF_SHUFFLE_RANDOM) {
 		uint64_t seed = gf_now_ns() ^ ((uint64_t)getpid() << 32);
@@ -450,6 +713,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	s.ranks = world->size;
 	s.nodes = world->nodes;
 	s.ranks_per_node = world->ranks_per_node;
+	s.node_memory_bytes = node_memory_bytes();
 	snprintf(s.mpi_version, sizeof(s.mpi_version), "%s", world->mpi_version);
 	{
 		struct utsname u;
@@ -457,6 +721,8 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			snprintf(s.kernel, sizeof(s.kernel), "%s %s %s", u.sysname, u.release, u.machine);
 	}
 	gf_target_fs_type(t.root, s.fs_type, sizeof(s.fs_type));
+	s.client_cached = gf_target_client_cached(s.fs_type, direct_mode(w) == GF_DIRECT_ON,
+						  s.client_cache_reason, sizeof(s.client_cache_reason));
 	if (root)
 		s.hosts = calloc((size_t)world->size, 256);
 	gf_world_gather_hosts(world, s.hosts);
@@ -464,6 +730,8 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	if (root && !c->quiet)
 		fprintf(stderr, "gpufeed %s: %s on %s (%s, engine %s), %d rank(s), %u accelerator(s)\n",
 			s.command, w->source, t.root, s.fs_type, t.engine, world->size, p.accels);
+	if (root && !c->quiet && !gf_progress_start(&progress, stderr))
+		prog = &progress;
 
 	/* Dataset generation. */
 	if (dd.generate) {
@@ -489,6 +757,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		}
 		rc = gf_world_agree(rc, msg, err, sizeof(err));
 		if (!rc) {
+			gf_progress_phase(prog, "datagen", 0, 0);
 			gf_series_init(&series, gf_now_ns(), 1000000000u);
 			rc = gf_datagen_run(w, &p, ops, t.root, world->rank, world->size, &series, &dg, msg,
 					    sizeof(msg));
@@ -520,26 +789,100 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		snprintf(s.datagen_reason, sizeof(s.datagen_reason), "%s", dd.reason);
 	}
 
-	if (c->cmd != GF_CMD_DATAGEN && w->workflow.train && !stop_requested) {
+	/* The read path of ceiling and train: O_DIRECT decided on a data file, open files. */
+	if (c->cmd != GF_CMD_DATAGEN && (w->workflow.train || c->cmd == GF_CMD_CEILING) && !stop_requested) {
+		decide_read_path(w, &p, &t, s.fs_type, root, &dio);
+		s.dio = &dio;
+		s.open_files = gf_fetch_open_files(w);
+		if (dio.status) {
+			if (root)
+				fprintf(stderr, "gpufeed: %s: %s\n", t.root, dio.reason);
+			s.status = "failed";
+			snprintf(s.error, sizeof(s.error), "%s: %s", t.root, dio.reason);
+			exit_code = GF_EXIT_USAGE;
+			goto write;
+		}
+		if (root && !c->quiet)
+			fprintf(stderr, "reads: engine %s, queue depth %lld per thread, %s, %s\n", t.engine,
+				(long long)w->target.queue_depth, dio.reason,
+				s.open_files ? "files kept open (read_type memory)" : "open and close per sample");
+	}
+	if ((c->cmd == GF_CMD_CEILING || (c->cmd == GF_CMD_RUN && w->run.ceiling)) && !stop_requested &&
+	    !strcmp(s.status, "complete")) {
+		struct gf_ceiling_result cr;
+		struct gf_ceiling_cfg ccfg = {
+			.w = w,
+			.plan = &p,
+			.ops = ops,
+			.root = t.root,
+			.rank = world->rank,
+			.direct = dio.direct,
+			.align = dio.align,
+			.mem_align = dio.mem_align,
+			.open_files = s.open_files,
+			.duration_s = w->run.ceiling_duration > 0 ? w->run.ceiling_duration
+				      : c->duration_s > 0 ? c->duration_s : w->run.duration,
+			.stop = &stop_requested,
+		};
+		if (root && !c->quiet)
+			fprintf(stderr, "ceiling: the training reads without compute, %s\n",
+				ccfg.duration_s > 0 ? "until the duration is up" : "over the whole schedule");
+		gf_world_barrier();
+		ccfg.t0_ns = gf_now_ns();
+		rc = gf_ceiling_run(&ccfg, &cr, msg, sizeof(msg));
+		rc = gf_world_agree(rc, msg, err, sizeof(err));
+		merge_ceiling(world, &cr, &s);
+		gf_ceiling_result_free(&cr);
+		if (rc) {
+			s.status = "failed";
+			snprintf(s.error, sizeof(s.error), "ceiling: %s", err);
+			exit_code = GF_EXIT_FAILED;
+		}
+	}
+
+	if (c->cmd != GF_CMD_DATAGEN && c->cmd != GF_CMD_CEILING && w->workflow.train && !stop_requested &&
+	    !strcmp(s.status, "complete")) {
+		char ckmsg[1024] = "";
+		struct train_ckpt tc = { .ck = &ck, .phase = &ckpt_phase, .err = ckmsg, .errlen = sizeof(ckmsg) };
 		struct gf_train_cfg cfg = {
 			.w = w,
 			.plan = &p,
 			.ops = ops,
 			.root = t.root,
 			.rank = world->rank,
-			.direct = false,
-			.align = 4096,
+			.direct = dio.direct,
+			.align = dio.align,
+			.mem_align = dio.mem_align,
+			.open_files = s.open_files,
 			.duration_s = c->duration_s > 0 ? c->duration_s : w->run.duration,
 			.stop = &stop_requested,
 			.step_barrier = w->accelerator.step_barrier ? step_barrier : NULL,
+			.checkpoint = w->workflow.checkpoint ? train_checkpoint : NULL,
+			.checkpoint_arg = &tc,
+			.checkpoint_errmsg = ckmsg,
+			.progress = prog,
 		};
 		if (root && !c->quiet)
 			fprintf(stderr, "train: %llu steps per accelerator, batch %llu, %.6g s compute per step\n",
 				(unsigned long long)p.total_steps, (unsigned long long)p.batch, p.compute_s);
+		rc = 0;
+		if (w->workflow.checkpoint) {
+			ckpt_phase.bytes_per_checkpoint = gf_model_written_bytes(w, &model, world->size);
+			rc = prepare_ckpt_folder(root, &t, ckpt_folder, 1, ckpt_phase.bytes_per_checkpoint,
+						 msg, sizeof(msg));
+			rc = gf_world_agree(rc, msg, err, sizeof(err));
+			msg[0] = '\0';
+		}
 		gf_world_barrier();
 		cfg.t0_ns = gf_now_ns();
-		rc = gf_train_run(&cfg, &tr, msg, sizeof(msg));
-		rc = gf_world_agree(rc, msg, err, sizeof(err));
+		ck.origin_ns = cfg.t0_ns;
+		gf_progress_phase(prog, "train", p.total_steps * p.per_rank, cfg.duration_s);
+		if (!rc) {
+			rc = gf_train_run(&cfg, &tr, msg, sizeof(msg));
+			rc = gf_world_agree(rc, msg, err, sizeof(err));
+		}
+		if (tc.count && !w->checkpoint.keep)
+			gf_ckpt_remove(&ck, tc.count - 1);
 		{
 			int irc = merge_train(world, &tr, &s);
 			if (!rc && irc) {
@@ -550,6 +893,31 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		if (rc) {
 			s.status = "failed";
 			snprintf(s.error, sizeof(s.error), "train: %s", err);
+			exit_code = GF_EXIT_FAILED;
+		}
+	}
+	if (c->cmd == GF_CMD_RUN && w->workflow.checkpoint && !w->workflow.train && !stop_requested &&
+	    !strcmp(s.status, "complete")) {
+		unsigned nw = w->checkpoint.num_checkpoints_write >= 0 ? (unsigned)w->checkpoint.num_checkpoints_write : 1;
+		unsigned nr = w->checkpoint.num_checkpoints_read >= 0 ? (unsigned)w->checkpoint.num_checkpoints_read : 1;
+		double between = w->checkpoint.time_between_checkpoints > 0 ? w->checkpoint.time_between_checkpoints : 0;
+
+		if (root && !c->quiet)
+			fprintf(stderr, "checkpoint: %u write(s) and %u restore(s) of %s (%s) in %s\n", nw, nr,
+				gf_format_size(gf_model_written_bytes(w, &model, world->size), name, sizeof(name)),
+				w->checkpoint.layout, ckpt_folder);
+		rc = prepare_ckpt_folder(root, &t, ckpt_folder, nw, gf_model_written_bytes(w, &model, world->size),
+					 msg, sizeof(msg));
+		rc = gf_world_agree(rc, msg, err, sizeof(err));
+		gf_progress_phase(prog, "checkpoint", 0, 0);
+		if (!rc) {
+			gf_world_barrier();
+			ck.origin_ns = gf_now_ns();
+			rc = gf_ckpt_run(&ck, nw, nr, between, &stop_requested, &ckpt_phase, err, sizeof(err));
+		}
+		if (rc && rc != -EINTR) {
+			s.status = "failed";
+			snprintf(s.error, sizeof(s.error), "checkpoint: %s", err);
 			exit_code = GF_EXIT_FAILED;
 		}
 	}
@@ -565,14 +933,29 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	}
 
 write:
+#ifdef HAVE_CURL
+	if (!strcmp(t.kind, "s3")) {
+		gf_s3_stats_get(&s.s3);
+		gf_world_sum_u64((uint64_t *)&s.s3, sizeof(s.s3) / sizeof(uint64_t));
+		s.s3_used = true;
+	}
+#endif
+	gf_progress_stop(prog);
+	prog = NULL;
 	if (root) {
 		bool complete = !strcmp(s.status, "complete");
+		char rerr[1024];
 		rc = gf_summary_write(partial, &s);
 		if (rc) {
 			fprintf(stderr, "gpufeed: writing results into %s: %s\n", partial, strerror(-rc));
 			exit_code = GF_EXIT_FAILED;
 			complete = false;
 		}
+		/* Plots and report.txt/html go in before the rename, so that a complete folder
+		 * has them; a failure here never fails the run (the figures are written). */
+		else if (gf_report_write(partial, NULL, rerr, sizeof(rerr)))
+			fprintf(stderr, "gpufeed: no report written: %s; the results are complete, retry "
+				"with gpufeed report on the results folder\n", rerr);
 		if (complete) {
 			rc = gf_results_finish(partial, final);
 			if (rc) {
@@ -582,11 +965,15 @@ write:
 			}
 		}
 		gf_summary_print_verdict(stdout, &s, complete ? final : partial);
+		if (!c->quiet)
+			printf("report: %s/report.html (plots in %s/plots)\n", complete ? final : partial,
+			       complete ? final : partial);
 		fflush(stdout);
 	}
 	free(s.rows);
 	free(s.ts);
 	free(s.hosts);
+	gf_ckpt_phase_free(&ckpt_phase);
 	gf_train_result_free(&tr);
 	/* Every rank leaves with the same code. */
 	gf_world_bcast(&exit_code, sizeof(exit_code), 0);

@@ -16,10 +16,10 @@
 
 struct gf_target {
 	char uri[GF_STR];    /* as given */
-	char root[4096];     /* the data folder, a local path */
-	char kind[16];       /* "local", "null" (results folder names and summary) */
+	char root[4096];     /* the data folder: a local path, or a gluster:// URI */
+	char kind[16];       /* "local", "gluster", "null" (results folder names and summary) */
 	char engine[32];     /* resolved engine name */
-	char engine_reason[128];
+	char engine_reason[256];
 };
 
 /* Resolve from the command line (may be NULL) and the workload. Returns 0 or -EINVAL with
@@ -28,8 +28,21 @@ int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const
 		      struct gf_target *t, char *err, size_t errlen);
 
 /* The filesystem type of path or its nearest existing parent ("ext4", "tmpfs", "xfs",
- * "nfs", "lustre", "gpfs", "fuse", "overlay", or "0x<magic>"). */
+ * "nfs", "lustre", "gpfs", "overlay", a FUSE mount's type from the mount table such as
+ * "fuse.glusterfs", "glusterfs" for a gluster:// URI, or "0x<magic>"). */
 void gf_target_fs_type(const char *path, char *buf, size_t len);
+
+/* target.lustre.stripe_count / stripe_size: liblustreapi (llapi_file_create) is not in
+ * this build (Debian does not package it), so the keys reach Lustre only as the MPI-IO
+ * hints striping_factor / striping_unit of shared-file checkpoints, added to
+ * checkpoint.mpiio_hints unless the workload names those hints itself. File-per-rank
+ * files get the folder's default striping; summary.json says so. */
+void gf_target_lustre_hints(struct gf_workload *w);
+
+/* Whether a client caches what it read from a filesystem of this type (fs_type as
+ * gf_target_fs_type gives it): the page cache of local disks, NFS, Lustre, GPFS and FUSE
+ * mounts does; O_DIRECT and libgfapi do not. why says which cache, or why none. */
+bool gf_target_client_cached(const char *fs_type, bool direct, char *why, size_t len);
 
 /* 1 if path is a folder gpufeed marked, 0 if it does not exist or is empty, -ENOTEMPTY
  * if it holds something and no marker, other -errno if it cannot be read. */
@@ -40,5 +53,9 @@ int gf_target_mark(const char *path);
 
 /* Bytes free for an unprivileged writer at path or its nearest existing parent. */
 int gf_target_free_bytes(const char *path, uint64_t *bytes);
+
+/* What the storage said about the last failed check on path ("" when nothing more is
+ * known than the errno): for s3:// the S3 error code and message. */
+const char *gf_target_detail(const char *path);
 
 #endif

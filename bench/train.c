@@ -17,6 +17,8 @@
 #include "clock.h"
 #include "dist.h"
 #include "engine.h"
+#include "fetch.h"
+#include "progress.h"
 
 enum slot_state { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY };
 
@@ -54,6 +56,7 @@ struct reader {
 	struct gf_hist latency, open_latency;
 	struct gf_series series;
 	uint64_t bytes, requests, samples;
+	uint64_t requested_bytes, opens;
 };
 
 struct accel_thread {
@@ -83,96 +86,33 @@ static bool should_stop(struct shared *sh)
 	       (sh->deadline_ns && gf_now_ns() >= sh->deadline_ns);
 }
 
-/* Read the samples of one batch. Files are opened and closed per sample, as a data
- * loader with read_type on_demand does; open+close time is kept apart from read time. */
-static int read_batch(struct reader *r, struct gf_engine *eng, unsigned accel_local,
-		      uint64_t step, uint64_t *samples_out, char *msg, size_t msglen)
-{
-	const struct gf_train_cfg *cfg = r->sh->cfg;
-	const struct gf_plan *p = cfg->plan;
-	unsigned accel = (unsigned)cfg->rank * p->per_rank + accel_local;
-	uint64_t epoch = step / p->steps_per_epoch;
-	uint64_t first = (step % p->steps_per_epoch) * p->batch;
-	struct gf_epoch e;
-	struct gf_rng rng;
-	char path[4096];
-	uint64_t n = 0;
-	int rc = 0;
-
-	gf_plan_epoch(p, epoch, &e);
-	gf_rng_seed(&rng, ((uint64_t)accel << 40) ^ step);
-	for (uint64_t i = 0; i < p->batch; i++) {
-		struct gf_sample s;
-		uint64_t fh, t_open;
-		unsigned flags = GF_O_READ | (cfg->direct ? GF_O_DIRECT : 0);
-
-		gf_plan_sample(&e, accel, first + i, &s);
-		rc = gf_plan_file_path(cfg->w, p, cfg->root, s.file, path, sizeof(path));
-		if (rc) {
-			snprintf(msg, msglen, "file name too long under %s", cfg->root);
-			return rc;
-		}
-		t_open = gf_now_ns();
-		rc = eng->io->ops->open(eng->io, path, flags, &fh);
-		if (rc) {
-			snprintf(msg, msglen, "cannot open %s: %s", path, strerror(-rc));
-			return rc;
-		}
-		uint64_t t_opened = gf_now_ns();
-		for (uint64_t off = 0; off < s.length; off += p->chunk) {
-			uint64_t len = s.length - off < p->chunk ? s.length - off : p->chunk;
-			rc = gf_engine_read(eng, fh, s.offset + off, (size_t)len);
-			if (rc)
-				break;
-		}
-		/* The file stays open until its requests are done. */
-		int drc = gf_engine_drain(eng);
-		if (!rc)
-			rc = drc;
-		uint64_t t_close = gf_now_ns();
-		eng->io->ops->close(eng->io, fh);
-		gf_hist_record(&r->open_latency, (t_opened - t_open) + (gf_now_ns() - t_close));
-		if (rc) {
-			snprintf(msg, msglen, "%s: %s", path, eng->errmsg[0] ? eng->errmsg : strerror(-rc));
-			return rc;
-		}
-		n++;
-		gf_series_add(&r->series, gf_now_ns(), GF_TS_SAMPLES, 1);
-		double pre = gf_dist_sample(&cfg->w->reader.preprocess_time, &rng);
-		if (pre > 0)
-			gf_sleep_until(gf_now_ns() + (uint64_t)(pre * 1e9));
-	}
-	*samples_out = n;
-	return 0;
-}
-
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
 	struct shared *sh = r->sh;
 	const struct gf_train_cfg *cfg = sh->cfg;
-	struct gf_io_config iocfg = { .queue_depth = (unsigned)cfg->w->target.queue_depth,
-				      .direct = cfg->direct };
-	struct gf_io *io = NULL;
-	struct gf_engine eng;
-	char msg[512];
+	struct gf_fetch_cfg fcfg = {
+		.w = cfg->w,
+		.plan = cfg->plan,
+		.ops = cfg->ops,
+		.root = cfg->root,
+		.direct = cfg->direct,
+		.align = cfg->align > 1 ? (unsigned)cfg->align : 1,
+		.mem_align = (unsigned)cfg->mem_align,
+		.open_files = cfg->open_files,
+	};
+	struct gf_fetch f;
 	int rc;
 
-	rc = gf_io_open_backend(cfg->ops, &iocfg, &io);
+	/* Samples of a batch are read through one fetch, many in flight at once: the batch
+	 * is ready when the last of them completes. */
+	rc = gf_fetch_init(&f, &fcfg, &r->latency, &r->open_latency, &r->series);
 	if (rc) {
-		snprintf(msg, sizeof(msg), "engine %s: cannot start: %s %s", cfg->ops->name,
-			 strerror(-rc), "");
-		set_error(sh, rc, msg);
+		set_error(sh, rc, f.errmsg);
 		return NULL;
 	}
-	rc = gf_engine_init(&eng, io, iocfg.queue_depth, cfg->plan->chunk, cfg->align, &r->latency);
-	if (rc) {
-		set_error(sh, rc, "out of memory for read buffers");
-		goto out_io;
-	}
-	eng.series = &r->series;
 	for (;;) {
-		uint64_t job, step, samples = 0;
+		uint64_t job, step, samples0, bytes0;
 		unsigned a;
 		struct slot *slot;
 
@@ -195,25 +135,28 @@ static void *reader_main(void *arg)
 		slot->step = step;
 		pthread_mutex_unlock(&sh->mu);
 
-		uint64_t bytes0 = eng.bytes;
-		rc = read_batch(r, &eng, a, step, &samples, msg, sizeof(msg));
+		bytes0 = f.eng.bytes;
+		samples0 = f.samples;
+		rc = gf_fetch_batch(&f, (unsigned)cfg->rank * cfg->plan->per_rank + a, step, true, true);
 		if (rc) {
-			set_error(sh, rc, msg);
+			set_error(sh, rc, f.errmsg);
 			break;
 		}
+		gf_progress_read(cfg->progress, f.eng.bytes - bytes0);
 		pthread_mutex_lock(&sh->mu);
 		slot->state = SLOT_READY;
 		slot->ready_ns = gf_now_ns();
-		slot->bytes = eng.bytes - bytes0;
-		slot->samples = samples;
+		slot->bytes = f.eng.bytes - bytes0;
+		slot->samples = f.samples - samples0;
 		pthread_cond_broadcast(&sh->ready);
 		pthread_mutex_unlock(&sh->mu);
 	}
-	r->bytes = eng.bytes;
-	r->requests = eng.requests;
-	gf_engine_destroy(&eng);
-out_io:
-	gf_io_close_backend(io);
+	gf_fetch_drain(&f); /* after an error: count what completed */
+	r->bytes = f.eng.bytes;
+	r->requests = f.eng.requests;
+	r->requested_bytes = f.requested_bytes;
+	r->opens = f.opens;
+	gf_fetch_destroy(&f);
 	return NULL;
 }
 
@@ -259,9 +202,25 @@ static void *accel_main(void *arg)
 		if (begun && start_ns > prev)
 			gf_series_span(&t->series, prev, start_ns, GF_TS_STALL_NS);
 		gf_series_span(&t->series, start_ns, deadline, GF_TS_COMPUTE_NS);
+		gf_progress_step(cfg->progress, compute_ns, begun && start_ns > prev ? start_ns - prev : 0);
 		gf_sleep_until(deadline);
 		if (cfg->step_barrier)
 			cfg->step_barrier();
+		if (cfg->checkpoint && gf_train_checkpoint_due(cfg->w, cfg->plan, step)) {
+			/* Every accelerator halts while the burst runs; the readers go on filling the
+			 * prefetch queue, as a real data loader does. */
+			uint64_t halt = gf_now_ns();
+			gf_progress_checkpoint(cfg->progress, "checkpoint burst in progress");
+			int rc = cfg->checkpoint(cfg->checkpoint_arg, step);
+			gf_progress_checkpoint(cfg->progress, NULL);
+			uint64_t resume = gf_now_ns();
+			gf_accel_halt(acc, resume);
+			gf_series_span(&t->series, halt, resume, GF_TS_CKPT_NS);
+			if (rc) {
+				set_error(sh, rc, cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
+				break;
+			}
+		}
 	}
 	/* Readers may wait for room that this accelerator will never free. */
 	pthread_mutex_lock(&sh->mu);
@@ -406,6 +365,8 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 		gf_series_merge(&res->series, &readers[i].series);
 		res->read_bytes += readers[i].bytes;
 		res->requests += readers[i].requests;
+		res->requested_bytes += readers[i].requested_bytes;
+		res->opens += readers[i].opens;
 	}
 	for (unsigned a = 0; a < p->per_rank; a++) {
 		gf_series_merge(&res->series, &accels[a].series);
@@ -441,4 +402,19 @@ void gf_train_result_free(struct gf_train_result *res)
 	free(res->accel);
 	res->accel = NULL;
 	gf_series_free(&res->series);
+}
+
+bool gf_train_checkpoint_due(const struct gf_workload *w, const struct gf_plan *p, uint64_t step)
+{
+	uint64_t done = step + 1;
+
+	if (!w->workflow.checkpoint)
+		return false;
+	if (w->checkpoint.steps_between_checkpoints > 0)
+		return done % (uint64_t)w->checkpoint.steps_between_checkpoints == 0;
+	if (p->steps_per_epoch == 0 || done % p->steps_per_epoch)
+		return false;
+	/* The end of epoch e (1-based). */
+	int64_t e = (int64_t)(done / p->steps_per_epoch), after = w->checkpoint.checkpoint_after_epoch;
+	return e >= after && (e - after) % w->checkpoint.epochs_between_checkpoints == 0;
 }

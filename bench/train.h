@@ -16,6 +16,8 @@
 #include "stats/series.h"
 #include "workload.h"
 
+struct gf_progress;
+
 struct gf_train_cfg {
 	const struct gf_workload *w;
 	const struct gf_plan *plan;
@@ -23,11 +25,19 @@ struct gf_train_cfg {
 	const char *root;        /* data folder */
 	int rank;
 	bool direct;
-	size_t align;            /* buffer alignment */
+	size_t align;            /* offsets and lengths for O_DIRECT; 0 or 1 when buffered */
+	size_t mem_align;        /* buffer alignment */
+	unsigned open_files;     /* 0: open, read, close per sample; else files kept open */
 	uint64_t t0_ns;          /* start of the time series (after the start barrier) */
 	double duration_s;       /* 0 = all steps */
 	volatile sig_atomic_t *stop; /* set by a signal */
 	void (*step_barrier)(void);  /* NULL unless accelerator.step_barrier */
+	/* A checkpoint burst, called on accelerator 0's thread after every step for which
+	 * gf_train_checkpoint_due() holds; it must return 0 or -errno with a message. */
+	int (*checkpoint)(void *arg, uint64_t step);
+	void *checkpoint_arg;
+	const char *checkpoint_errmsg; /* where checkpoint() leaves its message */
+	struct gf_progress *progress;  /* rank 0's progress line; NULL when off */
 };
 
 struct gf_train_result {
@@ -36,7 +46,10 @@ struct gf_train_result {
 	struct gf_hist latency;  /* per read request */
 	struct gf_hist open_latency; /* open + close per file */
 	struct gf_series series; /* merged over this rank's threads */
+	double checkpoint_s;     /* accelerator time spent halted for checkpoint bursts */
 	uint64_t read_bytes, requests, samples, steps;
+	uint64_t requested_bytes; /* bytes of the samples; read_bytes adds O_DIRECT rounding */
+	uint64_t opens;          /* files opened */
 	uint64_t start_ns, end_ns;
 	double cpu_s;            /* user + system of the whole rank */
 	bool interrupted;        /* stopped by a signal */
@@ -49,5 +62,9 @@ struct gf_train_result {
 int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, char *err,
 		 size_t errlen);
 void gf_train_result_free(struct gf_train_result *res);
+
+/* Is a checkpoint due after step (0-based, counted over all epochs)? steps_between_checkpoints
+ * when set, else after epoch checkpoint_after_epoch and every epochs_between_checkpoints. */
+bool gf_train_checkpoint_due(const struct gf_workload *w, const struct gf_plan *p, uint64_t step);
 
 #endif

@@ -122,6 +122,14 @@ const struct gf_key gf_keys[] = {
 	KEY("checkpoint.mode", GF_K_ENUM_STR, checkpoint.mode, "default|subset", 1, 0, "which ranks take part"),
 	KEY("checkpoint.type", GF_K_ENUM_STR, checkpoint.type, "rank_zero|all_ranks", 1, 0, "who writes"),
 	KEY("checkpoint.model_size", GF_K_SIZE, checkpoint.model_size, NULL, 1, 0, "flat checkpoint size"),
+	KEY("checkpoint.layout", GF_K_ENUM_STR, checkpoint.layout, "file_per_rank|shared_file|hdf5", 1, 0, "file per rank, one MPI-IO file, or one parallel HDF5 file"),
+	KEY("checkpoint.collective", GF_K_BOOL, checkpoint.collective, NULL, 1, 0, "shared_file/hdf5: collective writes (false = independent)"),
+	KEY("checkpoint.mpiio_hints", GF_K_KV, checkpoint.mpiio_hints, NULL, 1, 0, "MPI_Info hints for shared files (striping_factor, romio_cb_write ...)"),
+	KEY("checkpoint.buffer_size", GF_K_SIZE, checkpoint.buffer_size, NULL, 1, 0, "memory each rank streams its shard through"),
+	KEY("checkpoint.scale", GF_K_RATIO, checkpoint.scale, NULL, 1, 0, "shrink every shard by this factor (1/1000) keeping the rank layout"),
+	KEY("checkpoint.restore_shift", GF_K_INT, checkpoint.restore_shift, NULL, 0, 1e9, "restore the shard of rank + shift (0 = ranks per node, or 1 on one node)"),
+	KEY("checkpoint.verify", GF_K_BOOL, checkpoint.verify, NULL, 1, 0, "verify every block's checksum on restore"),
+	KEY("checkpoint.keep", GF_K_BOOL, checkpoint.keep, NULL, 1, 0, "keep the checkpoints after the run (a later run with num_checkpoints_write: 0 restores them)"),
 	IGN("checkpoint.randomize_tensor", "framework only"),
 	IGN("checkpoint.ksm", "framework only"),
 
@@ -147,8 +155,14 @@ const struct gf_key gf_keys[] = {
 	KEY("target.engine", GF_K_STR, target.engine, NULL, 1, 0, "I/O engine (default: by scheme)"),
 	KEY("target.direct", GF_K_ENUM, target.direct, "false|true|auto", 1, 0, "O_DIRECT: true, false, or auto (fall back where refused)"),
 	KEY("target.queue_depth", GF_K_INT, target.queue_depth, NULL, 1, 65536, "requests in flight per reader thread"),
+	KEY("target.sqpoll", GF_K_BOOL, target.sqpoll, NULL, 1, 0, "uring: a kernel thread polls for submissions (no system call per batch)"),
+	KEY("target.lustre.stripe_count", GF_K_INT, target.lustre_stripe_count, NULL, 0, 65536, "Lustre: OSTs per new file (0 = default; MPI-IO striping_factor)"),
+	KEY("target.lustre.stripe_size", GF_K_SIZE, target.lustre_stripe_size, NULL, 1, 0, "Lustre: stripe size of new files (0 = default; MPI-IO striping_unit)"),
+	KEY("target.open_files", GF_K_INT, target.open_files, NULL, 0, 1048576, "files each reader thread keeps open with reader.read_type memory (0 = auto, under the fd limit)"),
 
 	KEY("run.duration", GF_K_SECONDS, run.duration, NULL, 0, 1e9, "stop after this long (0 = when the steps are done)"),
+	KEY("run.ceiling", GF_K_BOOL, run.ceiling, NULL, 1, 0, "run measures the storage ceiling (no compute) before train"),
+	KEY("run.ceiling_duration", GF_K_SECONDS, run.ceiling_duration, NULL, 0, 1e9, "bound of the ceiling phase (0 = run.duration, else the whole schedule)"),
 };
 const size_t gf_nkeys = sizeof(gf_keys) / sizeof(gf_keys[0]);
 
@@ -400,6 +414,22 @@ int gf_key_set(struct gf_workload *w, const struct gf_key *k, const char *v,
 		*FIELD(w, k, double) = x;
 		return 0;
 	}
+	case GF_K_RATIO: {
+		double num, den = 1;
+		const char *slash = strchr(v, '/');
+		char buf[64];
+		if (slash && (size_t)(slash - v) < sizeof(buf)) {
+			snprintf(buf, sizeof(buf), "%.*s", (int)(slash - v), v);
+			if (parse_double(buf, &num) || parse_double(slash + 1, &den) || den <= 0)
+				return fail(err, errlen, o, k->path, v, "expected a fraction such as 1/1000 or 0.001");
+		} else if (parse_double(v, &num)) {
+			return fail(err, errlen, o, k->path, v, "expected a fraction such as 1/1000 or 0.001");
+		}
+		if (num / den <= 0 || num / den > 1)
+			return fail(err, errlen, o, k->path, v, "must be more than 0 and at most 1");
+		*FIELD(w, k, double) = num / den;
+		return 0;
+	}
 	case GF_K_SECONDS: {
 		double s;
 		/* -1 means "off" for DLIO's checkpoint timers. */
@@ -561,9 +591,9 @@ int gf_key_set_dist(struct gf_workload *w, const struct gf_key *k, const char *c
 int gf_key_set_kv(struct gf_workload *w, const struct gf_key *k, const char *name,
 		  const char *value, const struct gf_origin *o, char *err, size_t errlen)
 {
-	struct gf_kv *kv = FIELD(w, k, struct gf_kv);
-	/* The count lives right after the array in every struct that has a GF_K_KV key. */
-	int *n = (int *)((char *)kv + k->size);
+	struct gf_kvmap *map = FIELD(w, k, struct gf_kvmap);
+	struct gf_kv *kv = map->kv;
+	int *n = &map->n;
 	int i;
 
 	if (strlen(name) >= sizeof(kv->key) || strlen(value) >= sizeof(kv->value))
@@ -626,7 +656,12 @@ void gf_workload_defaults(struct gf_workload *w)
 	w->checkpoint.num_checkpoints_write = -1;
 	w->checkpoint.num_checkpoints_read = -1;
 	snprintf(w->checkpoint.mode, sizeof(w->checkpoint.mode), "default");
-	snprintf(w->checkpoint.type, sizeof(w->checkpoint.type), "all_ranks");
+	snprintf(w->checkpoint.type, sizeof(w->checkpoint.type), "rank_zero");
+	snprintf(w->checkpoint.layout, sizeof(w->checkpoint.layout), "file_per_rank");
+	w->checkpoint.collective = true;
+	w->checkpoint.buffer_size = 64u << 20;
+	w->checkpoint.scale = 1.0;
+	w->checkpoint.verify = true;
 	snprintf(w->storage.storage_type, sizeof(w->storage.storage_type), "local_fs");
 	w->metric.au = 0.90;
 	w->output.exclude_start_steps = 1;
@@ -823,6 +858,7 @@ struct json_object *gf_workload_to_json(const struct gf_workload *w)
 		case GF_K_SIZE: v = json_object_new_uint64(*(const uint64_t *)f); break;
 		case GF_K_FLOAT:
 		case GF_K_FRACTION:
+		case GF_K_RATIO:
 		case GF_K_SECONDS: v = json_object_new_double(*(const double *)f); break;
 		case GF_K_TIME: v = dist_json(f); break;
 		case GF_K_STR:
@@ -836,8 +872,8 @@ struct json_object *gf_workload_to_json(const struct gf_workload *w)
 			break;
 		}
 		case GF_K_KV: {
-			const struct gf_kv *kv = f;
-			int n = *(const int *)((const char *)f + k->size);
+			const struct gf_kv *kv = ((const struct gf_kvmap *)f)->kv;
+			int n = ((const struct gf_kvmap *)f)->n;
 			v = json_object_new_object();
 			for (int j = 0; j < n; j++)
 				json_object_object_add(v, kv[j].key, json_object_new_string(

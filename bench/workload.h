@@ -34,6 +34,10 @@ struct gf_kv {
 	char value[GF_STR];
 };
 #define GF_KV_MAX 32
+struct gf_kvmap {
+	int n;
+	struct gf_kv kv[GF_KV_MAX];
+};
 
 struct gf_workload {
 	char source[GF_STR]; /* the file it was loaded from */
@@ -109,13 +113,21 @@ struct gf_workload {
 		char mode[32];
 		char type[32];
 		uint64_t model_size;
+		/* gpufeed's additions */
+		char layout[32];          /* file_per_rank | shared_file | hdf5 */
+		bool collective;          /* shared_file: MPI_File_write_at_all */
+		struct gf_kvmap mpiio_hints;
+		uint64_t buffer_size;     /* per rank, streamed through */
+		double scale;             /* shrink every shard by this factor */
+		int64_t restore_shift;    /* restore the shard of rank + shift (0 = ranks per node) */
+		bool verify;              /* check every block's checksum on restore */
+		bool keep;                /* keep the checkpoints after the run */
 	} checkpoint;
 
 	struct {
 		char storage_type[32];
 		char storage_root[GF_STR];
-		struct gf_kv options[GF_KV_MAX];
-		int noptions;
+		struct gf_kvmap options;
 	} storage;
 
 	struct {
@@ -148,10 +160,18 @@ struct gf_workload {
 		char engine[32];     /* "" = the default for the scheme */
 		enum gf_direct direct;
 		int64_t queue_depth; /* requests in flight per reader thread */
+		bool sqpoll;         /* uring: kernel thread polls the submission queue */
+		int64_t open_files;  /* per reader thread with read_type memory; 0 = auto */
+		/* Lustre striping of new files (0 = the filesystem's default). Without
+		 * liblustreapi they reach shared files as MPI-IO hints only (target.c). */
+		int64_t lustre_stripe_count;
+		uint64_t lustre_stripe_size;
 	} target;
 
 	struct {
 		double duration; /* seconds; 0 = until the steps or epochs are done */
+		bool ceiling;    /* run measures the storage ceiling before train */
+		double ceiling_duration; /* seconds; 0 = duration, else the whole schedule */
 	} run;
 };
 
@@ -171,6 +191,7 @@ enum gf_key_type {
 	GF_K_ENUM_STR,/* a string that must be one of the choices */
 	GF_K_ENUM,   /* int, the index of one of the choices */
 	GF_K_STDEV,  /* seconds: the stdev of the GF_K_TIME in the same field (DLIO's *_stdev) */
+	GF_K_RATIO,  /* double in (0, 1]: "1/1000", "0.001" or "1e-3" */
 	GF_K_KV,     /* a map passed through */
 	GF_K_IGNORED,/* accepted for compatibility, recorded, no effect on I/O */
 };

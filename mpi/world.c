@@ -171,6 +171,18 @@ void gf_world_bcast(void *buf, size_t len, int root)
 	MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD);
 }
 
+void gf_world_allgather_u64(const uint64_t *mine, size_t n, uint64_t *out)
+{
+	MPI_Allgather(mine, (int)n, MPI_UINT64_T, out, (int)n, MPI_UINT64_T, MPI_COMM_WORLD);
+}
+
+void *gf_world_comm(void)
+{
+	static MPI_Comm world = MPI_COMM_WORLD;
+
+	return &world;
+}
+
 double gf_world_time(void)
 {
 	return MPI_Wtime();

@@ -51,6 +51,12 @@ void gf_world_gather_hosts(const struct gf_world *w, char *hosts);
 
 void gf_world_bcast(void *buf, size_t len, int root);
 
+/* Every rank's n values, on every rank (out has size x n entries, rank-major). */
+void gf_world_allgather_u64(const uint64_t *mine, size_t n, uint64_t *out);
+
+/* The communicator the MPI-IO and HDF5 backends use (a pointer to an MPI_Comm). */
+void *gf_world_comm(void);
+
 /* MPI_Wtime, for cross-rank timestamps after a barrier. */
 double gf_world_time(void);
 

@@ -24,7 +24,10 @@ run_suite() { # name build-dir configure-options...
 		return
 	fi
 	echo "== $name: tests"
+	# A log left from an earlier run must never stand in for this one.
+	rm -f "$dir/test-suite.log"
 	make -C "$dir" -j"$(nproc)" check >"$dir/check.log" 2>&1
+	local make_rc=$?
 	grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):' "$dir/check.log" | sed "s/^/   /"
 	local log=$dir/test-suite.log
 	if [ ! -f "$log" ]; then
@@ -38,6 +41,11 @@ run_suite() { # name build-dir configure-options...
 	s=$(sed -n 's/^# SKIP: *//p' "$log"); e=$(sed -n 's/^# ERROR: *//p' "$log")
 	x=$(sed -n 's/^# XPASS: *//p' "$log")
 	f=$((f + e + x))
+	if [ "$make_rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "== $name: make check failed without a failing test (a test did not build?):"
+		grep -E "error|Error" "$dir/check.log" | head -20
+		f=1
+	fi
 	if [ "$f" -gt 0 ]; then
 		# Show what failed, so a CI log is enough to start debugging.
 		for t in $(grep -E '^(FAIL|ERROR|XPASS):' "$dir/check.log" | awk '{print $2}'); do

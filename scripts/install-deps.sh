@@ -11,6 +11,9 @@ PACKAGES=(
 	openmpi-bin libopenmpi-dev libyaml-dev libjson-c-dev libxxhash-dev
 	# optional backends
 	liburing-dev libaio-dev libcurl4-openssl-dev libssl-dev libhdf5-openmpi-dev
+	# GlusterFS: the gfapi backend's library, and the server and FUSE client that the
+	# tests start (scripts/gluster-start.sh; no systemd needed)
+	libglusterfs-dev glusterfs-server glusterfs-client
 	# tests, plots, benchmarks
 	libcmocka-dev hdf5-tools gnuplot-nox fio jq time procps
 )
@@ -21,7 +24,23 @@ for p in "${PACKAGES[@]}"; do
 		missing+=("$p")
 	fi
 done
+# Node.js and npm run the S3 test server (tests/package.json). A node that is already
+# installed (from Debian or elsewhere) is kept: only a missing command is installed.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+
+# The S3 test server, pinned by tests/package-lock.json, into tests/node_modules.
+npm_ci() {
+	local tests
+	tests="$(cd "$(dirname "$0")/.." && pwd)/tests"
+	if [ ! -d "$tests/node_modules/@20minutes/s3rver" ] || [ "$tests/package-lock.json" -nt "$tests/node_modules" ]; then
+		echo "install-deps: npm ci in $tests (the S3 test server)" >&2
+		(cd "$tests" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+		touch "$tests/node_modules"
+	fi
+}
 if [ ${#missing[@]} -eq 0 ]; then
+	npm_ci
 	exit 0
 fi
 
@@ -39,3 +58,4 @@ echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+npm_ci

@@ -3,11 +3,29 @@
 #include "io.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+
+/* In order of preference for a local path: the default is the first that probes well. */
 static const struct gf_io_ops *const registry[] = {
+#ifdef HAVE_URING
+	&gf_io_uring,
+#endif
+#ifdef HAVE_AIO
+	&gf_io_aio,
+#endif
 	&gf_io_posix,
+#ifdef HAVE_GFAPI
+	/* After posix: never the default for a local path, only for gluster:// targets. */
+	&gf_io_gfapi,
+#endif
+#ifdef HAVE_CURL
+	/* Only for s3:// targets, like gfapi. */
+	&gf_io_s3,
+#endif
 	&gf_io_null,
 };
 
@@ -33,6 +51,28 @@ const char *gf_io_names(void)
 		}
 	}
 	return names;
+}
+
+const struct gf_io_ops *gf_io_default_local(char *why, size_t len)
+{
+	char skipped[256] = "", reason[128];
+
+	for (size_t i = 0; i < NREG; i++) {
+		const struct gf_io_ops *o = registry[i];
+		size_t l = strlen(skipped);
+
+		if (!strcmp(o->name, "null"))
+			continue;
+		if (!o->probe || o->probe(reason, sizeof(reason)) == 0) {
+			snprintf(why, len, "default for a local path: %s is the first engine this kernel "
+				 "allows%s%s", o->name, skipped[0] ? "; " : "", skipped);
+			return o;
+		}
+		snprintf(skipped + l, sizeof(skipped) - l, "%s%s unavailable (%s)", l ? ", " : "",
+			 o->name, reason);
+	}
+	snprintf(why, len, "no engine usable: %s", skipped);
+	return NULL;
 }
 
 int gf_io_check_ops(const struct gf_io_ops *ops)

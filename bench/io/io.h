@@ -26,6 +26,8 @@ struct gf_io_req {
 	int64_t result;  /* bytes moved, or -errno */
 	uint64_t start_ns; /* set by the engine at submission */
 	void *owner;     /* for the caller: maps a completion back to its work */
+	size_t need;     /* the engine's: the least result that is not a short read
+			  * (below length when O_DIRECT rounding reads past the data) */
 };
 
 enum { GF_IO_COMPLETED = 0, GF_IO_QUEUED = 1 };
@@ -38,6 +40,11 @@ enum { GF_IO_COMPLETED = 0, GF_IO_QUEUED = 1 };
 struct gf_io_config {
 	unsigned queue_depth; /* the most requests the caller keeps in flight */
 	bool direct;          /* O_DIRECT or the backend's equivalent */
+	bool sqpoll;          /* uring: a kernel thread polls the submission queue */
+	/* Files the caller keeps open at once (its open-file cache), 0 when it opens and
+	 * closes a file per sample. Backends may register that many files (uring fixed
+	 * files): worth it only when a file serves many requests. */
+	unsigned max_open;
 };
 
 struct gf_io;
@@ -69,6 +76,14 @@ struct gf_io_ops {
 	int (*mkdirs)(struct gf_io *io, const char *path);
 	int (*size)(struct gf_io *io, const char *path, uint64_t *bytes);
 	int (*unlink)(struct gf_io *io, const char *path);
+
+	/* Optional. The caller's n request buffers of size bytes each, back to back from
+	 * base, for the life of the instance (uring registers them: no page pinning per
+	 * request). Returns 0 or -errno; on failure the backend works unregistered. */
+	int (*register_buffers)(struct gf_io *io, void *base, size_t size, unsigned n);
+	/* Optional. Whether this kernel and process can use the backend at all (io_uring
+	 * may be disabled by sysctl or seccomp). Returns 0 or -errno with the reason in why. */
+	int (*probe)(char *why, size_t len);
 };
 
 struct gf_io {
@@ -82,6 +97,9 @@ struct gf_io {
 const struct gf_io_ops *gf_io_find(const char *name);
 /* Writes the names of built-in backends, separated by '|'. */
 const char *gf_io_names(void);
+/* The engine for a local path: the first in the registry (uring, aio, posix) whose probe
+ * passes on this kernel. why says which ran and why the others did not. */
+const struct gf_io_ops *gf_io_default_local(char *why, size_t len);
 /* Checks that an ops table has every mandatory entry (fio's check_engine_ops). */
 int gf_io_check_ops(const struct gf_io_ops *ops);
 
@@ -93,5 +111,12 @@ void gf_io_close_backend(struct gf_io *io);
 /* The backends. */
 extern const struct gf_io_ops gf_io_posix;
 extern const struct gf_io_ops gf_io_null;
+/* Defined only when configure found liburing / libaio (HAVE_URING, HAVE_AIO). */
+extern const struct gf_io_ops gf_io_uring;
+extern const struct gf_io_ops gf_io_aio;
+/* Defined only when configure found libgfapi (HAVE_GFAPI): gluster:// targets. */
+extern const struct gf_io_ops gf_io_gfapi;
+/* Defined only when configure found libcurl (HAVE_CURL): s3:// targets (s3.h). */
+extern const struct gf_io_ops gf_io_s3;
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "nodes.h"
 #include "units.h"
 
 void gf_summary_au(const struct gf_run_summary *s, double *mean, double *min, double *max)
@@ -109,6 +110,8 @@ static struct json_object *train_json(const struct gf_run_summary *s)
 	json_object_object_add(t, "read_bytes", json_object_new_uint64(s->read_bytes));
 	add_d(t, "read_bytes_per_s", (double)s->read_bytes / el);
 	json_object_object_add(t, "read_requests", json_object_new_uint64(s->requests));
+	json_object_object_add(t, "read_bytes_requested", json_object_new_uint64(s->requested_bytes));
+	json_object_object_add(t, "files_opened", json_object_new_uint64(s->opens));
 	json_object_object_add(t, "read_latency_us", latency_json(&s->latency));
 	json_object_object_add(t, "open_close_latency_us", latency_json(&s->open_latency));
 	for (unsigned i = 0; i < s->nrows; i++) {
@@ -119,10 +122,175 @@ static struct json_object *train_json(const struct gf_run_summary *s)
 	add_d(t, "compute_s", compute);
 	add_d(t, "elapsed_s", s->elapsed_s);
 	add_d(t, "cpu_s", s->cpu_s);
+	add_d(t, "checkpoint_halt_s", s->checkpoint_halt_s);
 	add_d(t, "demand_read_bytes_per_s", s->plan->demand_bytes_per_s * s->nrows);
 	add_d(t, "demand_read_bytes_per_s_per_accelerator", s->plan->demand_bytes_per_s);
 	json_object_object_add(t, "stopped_by_duration", json_object_new_boolean(s->duration_reached));
 	return t;
+}
+
+/* Accelerators the ceiling could feed: an accelerator at AU a computes a fraction a of
+ * the time, so it consumes a x its full demand; at a = 1 it never stalls. 0 when the
+ * workload has no compute (the demand is unbounded). */
+double gf_summary_ceiling_accels(const struct gf_run_summary *s, double au)
+{
+	double el = s->ceiling.elapsed_s, demand = s->plan->demand_samples_per_s;
+
+	if (!s->ceiling_ran || el <= 0 || demand <= 0 || au <= 0)
+		return 0;
+	return (double)s->ceiling.samples / el / (demand * au);
+}
+
+static struct json_object *ceiling_json(const struct gf_run_summary *s)
+{
+	const struct gf_ceiling_figures *c = &s->ceiling;
+	struct json_object *o = json_object_new_object();
+	double el = c->elapsed_s > 0 ? c->elapsed_s : 1e-9;
+	double au = s->w->metric.au;
+
+	json_object_object_add(o, "samples", json_object_new_uint64(c->samples));
+	add_d(o, "samples_per_s", (double)c->samples / el);
+	json_object_object_add(o, "read_bytes", json_object_new_uint64(c->read_bytes));
+	add_d(o, "read_bytes_per_s", (double)c->read_bytes / el);
+	json_object_object_add(o, "read_bytes_requested", json_object_new_uint64(c->requested_bytes));
+	json_object_object_add(o, "read_requests", json_object_new_uint64(c->requests));
+	add_d(o, "read_requests_per_s", (double)c->requests / el);
+	json_object_object_add(o, "files_opened", json_object_new_uint64(c->opens));
+	json_object_object_add(o, "read_latency_us", latency_json(&c->latency));
+	json_object_object_add(o, "open_close_latency_us", latency_json(&c->open_latency));
+	add_d(o, "elapsed_s", c->elapsed_s);
+	add_d(o, "cpu_s", c->cpu_s);
+	add_d(o, "cpu_us_per_request", c->requests ? c->cpu_s * 1e6 / (double)c->requests : 0);
+	/* The reader threads alone (RUSAGE_THREAD), the way fio counts its job's CPU. */
+	add_d(o, "reader_cpu_s", c->reader_cpu_s);
+	add_d(o, "reader_cpu_us_per_request", c->requests ? c->reader_cpu_s * 1e6 / (double)c->requests : 0);
+	json_object_object_add(o, "stopped_by_duration", json_object_new_boolean(c->duration_reached));
+	add_d(o, "demand_samples_per_s_per_accelerator", s->plan->demand_samples_per_s);
+	add_d(o, "demand_read_bytes_per_s_per_accelerator", s->plan->demand_bytes_per_s);
+	add_d(o, "au_threshold_percent", au * 100.0);
+	if (s->plan->demand_samples_per_s > 0) {
+		/* ceiling / (per-accelerator demand x AU threshold), rounded down. */
+		double at = gf_summary_ceiling_accels(s, au);
+		json_object_object_add(o, "accelerators_fed", json_object_new_uint64((uint64_t)at));
+		add_d(o, "accelerators_fed_at_threshold", at);
+		add_d(o, "accelerators_fed_without_stall", gf_summary_ceiling_accels(s, 1.0));
+	} else {
+		json_object_object_add(o, "accelerators_fed", NULL);
+	}
+	json_object_object_add(o, "accelerator_profile", json_object_new_string(s->w->accelerator.profile));
+	return o;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *v, unsigned n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Figures of the write or restore bursts: the median burst, and per-rank times over all
+ * bursts (fastest rank, median of the bursts' medians, slowest rank). */
+static void burst_figures(struct json_object *o, const struct gf_ckpt_phase *ph, bool restore,
+			  const char *prefix)
+{
+	double burst[4096], bw[4096], med[4096], rmin = 0, rmax = 0;
+	unsigned n = 0;
+	char key[96];
+
+	for (unsigned i = 0; i < ph->nbursts && n < 4096; i++) {
+		const struct gf_ckpt_burst *b = &ph->bursts[i];
+		if (b->restore != restore)
+			continue;
+		burst[n] = b->burst_s;
+		bw[n] = b->bytes_per_s;
+		med[n] = b->rank_median_s;
+		if (n == 0 || b->rank_min_s < rmin)
+			rmin = b->rank_min_s;
+		if (b->rank_max_s > rmax)
+			rmax = b->rank_max_s;
+		n++;
+	}
+	snprintf(key, sizeof(key), "%s_count", prefix);
+	json_object_object_add(o, key, json_object_new_int((int)n));
+	if (!n)
+		return;
+	snprintf(key, sizeof(key), "%s_burst_s", prefix);
+	add_d(o, key, median_of(burst, n));
+	snprintf(key, sizeof(key), "%s_burst_max_s", prefix);
+	add_d(o, key, burst[n - 1]); /* sorted by median_of */
+	snprintf(key, sizeof(key), "%s_bytes_per_s", prefix);
+	add_d(o, key, median_of(bw, n));
+	{
+		struct json_object *pr = json_object_new_object();
+		add_d(pr, "min", rmin);
+		add_d(pr, "median", median_of(med, n));
+		add_d(pr, "max", rmax);
+		snprintf(key, sizeof(key), "per_rank_%s_s", prefix);
+		json_object_object_add(o, key, pr);
+	}
+}
+
+static struct json_object *checkpoint_json(const struct gf_run_summary *s)
+{
+	const struct gf_ckpt_phase *ph = s->ckpt;
+	const struct gf_workload *w = s->w;
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	struct json_object *hints = json_object_new_object();
+
+	json_object_object_add(o, "bytes", json_object_new_uint64(ph->bytes_per_checkpoint));
+	json_object_object_add(o, "layout", json_object_new_string(w->checkpoint.layout));
+	json_object_object_add(o, "collective", json_object_new_boolean(
+		strcmp(w->checkpoint.layout, "file_per_rank") && w->checkpoint.collective));
+	json_object_object_add(o, "durable", json_object_new_boolean(w->checkpoint.fsync));
+	add_d(o, "scale", s->model ? s->model->scale : 1);
+	json_object_object_add(o, "scaled", json_object_new_boolean(s->model && s->model->scale < 1));
+	if (s->model) {
+		add_d(o, "unscaled_bytes", s->model->total_bytes);
+		json_object_object_add(o, "parameters", json_object_new_uint64(s->model->params));
+		json_object_object_add(o, "tensor", json_object_new_int(s->model->tp));
+		json_object_object_add(o, "pipeline", json_object_new_int(s->model->pp));
+		json_object_object_add(o, "data", json_object_new_int(s->model->dp));
+		json_object_object_add(o, "zero_stage", json_object_new_int(s->model->zero));
+	}
+	burst_figures(o, ph, false, "write");
+	burst_figures(o, ph, true, "restore");
+	json_object_object_add(o, "verified", json_object_new_boolean(ph->verified));
+	add_d(o, "training_halt_s", s->checkpoint_halt_s);
+	for (unsigned i = 0; i < ph->nbursts; i++) {
+		const struct gf_ckpt_burst *b = &ph->bursts[i];
+		struct json_object *j = json_object_new_object();
+		json_object_object_add(j, "kind", json_object_new_string(b->restore ? "restore" : "write"));
+		json_object_object_add(j, "checkpoint", json_object_new_int((int)b->index));
+		add_d(j, "start_s", b->start_s);
+		add_d(j, "burst_s", b->burst_s);
+		json_object_object_add(j, "bytes", json_object_new_uint64(b->bytes));
+		add_d(j, "bytes_per_s", b->bytes_per_s);
+		json_object_object_add(j, "ranks_moving_data", json_object_new_int(b->writers));
+		add_d(j, "rank_min_s", b->rank_min_s);
+		add_d(j, "rank_median_s", b->rank_median_s);
+		add_d(j, "rank_max_s", b->rank_max_s);
+		add_d(j, "open_max_s", b->open_max_s);
+		add_d(j, "write_max_s", b->write_max_s);
+		add_d(j, "sync_max_s", b->sync_max_s);
+		json_object_object_add(j, "blocks_verified", json_object_new_uint64(b->blocks_verified));
+		json_object_array_add(arr, j);
+	}
+	json_object_object_add(o, "bursts", arr);
+	for (int i = 0; i < w->checkpoint.mpiio_hints.n; i++)
+		json_object_object_add(hints, w->checkpoint.mpiio_hints.kv[i].key,
+				       json_object_new_string(w->checkpoint.mpiio_hints.kv[i].value));
+	json_object_object_add(o, "mpiio_hints_requested", hints);
+	/* Open MPI 4.1 returns no keys from MPI_File_get_info: say so rather than pretend. */
+	json_object_object_add(o, "mpiio_hints_read_back", json_object_new_boolean(false));
+	return o;
 }
 
 struct json_object *gf_summary_json(const struct gf_run_summary *s)
@@ -145,11 +313,19 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	json_object_object_add(env, "ranks", json_object_new_int(s->ranks));
 	json_object_object_add(env, "nodes", json_object_new_int(s->nodes));
 	json_object_object_add(env, "ranks_per_node", json_object_new_int(s->ranks_per_node));
+	if (s->node_memory_bytes > 0)
+		add_d(env, "node_memory_bytes", s->node_memory_bytes);
 	json_object_object_add(env, "accelerators", json_object_new_int((int)s->plan->accels));
 	json_object_object_add(env, "accelerator_profile", json_object_new_string(s->w->accelerator.profile));
 	json_object_object_add(env, "hosts", hosts_json(s));
 	json_object_object_add(env, "kernel", json_object_new_string(s->kernel));
 	json_object_object_add(env, "fs_type", json_object_new_string(s->fs_type));
+	{
+		struct json_object *cc = json_object_new_object();
+		json_object_object_add(cc, "cached", json_object_new_boolean(s->client_cached));
+		json_object_object_add(cc, "reason", json_object_new_string(s->client_cache_reason));
+		json_object_object_add(env, "client_cache", cc);
+	}
 	json_object_object_add(env, "gpufeed_version", json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(env, "mpi_version", json_object_new_string(s->mpi_version));
 	json_object_object_add(root, "environment", env);
@@ -159,9 +335,48 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	json_object_object_add(tgt, "kind", json_object_new_string(s->target->kind));
 	json_object_object_add(tgt, "engine", json_object_new_string(s->target->engine));
 	json_object_object_add(tgt, "engine_reason", json_object_new_string(s->target->engine_reason));
-	json_object_object_add(tgt, "direct", json_object_new_boolean(s->w->reader.odirect ||
-								       s->w->target.direct == GF_DIRECT_ON));
+	/* What the reads did, not only what was asked: direct: auto may have fallen back. */
+	json_object_object_add(tgt, "direct", json_object_new_boolean(s->dio ? s->dio->direct :
+				       s->w->reader.odirect || s->w->target.direct == GF_DIRECT_ON));
+	if (s->dio) {
+		json_object_object_add(tgt, "direct_requested", json_object_new_boolean(s->dio->requested));
+		json_object_object_add(tgt, "direct_reason", json_object_new_string(s->dio->reason));
+		json_object_object_add(tgt, "direct_align_bytes", json_object_new_int((int)s->dio->align));
+		json_object_object_add(tgt, "buffer_align_bytes", json_object_new_int((int)s->dio->mem_align));
+		json_object_object_add(tgt, "open_files_per_thread", json_object_new_int((int)s->open_files));
+		json_object_object_add(tgt, "queue_depth", json_object_new_int64(s->w->target.queue_depth));
+	}
+	if (s->w->target.lustre_stripe_count > 0 || s->w->target.lustre_stripe_size > 0) {
+		struct json_object *l = json_object_new_object();
+		json_object_object_add(l, "stripe_count", json_object_new_int64(s->w->target.lustre_stripe_count));
+		json_object_object_add(l, "stripe_size_bytes", json_object_new_uint64(s->w->target.lustre_stripe_size));
+		/* No liblustreapi in this build: no llapi_file_create for file-per-rank files. */
+		json_object_object_add(l, "liblustreapi", json_object_new_boolean(false));
+		json_object_object_add(l, "applied_through", json_object_new_string("mpiio_hints"));
+		json_object_object_add(l, "note", json_object_new_string(
+			"liblustreapi is absent, so the striping reaches only shared-file checkpoints, as the "
+			"MPI-IO hints striping_factor / striping_unit; file-per-rank files and the dataset get "
+			"the folder's default striping (set it with lfs setstripe)"));
+		json_object_object_add(tgt, "lustre", l);
+	}
 	json_object_object_add(root, "target", tgt);
+	if (s->s3_used) {
+		/* Every rank's requests: retried ones by cause, failed ones by class. */
+		struct json_object *o = json_object_new_object(), *r = json_object_new_object(),
+				   *e = json_object_new_object();
+		json_object_object_add(o, "requests", json_object_new_uint64(s->s3.requests));
+		json_object_object_add(r, "slowdown_503", json_object_new_uint64(s->s3.retries_slowdown));
+		json_object_object_add(r, "server_5xx", json_object_new_uint64(s->s3.retries_server));
+		json_object_object_add(r, "network", json_object_new_uint64(s->s3.retries_network));
+		json_object_object_add(o, "retries", r);
+		json_object_object_add(e, "client_4xx", json_object_new_uint64(s->s3.errors_client));
+		json_object_object_add(e, "server_5xx", json_object_new_uint64(s->s3.errors_server));
+		json_object_object_add(e, "network", json_object_new_uint64(s->s3.errors_network));
+		json_object_object_add(o, "errors", e);
+		json_object_object_add(o, "multipart_uploads", json_object_new_uint64(s->s3.multipart_uploads));
+		json_object_object_add(o, "multipart_aborts", json_object_new_uint64(s->s3.multipart_aborts));
+		json_object_object_add(root, "s3", o);
+	}
 
 	{
 		struct json_object *pl = json_object_new_object();
@@ -185,8 +400,17 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 		add_d(d, "write_bytes_per_s", s->datagen_s > 0 ? s->datagen_bytes / s->datagen_s : 0);
 		json_object_object_add(root, "datagen", d);
 	}
+	if (s->ceiling_ran)
+		json_object_object_add(root, "ceiling", ceiling_json(s));
 	if (s->train_ran)
 		json_object_object_add(root, "train", train_json(s));
+	if (s->train_ran) {
+		struct json_object *nodes = gf_nodes_json(s);
+		if (nodes)
+			json_object_object_add(root, "nodes", nodes);
+	}
+	if (s->ckpt && s->ckpt->nbursts)
+		json_object_object_add(root, "checkpoint", checkpoint_json(s));
 	return root;
 }
 
@@ -241,14 +465,34 @@ static int write_timeseries_csv(const char *dir, const struct gf_run_summary *s)
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	fprintf(f, "rank,t_s,read_bytes,write_bytes,samples,requests,compute_s,stall_s,read_bytes_per_s,au_percent\n");
+	fprintf(f, "rank,t_s,read_bytes,write_bytes,samples,requests,compute_s,stall_s,read_bytes_per_s,au_percent,checkpoint_s\n");
 	for (size_t i = 0; i < s->nts; i++) {
 		const struct gf_ts_row *r = &s->ts[i];
 		double compute = r->v[4] / 1e9, accels = s->plan->per_rank;
-		fprintf(f, "%d,%.3f,%llu,%llu,%llu,%llu,%.6f,%.6f,%.1f,%.3f\n", r->rank,
+		fprintf(f, "%d,%.3f,%llu,%llu,%llu,%llu,%.6f,%.6f,%.1f,%.3f,%.6f\n", r->rank,
 			(double)r->interval * iv, (unsigned long long)r->v[0], (unsigned long long)r->v[1],
 			(unsigned long long)r->v[2], (unsigned long long)r->v[3], compute, r->v[5] / 1e9,
-			r->v[0] / iv, 100.0 * compute / (iv * accels));
+			r->v[0] / iv, 100.0 * compute / (iv * accels), r->v[GF_TS_CKPT_NS] / 1e9);
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+/* One row per rank per burst: what the checkpoint plot draws. */
+static int write_checkpoint_csv(const char *dir, const struct gf_run_summary *s)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/checkpoint_ranks.csv", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "burst,kind,checkpoint,rank,seconds\n");
+	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
+		const struct gf_ckpt_burst *b = &s->ckpt->bursts[i];
+		for (int r = 0; b->rank_s && r < s->ranks; r++)
+			fprintf(f, "%u,%s,%u,%d,%.6f\n", i, b->restore ? "restore" : "write", b->index, r,
+				b->rank_s[r]);
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -265,6 +509,8 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 	if (json_object_to_file_ext(path, j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE))
 		rc = -EIO;
 	json_object_put(j);
+	if (!rc && s->ckpt && s->ckpt->nbursts)
+		rc = write_checkpoint_csv(dir, s);
 	if (!rc && s->train_ran) {
 		rc = write_ranks_csv(dir, s);
 		if (!rc)
@@ -277,12 +523,25 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 
 void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const char *dir)
 {
-	char a[64], b[64], c[64];
+	char a[64], b[64], c[64], b2[64];
 
 	if (s->datagen_ran)
 		fprintf(f, "datagen: %llu files, %s in %s (%s)\n", (unsigned long long)s->datagen_files,
 			gf_format_size(s->datagen_bytes, a, sizeof(a)), gf_format_time(s->datagen_s, b, sizeof(b)),
 			gf_format_rate(s->datagen_s > 0 ? s->datagen_bytes / s->datagen_s : 0, c, sizeof(c)));
+	if (s->ceiling_ran) {
+		double el = s->ceiling.elapsed_s > 0 ? s->ceiling.elapsed_s : 1e-9;
+		fprintf(f, "ceiling: %.0f samples/s, %s, %.0f requests/s, p99 read latency %s, %.2f us CPU per request\n",
+			(double)s->ceiling.samples / el, gf_format_rate(s->ceiling.read_bytes / el, a, sizeof(a)),
+			(double)s->ceiling.requests / el,
+			gf_format_time(gf_hist_percentile(&s->ceiling.latency, 99) / 1e9, b, sizeof(b)),
+			s->ceiling.requests ? s->ceiling.cpu_s * 1e6 / (double)s->ceiling.requests : 0);
+		if (s->plan->demand_samples_per_s > 0)
+			fprintf(f, "ceiling: feeds %llu %s accelerator(s) at AU >= %.0f%% (%.1f without any stall)\n",
+				(unsigned long long)gf_summary_ceiling_accels(s, s->w->metric.au),
+				s->w->accelerator.profile, s->w->metric.au * 100,
+				gf_summary_ceiling_accels(s, 1.0));
+	}
 	if (s->train_ran) {
 		double mean, min, max;
 		gf_summary_au(s, &mean, &min, &max);
@@ -301,6 +560,28 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			fprintf(f, "verdict: %s - AU %.2f%% (min %.2f%%, max %.2f%%) %s the %.0f%% threshold\n",
 				gf_summary_passed(s) ? "FED" : "STARVED", mean, min, max,
 				gf_summary_passed(s) ? "meets" : "is below", s->w->metric.au * 100);
+	}
+	if (s->ckpt && s->ckpt->nbursts) {
+		const struct gf_ckpt_burst *b = &s->ckpt->bursts[0];
+		double wmax = 0, rmax = 0;
+		unsigned nw = 0, nr = 0;
+		for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
+			b = &s->ckpt->bursts[i];
+			if (b->restore) {
+				nr++;
+				if (b->burst_s > rmax)
+					rmax = b->burst_s;
+			} else {
+				nw++;
+				if (b->burst_s > wmax)
+					wmax = b->burst_s;
+			}
+		}
+		fprintf(f, "checkpoint: %s per checkpoint (%s%s), %u write burst(s), slowest %s; %u restore(s), "
+			"slowest %s%s\n", gf_format_size(s->ckpt->bytes_per_checkpoint, a, sizeof(a)),
+			s->w->checkpoint.layout, s->model && s->model->scale < 1 ? ", scaled" : "", nw,
+			gf_format_time(wmax, b2, sizeof(b2)), nr, gf_format_time(rmax, c, sizeof(c)),
+			s->ckpt->verified ? ", every block verified" : "");
 	}
 	if (strcmp(s->status, "complete"))
 		fprintf(f, "status: %s%s%s\n", s->status, s->error[0] ? ": " : "", s->error);

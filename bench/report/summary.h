@@ -5,12 +5,17 @@
 #ifndef GF_SUMMARY_H
 #define GF_SUMMARY_H
 
+#include "io/s3.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ckpt.h"
+#include "dio.h"
+#include "model.h"
 #include "plan.h"
 #include "stats/hist.h"
+#include "stats/series.h"
 #include "target.h"
 #include "workload.h"
 
@@ -30,7 +35,15 @@ struct gf_accel_row {
 struct gf_ts_row {
 	int rank;
 	uint64_t interval;
-	uint64_t v[6];
+	uint64_t v[GF_TS_FIELDS];
+};
+
+/* The storage ceiling, merged over ranks. */
+struct gf_ceiling_figures {
+	struct gf_hist latency, open_latency;
+	uint64_t read_bytes, requested_bytes, requests, samples, opens;
+	double elapsed_s, cpu_s, reader_cpu_s;
+	bool duration_reached;
 };
 
 struct gf_run_summary {
@@ -43,9 +56,14 @@ struct gf_run_summary {
 	char started_utc[32];
 
 	int ranks, nodes, ranks_per_node;
+	double node_memory_bytes; /* of rank 0's node, for the page-cache warning; 0 = unknown */
 	char *hosts;              /* ranks x 256 chars */
 	char kernel[256];
 	char fs_type[32];
+	bool client_cached;       /* the client caches what it read (page cache): re-reads may not reach storage */
+	bool s3_used;             /* an s3:// target: s3 holds the counters of every rank */
+	struct gf_s3_stats s3;
+	char client_cache_reason[256];
 	char mpi_version[256];
 
 	bool datagen_ran;
@@ -60,6 +78,19 @@ struct gf_run_summary {
 	uint64_t read_bytes, requests, samples, steps;
 	double elapsed_s, cpu_s;
 	bool duration_reached;
+	double checkpoint_halt_s; /* accelerator time halted for checkpoints, all accelerators */
+
+	const struct gf_ckpt_phase *ckpt;       /* NULL when no checkpoint ran */
+	const struct gf_model_layout *model;
+
+	/* The read path of train and ceiling: O_DIRECT and open files. */
+	const struct gf_dio_decision *dio;      /* NULL when nothing was read */
+	unsigned open_files;      /* per reader thread; 0 = open and close per sample */
+	uint64_t requested_bytes; /* train: bytes of the samples (read_bytes adds rounding) */
+	uint64_t opens;           /* train: files opened */
+
+	bool ceiling_ran;
+	struct gf_ceiling_figures ceiling;
 
 	struct gf_ts_row *ts;
 	size_t nts;
@@ -75,5 +106,8 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 /* Figures derived from the rows. */
 void gf_summary_au(const struct gf_run_summary *s, double *mean, double *min, double *max);
 bool gf_summary_passed(const struct gf_run_summary *s);
+/* Accelerators of the workload's profile the ceiling could feed at AU au (a fraction):
+ * ceiling samples/s / (per-accelerator demand x au). 0 without a ceiling or compute. */
+double gf_summary_ceiling_accels(const struct gf_run_summary *s, double au);
 
 #endif

@@ -16,6 +16,7 @@ enum gf_series_field {
 	GF_TS_REQUESTS,
 	GF_TS_COMPUTE_NS,
 	GF_TS_STALL_NS,
+	GF_TS_CKPT_NS,     /* accelerator time halted for checkpoint bursts */
 	GF_TS_FIELDS
 };
 

@@ -29,7 +29,7 @@ usage "missing option value" "needs a value" plan "$SMALL" --target
 usage "bad --duration" "--duration" run "$SMALL" --duration soon
 usage "two workloads" "unexpected argument" plan "$SMALL" "$SMALL"
 usage "unknown engine" "unknown engine 'warp'" run "$SMALL" --engine warp --target "$TMP/d" --results "$TMP/r"
-usage "unsupported scheme" "other schemes" run "$SMALL" --target s3://bucket/x --results "$TMP/r"
+usage "unsupported scheme" "other schemes" run "$SMALL" --target ftp://bucket/x --results "$TMP/r"
 [ ! -e "$TMP/r" ] || [ -z "$(ls -A "$TMP/r")" ] && ok "usage errors leave no results" || bad "results left behind"
 
 # DLIO-style overrides, in both spellings, reach the resolved workload.

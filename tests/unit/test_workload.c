@@ -786,7 +786,7 @@ static void test_to_json(void **state)
 
 	(void)state;
 	load_ok(yaml, &w);
-	assert_int_equal(w.storage.noptions, 5);
+	assert_int_equal(w.storage.options.n, 5);
 	assert_int_equal(w.nignored, 2);
 	assert_string_equal(w.ignored[0].key, "reader.pin_memory");
 	assert_string_equal(w.ignored[1].key, "reader.multiprocessing_context");

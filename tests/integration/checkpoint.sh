@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Description: checkpoint bursts with 4 ranks on a scaled llama3_8b (ZeRO 3, data 4): each
+# layout (file per rank, MPI-IO shared file collective and independent, parallel HDF5)
+# writes, restores from another rank and verifies every block; a flipped byte is found and
+# named; fsync is honoured; MPI-IO hints are recorded; a checkpoint during training shows
+# up in the time series and halts the accelerators.
+# Expected: bytes = 1/1000 of 104.7 GiB, every restore verified, exit 1 with file, offset
+# and rank on corruption. Buggy: rank 0's time reported as the burst, fsync ignored (DLIO),
+# a corrupt shard restored silently, files left behind.
+. "$(dirname "$0")/lib.sh"
+
+LLAMA=$SRCDIR/workloads/llama3_8b.yaml
+common=(--set checkpoint.scale=1/1000 --set model.parallelism.data=4 --set checkpoint.time_between_checkpoints=0
+	--set checkpoint.num_checkpoints_write=2 --set checkpoint.num_checkpoints_read=2 --quiet)
+
+for layout in file_per_rank shared_file:true shared_file:false hdf5; do
+	name=${layout%%:*}
+	coll=${layout#*:}
+	[ "$coll" = "$layout" ] && coll=true
+	res=$TMP/r-$name-$coll
+	if ! gf 4 run "$LLAMA" --target "$TMP/t-$name-$coll" --results "$res" "${common[@]}" \
+		--set checkpoint.layout="$name" --set checkpoint.collective="$coll" >"$TMP/o" 2>&1; then
+		bad "$layout: run failed"; cat "$TMP/o"; continue
+	fi
+	s=$(only_result "$res")/summary.json
+	# 8,030,261,248 parameters x 14 bytes / 1000, each rank's two shards rounded to 4 KiB.
+	expect "$layout: scaled 8B checkpoint size" "$s" '.checkpoint.bytes > 112423657 and .checkpoint.bytes < 112423657 + 8 * 4096 and .checkpoint.scaled == true and .checkpoint.parameters == 8030261248'
+	expect "$layout: 2 writes, 2 restores, all verified" "$s" '.checkpoint.write_count == 2 and .checkpoint.restore_count == 2 and .checkpoint.verified == true and ([.checkpoint.bursts[] | select(.kind == "restore") | .blocks_verified > 0] | all)'
+	expect "$layout: burst is the slowest rank" "$s" '[.checkpoint.bursts[] | .burst_s >= .rank_max_s - 1e-9 and .rank_min_s <= .rank_median_s and .rank_median_s <= .rank_max_s] | all'
+	expect "$layout: bandwidth = bytes / burst" "$s" '[.checkpoint.bursts[] | ((.bytes / .burst_s) - .bytes_per_s | fabs) < 1] | all'
+	expect "$layout: per-rank distribution" "$s" '.checkpoint.per_rank_write_s.min <= .checkpoint.per_rank_write_s.median and .checkpoint.per_rank_write_s.median <= .checkpoint.per_rank_write_s.max'
+	expect "$layout: fsync honoured" "$s" '.checkpoint.durable == true and ([.checkpoint.bursts[] | select(.kind == "write") | .sync_max_s > 0] | all)'
+	[ -s "$(dirname "$s")/checkpoint_ranks.csv" ] && ok "$layout: checkpoint_ranks.csv" || bad "$layout: no checkpoint_ranks.csv"
+	left=$(find "$TMP/t-$name-$coll" -name '*.pt' -o -name 'checkpoint.*' | wc -l)
+	[ "$left" -eq 0 ] && ok "$layout: no checkpoint files left behind" || bad "$layout: $left files left"
+done
+
+# fsync off: no time is spent making data durable, and the summary says it is not.
+gf 4 run "$LLAMA" --target "$TMP/t-nosync" --results "$TMP/r-nosync" "${common[@]}" --set checkpoint.fsync=false >/dev/null 2>&1 || bad "fsync=false run"
+expect "fsync off: not durable, no sync time" "$(only_result "$TMP/r-nosync")/summary.json" '.checkpoint.durable == false and ([.checkpoint.bursts[].sync_max_s == 0] | all)'
+
+# MPI-IO hints reach the summary as requested (Open MPI 4.1 cannot read them back).
+gf 4 run "$LLAMA" --target "$TMP/t-hints" --results "$TMP/r-hints" "${common[@]}" --set checkpoint.layout=shared_file \
+	--set 'checkpoint.mpiio_hints={romio_cb_write: enable, striping_factor: 4, cb_buffer_size: 16777216}' >/dev/null 2>&1 || bad "hints run"
+expect "hints recorded" "$(only_result "$TMP/r-hints")/summary.json" '.checkpoint.mpiio_hints_requested.romio_cb_write == "enable" and .checkpoint.mpiio_hints_requested.striping_factor == "4" and .checkpoint.mpiio_hints_read_back == false'
+
+# The HDF5 file opens with the HDF5 tools: keep it, list it.
+gf 4 run "$LLAMA" --target "$TMP/t-h5" --results "$TMP/r-h5" "${common[@]}" --set checkpoint.layout=hdf5 \
+	--set checkpoint.keep=true --set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=0 >/dev/null 2>&1 || bad "hdf5 keep run"
+h5=$(find "$TMP/t-h5" -name checkpoint.h5 | head -1)
+if [ -n "$h5" ] && h5ls "$h5" >"$TMP/h5ls" 2>&1; then
+	grep -q "model_states" "$TMP/h5ls" && grep -q "optim_states" "$TMP/h5ls" && ok "h5ls lists model_states and optim_states" || { bad "h5ls output"; cat "$TMP/h5ls"; }
+else
+	bad "no HDF5 file that h5ls can open"
+fi
+
+# Corruption: keep one checkpoint, flip one byte in the middle of a shard, restore only.
+gf 4 run "$LLAMA" --target "$TMP/t-bad" --results "$TMP/r-bad1" "${common[@]}" --set checkpoint.keep=true \
+	--set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=0 >/dev/null 2>&1 || bad "keep run"
+victim=$(find "$TMP/t-bad" -name 'zero_pp_rank_2_mp_rank_00_optim_states.pt' | head -1)
+if [ -n "$victim" ]; then
+	off=$(( $(stat -c %s "$victim") / 2 + 13 ))
+	printf '\xff' | dd of="$victim" bs=1 seek="$off" conv=notrunc status=none
+	gf 4 run "$LLAMA" --target "$TMP/t-bad" --results "$TMP/r-bad2" "${common[@]}" \
+		--set checkpoint.num_checkpoints_write=0 --set checkpoint.num_checkpoints_read=1 >"$TMP/o" 2>&1
+	rc=$?
+	[ "$rc" -eq 1 ] && ok "corruption: exit 1" || bad "corruption: exit $rc"
+	grep -q "checksum mismatch in .*zero_pp_rank_2_mp_rank_00_optim_states.pt at offset" "$TMP/o" &&
+		grep -q "written by rank 2" "$TMP/o" && ok "corruption named (file, offset, rank)" || { bad "corruption message"; cat "$TMP/o"; }
+	p=$(find "$TMP/r-bad2" -maxdepth 1 -name '*.partial' | head -1)
+	[ -n "$p" ] && expect "failed run says failed" "$p/summary.json" '.status == "failed" and (.error | test("checksum"))' || bad "no .partial summary"
+else
+	bad "no shard to corrupt"
+fi
+
+# A checkpoint during training: the bursts appear on the timeline and halt the accelerators.
+gf 2 run "$SMALL" --target "$TMP/t-train" --results "$TMP/r-train" --quiet --set workflow.checkpoint=true \
+	--set model.model_size_bytes=64MiB --set checkpoint.type=all_ranks --set checkpoint.steps_between_checkpoints=8 \
+	--set train.computation_time=20ms --set checkpoint.fsync=true >"$TMP/o" 2>&1 || { bad "train with checkpoints"; cat "$TMP/o"; }
+d=$(only_result "$TMP/r-train")
+expect "training wrote checkpoints" "$d/summary.json" '.checkpoint.write_count == 4 and .checkpoint.bytes >= 64 * 1048576'
+expect "training halted for them" "$d/summary.json" '.train.checkpoint_halt_s > 0 and .checkpoint.training_halt_s > 0'
+awk -F, 'NR > 1 && $11 > 0 { found = 1 } END { exit !found }' "$d/timeseries.csv" && ok "bursts in the time series" || bad "no checkpoint time in timeseries.csv"
+finish

@@ -1,0 +1,45 @@
+// A fault-injecting proxy in front of an S3 server, for the retry tests: it answers the
+// first N requests with 503 SlowDown (as S3 does under load) and forwards the rest to
+// 127.0.0.1:UPSTREAM unchanged (the Host header too, so SigV4 signatures still hold).
+// Writes its port into DIR/port and the count of requests it failed into DIR/failed.
+// With ONLY=range, only ranged GETs (the training reads) count and fail.
+// Usage: node tests/s3fault.js DIR UPSTREAM_PORT N [range]
+'use strict';
+const fs = require('fs');
+const http = require('http');
+const path = require('path');
+
+const [dir, upstream, n, only] = process.argv.slice(2);
+const failFirst = Number(n);
+let seen = 0;
+let failed = 0;
+
+const server = http.createServer((req, res) => {
+  const counts = only !== 'range' || req.headers.range !== undefined;
+  if (counts) seen++;
+  if (counts && seen <= failFirst) {
+    failed++;
+    fs.writeFileSync(path.join(dir, 'failed'), String(failed));
+    req.resume();
+    req.on('end', () => {
+      const body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code>' +
+        '<Message>Please reduce your request rate.</Message></Error>';
+      res.writeHead(503, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    return;
+  }
+  const up = http.request({ host: '127.0.0.1', port: Number(upstream), method: req.method, path: req.url,
+    headers: req.headers }, (ures) => {
+    res.writeHead(ures.statusCode, ures.headers);
+    ures.pipe(res);
+  });
+  up.on('error', () => { res.writeHead(502); res.end(); });
+  req.pipe(up);
+});
+server.keepAliveTimeout = 30000;
+server.listen(0, '127.0.0.1', () => {
+  fs.writeFileSync(path.join(dir, 'port.tmp'), String(server.address().port));
+  fs.renameSync(path.join(dir, 'port.tmp'), path.join(dir, 'port'));
+});
+for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => process.exit(0));
