@@ -17,10 +17,12 @@ sel(b) = column("burst") == b
 array tmax[nb]
 array bw[nb]
 bwmax = 0
+nranks = 0
 do for [i=1:nb] {
 	b = word(bursts, i) + 0
 	stats file using (sel(b) ? column("seconds") : NaN) nooutput
 	tmax[i] = STATS_max
+	nranks = STATS_records
 	bw[i] = word(bws, i) eq "nan" ? NaN : word(bws, i) + 0.0
 	if (bw[i] == bw[i] && bw[i] > bwmax) { bwmax = bw[i] }
 }
@@ -65,6 +67,10 @@ do for [fmt in formats] {
 	set multiplot layout 1, (bwmax > 0 ? 2 : 1) title "Checkpoint bursts\n" . title font ",20" margins 0.08, 0.97, 0.14, 0.85 spacing 0.09, 0
 	set title "time of each rank in each burst (sorted)"
 	set xlabel "ranks, sorted by their time in the burst"
+	# Whole ranks on the axis: fractions of a rank mean nothing.
+	set xtics 1
+	if (nranks > 16) { set xtics autofreq }
+	set format x "%.0f"
 	set ylabel "time from the burst start to data durable (s)"
 	set yrange [0:*]
 	set offsets 0, 0, graph 0.3, 0
