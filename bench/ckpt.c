@@ -15,6 +15,9 @@
 #include "engine.h"
 #include "io/ns.h"
 #include "io/shared.h"
+#ifdef HAVE_CURL
+#include "io/s3.h"
+#endif
 #include "world.h"
 
 #define MIN_BLOCK (1u << 20)
@@ -82,6 +85,30 @@ int gf_ckpt_restore_shift(const struct gf_ckpt_cfg *c)
 	if (c->nodes > 1)
 		return c->ranks_per_node % c->world;
 	return c->world > 1 ? 1 : 0;
+}
+
+/* Layouts that give each rank its own files (objects on S3) through the io engine. */
+static bool per_rank_layout(const struct gf_workload *w)
+{
+	return !strcmp(w->checkpoint.layout, "file_per_rank") || !strcmp(w->checkpoint.layout, "object_per_rank");
+}
+
+#define MIB (1ull << 20)
+
+uint64_t gf_ckpt_part_size(uint64_t want, uint64_t object_bytes)
+{
+	uint64_t p = want ? want : 16 * MIB;
+
+	/* S3's limits: parts of 5 MiB to 5 GiB (the last may be smaller), 10,000 at most. */
+	if (p < 5 * MIB)
+		p = 5 * MIB;
+	if (p > 5120 * MIB)
+		p = 5120 * MIB;
+	/* A shard too large for 10,000 parts of that size gets larger parts rather than a
+	 * failed upload at part 10,001. */
+	if (object_bytes / 10000 >= p)
+		p = ((object_bytes + 9999) / 10000 + MIB - 1) / MIB * MIB;
+	return p;
 }
 
 static void ckpt_dir(const struct gf_ckpt_cfg *c, unsigned index, char *buf, size_t len)
@@ -188,7 +215,8 @@ static int fpr_one(const struct gf_ckpt_cfg *c, struct gf_engine *eng, unsigned 
 	t->close_s += (gf_now_ns() - t0) / 1e9;
 	if (!rc && crc) {
 		rc = crc;
-		snprintf(msg, msglen, "close %s: %s", path, strerror(-crc));
+		/* On S3 close is where the upload ends: the detail has the S3 error code. */
+		snprintf(msg, msglen, "close %s: %s", path, io->detail[0] ? io->detail : strerror(-crc));
 	}
 	if (!rc)
 		t->bytes += bytes;
@@ -211,6 +239,17 @@ static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner,
 		return 0;
 	block_geometry(c->w, &block, &qd);
 	iocfg.queue_depth = qd;
+	if (!restore && !strcmp(c->w->checkpoint.layout, "object_per_rank")) {
+		/* Each shard is one multipart upload (one PUT when it fits in a part), its parts
+		 * sized for the larger of the two shards. */
+		uint64_t want = c->w->checkpoint.part_size;
+#ifdef HAVE_CURL
+		if (!want)
+			want = gf_s3_part_size();
+#endif
+		iocfg.part_size = gf_ckpt_part_size(want, s.model_bytes > s.optim_bytes ? s.model_bytes
+									 : s.optim_bytes);
+	}
 	rc = gf_io_open_backend(c->ops, &iocfg, &io);
 	if (rc) {
 		snprintf(msg, msglen, "engine %s: cannot start: %s", c->ops->name, strerror(-rc));
@@ -380,7 +419,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	struct gf_ckpt_rank_times t;
 	char msg[1024] = "", dir[4200];
 	int owner = restore ? (c->rank + gf_ckpt_restore_shift(c)) % c->world : c->rank;
-	bool shared = strcmp(c->w->checkpoint.layout, "file_per_rank") != 0;
+	bool shared = !per_rank_layout(c->w);
 	double mine[TIME_FIELDS], *all = NULL;
 	uint64_t t0;
 	int rc = 0;
@@ -468,10 +507,12 @@ int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
 	char path[4300];
 	int rc = 0;
 
-	if (!strcmp(c->w->checkpoint.layout, "file_per_rank")) {
+	bool per_rank = per_rank_layout(c->w);
+
+	if (per_rank) {
 		for (int g = 0; g < 2; g++) {
 			shard_path(c, index, c->rank, g, path, sizeof(path));
-			int urc = gf_ns_unlink(path); /* local or gluster:// */
+			int urc = gf_ns_unlink(path); /* local, gluster:// or s3:// */
 			if (urc)
 				rc = urc;
 		}
@@ -480,10 +521,13 @@ int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
 	if (c->rank == 0) {
 		char dir[4200];
 		ckpt_dir(c, index, dir, sizeof(dir));
-		snprintf(path, sizeof(path), "%s/checkpoint.mpiio", dir);
-		gf_ns_unlink(path);
-		snprintf(path, sizeof(path), "%s/checkpoint.h5", dir);
-		gf_ns_unlink(path);
+		/* Only the shared layouts make these (on S3 each would cost a DELETE). */
+		if (!per_rank) {
+			snprintf(path, sizeof(path), "%s/checkpoint.mpiio", dir);
+			gf_ns_unlink(path);
+			snprintf(path, sizeof(path), "%s/checkpoint.h5", dir);
+			gf_ns_unlink(path);
+		}
 		int drc = gf_ns_rmdir(dir);
 		if (drc && !rc)
 			rc = drc;
@@ -534,7 +578,8 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 			char dir[4200];
 			for (;; existing++) {
 				ckpt_dir(c, existing, dir, sizeof(dir));
-				if (gf_ns_exists(dir) != 1)
+				/* S3 has no folders: a checkpoint there is keys under the prefix. */
+				if (gf_ns_exists(dir) != 1 && gf_ns_dir_empty(dir) != 0)
 					break;
 			}
 		}

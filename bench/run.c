@@ -21,6 +21,9 @@
 #include "model.h"
 #include "plan.h"
 #include "progress.h"
+#ifdef HAVE_CURL
+#include "s3ns.h"
+#endif
 #include "report/report.h"
 #include "report/results.h"
 #include "report/summary.h"
@@ -63,6 +66,31 @@ static int check_supported(const struct gf_workload *w, char *err, size_t errlen
 	if (w->accelerator.step_barrier && w->run.duration > 0) {
 		snprintf(err, errlen, "%s: accelerator.step_barrier cannot be combined with a duration "
 			 "limit (ranks would stop at different steps)", src);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* checkpoint.layout against the target. An object store takes one object per rank only
+ * (MPI-IO and HDF5 cannot open s3://, refused in s3ns.c), so file_per_rank, the default,
+ * means object_per_rank there; object_per_rank is refused anywhere else. */
+static int ckpt_layout_for_target(struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen)
+{
+	bool s3 = !strncmp(t->root, "s3://", 5);
+
+	if (!w->workflow.checkpoint)
+		return 0;
+	if (s3 && !strcmp(w->checkpoint.layout, "file_per_rank"))
+		snprintf(w->checkpoint.layout, sizeof(w->checkpoint.layout), "object_per_rank");
+	if (!s3 && !strcmp(w->checkpoint.layout, "object_per_rank")) {
+		snprintf(err, errlen, "target %s: checkpoint.layout object_per_rank writes S3 objects and needs "
+			 "an s3:// target; use file_per_rank", t->root);
+		return -EINVAL;
+	}
+	if (s3 && w->checkpoint.checkpoint_folder[0] == '/') {
+		snprintf(err, errlen, "target %s: checkpoint.checkpoint_folder %s is a local path; on an s3:// "
+			 "target give a relative folder (under the prefix) or an s3:// one", t->root,
+			 w->checkpoint.checkpoint_folder);
 		return -EINVAL;
 	}
 	return 0;
@@ -532,7 +560,7 @@ static void ckpt_root(const struct gf_workload *w, const struct gf_target *t, ch
 
 	while (f[0] == '.' && f[1] == '/')
 		f += 2;
-	if (f[0] == '/')
+	if (f[0] == '/' || gf_ns_remote(f))
 		snprintf(buf, len, "%s", f);
 	else
 		snprintf(buf, len, "%s/%s", t->root, f[0] ? f : "checkpoints");
@@ -655,6 +683,8 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	}
 	if (!rc)
 		rc = check_read_path(w, &t, err, sizeof(err));
+	if (!rc)
+		rc = ckpt_layout_for_target(w, &t, err, sizeof(err));
 	if (rc) {
 		if (root)
 			fprintf(stderr, "gpufeed: %s\n", err);
@@ -934,6 +964,37 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 
 write:
 #ifdef HAVE_CURL
+	/* dataset.keep_files: false leaves the bucket as it was: rank 0 deletes every object
+	 * under the marked prefix (datagen's, the marker, the manifest), after every rank is
+	 * done with them. Kept checkpoints under the prefix stay, with the marker that lets a
+	 * later run restore them. gpufeed datagen keeps what it made. */
+	if (!strcmp(t.kind, "s3") && !w->dataset.keep_files && c->cmd != GF_CMD_DATAGEN) {
+		bool keep_ckpt = w->workflow.checkpoint && w->checkpoint.keep;
+		int crc = 0;
+		gf_world_barrier();
+		if (root) {
+			crc = gf_s3ns_remove_all(t.root, keep_ckpt ? ckpt_folder : NULL);
+			if (crc == -EPERM)
+				crc = 0; /* no marker: nothing of gpufeed's to remove */
+			if (crc)
+				snprintf(msg, sizeof(msg), "dataset.keep_files is false, but the objects under %s "
+					 "could not all be deleted: %s%s%s", t.root, strerror(-crc),
+					 gf_s3ns_detail()[0] ? " - " : "", gf_s3ns_detail());
+			else if (!c->quiet)
+				fprintf(stderr, "cleanup: deleted the objects under %s (dataset.keep_files is false)%s\n",
+					t.root, keep_ckpt ? ", but the kept checkpoints" : "");
+		}
+		gf_world_bcast(&crc, sizeof(crc), 0);
+		if (crc) {
+			if (root)
+				fprintf(stderr, "gpufeed: %s\n", msg);
+			if (!strcmp(s.status, "complete")) {
+				s.status = "failed";
+				snprintf(s.error, sizeof(s.error), "cleanup: %s", msg);
+			}
+			exit_code = GF_EXIT_FAILED;
+		}
+	}
 	if (!strcmp(t.kind, "s3")) {
 		gf_s3_stats_get(&s.s3);
 		gf_world_sum_u64((uint64_t *)&s.s3, sizeof(s.s3) / sizeof(uint64_t));

@@ -42,9 +42,12 @@ int gf_s3ns_resolve(const struct gf_workload *w, const char *engine, const char 
 			 "with the s3 engine", t->uri, engine);
 		return -EINVAL;
 	}
-	if (w->workflow.checkpoint) {
-		snprintf(err, errlen, "target %s: checkpoints on S3 (checkpoint.layout object_per_rank) are "
-			 "not implemented yet; set workflow.checkpoint=false or use a path", t->uri);
+	/* MPI-IO and HDF5 open paths through the kernel, never s3://. */
+	if (w->workflow.checkpoint && strcmp(w->checkpoint.layout, "file_per_rank") &&
+	    strcmp(w->checkpoint.layout, "object_per_rank")) {
+		snprintf(err, errlen, "target %s: checkpoint.layout %s writes one shared file through MPI-IO, "
+			 "which cannot reach s3://; use object_per_rank (the default on s3://)", t->uri,
+			 w->checkpoint.layout);
 		return -EINVAL;
 	}
 	rc = gf_s3conf_resolve(&w->storage.options, &c, err, errlen);
@@ -142,6 +145,8 @@ int gf_s3ns_json_to_file(const char *uri, struct json_object *o)
 struct keys {
 	char **v;
 	size_t n, cap;
+	const char *skip;      /* keys starting with this stay (NULL: none) */
+	const char *marker;    /* and this one key */
 };
 
 static int collect(void *arg, const char *key, uint64_t size)
@@ -149,6 +154,8 @@ static int collect(void *arg, const char *key, uint64_t size)
 	struct keys *k = arg;
 
 	(void)size;
+	if (k->skip && (!strncmp(key, k->skip, strlen(k->skip)) || !strcmp(key, k->marker)))
+		return 0;
 	if (k->n == k->cap) {
 		size_t cap = k->cap ? k->cap * 2 : 1024;
 		char **p = realloc(k->v, cap * sizeof(*p));
@@ -164,10 +171,10 @@ static int collect(void *arg, const char *key, uint64_t size)
 	return 0;
 }
 
-int gf_s3ns_remove_all(const char *root)
+int gf_s3ns_remove_all(const char *root, const char *keep)
 {
-	char prefix[4200], marker[4200], bucket[256];
-	const char *key;
+	char prefix[4200], marker[4200], bucket[256], kbucket[256], skip[4200], mkey[4200];
+	const char *key, *kkey;
 	struct keys k = { 0 };
 	int rc;
 
@@ -177,6 +184,13 @@ int gf_s3ns_remove_all(const char *root)
 		return rc == 0 ? -EPERM : rc;
 	if (gf_s3_split(root, bucket, sizeof(bucket), &key))
 		return -EINVAL;
+	/* Only a folder inside root can hold objects that the listing below would find. */
+	if (keep && !gf_s3_split(keep, kbucket, sizeof(kbucket), &kkey) && !strcmp(kbucket, bucket)) {
+		snprintf(skip, sizeof(skip), "%s/", kkey);
+		snprintf(mkey, sizeof(mkey), "%s/%s", key, GF_MARKER);
+		k.skip = skip;
+		k.marker = mkey;
+	}
 	snprintf(prefix, sizeof(prefix), "%s/", root);
 	rc = gf_s3_list(prefix, 0, collect, &k, detail, sizeof(detail));
 	if (!rc)

@@ -18,7 +18,8 @@ struct json_object;
 struct gf_target;
 
 /* The s3:// part of gf_target_resolve: resolve the endpoint and credentials (s3conf),
- * set up the s3 engine, pick the engine, and refuse what S3 targets cannot do yet.
+ * set up the s3 engine, pick the engine, and refuse what S3 targets cannot do (shared-file
+ * checkpoint layouts).
  * Returns 0 or -EINVAL with a message (never a secret in it). */
 int gf_s3ns_resolve(const struct gf_workload *w, const char *engine, const char *cli_engine,
 		    struct gf_target *t, char *err, size_t errlen);
@@ -32,8 +33,10 @@ int gf_s3ns_write_file(const char *uri, const void *buf, size_t len);
 struct json_object *gf_s3ns_json_from_file(const char *uri);
 /* One PUT replaces an object whole: no temporary name is needed. */
 int gf_s3ns_json_to_file(const char *uri, struct json_object *o);
-/* Delete every object under root if root holds gpufeed's marker; -EPERM if it does not. */
-int gf_s3ns_remove_all(const char *root);
+/* Delete every object under root if root holds gpufeed's marker; -EPERM if it does not.
+ * keep (may be NULL): an s3:// folder under root whose objects stay, and with them the
+ * marker (kept checkpoints must stay restorable). */
+int gf_s3ns_remove_all(const char *root, const char *keep);
 
 /* What S3 said about the last failure of the calls above ("" if nothing). */
 const char *gf_s3ns_detail(void);

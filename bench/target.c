@@ -40,7 +40,8 @@ static int resolve_remote(const struct gf_workload *w, const char *engine, const
 		return -EINVAL;
 	}
 	/* MPI-IO and HDF5 open paths through the kernel: they need the FUSE mount. */
-	if (w->workflow.checkpoint && strcmp(w->checkpoint.layout, "file_per_rank")) {
+	if (w->workflow.checkpoint && strcmp(w->checkpoint.layout, "file_per_rank") &&
+	    strcmp(w->checkpoint.layout, "object_per_rank")) {
 		snprintf(err, errlen, "target %s: checkpoint.layout %s goes through MPI-IO, which cannot open "
 			 "gluster:// URIs; use file_per_rank, or the FUSE mount's path", t->uri,
 			 w->checkpoint.layout);

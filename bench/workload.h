@@ -114,10 +114,11 @@ struct gf_workload {
 		char type[32];
 		uint64_t model_size;
 		/* gpufeed's additions */
-		char layout[32];          /* file_per_rank | shared_file | hdf5 */
+		char layout[32];          /* file_per_rank | shared_file | hdf5 | object_per_rank */
 		bool collective;          /* shared_file: MPI_File_write_at_all */
 		struct gf_kvmap mpiio_hints;
 		uint64_t buffer_size;     /* per rank, streamed through */
+		uint64_t part_size;       /* object_per_rank: multipart part (0 = s3_part_size) */
 		double scale;             /* shrink every shard by this factor */
 		int64_t restore_shift;    /* restore the shard of rank + shift (0 = ranks per node) */
 		bool verify;              /* check every block's checksum on restore */

@@ -14,8 +14,11 @@ PACKAGES=(
 	# GlusterFS: the gfapi backend's library, and the server and FUSE client that the
 	# tests start (scripts/gluster-start.sh; no systemd needed)
 	libglusterfs-dev glusterfs-server glusterfs-client
+	# Ceph's RADOS Gateway, the real S3 server the tests start on one machine
+	# (scripts/radosgw-start.sh: one monitor, one memstore OSD)
+	radosgw ceph-mon ceph-osd
 	# tests, plots, benchmarks
-	libcmocka-dev hdf5-tools gnuplot-nox fio jq time procps
+	libcmocka-dev hdf5-tools gnuplot-nox fio jq time procps python3
 )
 
 missing=()

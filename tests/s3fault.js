@@ -2,8 +2,9 @@
 // first N requests with 503 SlowDown (as S3 does under load) and forwards the rest to
 // 127.0.0.1:UPSTREAM unchanged (the Host header too, so SigV4 signatures still hold).
 // Writes its port into DIR/port and the count of requests it failed into DIR/failed.
-// With ONLY=range, only ranged GETs (the training reads) count and fail.
-// Usage: node tests/s3fault.js DIR UPSTREAM_PORT N [range]
+// With ONLY=range, only ranged GETs (the training reads) count and fail; with ONLY=part,
+// only multipart part uploads (to prove that a failed upload is aborted).
+// Usage: node tests/s3fault.js DIR UPSTREAM_PORT N [range|part]
 'use strict';
 const fs = require('fs');
 const http = require('http');
@@ -15,7 +16,8 @@ let seen = 0;
 let failed = 0;
 
 const server = http.createServer((req, res) => {
-  const counts = only !== 'range' || req.headers.range !== undefined;
+  const counts = only === 'range' ? req.headers.range !== undefined
+    : only === 'part' ? /[?&]partNumber=/.test(req.url) : true;
   if (counts) seen++;
   if (counts && seen <= failFirst) {
     failed++;

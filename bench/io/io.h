@@ -45,6 +45,9 @@ struct gf_io_config {
 	 * closes a file per sample. Backends may register that many files (uring fixed
 	 * files): worth it only when a file serves many requests. */
 	unsigned max_open;
+	/* s3: the multipart part size of objects opened for writing, 0 for the process-wide
+	 * one (storage_options.s3_part_size). Checkpoints size parts to their shards. */
+	uint64_t part_size;
 };
 
 struct gf_io;

@@ -117,6 +117,7 @@ struct s3 {
 	char keydate[9];
 	uint64_t rng;
 	unsigned max_parts;
+	uint64_t part_size;       /* cfg.part_size, or the process-wide one */
 };
 
 /* --- configuration --- */
@@ -156,6 +157,11 @@ void gf_s3_teardown(void)
 {
 	gf_s3conf_clear(&conf);
 	configured = false;
+}
+
+uint64_t gf_s3_part_size(void)
+{
+	return conf.part_size;
 }
 
 void gf_s3_stats_get(struct gf_s3_stats *s)
@@ -742,6 +748,7 @@ static int s3_init(struct gf_io *io)
 	if (!s->rng)
 		s->rng = 1;
 	s->max_parts = io->cfg.queue_depth < 2 ? 2 : io->cfg.queue_depth > 8 ? 8 : io->cfg.queue_depth;
+	s->part_size = io->cfg.part_size ? io->cfg.part_size : conf.part_size;
 	return 0;
 }
 
@@ -1004,13 +1011,13 @@ static int s3_write(struct gf_io *io, struct s3_file *f, struct gf_io_req *req)
 		return -EINVAL;
 	}
 	while (left) {
-		size_t room, c;
+		size_t room, c, part = (size_t)((struct s3 *)io->priv)->part_size;
 		if (f->buflen == f->bufcap) {
 			/* Grow by doubling up to a part: small objects stay small in memory. */
 			size_t cap = f->bufcap ? f->bufcap * 2 : 64 * 1024;
-			if (cap > conf.part_size)
-				cap = conf.part_size;
-			if (cap < f->buflen + 1 && f->buflen < conf.part_size)
+			if (cap > part)
+				cap = part;
+			if (cap < f->buflen + 1 && f->buflen < part)
 				cap = f->buflen + 1;
 			char *nb = realloc(f->buf, cap);
 			if (!nb)
@@ -1024,7 +1031,7 @@ static int s3_write(struct gf_io *io, struct s3_file *f, struct gf_io_req *req)
 		f->buflen += c;
 		p += c;
 		left -= c;
-		if (f->buflen == conf.part_size) {
+		if (f->buflen == part) {
 			int rc = start_part(io, f);
 			if (rc)
 				return rc;

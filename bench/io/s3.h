@@ -37,6 +37,10 @@ void gf_s3_teardown(void);
 
 void gf_s3_stats_get(struct gf_s3_stats *s);
 
+/* storage_options.s3_part_size (16 MiB by default): the part size of every multipart
+ * upload whose instance was not given its own (gf_io_config.part_size). */
+uint64_t gf_s3_part_size(void);
+
 static inline bool gf_s3_is_uri(const char *path)
 {
 	return path && path[0] == 's' && path[1] == '3' && path[2] == ':' && path[3] == '/' && path[4] == '/';

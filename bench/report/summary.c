@@ -248,7 +248,8 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 	json_object_object_add(o, "bytes", json_object_new_uint64(ph->bytes_per_checkpoint));
 	json_object_object_add(o, "layout", json_object_new_string(w->checkpoint.layout));
 	json_object_object_add(o, "collective", json_object_new_boolean(
-		strcmp(w->checkpoint.layout, "file_per_rank") && w->checkpoint.collective));
+		(!strcmp(w->checkpoint.layout, "shared_file") || !strcmp(w->checkpoint.layout, "hdf5")) &&
+		w->checkpoint.collective));
 	json_object_object_add(o, "durable", json_object_new_boolean(w->checkpoint.fsync));
 	add_d(o, "scale", s->model ? s->model->scale : 1);
 	json_object_object_add(o, "scaled", json_object_new_boolean(s->model && s->model->scale < 1));

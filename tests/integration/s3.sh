@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Description: the s3 engine against a real S3 server that checks SigV4 signatures
-# (@20minutes/s3rver on 127.0.0.1, started and stopped here), under mpirun -np 2 and 4:
+# (@20minutes/s3rver on 127.0.0.1, or with S3_SERVER=radosgw a one-machine Ceph RADOS
+# Gateway; started and stopped here), under mpirun -np 2 and 4:
 # run generates the dataset as objects and reads it back (whole samples, then ranged GETs
 # with reader.transfer_size below the sample size); a wrong secret, a missing bucket and a
 # prefix gpufeed did not make are refused; a proxy answering 503 SlowDown to the first
-# requests proves the retries and their counters in summary.json.
+# requests proves the retries and their counters in summary.json. Checkpoints
+# (object_per_rank) of a scaled llama3_8b on 2 and 4 ranks: multipart write, verified
+# restore from another rank, nothing left; dataset.keep_files=false and aborted uploads
+# leave the bucket as it was.
 # Expected: every read byte is an object byte; exit 1 with SignatureDoesNotMatch and no
 # secret in any output; the missing bucket named; retries counted, the run complete.
 # Buggy: a signature the server rejects, ranks reading overlapping samples, a 503 that
-# fails the run, a secret in a message or in summary.json.
+# fails the run, a secret in a message or in summary.json, a checkpoint block read from
+# the wrong object, parts or objects left in the bucket.
 . "$(dirname "$0")/lib.sh"
 
 builddir=$(dirname "$GPUFEED")
@@ -16,26 +21,40 @@ if ! grep -q '^#define HAVE_CURL 1' "$builddir/config.h" 2>/dev/null; then
 	echo "SKIP: this gpufeed was built without libcurl (no s3 engine)"
 	exit 77
 fi
+# S3_SERVER=radosgw runs the same checks on a real Ceph RADOS Gateway
+# (scripts/radosgw-start.sh); the default is s3rver. The proxy tests need node either way.
+server=${S3_SERVER:-s3rver}
 if ! command -v node >/dev/null || [ ! -d "$SRCDIR/tests/node_modules/@20minutes/s3rver" ]; then
 	echo "FAIL: node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh"
 	exit 1
 fi
+if [ "$server" = radosgw ] && ! command -v radosgw >/dev/null; then
+	echo "SKIP: radosgw is not installed (Debian packages radosgw ceph-mon ceph-osd)"
+	exit 77
+fi
 
-srv=$TMP/s3rver
+srv=$TMP/$server
 proxy=$TMP/proxy
 proxy_pid=
 cleanup() {
 	[ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null
-	"$SRCDIR/scripts/s3rver-stop.sh" "$srv"
+	"$SRCDIR/scripts/$server-stop.sh" "$srv"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
 
-endpoint=$("$SRCDIR/scripts/s3rver-start.sh" "$srv" gf-test gf-other) || { echo "FAIL: s3rver did not start"; exit 1; }
-export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_ENDPOINT_URL=$endpoint AWS_REGION=us-east-1
+endpoint=$("$SRCDIR/scripts/$server-start.sh" "$srv" gf-test gf-other) || { echo "FAIL: $server did not start"; exit 1; }
+if [ "$server" = radosgw ]; then
+	export AWS_ACCESS_KEY_ID=$(cat "$srv/access_key") AWS_SECRET_ACCESS_KEY=$(cat "$srv/secret_key")
+else
+	export AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER
+fi
+export AWS_ENDPOINT_URL=$endpoint AWS_REGION=us-east-1
 unset AWS_SESSION_TOKEN AWS_PROFILE
-bucket_dir=$srv/data/gf-test
-objects() { find "$bucket_dir" -type f -name '*._S3rver_object' 2>/dev/null | wc -l; }
+echo "server: $server at $endpoint"
+# The bucket as the S3 API lists it ("key size" lines), on any server.
+ls3() { python3 "$SRCDIR/tests/s3ls.py" gf-test "$@"; }
+objects() { ls3 | wc -l; }
 
 # run on 2 ranks generates, run on 4 ranks reuses; every sample is read.
 for np in 2 4; do
@@ -55,7 +74,7 @@ for np in 2 4; do
 	else
 		expect "np=4 reused the dataset" "$s" 'has("datagen") | not'
 	fi
-	if grep -rq S3RVER "$res"; then bad "np=$np: a credential in the results"; else ok "np=$np no credential in the results"; fi
+	if grep -rqF "$AWS_SECRET_ACCESS_KEY" "$res"; then bad "np=$np: the secret in the results"; else ok "np=$np no secret in the results"; fi
 done
 # 64 samples, the marker and the manifest.
 n=$(objects)
@@ -63,7 +82,7 @@ n=$(objects)
 
 # Bytes read are the object bytes; then the same with ranged GETs of 8 KiB (samples are
 # about 32 KiB: four or five requests each).
-disk=$(find "$bucket_dir/gf/train" -type f -name '*._S3rver_object' -printf '%s\n' | awk '{s+=$1} END {print s}')
+disk=$(ls3 gf/train/ | awk '{s+=$2} END {print s}')
 for ts in 0 8KiB; do
 	res=$TMP/results-bytes-$ts
 	set -- --set reader.file_shuffle=off --set reader.sample_shuffle=off --set train.epochs=1
@@ -87,8 +106,107 @@ gf 2 run "$TMP/big.yaml" --target s3://gf-test/big --results "$TMP/r-big" --quie
 s=$(only_result "$TMP/r-big")/summary.json
 expect "4 multipart uploads, none aborted, 44 MiB read back" "$s" \
 	'.s3.multipart_uploads == 4 and .s3.multipart_aborts == 0 and .train.read_bytes == 4 * 11 * 1048576'
-sizes=$(find "$bucket_dir/big/train" -type f -name '*._S3rver_object' -printf '%s\n' | sort -u)
+sizes=$(ls3 big/train/ | awk '{print $2}' | sort -u)
 [ "$sizes" = $((11 * 1048576)) ] && ok "multipart objects are whole" || bad "multipart object sizes: $sizes"
+
+# Checkpoints: object_per_rank (what file_per_rank means on s3://) on a scaled llama3_8b,
+# ZeRO 3 over 2 and 4 ranks. Each shard is a multipart upload of 5 MiB parts (one PUT
+# when it fits in a part), restored with ranged GETs from the next rank and verified;
+# dataset.keep_files=false then deletes the prefix, marker included: the bucket is as it
+# was: the same keys and sizes, and (radosgw) no multipart upload in progress.
+LLAMA=$SRCDIR/workloads/llama3_8b.yaml
+listing() {
+	ls3
+	# s3rver 4.0.4 has no ListMultipartUploads (nor AbortMultipartUpload).
+	[ "$server" = radosgw ] && ls3 --uploads | sed 's/^/upload in progress: /'
+	return 0
+}
+listing >"$TMP/before"
+for np in 2 4; do
+	res=$TMP/r-ck$np
+	t0=$(date +%s.%N)
+	if ! gf "$np" run "$LLAMA" --target s3://gf-test/ck$np --results "$res" --quiet --set checkpoint.scale=1/1000 \
+		--set model.parallelism.data=$np --set checkpoint.time_between_checkpoints=0 --set checkpoint.num_checkpoints_write=2 \
+		--set checkpoint.num_checkpoints_read=2 --set checkpoint.part_size=5MiB --set dataset.keep_files=false >"$TMP/ck" 2>&1; then
+		bad "np=$np: checkpoint run failed"; cat "$TMP/ck"; continue
+	fi
+	echo "np=$np checkpoint run took $(echo "$(date +%s.%N) - $t0" | bc) s"
+	s=$(only_result "$res")/summary.json
+	# 8,030,261,248 parameters x 14 bytes / 1000, each rank's two shards rounded to 4 KiB.
+	expect "np=$np checkpoint: object_per_rank, scaled 8B size" "$s" ".checkpoint.layout == \"object_per_rank\" and .checkpoint.collective == false and .checkpoint.bytes > 112423657 and .checkpoint.bytes < 112423657 + 2 * $np * 4096"
+	expect "np=$np checkpoint: 2 writes, 2 restores, every block verified" "$s" '.status == "complete" and .checkpoint.write_count == 2 and .checkpoint.restore_count == 2 and .checkpoint.verified == true and ([.checkpoint.bursts[] | select(.kind == "restore") | .blocks_verified > 0 and .bytes == .bytes] | all)'
+	# The optimizer shard (12 B a parameter) is past 5 MiB on every rank: 2 writes x np uploads at least.
+	expect "np=$np checkpoint: multipart uploads, none aborted, no errors" "$s" ".s3.multipart_uploads >= 2 * $np and .s3.multipart_aborts == 0 and .s3.errors.client_4xx == 0"
+	[ "$(ls3 "ck$np/" | grep -c '\.pt ')" -eq 0 ] && ok "np=$np checkpoint objects deleted" || bad "np=$np checkpoint objects left"
+done
+listing >"$TMP/after"
+diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "checkpoint runs left the bucket as it was" ||
+	{ bad "the bucket changed"; diff "$TMP/before" "$TMP/after" | head; }
+
+# checkpoint.keep: the objects and the marker stay through keep_files=false; a later
+# restore-only run finds them (keys under a prefix, no folders), verifies them, and its
+# cleanup leaves the bucket as it was.
+common=(--quiet --set checkpoint.scale=1/1000 --set model.parallelism.data=2 --set checkpoint.time_between_checkpoints=0
+	--set dataset.keep_files=false)
+gf 2 run "$LLAMA" --target s3://gf-test/kept --results "$TMP/r-kept1" "${common[@]}" --set checkpoint.keep=true \
+	--set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=0 >"$TMP/kept" 2>&1 || { bad "keep run failed"; cat "$TMP/kept"; }
+n=$(ls3 kept/ | grep -c '\.pt ')
+[ "$n" -eq 4 ] && ls3 kept/ | grep '^kept/\.gpufeed-data ' >/dev/null && ok "kept checkpoint: 4 shards and the marker stay" ||
+	bad "kept checkpoint: $n shards"
+gf 2 run "$LLAMA" --target s3://gf-test/kept --results "$TMP/r-kept2" "${common[@]}" \
+	--set checkpoint.num_checkpoints_write=0 --set checkpoint.num_checkpoints_read=1 >"$TMP/kept" 2>&1 || { bad "restore-only run failed"; cat "$TMP/kept"; }
+expect "restore-only from S3 verified" "$(only_result "$TMP/r-kept2")/summary.json" '.checkpoint.restore_count == 1 and .checkpoint.verified == true'
+listing >"$TMP/after"
+diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "restore-only cleanup left the bucket as it was" ||
+	{ bad "the bucket changed"; diff "$TMP/before" "$TMP/after" | head; }
+
+# dataset.keep_files=false after generating and training: every object gone again.
+gf 2 run "$SMALL" --target s3://gf-test/tmpds --results "$TMP/r-tmpds" --quiet --set dataset.keep_files=false \
+	>"$TMP/tmpds" 2>&1 || { bad "keep_files=false run failed"; cat "$TMP/tmpds"; }
+expect "keep_files=false: generated and trained" "$(only_result "$TMP/r-tmpds")/summary.json" '.status == "complete" and .datagen.files == 64 and .train.samples == 128'
+listing >"$TMP/after"
+diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "keep_files=false left the bucket as it was" ||
+	{ bad "the bucket changed"; diff "$TMP/before" "$TMP/after" | head; }
+
+# Checkpoints during training on S3 (64 MiB, every 8 steps): written between the reads,
+# all deleted with the dataset.
+gf 2 run "$SMALL" --target s3://gf-test/trck --results "$TMP/r-trck" --quiet --set workflow.checkpoint=true \
+	--set model.model_size_bytes=64MiB --set checkpoint.type=all_ranks --set checkpoint.steps_between_checkpoints=8 \
+	--set train.computation_time=20ms --set dataset.keep_files=false >"$TMP/trck" 2>&1 || { bad "training with checkpoints on s3 failed"; cat "$TMP/trck"; }
+expect "training wrote 4 checkpoints to S3" "$(only_result "$TMP/r-trck")/summary.json" '.status == "complete" and .checkpoint.layout == "object_per_rank" and .checkpoint.write_count == 4 and .train.checkpoint_halt_s > 0'
+listing >"$TMP/after"
+diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "training with checkpoints left the bucket as it was" ||
+	{ bad "the bucket changed"; diff "$TMP/before" "$TMP/after" | head; }
+
+# Shared-file layouts cannot reach s3://: exit 2, saying what to use.
+gf 1 run "$LLAMA" --target s3://gf-test/sh --results "$TMP/r-sh" --set model.parallelism.data=1 \
+	--set checkpoint.layout=shared_file >"$TMP/sh" 2>&1
+rc=$?
+{ [ "$rc" -eq 2 ] && grep -q 'use object_per_rank' "$TMP/sh"; } && ok "shared_file on s3:// refused (exit 2)" || { bad "shared_file on s3://: exit $rc"; cat "$TMP/sh"; }
+
+# A multipart upload that fails (every part answers 503, 2 attempts) is aborted: the run
+# fails with exit 1 and no object or upload is left behind. s3rver 4.0.4 has no
+# AbortMultipartUpload (it answers 405) and no listing of uploads: there only the objects
+# are compared and the aborts counted; radosgw shows that no upload is left.
+mkdir -p "$proxy"
+node "$SRCDIR/tests/s3fault.js" "$proxy" "${endpoint##*:}" 1000000 part >"$proxy/log" 2>&1 &
+proxy_pid=$!
+for _ in $(seq 100); do [ -s "$proxy/port" ] && break; sleep 0.1; done
+{ cat "$LLAMA"; printf 'storage:\n  storage_options:\n    s3_max_attempts: 2\n'; } >"$TMP/llama-2.yaml"
+AWS_ENDPOINT_URL=http://127.0.0.1:$(cat "$proxy/port") gf 2 run "$TMP/llama-2.yaml" --target s3://gf-test/abort \
+	--results "$TMP/r-abort" "${common[@]}" --set checkpoint.part_size=5MiB --set checkpoint.num_checkpoints_write=1 \
+	--set checkpoint.num_checkpoints_read=0 >"$TMP/abort" 2>&1
+rc=$?
+{ [ "$rc" -eq 1 ] && grep -q SlowDown "$TMP/abort"; } && ok "failed upload: exit 1 naming SlowDown" || { bad "failed upload: exit $rc"; cat "$TMP/abort"; }
+p=$(find "$TMP/r-abort" -maxdepth 1 -name '*.partial' | head -1)
+[ -n "$p" ] && expect "failed uploads aborted and counted" "$p/summary.json" '.status == "failed" and .s3.multipart_aborts >= 2 and .s3.multipart_uploads == 0' ||
+	bad "no .partial summary for the failed upload"
+kill "$proxy_pid"; wait "$proxy_pid" 2>/dev/null
+proxy_pid=
+rm -f "$proxy/port" "$proxy/failed"
+listing >"$TMP/after"
+diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "aborted uploads left nothing behind" ||
+	{ bad "the bucket changed"; diff "$TMP/before" "$TMP/after" | head; }
 
 # A wrong secret fails the run (exit 1) with the S3 error code, and the secret is never
 # printed.
