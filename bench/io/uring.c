@@ -150,21 +150,14 @@ static int uring_register_buffers(struct gf_io *io, void *base, size_t size, uns
 static int uring_open(struct gf_io *io, const char *path, unsigned flags, uint64_t *file)
 {
 	struct uring_priv *u = io->priv;
-	int oflags = O_CLOEXEC, fd;
 	uint64_t h;
+	int fd, rc;
 
-	if (flags & GF_O_WRITE)
-		oflags |= O_WRONLY | O_CREAT | O_TRUNC;
-	else
-		oflags |= O_RDONLY;
-	if (flags & GF_O_DIRECT)
-		oflags |= O_DIRECT;
-	fd = open(path, oflags, 0644);
-	if (fd < 0) {
-		int rc = -errno;
-		snprintf(io->detail, sizeof(io->detail), "open %s: %s", path, strerror(errno));
+	/* The same open(2) flags as posix and aio; only the registration below is uring's. */
+	rc = gf_io_posix.open(io, path, flags, &h);
+	if (rc)
 		return rc;
-	}
+	fd = (int)h;
 	h = (uint32_t)fd;
 	if (u->nfree_slots) {
 		int slot = u->free_slots[u->nfree_slots - 1];
