@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -750,6 +751,14 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		if (!uname(&u))
 			snprintf(s.kernel, sizeof(s.kernel), "%s %s %s", u.sysname, u.release, u.machine);
 	}
+	{
+		/* mpirun binds each of one or two ranks to a single core by default: reader
+		 * threads and io_uring's workers then share that core. Worth seeing. */
+		cpu_set_t set;
+		uint64_t cpus = sched_getaffinity(0, sizeof(set), &set) ? 0 : (uint64_t)CPU_COUNT(&set);
+		gf_world_min_u64(&cpus, 1);
+		s.cpus_per_rank = cpus;
+	}
 	gf_target_fs_type(t.root, s.fs_type, sizeof(s.fs_type));
 	s.client_cached = gf_target_client_cached(s.fs_type, direct_mode(w) == GF_DIRECT_ON,
 						  s.client_cache_reason, sizeof(s.client_cache_reason));
@@ -760,6 +769,10 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	if (root && !c->quiet)
 		fprintf(stderr, "gpufeed %s: %s on %s (%s, engine %s), %d rank(s), %u accelerator(s)\n",
 			s.command, w->source, t.root, s.fs_type, t.engine, world->size, p.accels);
+	if (root && s.cpus_per_rank == 1 && w->workflow.train && (w->reader.read_threads > 1 || ops->async))
+		fprintf(stderr, "gpufeed: note: a rank may use only 1 CPU (mpirun binds ranks to cores by default); "
+			"its reader threads%s share it: mpirun --bind-to none (or socket) lets them spread\n",
+			ops->async ? " and the engine's kernel workers" : "");
 	if (root && !c->quiet && !gf_progress_start(&progress, stderr))
 		prog = &progress;
 

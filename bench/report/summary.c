@@ -320,6 +320,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	json_object_object_add(env, "accelerator_profile", json_object_new_string(s->w->accelerator.profile));
 	json_object_object_add(env, "hosts", hosts_json(s));
 	json_object_object_add(env, "kernel", json_object_new_string(s->kernel));
+	json_object_object_add(env, "cpus_per_rank", json_object_new_uint64(s->cpus_per_rank));
 	json_object_object_add(env, "fs_type", json_object_new_string(s->fs_type));
 	{
 		struct json_object *cc = json_object_new_object();

@@ -59,6 +59,7 @@ struct gf_run_summary {
 	double node_memory_bytes; /* of rank 0's node, for the page-cache warning; 0 = unknown */
 	char *hosts;              /* ranks x 256 chars */
 	char kernel[256];
+	uint64_t cpus_per_rank; /* fewest CPUs any rank may run on (its affinity mask) */
 	char fs_type[32];
 	bool client_cached;       /* the client caches what it read (page cache): re-reads may not reach storage */
 	bool s3_used;             /* an s3:// target: s3 holds the counters of every rank */

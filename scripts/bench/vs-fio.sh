@@ -15,6 +15,11 @@
 #   4 rand128k-files 128 KiB random reads over 10,000 files (whole files), O_DIRECT,
 #                    queue depth 32, every file kept open (fio keeps them all open): IOPS
 #
+# gpufeed runs under `mpirun --bind-to none`, as fio runs: with one or two ranks Open MPI
+# binds each rank to one core, and io_uring's worker threads (which do buffered reads
+# that cannot complete inline, all of them on tmpfs) inherit that mask, so reader and
+# workers would share one core while fio's spread over two (case 2: 0.74 bound, ~1.1 not).
+#
 # gpufeed makes the datasets (datagen) and fio reads those files: --filename for one
 # file, --opendir for the 10,000. gpufeed reads each block once per pass in a keyed
 # random order; fio's random map does the same.
@@ -101,7 +106,7 @@ prepare() {
 # run_gpufeed CASE ENGINE -> "iops bytes_per_s cpu_us_per_request"
 run_gpufeed() {
 	local c=$1 e=$2 res=$WORK/res-$RANDOM$RANDOM s
-	mpirun -np 1 "$GPUFEED" ceiling "$(workload "$c")" \
+	mpirun --bind-to none -np 1 "$GPUFEED" ceiling "$(workload "$c")" \
 		--target "$(datadir "$c")" --results "$res" --engine "$e" --set target.direct="$(direct "$c")" \
 		--duration "${SECONDS_PER_RUN}s" --quiet >/dev/null
 	s=$(echo "$res"/*/summary.json)
