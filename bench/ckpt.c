@@ -292,7 +292,7 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 #else
 		snprintf(msg, msglen, "checkpoint.layout hdf5: this gpufeed was built without parallel "
 			 "HDF5 (install libhdf5-openmpi-dev and rebuild)");
-		return gf_world_agree(-ENOTSUP, msg, msg, msglen);
+		return gf_world_agree_on(GF_COMM_CKPT, -ENOTSUP, msg, msg, msglen);
 #endif
 	}
 	block_geometry(c->w, &block, &qd);
@@ -313,67 +313,63 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 	gf_model_share(c->w, c->m, owner, &s);
 	mine[0] = s.model_bytes;
 	mine[1] = s.optim_bytes;
-	rc = gf_world_agree(rc, "out of memory for the checkpoint buffer", msg, msglen);
+	rc = gf_world_agree_on(GF_COMM_CKPT, rc, "out of memory for the checkpoint buffer", msg, msglen);
 	if (rc)
 		goto out;
 	ckpt_dir(c, index, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/checkpoint.%s", dir, ops == &gf_shared_mpiio ? "mpiio" : "h5");
 	t0 = gf_now_ns();
-	rc = ops->open(gf_world_comm(), path, !restore, c->w->checkpoint.mpiio_hints.kv,
+	rc = ops->open(gf_world_comm_on(GF_COMM_CKPT), path, !restore, c->w->checkpoint.mpiio_hints.kv,
 		       c->w->checkpoint.mpiio_hints.n, total, &f, msg, msglen);
 	t->open_s += (gf_now_ns() - t0) / 1e9;
 	if (rc)
 		goto out;
 	t0 = gf_now_ns();
 	{
-		/* Collective calls: every rank makes as many as the rank with the most blocks. */
-		double nb[1] = { (double)((mine[0] + block - 1) / block + (mine[1] + block - 1) / block) };
-		uint64_t rounds;
-		int g = 0;
-		uint64_t off = 0;
+		/* Collective calls, group by group: every rank makes as many calls on a group as
+		 * the rank with the most blocks there, with nothing when it has no more. HDF5 keeps
+		 * each group in its own dataset, and a collective H5Dwrite must name the same
+		 * dataset on every rank. */
+		double nb[2] = { (double)((mine[0] + block - 1) / block), (double)((mine[1] + block - 1) / block) };
 
-		gf_world_allmax_double(nb, 1);
-		rounds = (uint64_t)nb[0];
-		for (uint64_t i = 0; i < rounds; i++) {
-			size_t len = 0;
-			while (g < 2 && off >= mine[g]) {
-				g++;
-				off = 0;
-			}
-			if (g < 2)
-				len = mine[g] - off < block ? (size_t)(mine[g] - off) : block;
-			uint64_t uid = shard_id(index, owner, g < 2 ? g : 1);
-			int grp = g < 2 ? g : 1;
-			int lrc;
-			if (restore) {
-				lrc = ops->read_at(f, grp, base[grp] + off, buf, len, coll);
-				if (!lrc && len && c->w->checkpoint.verify) {
-					if (gf_ckpt_check_block(buf, len, uid, off)) {
-						if (!rc)
-							snprintf(msg, msglen, "checksum mismatch in %s, %s of rank %d at "
-								 "offset %llu (file offset %llu)", path,
-								 grp ? "optimizer state" : "model state", owner,
-								 (unsigned long long)off,
-								 (unsigned long long)(base[grp] + off));
-						lrc = -EILSEQ;
-					} else {
-						t->blocks_verified++;
+		gf_world_allmax_double_on(GF_COMM_CKPT, nb, 2);
+		for (int g = 0; g < 2 && !(rc && !coll); g++) {
+			uint64_t uid = shard_id(index, owner, g), off = 0;
+
+			for (uint64_t i = 0; i < (uint64_t)nb[g]; i++) {
+				size_t len = off < mine[g] ? (size_t)(mine[g] - off < block ? mine[g] - off : block) : 0;
+				int lrc;
+
+				if (restore) {
+					lrc = ops->read_at(f, g, base[g] + off, buf, len, coll);
+					if (!lrc && len && c->w->checkpoint.verify) {
+						if (gf_ckpt_check_block(buf, len, uid, off)) {
+							if (!rc)
+								snprintf(msg, msglen, "checksum mismatch in %s, %s of rank %d at "
+									 "offset %llu (file offset %llu)", path,
+									 g ? "optimizer state" : "model state", owner,
+									 (unsigned long long)off,
+									 (unsigned long long)(base[g] + off));
+							lrc = -EILSEQ;
+						} else {
+							t->blocks_verified++;
+						}
 					}
+				} else {
+					if (len)
+						gf_ckpt_fill_block(buf, len, uid, off, (uint64_t)c->w->train.seed);
+					lrc = ops->write_at(f, g, base[g] + off, buf, len, coll);
 				}
-			} else {
-				if (len)
-					gf_ckpt_fill_block(buf, len, uid, off, (uint64_t)c->w->train.seed);
-				lrc = ops->write_at(f, grp, base[grp] + off, buf, len, coll);
+				if (lrc && !rc) {
+					rc = lrc;
+					if (lrc != -EILSEQ)
+						snprintf(msg, msglen, "%s: %s", path, ops->detail(f));
+				}
+				/* A failing rank keeps making the collective calls, or the others hang. */
+				if (rc && !coll)
+					break;
+				off += len;
 			}
-			if (lrc && !rc) {
-				rc = lrc;
-				if (lrc != -EILSEQ)
-					snprintf(msg, msglen, "%s: %s", path, ops->detail(f));
-			}
-			/* A failing rank keeps making the collective calls, or the others hang. */
-			if (rc && !coll)
-				break;
-			off += len;
 		}
 	}
 	t->write_s += (gf_now_ns() - t0) / 1e9;
@@ -435,12 +431,12 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 		if (rc)
 			snprintf(msg, sizeof(msg), "cannot create %s: %s", dir, strerror(-rc));
 	}
-	rc = gf_world_agree(rc, msg, err, errlen);
+	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
 	if (rc)
 		return rc;
 	msg[0] = '\0';
 	/* Every writer starts together; the burst lasts until the slowest is durable. */
-	gf_world_barrier();
+	gf_world_barrier_on(GF_COMM_CKPT);
 	t0 = gf_now_ns();
 	out->start_s = t0 > c->origin_ns ? (t0 - c->origin_ns) / 1e9 : 0;
 	if (shared)
@@ -448,7 +444,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	else
 		rc = file_per_rank(c, index, owner, restore, &t, msg, sizeof(msg));
 	t.total_s = (gf_now_ns() - t0) / 1e9;
-	rc = gf_world_agree(rc, msg, err, errlen);
+	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
 
 	mine[0] = t.total_s;
 	mine[1] = (double)t.bytes;
@@ -458,7 +454,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	mine[5] = (double)t.blocks_verified;
 	if (c->rank == 0)
 		all = calloc((size_t)c->world * TIME_FIELDS, sizeof(double));
-	gf_world_gather_double(mine, TIME_FIELDS, all);
+	gf_world_gather_double_on(GF_COMM_CKPT, mine, TIME_FIELDS, all);
 	if (c->rank == 0 && all) {
 		double *movers = calloc((size_t)c->world, sizeof(double));
 		out->rank_s = calloc((size_t)c->world, sizeof(double));
@@ -492,7 +488,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	}
 	free(all);
 	if (c->w->checkpoint.rank_sync)
-		gf_world_barrier();
+		gf_world_barrier_on(GF_COMM_CKPT);
 	return rc;
 }
 
@@ -517,7 +513,7 @@ int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
 				rc = urc;
 		}
 	}
-	gf_world_barrier();
+	gf_world_barrier_on(GF_COMM_CKPT);
 	if (c->rank == 0) {
 		char dir[4200];
 		ckpt_dir(c, index, dir, sizeof(dir));
@@ -583,7 +579,7 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 					break;
 			}
 		}
-		gf_world_bcast(&existing, sizeof(existing), 0);
+		gf_world_bcast_on(GF_COMM_CKPT, &existing, sizeof(existing), 0);
 		if (!existing && nread) {
 			snprintf(err, errlen, "no checkpoint to restore in %s: write some first "
 				 "(checkpoint.num_checkpoints_write > 0 with checkpoint.keep: true)", c->root);
@@ -599,7 +595,7 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 			gf_sleep_until(gf_now_ns() + (uint64_t)(between_s * 1e9));
 		stopped[0] = stop && *stop;
 		secs[0] = stopped[0];
-		gf_world_allmax_double(secs, 1);
+		gf_world_allmax_double_on(GF_COMM_CKPT, secs, 1);
 		if (secs[0] > 0) {
 			rc = -EINTR;
 			break;
@@ -612,7 +608,7 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 	}
 	for (unsigned i = 0; i < nread && (written || existing) && !rc; i++) {
 		double stopped[1] = { stop && *stop };
-		gf_world_allmax_double(stopped, 1);
+		gf_world_allmax_double_on(GF_COMM_CKPT, stopped, 1);
 		if (stopped[0] > 0) {
 			rc = -EINTR;
 			break;

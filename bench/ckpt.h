@@ -6,7 +6,11 @@
  *
  * Block format: the first 8 bytes hold a tag of (shard, offset), the last 8 bytes the
  * XXH3-64 of everything before them, the rest is incompressible data. A flipped byte or
- * a block read from the wrong place is found and named. */
+ * a block read from the wrong place is found and named.
+ *
+ * Every collective here (barriers, agreement, gathers, MPI-IO and HDF5 opens) uses mpi/'s
+ * checkpoint communicator (GF_COMM_CKPT), never the main one: a burst may then run on a
+ * background thread (checkpoint.mode async) while the main thread calls MPI. */
 #ifndef GF_CKPT_H
 #define GF_CKPT_H
 

@@ -93,7 +93,9 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 	} else {
 		fprintf(f, "  --results DIR       where results folders go (default: results)\n"
 			   "  --duration TIME     stop after this long (e.g. 60s, 5m); the run still completes\n"
-			   "  --quiet             no progress lines\n");
+			   "  --quiet             no progress lines\n"
+			   "  --insecure          s3: do not verify the https endpoint's TLS certificate\n"
+			   "                      (= storage.storage_options.s3_insecure; warned about)\n");
 	}
 	fprintf(f, "  -h, --help          this text\n");
 }
@@ -101,7 +103,7 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
 {
 	enum { O_TARGET = 1000, O_ENGINE, O_RESULTS, O_SET, O_DURATION, O_QUIET, O_RANKS,
-	       O_NODES, O_NODEMEM, O_VERSION };
+	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE };
 	static const struct option opts[] = {
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "engine", required_argument, NULL, O_ENGINE },
@@ -113,6 +115,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		{ "nodes", required_argument, NULL, O_NODES },
 		{ "node-memory", required_argument, NULL, O_NODEMEM },
 		{ "version", no_argument, NULL, O_VERSION },
+		{ "insecure", no_argument, NULL, O_INSECURE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -188,6 +191,13 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 			break;
 		}
 		case O_VERSION: c->version = true; break;
+		case O_INSECURE:
+			/* The same as the workload key, so the resolved workload records it; rank 0
+			 * warns about it (run.c). */
+			if (c->nsets == GF_MAX_SETS)
+				goto too_many;
+			c->sets[c->nsets++] = "storage.storage_options={s3_insecure: true}";
+			break;
 		case 'h': c->help = true; break;
 		case '?':
 		default:

@@ -9,10 +9,14 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "config.h"
 #include "dist.h"
 #include "engine.h"
 #include "io/ns.h"
 #include "target.h"
+#ifdef HAVE_HDF5
+#include "io/hdf5.h"
+#endif
 
 struct json_object *gf_dataset_manifest(const struct gf_workload *w, const struct gf_plan *p)
 {
@@ -30,6 +34,16 @@ struct json_object *gf_dataset_manifest(const struct gf_workload *w, const struc
 	json_object_object_add(m, "num_subfolders_train",
 			       json_object_new_int64(w->dataset.num_subfolders_train));
 	json_object_object_add(m, "size_seed", json_object_new_uint64(p->size_seed));
+	/* Only for hdf5, so that the manifests of other formats stay as they were; a dataset
+	 * of plain records named .hdf5 (before HDF5 files) lacks the key and is regenerated. */
+	if (p->layout == GF_LAYOUT_ROWS) {
+		json_object_object_add(m, "hdf5_layout", json_object_new_string("rows/1"));
+		json_object_object_add(m, "enable_chunking", json_object_new_boolean(p->rows_chunked));
+		json_object_object_add(m, "chunk_size", json_object_new_uint64(p->rows_chunk_bytes));
+	}
+	/* The objects' keys depend on it (s3spread.h); only when on, like hdf5_layout. */
+	if (w->target.prefix_spread > 1)
+		json_object_object_add(m, "prefix_spread", json_object_new_int64(w->target.prefix_spread));
 	return m;
 }
 
@@ -62,6 +76,14 @@ enum gf_dataset_state gf_dataset_check(const struct gf_workload *w, const struct
 			st = GF_DATASET_MISMATCH;
 			break;
 		}
+	}
+	/* A spread dataset read without the spread would find none of its objects. */
+	if (st == GF_DATASET_OK && json_object_object_get_ex(have, "prefix_spread", NULL) &&
+	    !json_object_object_get_ex(want, "prefix_spread", NULL)) {
+		snprintf(why, whylen, "the dataset in %s was generated with target.prefix_spread = %s, the "
+			 "workload asks for none", root, json_object_get_string(json_object_object_get(have,
+			 "prefix_spread")));
+		st = GF_DATASET_MISMATCH;
 	}
 out:
 	json_object_put(have);
@@ -113,11 +135,120 @@ int gf_datagen_folders(const struct gf_workload *w, const char *root, char *err,
 	return 0;
 }
 
+#ifdef HAVE_HDF5
+/* A class label per sample, a function of its id (as a real training set's labels are of
+ * its samples). */
+static uint32_t sample_label(uint64_t id)
+{
+	id += 0x9e3779b97f4a7c15ull;
+	id = (id ^ (id >> 30)) * 0xbf58476d1ce4e5b9ull;
+	id = (id ^ (id >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)((id ^ (id >> 31)) % 1000);
+}
+
+/* One HDF5 file: records written a buffer of whole rows at a time (or a row in pieces
+ * when a row is larger than the buffer), then lengths and labels. */
+static int write_rows_file(const struct gf_plan *p, uint64_t f, const char *path, uint8_t *buf,
+			   size_t bufsz, struct gf_rng *rng, struct gf_series *series, uint64_t *bytes,
+			   char *detail, size_t dlen)
+{
+	enum { META = 4096 };
+	uint64_t rows = p->samples_per_file, width = gf_plan_row_bytes(p, f);
+	uint64_t per = bufsz / width, lengths[META];
+	uint32_t labels[META];
+	struct gf_h5_rows *h;
+	int rc, crc;
+
+	rc = gf_h5_rows_create(path, rows, width, gf_plan_chunk_rows(p, f), &h, detail, dlen);
+	if (rc)
+		return rc;
+	for (uint64_t r = 0; r < rows && !rc;) {
+		uint64_t n = per ? (rows - r < per ? rows - r : per) : 1;
+
+		for (uint64_t col = 0; col < width && !rc;) {
+			uint64_t len = per ? width : (width - col < bufsz ? width - col : bufsz);
+			gf_rng_fill(rng, buf, n * len);
+			rc = gf_h5_rows_write(h, r, n, col, len, buf, detail, dlen);
+			if (!rc && series) {
+				gf_series_add(series, gf_now_ns(), GF_TS_WRITE_BYTES, n * len);
+				gf_series_add(series, gf_now_ns(), GF_TS_REQUESTS, 1);
+			}
+			*bytes += rc ? 0 : n * len;
+			col += len;
+		}
+		r += n;
+	}
+	for (uint64_t r = 0; r < rows && !rc; r += META) {
+		uint64_t n = rows - r < META ? rows - r : META;
+		for (uint64_t i = 0; i < n; i++) {
+			lengths[i] = gf_plan_sample_size(p, f, r + i);
+			labels[i] = sample_label(f * rows + r + i);
+		}
+		rc = gf_h5_rows_write_meta(h, r, n, lengths, labels, detail, dlen);
+	}
+	crc = gf_h5_rows_close(h, detail, dlen);
+	return rc ? rc : crc;
+}
+#endif
+
+/* dataset.format hdf5: files written through the HDF5 library, whatever the engine. */
+static int datagen_rows(const struct gf_workload *w, const struct gf_plan *p, const char *root,
+			int rank, int ranks, struct gf_series *series, struct gf_datagen_result *res,
+			char *err, size_t errlen)
+{
+#ifdef HAVE_HDF5
+	size_t bufsz = w->dataset.generation_buffer_size ? w->dataset.generation_buffer_size : (2u << 20);
+	struct gf_rng rng;
+	char path[4200], detail[512];
+	uint64_t t0 = gf_now_ns();
+	uint8_t *buf = malloc(bufsz);
+	int rc = 0;
+
+	if (!buf) {
+		snprintf(err, errlen, "out of memory for a %zu-byte write buffer", bufsz);
+		return -ENOMEM;
+	}
+	/* The same incompressible bytes as the other formats. */
+	gf_rng_seed(&rng, 0xda7a5eedull ^ (uint64_t)rank);
+	for (uint64_t f = (uint64_t)rank; f < p->files; f += (uint64_t)ranks) {
+		rc = gf_plan_file_path(w, p, root, f, path, sizeof(path));
+		if (rc) {
+			snprintf(err, errlen, "file name too long under %s", root);
+			break;
+		}
+		detail[0] = '\0';
+		rc = write_rows_file(p, f, path, buf, bufsz, &rng, series, &res->bytes, detail, sizeof(detail));
+		if (rc) {
+			snprintf(err, errlen, "writing %s: %s", path, detail[0] ? detail : strerror(-rc));
+			break;
+		}
+		res->files++;
+	}
+	res->elapsed_s = (double)(gf_now_ns() - t0) / 1e9;
+	free(buf);
+	return rc;
+#else
+	(void)w;
+	(void)p;
+	(void)root;
+	(void)rank;
+	(void)ranks;
+	(void)series;
+	(void)res;
+	snprintf(err, errlen, "dataset.format hdf5: this build of gpufeed has no HDF5 (install "
+		 "libhdf5-openmpi-dev and rebuild)");
+	return -EPROTONOSUPPORT;
+#endif
+}
+
 int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const struct gf_io_ops *ops,
 		   const char *root, int rank, int ranks, struct gf_series *series,
 		   struct gf_datagen_result *res, char *err, size_t errlen)
 {
-	struct gf_io_config cfg = { .queue_depth = (unsigned)w->target.queue_depth, .direct = false };
+	/* Object stores: queue_depth objects on the wire at once (close() returns before the
+	 * PUT ends); flush() below waits for them. */
+	struct gf_io_config cfg = { .queue_depth = (unsigned)w->target.queue_depth, .direct = false,
+				    .deferred_closes = (unsigned)w->target.queue_depth };
 	size_t bufsz = w->dataset.generation_buffer_size ? w->dataset.generation_buffer_size : (2u << 20);
 	struct gf_io *io = NULL;
 	struct gf_engine eng;
@@ -127,6 +258,8 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	if (p->layout == GF_LAYOUT_ROWS)
+		return datagen_rows(w, p, root, rank, ranks, series, res, err, errlen);
 	rc = gf_io_open_backend(ops, &cfg, &io);
 	if (rc) {
 		snprintf(err, errlen, "engine %s: cannot start: %s", ops->name, strerror(-rc));
@@ -169,11 +302,20 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 		if (!rc)
 			rc = crc;
 		if (rc) {
+			/* A deferred close reports an earlier object's failure: detail names it. */
 			snprintf(err, errlen, "writing %s: %s", path,
-				 eng.errmsg[0] ? eng.errmsg : strerror(-rc));
+				 eng.errmsg[0] ? eng.errmsg : io->detail[0] ? io->detail : strerror(-rc));
 			break;
 		}
 		res->files++;
+	}
+	/* Stored before the time is taken and before rank 0 writes the manifest. */
+	if (io->ops->flush) {
+		int frc = io->ops->flush(io);
+		if (frc && !rc) {
+			rc = frc;
+			snprintf(err, errlen, "writing under %s: %s", root, io->detail[0] ? io->detail : strerror(-frc));
+		}
 	}
 	res->bytes = eng.bytes;
 	res->elapsed_s = (double)(gf_now_ns() - t0) / 1e9;

@@ -234,9 +234,15 @@ static int open_sample(struct gf_fetch *f, struct gf_fetch_sample *ps)
 		return f->error = rc;
 	}
 	t0 = gf_now_ns();
+	f->io->detail[0] = '\0';
 	rc = f->io->ops->open(f->io, f->path, flags, &ps->handle);
 	if (rc) {
-		snprintf(f->errmsg, sizeof(f->errmsg), "cannot open %s: %s", f->path, strerror(-rc));
+		/* The library's words (HDF5's "truncated file: ..."), unless they only repeat
+		 * the path and errno as posix's do. */
+		const char *d = f->io->detail;
+		bool add = d[0] && !strstr(d, f->path);
+		snprintf(f->errmsg, sizeof(f->errmsg), "cannot open %s: %s%s%s", f->path, strerror(-rc),
+			 add ? " - " : "", add ? d : "");
 		return f->error = rc;
 	}
 	ps->open_ns = gf_now_ns() - t0;

@@ -28,6 +28,8 @@ int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p
 	p->stdev_bytes = w->dataset.record_length_bytes_stdev;
 	p->size_seed = (uint64_t)w->train.seed ^ 0x5a17e5u;
 	p->chunk = w->reader.transfer_size ? w->reader.transfer_size : GF_DEFAULT_CHUNK;
+	p->rows_chunked = w->dataset.enable_chunking;
+	p->rows_chunk_bytes = w->dataset.chunk_size;
 
 	p->ranks = ranks;
 	p->per_rank = (unsigned)w->accelerator.per_rank;
@@ -87,10 +89,64 @@ uint64_t gf_plan_sample_size(const struct gf_plan *p, uint64_t file, uint64_t j)
 	return (j & 1) ? p->mean_bytes - (uint64_t)d : p->mean_bytes + (uint64_t)d;
 }
 
+/* A width costs samples_per_file / 2 size draws (50 us at 1024 samples per file), and a
+ * reader thread asks for the same files over and over: each thread remembers the widths
+ * it computed last, for the last plan it was asked about. A memo of a pure function:
+ * the answers are the same with or without it. */
+#define WIDTH_MEMO 4096
+static _Thread_local struct { uint64_t seed, mean, stdev, spf; } memo_plan;
+static _Thread_local struct { uint64_t file1, width; } memo[WIDTH_MEMO]; /* file1 = file + 1 */
+
+uint64_t gf_plan_row_bytes(const struct gf_plan *p, uint64_t file)
+{
+	uint64_t n = p->samples_per_file, widest = 0;
+	unsigned slot = (unsigned)(file % WIDTH_MEMO);
+
+	if (p->stdev_bytes == 0)
+		return p->mean_bytes;
+	if (memo_plan.seed != p->size_seed || memo_plan.mean != p->mean_bytes ||
+	    memo_plan.stdev != p->stdev_bytes || memo_plan.spf != n) {
+		memset(memo, 0, sizeof(memo));
+		memo_plan.seed = p->size_seed;
+		memo_plan.mean = p->mean_bytes;
+		memo_plan.stdev = p->stdev_bytes;
+		memo_plan.spf = n;
+	} else if (memo[slot].file1 == file + 1) {
+		return memo[slot].width;
+	}
+	/* Pair k is mean + d and, when the file has sample 2k + 1, mean - d. */
+	for (uint64_t k = 0; 2 * k < n; k++) {
+		int64_t d = pair_delta(p, file, k);
+		uint64_t w;
+
+		if (d < 0 && 2 * k + 1 < n)
+			d = -d;
+		w = p->mean_bytes + (uint64_t)d; /* wraps back for a negative d, as sizes do */
+		widest = w > widest ? w : widest;
+	}
+	memo[slot].file1 = file + 1;
+	memo[slot].width = widest;
+	return widest;
+}
+
+uint64_t gf_plan_chunk_rows(const struct gf_plan *p, uint64_t file)
+{
+	uint64_t rows;
+
+	if (!p->rows_chunked)
+		return 0;
+	rows = p->rows_chunk_bytes / gf_plan_row_bytes(p, file);
+	if (rows < 1)
+		rows = 1;
+	return rows < p->samples_per_file ? rows : p->samples_per_file;
+}
+
 uint64_t gf_plan_sample_offset(const struct gf_plan *p, uint64_t file, uint64_t j)
 {
 	uint64_t off = j * p->mean_bytes;
 
+	if (p->layout == GF_LAYOUT_ROWS)
+		return j * gf_plan_row_bytes(p, file);
 	if (j & 1)
 		off += (uint64_t)pair_delta(p, file, j / 2);
 	return off;
@@ -100,6 +156,8 @@ uint64_t gf_plan_file_size(const struct gf_plan *p, uint64_t file)
 {
 	uint64_t n = p->samples_per_file;
 
+	if (p->layout == GF_LAYOUT_ROWS)
+		return n * gf_plan_row_bytes(p, file);
 	return gf_plan_sample_offset(p, file, n - 1) + gf_plan_sample_size(p, file, n - 1);
 }
 

@@ -19,6 +19,9 @@ struct gf_plan {
 	uint64_t mean_bytes, stdev_bytes;          /* per sample */
 	uint64_t size_seed;                        /* keys the sample sizes */
 	uint64_t chunk;                            /* largest request */
+	/* GF_LAYOUT_ROWS (format hdf5): chunked records dataset, bytes per chunk (0 = a row) */
+	bool rows_chunked;
+	uint64_t rows_chunk_bytes;
 
 	unsigned ranks, per_rank, accels;          /* accels = ranks x per_rank */
 	uint64_t batch;
@@ -51,10 +54,22 @@ struct gf_sample {
 int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p, char *err,
 		  size_t errlen);
 
-/* Size of sample j of file f, and where it starts in the file. */
+/* Size of sample j of file f, and where it starts in the file. With GF_LAYOUT_ROWS the
+ * "file" is the 2-D dataset records[samples_per_file][row_bytes] and the offset is the
+ * byte index into it in row-major order, j x row_bytes: the hdf5 engine turns it back
+ * into row j. gf_plan_file_size is then the dataset's bytes (rows x row_bytes). */
 uint64_t gf_plan_sample_size(const struct gf_plan *p, uint64_t file, uint64_t j);
 uint64_t gf_plan_sample_offset(const struct gf_plan *p, uint64_t file, uint64_t j);
 uint64_t gf_plan_file_size(const struct gf_plan *p, uint64_t file);
+
+/* GF_LAYOUT_ROWS: the width of file f's rows, its largest sample, so that every sample
+ * of the file fits a row. Costs samples_per_file / 2 size draws when the sizes vary (no
+ * table: memory stays independent of the dataset). */
+uint64_t gf_plan_row_bytes(const struct gf_plan *p, uint64_t file);
+/* Rows per chunk of file f's records dataset: 0 for a contiguous one (enable_chunking
+ * false), else rows_chunk_bytes / row_bytes rounded down, at least 1 and at most
+ * samples_per_file. */
+uint64_t gf_plan_chunk_rows(const struct gf_plan *p, uint64_t file);
 
 /* The order of one epoch. */
 struct gf_epoch {

@@ -54,6 +54,24 @@ static int check_supported(const struct gf_workload *w, char *err, size_t errlen
 			 "no run.duration (every rank must reach the same step)", src);
 		return -EINVAL;
 	}
+	if (w->workflow.checkpoint && !strcmp(w->checkpoint.mode, "async")) {
+		/* Async means written while training goes on: without training there is nothing
+		 * to overlap, and the checkpoint-only figures would be the default mode's. */
+		if (!w->workflow.train) {
+			snprintf(err, errlen, "%s: checkpoint.mode async writes bursts while training goes on, and "
+				 "workflow.train is false; set workflow.train=true or checkpoint.mode=default", src);
+			return -EINVAL;
+		}
+		/* The Debian parallel HDF5 is not thread-safe: the checkpoint thread may be its only
+		 * user during training, and HDF5 training reads would be a second one. */
+		if (!strcmp(w->checkpoint.layout, "hdf5") && !strcmp(w->dataset.format, "hdf5")) {
+			snprintf(err, errlen, "%s: checkpoint.mode async with checkpoint.layout hdf5 cannot be "
+				 "combined with dataset.format hdf5 (HDF5 would be called from the checkpoint thread "
+				 "and the reader threads at once, and this HDF5 is not thread-safe); use "
+				 "checkpoint.layout shared_file or file_per_rank", src);
+			return -EINVAL;
+		}
+	}
 	if (w->workflow.evaluation) {
 		snprintf(err, errlen, "%s: workflow.evaluation is true, but this version of gpufeed "
 			 "does not emulate evaluation yet; set workflow.evaluation=false", src);
@@ -117,6 +135,12 @@ static int check_read_path(const struct gf_workload *w, const struct gf_target *
 	}
 	if (!strcmp(t->engine, "null"))
 		return 0;
+	if (!strcmp(t->engine, "hdf5") && direct_mode(w) == GF_DIRECT_ON) {
+		snprintf(err, errlen, "%s: O_DIRECT was asked for (reader.odirect or target.direct true), but "
+			 "dataset.format hdf5 is read through the HDF5 library's sec2 driver, which has no "
+			 "O_DIRECT; set target.direct to false or auto", w->source);
+		return -EINVAL;
+	}
 	gf_target_fs_type(t->root, fs, sizeof(fs));
 	gf_dio_decide(direct_mode(w), NULL, fs, &d);
 	if (d.status)
@@ -135,6 +159,11 @@ static void decide_read_path(const struct gf_workload *w, const struct gf_plan *
 		if (!strcmp(t->engine, "null")) {
 			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
 			snprintf(d->reason, sizeof(d->reason), "the null engine reads nothing");
+		} else if (!strcmp(t->engine, "hdf5")) {
+			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
+			d->requested = direct_mode(w) != GF_DIRECT_OFF;
+			snprintf(d->reason, sizeof(d->reason), "buffered: HDF5 hyperslab reads through the sec2 "
+				 "driver (no O_DIRECT in this HDF5)");
 		} else if (gf_plan_file_path(w, p, t->root, 0, path, sizeof(path))) {
 			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
 		} else {
@@ -157,6 +186,7 @@ static const char *layout_name(enum gf_layout l)
 	case GF_LAYOUT_FILE_PER_SAMPLE: return "one sample per file, read whole";
 	case GF_LAYOUT_RECORDS: return "samples back to back in each file";
 	case GF_LAYOUT_INDEXED: return "indexed records at offsets";
+	case GF_LAYOUT_ROWS: return "rows of the HDF5 dataset records, one hyperslab read per sample";
 	}
 	return "?";
 }
@@ -188,6 +218,16 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 		fprintf(out, "dataset       %llu files x %llu samples = %llu samples, format %s (%s)\n",
 			(unsigned long long)p.files, (unsigned long long)p.samples_per_file,
 			(unsigned long long)p.samples, w->dataset.format, layout_name(p.layout));
+		if (p.layout == GF_LAYOUT_ROWS) {
+			uint64_t cr = gf_plan_chunk_rows(&p, 0);
+			if (cr)
+				snprintf(a, sizeof(a), "chunks of %llu row(s)", (unsigned long long)cr);
+			else
+				snprintf(a, sizeof(a), "contiguous");
+			fprintf(out, "hdf5          records uint8 [%llu rows x the file's largest sample] (file 0: %llu "
+				"bytes), %s; lengths, labels; one hyperslab H5Dread per sample (engine hdf5)\n",
+				(unsigned long long)p.samples_per_file, (unsigned long long)gf_plan_row_bytes(&p, 0), a);
+		}
 		fprintf(out, "sample size   mean %s, stdev %s; dataset about %s\n",
 			gf_format_size(p.mean_bytes, a, sizeof(a)), gf_format_size(p.stdev_bytes, b, sizeof(b)),
 			gf_format_size((uint64_t)p.dataset_bytes, name, sizeof(name)));
@@ -301,6 +341,44 @@ static void merge_hist(struct gf_hist *h)
 	h->sum_ns = sums[1];
 }
 
+/* checkpoint.mode async: the interference figures, merged like the train figures: bytes
+ * summed, times of the phase max over ranks (all ranks burst together after one barrier),
+ * AU per accelerator then the mean over accelerators. Called on every rank. */
+static void merge_async(const struct gf_world *world, const struct gf_train_result *tr,
+			struct gf_run_summary *s)
+{
+	const struct gf_train_async *a = &tr->async;
+	/* wait, bytes during, bytes outside, sum AU during, accelerators, sum AU outside, accelerators */
+	double sum[7] = { a->wait_s, (double)a->read_bytes_during,
+			  (double)(tr->read_bytes - a->read_bytes_during), 0, 0, 0, 0 };
+	double max[4] = { a->bursts, a->burst_s, a->during_s, a->outside_s };
+
+	for (unsigned i = 0; tr->async_ran && i < tr->naccel; i++) {
+		const struct gf_accel *acc = &tr->accel[i];
+		uint64_t el = gf_accel_elapsed_ns(acc), cin = a->compute_in_ns[i], ein = a->elapsed_in_ns[i];
+		if (ein > 0) {
+			sum[3] += 100.0 * (double)cin / (double)ein;
+			sum[4]++;
+		}
+		if (el > ein) {
+			sum[5] += 100.0 * (double)(acc->compute_ns - cin) / (double)(el - ein);
+			sum[6]++;
+		}
+	}
+	gf_world_sum_double(sum, 7);
+	gf_world_max_double(max, 4);
+	if (world->rank != 0)
+		return;
+	s->async_ran = true;
+	s->async.bursts = (unsigned)max[0];
+	s->async.burst_s = max[1];
+	s->async.wait_s = sum[0];
+	s->async.read_bytes_per_s_during = max[2] > 0 ? sum[1] / max[2] : 0;
+	s->async.read_bytes_per_s_outside = max[3] > 0 ? sum[2] / max[3] : 0;
+	s->async.au_during_percent = sum[4] > 0 ? sum[3] / sum[4] : -1;
+	s->async.au_outside_percent = sum[6] > 0 ? sum[5] / sum[6] : -1;
+}
+
 static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 		       struct gf_run_summary *s)
 {
@@ -356,6 +434,10 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 		gf_world_sum_double(&halted, 1);
 		s->checkpoint_halt_s = halted;
 	}
+	/* The mode, not tr->async_ran: every rank must make the same calls even if one failed
+	 * before its checkpoint thread started. */
+	if (s->w->workflow.checkpoint && !strcmp(s->w->checkpoint.mode, "async"))
+		merge_async(world, tr, s);
 
 	/* The time series: rows of (interval, fields) from each rank. */
 	{
@@ -464,6 +546,70 @@ static void merge_ceiling(const struct gf_world *world, struct gf_ceiling_result
 	s->ceiling_ran = true;
 }
 
+/* S3 request timing per phase (s3.phases in summary.json). At a phase's start every rank
+ * forgets the requests made so far (rank 0's dataset checks), so that a phase's figures
+ * are its own requests. */
+static void s3_phase_start(const struct gf_run_summary *s)
+{
+#ifdef HAVE_CURL
+	if (!strcmp(s->target->kind, "s3"))
+		gf_s3_timing_take(NULL);
+#else
+	(void)s;
+#endif
+}
+
+/* At a phase's end, on every rank: reads count in phase rd, writes and the rest in wr,
+ * merged over ranks into rank 0's s->s3_timing. */
+static void s3_phase_end(struct gf_run_summary *s, bool root, enum gf_s3_phase rd, enum gf_s3_phase wr)
+{
+#ifdef HAVE_CURL
+	struct gf_s3_timing *k;
+
+	if (strcmp(s->target->kind, "s3"))
+		return;
+	k = malloc(GF_S3_KINDS * sizeof(*k));
+	/* Every rank reduces, or none does. */
+	if (gf_world_agree(k ? 0 : -ENOMEM, "out of memory for the S3 timing", NULL, 0)) {
+		free(k);
+		gf_s3_timing_take(NULL);
+		return;
+	}
+	gf_s3_timing_take(k);
+	gf_s3_timing_merge(&k[GF_S3_WRITE], &k[GF_S3_OTHER]);
+	if (rd == wr) {
+		gf_s3_timing_merge(&k[GF_S3_WRITE], &k[GF_S3_READ]);
+		gf_s3_timing_init(&k[GF_S3_READ]);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct gf_s3_timing *t = &k[i ? GF_S3_WRITE : GF_S3_READ];
+		enum gf_s3_phase ph = i ? wr : rd;
+		if (rd == wr && !i)
+			continue;
+		gf_world_sum_u64(&t->requests, GF_S3_TIMING_COUNTERS);
+		merge_hist(&t->connect);
+		merge_hist(&t->tls);
+		merge_hist(&t->ttfb);
+		merge_hist(&t->total);
+		if (!root || !t->requests)
+			continue;
+		if (!s->s3_timing[ph]) {
+			s->s3_timing[ph] = malloc(sizeof(*t));
+			if (s->s3_timing[ph])
+				gf_s3_timing_init(s->s3_timing[ph]);
+		}
+		if (s->s3_timing[ph])
+			gf_s3_timing_merge(s->s3_timing[ph], t);
+	}
+	free(k);
+#else
+	(void)s;
+	(void)root;
+	(void)rd;
+	(void)wr;
+#endif
+}
+
 static void step_barrier(void)
 {
 	gf_world_barrier();
@@ -532,9 +678,10 @@ static void decide_dataset(const struct gf_cli *c, const struct gf_workload *w, 
 				 "in it): gpufeed writes only into empty or gpufeed-made folders; choose another "
 				 "--target", t->root, GF_MARKER);
 		else
-			snprintf(d->msg, sizeof(d->msg), "the target %s cannot be used: %s%s%s; give --target a "
-				 "folder that exists or can be created", t->root, strerror(-owned),
-				 gf_target_detail(t->root)[0] ? " - " : "", gf_target_detail(t->root));
+			/* An object store's answer (credentials, TLS, SlowDown) says what to fix itself. */
+			snprintf(d->msg, sizeof(d->msg), "the target %s cannot be used: %s%s%s%s", t->root,
+				 strerror(-owned), gf_target_detail(t->root)[0] ? " - " : "", gf_target_detail(t->root),
+				 strcmp(t->kind, "s3") ? "; give --target a folder that exists or can be created" : "");
 		return;
 	}
 	{
@@ -542,6 +689,9 @@ static void decide_dataset(const struct gf_cli *c, const struct gf_workload *w, 
 		int rc = gf_target_free_bytes(t->root, &avail);
 		/* The planned size, 2% for metadata and a margin so the filesystem never fills. */
 		double need = p->dataset_bytes * 1.02 + 64.0 * 1048576;
+		/* HDF5 rows are as wide as the file's largest sample, at most 2 x mean. */
+		if (p->layout == GF_LAYOUT_ROWS && p->stdev_bytes)
+			need += p->dataset_bytes;
 		if (!rc && (double)avail < need) {
 			char a[64], b[64];
 			d->status = -ENOSPC;
@@ -682,6 +832,12 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			 "(every rank must reach the same step)");
 		rc = -EINVAL;
 	}
+	if (!rc && w->workflow.checkpoint && !strcmp(w->checkpoint.mode, "async") && !world->thread_multiple) {
+		snprintf(err, sizeof(err), "%s: checkpoint.mode async runs MPI from a checkpoint thread while the "
+			 "main thread uses it too, and this MPI (%s) does not provide MPI_THREAD_MULTIPLE; use "
+			 "checkpoint.mode=default or an MPI built with thread support", w->source, world->mpi_version);
+		rc = -EINVAL;
+	}
 	if (!rc)
 		rc = check_read_path(w, &t, err, sizeof(err));
 	if (!rc)
@@ -691,12 +847,21 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			fprintf(stderr, "gpufeed: %s\n", err);
 		return GF_EXIT_USAGE;
 	}
+#ifdef HAVE_CURL
+	if (root && gf_s3_insecure())
+		fprintf(stderr, "gpufeed: warning: --insecure (storage.storage_options.s3_insecure): the TLS "
+			"certificates of %s are not verified\n", gf_s3_endpoint());
+#endif
 	ops = gf_io_find(t.engine);
 	gf_target_lustre_hints(w);
 	if (w->workflow.checkpoint) {
+		/* The hdf5 engine reads HDF5 training data only: file_per_rank checkpoints are
+		 * written by the default engine for the path. */
+		char why[256];
+		const struct gf_io_ops *ck_ops = strcmp(t.engine, "hdf5") ? ops : gf_io_default_local(why, sizeof(why));
 		ckpt_root(w, &t, ckpt_folder, sizeof(ckpt_folder));
 		ck = (struct gf_ckpt_cfg){
-			.w = w, .m = &model, .ops = ops, .root = ckpt_folder, .rank = world->rank,
+			.w = w, .m = &model, .ops = ck_ops, .root = ckpt_folder, .rank = world->rank,
 			.world = world->size, .ranks_per_node = world->ranks_per_node, .nodes = world->nodes,
 			.direct = w->reader.odirect || w->target.direct == GF_DIRECT_ON,
 		};
@@ -802,9 +967,11 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		if (!rc) {
 			gf_progress_phase(prog, "datagen", 0, 0);
 			gf_series_init(&series, gf_now_ns(), 1000000000u);
+			s3_phase_start(&s);
 			rc = gf_datagen_run(w, &p, ops, t.root, world->rank, world->size, &series, &dg, msg,
 					    sizeof(msg));
 			gf_series_free(&series);
+			s3_phase_end(&s, root, GF_S3_PH_DATAGEN, GF_S3_PH_DATAGEN);
 			rc = gf_world_agree(rc, msg, err, sizeof(err));
 		}
 		if (!rc && root) {
@@ -871,10 +1038,12 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			fprintf(stderr, "ceiling: the training reads without compute, %s\n",
 				ccfg.duration_s > 0 ? "until the duration is up" : "over the whole schedule");
 		gf_world_barrier();
+		s3_phase_start(&s);
 		ccfg.t0_ns = gf_now_ns();
 		rc = gf_ceiling_run(&ccfg, &cr, msg, sizeof(msg));
 		rc = gf_world_agree(rc, msg, err, sizeof(err));
 		merge_ceiling(world, &cr, &s);
+		s3_phase_end(&s, root, GF_S3_PH_CEILING, GF_S3_PH_CEILING);
 		gf_ceiling_result_free(&cr);
 		if (rc) {
 			s.status = "failed";
@@ -903,6 +1072,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			.checkpoint = w->workflow.checkpoint ? train_checkpoint : NULL,
 			.checkpoint_arg = &tc,
 			.checkpoint_errmsg = ckmsg,
+			.checkpoint_async = !strcmp(w->checkpoint.mode, "async"),
 			.progress = prog,
 		};
 		if (root && !c->quiet)
@@ -917,6 +1087,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			msg[0] = '\0';
 		}
 		gf_world_barrier();
+		s3_phase_start(&s);
 		cfg.t0_ns = gf_now_ns();
 		ck.origin_ns = cfg.t0_ns;
 		gf_progress_phase(prog, "train", p.total_steps * p.per_rank, cfg.duration_s);
@@ -933,6 +1104,8 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 				snprintf(err, sizeof(err), "merging results: %s", strerror(-irc));
 			}
 		}
+		/* Training reads, and the checkpoints written during training. */
+		s3_phase_end(&s, root, GF_S3_PH_TRAIN, GF_S3_PH_CKPT_WRITE);
 		if (rc) {
 			s.status = "failed";
 			snprintf(s.error, sizeof(s.error), "train: %s", err);
@@ -955,9 +1128,11 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		gf_progress_phase(prog, "checkpoint", 0, 0);
 		if (!rc) {
 			gf_world_barrier();
+			s3_phase_start(&s);
 			ck.origin_ns = gf_now_ns();
 			rc = gf_ckpt_run(&ck, nw, nr, between, &stop_requested, &ckpt_phase, err, sizeof(err));
 		}
+		s3_phase_end(&s, root, GF_S3_PH_CKPT_RESTORE, GF_S3_PH_CKPT_WRITE);
 		if (rc && rc != -EINTR) {
 			s.status = "failed";
 			snprintf(s.error, sizeof(s.error), "checkpoint: %s", err);
@@ -1047,6 +1222,8 @@ write:
 	free(s.rows);
 	free(s.ts);
 	free(s.hosts);
+	for (int i = 0; i < GF_S3_PHASES; i++)
+		free(s.s3_timing[i]);
 	gf_ckpt_phase_free(&ckpt_phase);
 	gf_train_result_free(&tr);
 	/* Every rank leaves with the same code. */

@@ -10,6 +10,7 @@
 #include "io/io.h"
 #include "io/s3.h"
 #include "s3conf.h"
+#include "s3spread.h"
 #include "target.h"
 
 /* The marker and the manifest are a few hundred bytes; anything past this is not ours. */
@@ -53,14 +54,17 @@ int gf_s3ns_resolve(const struct gf_workload *w, const char *engine, const char 
 	rc = gf_s3conf_resolve(&w->storage.options, &c, err, errlen);
 	if (rc)
 		return rc;
-	if (c.insecure)
-		fprintf(stderr, "gpufeed: warning: s3_insecure is set: the certificates of %s are not "
-			"verified\n", c.endpoint);
+	/* s3_insecure (--insecure) is warned about by rank 0 (run.c), not by every rank. */
 	rc = gf_s3_setup(&c);
 	gf_s3conf_clear(&c);
 	if (rc) {
 		snprintf(err, errlen, "cannot set up the s3 engine: %s", strerror(-rc));
 		return rc;
+	}
+	if (gf_s3_spread_setup(t->root, (unsigned)w->target.prefix_spread)) {
+		snprintf(err, errlen, "target %s: target.prefix_spread %lld: expected 0 to %u", t->uri,
+			 (long long)w->target.prefix_spread, GF_S3SPREAD_MAX);
+		return -EINVAL;
 	}
 	snprintf(t->engine, sizeof(t->engine), "%s", engine && *engine ? engine : "s3");
 	snprintf(t->engine_reason, sizeof(t->engine_reason), "%s", !engine || !*engine
@@ -145,16 +149,20 @@ int gf_s3ns_json_to_file(const char *uri, struct json_object *o)
 struct keys {
 	char **v;
 	size_t n, cap;
-	const char *skip;      /* keys starting with this stay (NULL: none) */
+	const char *bucket;
+	const char *skip;      /* keys named with this prefix stay (NULL: none) */
 	const char *marker;    /* and this one key */
 };
 
 static int collect(void *arg, const char *key, uint64_t size)
 {
 	struct keys *k = arg;
+	char name[1100];
 
 	(void)size;
-	if (k->skip && (!strncmp(key, k->skip, strlen(k->skip)) || !strcmp(key, k->marker)))
+	/* The listing gives stored keys; what stays is named without the prefix_spread. */
+	if (k->skip && !gf_s3_key_name(k->bucket, key, name, sizeof(name)) &&
+	    (!strncmp(name, k->skip, strlen(k->skip)) || !strcmp(name, k->marker)))
 		return 0;
 	if (k->n == k->cap) {
 		size_t cap = k->cap ? k->cap * 2 : 1024;
@@ -190,6 +198,7 @@ int gf_s3ns_remove_all(const char *root, const char *keep)
 		snprintf(mkey, sizeof(mkey), "%s/%s", key, GF_MARKER);
 		k.skip = skip;
 		k.marker = mkey;
+		k.bucket = bucket;
 	}
 	snprintf(prefix, sizeof(prefix), "%s/", root);
 	rc = gf_s3_list(prefix, 0, collect, &k, detail, sizeof(detail));

@@ -63,6 +63,41 @@ static int resolve_remote(const struct gf_workload *w, const char *engine, const
 #endif
 }
 
+/* dataset.format hdf5 is read with hyperslabs through the HDF5 library: the hdf5 engine
+ * is chosen for it (null still reads nothing); an engine that reads plain bytes would
+ * read HDF5 metadata as samples, so asking for one is an error. Checkpoints written
+ * with file_per_rank go through the default local engine (run.c). */
+static int hdf5_engine(const char *engine, const char *cli_engine, struct gf_target *t, char *err,
+		       size_t errlen)
+{
+	const char *given = cli_engine && *cli_engine ? "--engine" : "target.engine in the workload";
+
+	if (!gf_io_find("hdf5")) {
+		snprintf(err, errlen, "dataset.format hdf5 is read through the HDF5 library, and this build "
+			 "of gpufeed has none (install libhdf5-openmpi-dev and rebuild)");
+		return -EINVAL;
+	}
+	if (engine && *engine && !gf_io_find(engine)) {
+		snprintf(err, errlen, "unknown engine '%s': built-in engines are %s", engine, gf_io_names());
+		return -EINVAL;
+	}
+	if (engine && *engine && strcmp(engine, "hdf5") && strcmp(engine, "null")) {
+		snprintf(err, errlen, "%s %s: dataset.format hdf5 stores samples as rows of an HDF5 dataset, "
+			 "read with hyperslabs by the hdf5 engine; the %s engine reads plain files. Leave the "
+			 "engine out (hdf5 is chosen for this format), or pick hdf5 or null", given, engine, engine);
+		return -EINVAL;
+	}
+	snprintf(t->engine, sizeof(t->engine), "%s", engine && *engine ? engine : "hdf5");
+	if (engine && *engine)
+		snprintf(t->engine_reason, sizeof(t->engine_reason), "%s", given);
+	else
+		snprintf(t->engine_reason, sizeof(t->engine_reason), "dataset.format hdf5: each sample is one "
+			 "hyperslab (a row) of the records dataset, read with H5Dread (sec2 driver, independent "
+			 "per rank)");
+	snprintf(t->kind, sizeof(t->kind), "%s", strcmp(t->engine, "null") ? "local" : "null");
+	return 0;
+}
+
 int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
 		      struct gf_target *t, char *err, size_t errlen)
 {
@@ -81,6 +116,19 @@ int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const
 		snprintf(t->uri, sizeof(t->uri), "%s", uri);
 	}
 	path = t->uri;
+	/* HDF5 opens files through the kernel: no URI it could not open gets this far. */
+	if (!strcmp(w->dataset.format, "hdf5") && (gf_s3_is_uri(path) || gf_ns_remote(path))) {
+		snprintf(err, errlen, "target %s: dataset.format hdf5 is read through the HDF5 library, "
+			 "which opens local and mounted paths only; give the filesystem's mount path", t->uri);
+		return -EINVAL;
+	}
+	/* Request-rate limits per key prefix are an object store's: a file tree has none. */
+	if (w->target.prefix_spread > 1 && !gf_s3_is_uri(path)) {
+		snprintf(err, errlen, "%s: target.prefix_spread %lld spreads S3 object keys over hashed "
+			 "prefixes, and the target %s is not s3://; set it to 0", w->source,
+			 (long long)w->target.prefix_spread, t->uri);
+		return -EINVAL;
+	}
 	if (!strncmp(path, "file://", 7)) {
 		path += 7;
 	} else if (gf_s3_is_uri(path)) {
@@ -108,10 +156,18 @@ int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const
 	for (size_t l = strlen(t->root); l > 1 && t->root[l - 1] == '/'; l--)
 		t->root[l - 1] = '\0';
 
+	if (!strcmp(w->dataset.format, "hdf5"))
+		return hdf5_engine(engine, cli_engine, t, err, errlen);
 	if (engine && *engine) {
 		if (!gf_io_find(engine)) {
 			snprintf(err, errlen, "unknown engine '%s': built-in engines are %s", engine,
 				 gf_io_names());
+			return -EINVAL;
+		}
+		if (!strcmp(engine, "hdf5")) {
+			snprintf(err, errlen, "engine hdf5 reads HDF5 training data (dataset.format hdf5); "
+				 "dataset.format is %s, read with the other engines (checkpoints in HDF5: "
+				 "checkpoint.layout hdf5)", w->dataset.format);
 			return -EINVAL;
 		}
 		snprintf(t->engine, sizeof(t->engine), "%s", engine);

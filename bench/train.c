@@ -4,11 +4,16 @@
  * on this rank), so readers fill batches in the order accelerators will want them. A
  * reader may run at most prefetch_size steps ahead of its accelerator: the slot it
  * fills must have been released. One mutex guards the small shared state; the I/O
- * itself happens outside it. */
+ * itself happens outside it.
+ *
+ * checkpoint.mode async adds one checkpoint thread per rank with a mutex of its own:
+ * the accelerator hands it a burst and goes on; the thread keeps each burst's window and
+ * raises a flag that readers look at when a request completes. */
 #include "train.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +39,29 @@ struct accel_q {
 	uint64_t consumed;   /* steps whose batch the accelerator has taken */
 };
 
+#define WINDOW_OPEN UINT64_MAX /* the end of a burst still running */
+
+struct window {
+	uint64_t start, end;
+};
+
+/* The background checkpoint thread (checkpoint_async). The windows grow with the bursts
+ * (one per checkpoint, few); if growing fails, the last one is reused. */
+struct ckpt_worker {
+	pthread_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool pending;        /* a burst was handed over and not yet taken */
+	bool busy;           /* handed over or running */
+	bool quit;
+	uint64_t step;       /* of the burst handed over */
+	int rc;              /* the first failed burst's status */
+	atomic_bool active;  /* a burst is running: read by readers without the lock */
+	struct window *win;  /* in time order; nwin of cap used */
+	size_t nwin, cap;
+	struct gf_series series; /* the bursts on the timeline (GF_TS_CKPT_NS) */
+};
+
 struct shared {
 	const struct gf_train_cfg *cfg;
 	struct gf_train_result *res;
@@ -47,6 +75,7 @@ struct shared {
 	bool abort;
 	int error;
 	char errmsg[512];
+	struct ckpt_worker *ck; /* NULL unless checkpoint_async */
 };
 
 struct reader {
@@ -57,6 +86,9 @@ struct reader {
 	struct gf_series series;
 	uint64_t bytes, requests, samples;
 	uint64_t requested_bytes, opens;
+	uint64_t bytes_during;   /* completed while a checkpoint burst ran */
+	int (*chained_on_read)(void *arg, const struct gf_io_req *r);
+	void *chained_arg;
 };
 
 struct accel_thread {
@@ -65,6 +97,7 @@ struct accel_thread {
 	pthread_t tid;
 	struct gf_series series;
 	struct gf_rng rng;
+	size_t win_cursor;       /* windows before it ended before this accelerator's next span */
 };
 
 static void set_error(struct shared *sh, int rc, const char *msg)
@@ -84,6 +117,136 @@ static bool should_stop(struct shared *sh)
 {
 	return sh->abort || (sh->cfg->stop && *sh->cfg->stop) ||
 	       (sh->deadline_ns && gf_now_ns() >= sh->deadline_ns);
+}
+
+/* --- checkpoint.mode async --- */
+
+/* Readers: a request's bytes belong to a burst when they arrive while it runs. */
+static int attribute_read(void *arg, const struct gf_io_req *req)
+{
+	struct reader *r = arg;
+
+	if (atomic_load_explicit(&r->sh->ck->active, memory_order_relaxed))
+		r->bytes_during += (uint64_t)req->result;
+	return r->chained_on_read ? r->chained_on_read(r->chained_arg, req) : 0;
+}
+
+static void *ckpt_main(void *arg)
+{
+	struct shared *sh = arg;
+	struct ckpt_worker *k = sh->ck;
+	const struct gf_train_cfg *cfg = sh->cfg;
+
+	pthread_mutex_lock(&k->mu);
+	for (;;) {
+		size_t w;
+		uint64_t step, start, end;
+		int rc;
+
+		while (!k->pending && !k->quit)
+			pthread_cond_wait(&k->cv, &k->mu);
+		if (!k->pending)
+			break;
+		k->pending = false;
+		step = k->step;
+		/* The start is read under the lock: an accelerator that looks at the windows after
+		 * its step's end sees every window that began before it. */
+		if (k->nwin == k->cap) {
+			struct window *more = realloc(k->win, 2 * k->cap * sizeof(*k->win));
+			if (more) {
+				k->win = more;
+				k->cap *= 2;
+			}
+		}
+		w = k->nwin < k->cap ? k->nwin++ : k->cap - 1;
+		k->win[w].start = start = gf_now_ns();
+		k->win[w].end = WINDOW_OPEN;
+		atomic_store_explicit(&k->active, true, memory_order_relaxed);
+		pthread_mutex_unlock(&k->mu);
+
+		gf_progress_checkpoint(cfg->progress, "checkpoint burst in progress (async)");
+		rc = cfg->checkpoint(cfg->checkpoint_arg, step);
+		gf_progress_checkpoint(cfg->progress, NULL);
+		end = gf_now_ns();
+		atomic_store_explicit(&k->active, false, memory_order_relaxed);
+		gf_series_span(&k->series, start, end, GF_TS_CKPT_NS);
+
+		pthread_mutex_lock(&k->mu);
+		k->win[w].end = end;
+		if (rc && !k->rc)
+			k->rc = rc;
+		k->busy = false;
+		pthread_cond_broadcast(&k->cv);
+	}
+	pthread_mutex_unlock(&k->mu);
+	return NULL;
+}
+
+/* How much of [a, b) lies inside the windows. Spans come in time order per accelerator,
+ * so windows that ended before a are skipped for good. */
+static uint64_t in_windows(struct ckpt_worker *k, size_t *cursor, uint64_t a, uint64_t b)
+{
+	uint64_t sum = 0;
+
+	if (b <= a)
+		return 0;
+	pthread_mutex_lock(&k->mu);
+	while (*cursor < k->nwin && k->win[*cursor].end <= a)
+		(*cursor)++;
+	for (size_t i = *cursor; i < k->nwin && k->win[i].start < b; i++) {
+		uint64_t lo = k->win[i].start > a ? k->win[i].start : a;
+		uint64_t hi = k->win[i].end < b ? k->win[i].end : b;
+		if (hi > lo)
+			sum += hi - lo;
+	}
+	pthread_mutex_unlock(&k->mu);
+	return sum;
+}
+
+static void wait_idle(struct ckpt_worker *k)
+{
+	pthread_mutex_lock(&k->mu);
+	while (k->busy)
+		pthread_cond_wait(&k->cv, &k->mu);
+	pthread_mutex_unlock(&k->mu);
+}
+
+/* The accelerator's side: wait for the previous burst if it still runs (a halt, counted
+ * like a synchronous burst's), then hand this one over. Returns the status of the bursts
+ * so far: every rank waits here for the same previous burst, whose status was agreed by
+ * all ranks, so all of them stop at the same step. */
+static int hand_over(struct accel_thread *t, struct gf_accel *acc, uint64_t step)
+{
+	struct shared *sh = t->sh;
+	struct ckpt_worker *k = sh->ck;
+	const struct gf_train_cfg *cfg = sh->cfg;
+	int rc;
+
+	pthread_mutex_lock(&k->mu);
+	if (k->busy) {
+		uint64_t from = acc->prev_deadline_ns, resume;
+		bool counted = acc->steps > acc->exclude;
+
+		pthread_mutex_unlock(&k->mu);
+		gf_progress_checkpoint(cfg->progress, "waiting for the previous checkpoint burst");
+		wait_idle(k);
+		resume = gf_now_ns();
+		/* From when the accelerator would have gone on: what gf_accel_halt adds. */
+		if (resume > from)
+			sh->res->async.wait_s += (resume - from) / 1e9;
+		gf_accel_halt(acc, resume);
+		if (counted && resume > from)
+			sh->res->async.elapsed_in_ns[t->local] += in_windows(k, &t->win_cursor, from, resume);
+		pthread_mutex_lock(&k->mu);
+	}
+	rc = k->rc;
+	if (!rc) {
+		k->step = step;
+		k->pending = k->busy = true;
+		pthread_cond_broadcast(&k->cv);
+	}
+	pthread_mutex_unlock(&k->mu);
+	return rc;
 }
 
 static void *reader_main(void *arg)
@@ -110,6 +273,13 @@ static void *reader_main(void *arg)
 	if (rc) {
 		set_error(sh, rc, f.errmsg);
 		return NULL;
+	}
+	if (sh->ck) {
+		/* Whatever fetch hooked there still runs, after the attribution. */
+		r->chained_on_read = f.eng.on_read;
+		r->chained_arg = f.eng.on_read_arg;
+		f.eng.on_read = attribute_read;
+		f.eng.on_read_arg = r;
 	}
 	for (;;) {
 		uint64_t job, step, samples0, bytes0;
@@ -204,9 +374,24 @@ static void *accel_main(void *arg)
 		gf_series_span(&t->series, start_ns, deadline, GF_TS_COMPUTE_NS);
 		gf_progress_step(cfg->progress, compute_ns, begun && start_ns > prev ? start_ns - prev : 0);
 		gf_sleep_until(deadline);
+		/* After the step's end every window that overlaps it has begun: split the counted
+		 * stall and compute by the bursts. */
+		if (sh->ck && acc->steps > acc->exclude) {
+			/* The stall first: the cursor only moves forward in time. */
+			uint64_t sin = begun && start_ns > prev ? in_windows(sh->ck, &t->win_cursor, prev, start_ns) : 0;
+			uint64_t cin = in_windows(sh->ck, &t->win_cursor, start_ns, deadline);
+			sh->res->async.compute_in_ns[t->local] += cin;
+			sh->res->async.elapsed_in_ns[t->local] += cin + sin;
+		}
 		if (cfg->step_barrier)
 			cfg->step_barrier();
-		if (cfg->checkpoint && gf_train_checkpoint_due(cfg->w, cfg->plan, step)) {
+		if (sh->ck && gf_train_checkpoint_due(cfg->w, cfg->plan, step)) {
+			int rc = hand_over(t, acc, step);
+			if (rc) {
+				set_error(sh, rc, cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
+				break;
+			}
+		} else if (cfg->checkpoint && gf_train_checkpoint_due(cfg->w, cfg->plan, step)) {
 			/* Every accelerator halts while the burst runs; the readers go on filling the
 			 * prefetch queue, as a real data loader does. */
 			uint64_t halt = gf_now_ns();
@@ -253,6 +438,68 @@ static void *watchdog_main(void *arg)
 	return NULL;
 }
 
+static int ckpt_worker_init(struct ckpt_worker *k, const struct gf_train_cfg *cfg,
+			    struct gf_train_result *res)
+{
+	const struct gf_plan *p = cfg->plan;
+
+	memset(k, 0, sizeof(*k));
+	k->cap = 16;
+	k->win = calloc(k->cap, sizeof(*k->win));
+	res->async.compute_in_ns = calloc(p->per_rank, sizeof(uint64_t));
+	res->async.elapsed_in_ns = calloc(p->per_rank, sizeof(uint64_t));
+	if (!k->win || !res->async.compute_in_ns || !res->async.elapsed_in_ns) {
+		free(k->win);
+		k->win = NULL;
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&k->mu, NULL);
+	pthread_cond_init(&k->cv, NULL);
+	atomic_init(&k->active, false);
+	gf_series_init(&k->series, cfg->t0_ns, 1000000000u);
+	return 0;
+}
+
+/* Wait for the burst in flight, then end the thread. */
+static void ckpt_worker_stop(struct ckpt_worker *k)
+{
+	wait_idle(k);
+	pthread_mutex_lock(&k->mu);
+	k->quit = true;
+	pthread_cond_broadcast(&k->cv);
+	pthread_mutex_unlock(&k->mu);
+	pthread_join(k->tid, NULL);
+}
+
+static void ckpt_worker_destroy(struct ckpt_worker *k)
+{
+	gf_series_free(&k->series);
+	free(k->win);
+	k->win = NULL;
+	pthread_cond_destroy(&k->cv);
+	pthread_mutex_destroy(&k->mu);
+}
+
+/* The windows against the phase [start, end): end is when the accelerators finished, so
+ * the wait for the last burst after it counts as neither. */
+static void ckpt_worker_figures(const struct ckpt_worker *k, struct gf_train_result *res, uint64_t end)
+{
+	uint64_t burst = 0, during = 0, span = end > res->start_ns ? end - res->start_ns : 0;
+
+	for (size_t i = 0; i < k->nwin; i++) {
+		uint64_t lo = k->win[i].start > res->start_ns ? k->win[i].start : res->start_ns;
+		uint64_t hi = k->win[i].end < end ? k->win[i].end : end;
+		burst += k->win[i].end - k->win[i].start;
+		if (hi > lo)
+			during += hi - lo;
+	}
+	res->async_ran = true;
+	res->async.bursts = (unsigned)k->nwin;
+	res->async.burst_s = burst / 1e9;
+	res->async.during_s = during / 1e9;
+	res->async.outside_s = (span - during) / 1e9;
+}
+
 static double cpu_seconds(void)
 {
 	struct rusage ru;
@@ -271,7 +518,10 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	struct reader *readers = NULL;
 	struct accel_thread *accels = NULL;
 	pthread_t watchdog;
+	struct ckpt_worker ck;
+	bool ck_init = false, ck_started = false;
 	unsigned started_r = 0, started_a = 0;
+	uint64_t accels_end_ns;
 	double cpu0 = cpu_seconds();
 	int rc = 0;
 
@@ -311,8 +561,27 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 		gf_accel_init(&res->accel[a], (unsigned)cfg->rank * p->per_rank + a,
 			      (uint64_t)cfg->w->output.exclude_start_steps);
 	}
+	if (cfg->checkpoint && cfg->checkpoint_async) {
+		rc = ckpt_worker_init(&ck, cfg, res);
+		if (rc) {
+			snprintf(err, errlen, "out of memory");
+			goto out_free;
+		}
+		ck_init = true;
+		sh.ck = &ck;
+	}
 
 	res->start_ns = gf_now_ns();
+	/* Before anything that could hand it a burst: without it an accelerator would wait for
+	 * a burst that never ends. */
+	if (sh.ck) {
+		if (pthread_create(&ck.tid, NULL, ckpt_main, &sh)) {
+			rc = -EAGAIN;
+			snprintf(err, errlen, "cannot start the checkpoint thread");
+			goto out_free;
+		}
+		ck_started = true;
+	}
 	if (pthread_create(&watchdog, NULL, watchdog_main, &sh)) {
 		rc = -EAGAIN;
 		snprintf(err, errlen, "cannot start a thread");
@@ -346,6 +615,13 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	accel_main(&accels[0]);
 	for (unsigned a = 1; a < started_a; a++)
 		pthread_join(accels[a].tid, NULL);
+	accels_end_ns = gf_now_ns();
+	/* The last burst belongs to the phase, as a real job ends when its checkpoint is
+	 * durable; its other ranks run it too, so even a failed phase waits for it. */
+	if (ck_started) {
+		ckpt_worker_stop(&ck);
+		ck_started = false;
+	}
 	/* Readers that still wait for room are released by the accelerators' exit. */
 	pthread_mutex_lock(&sh.mu);
 	sh.abort = true;
@@ -373,6 +649,18 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 		res->samples += res->accel[a].samples;
 		res->steps += res->accel[a].steps;
 	}
+	if (sh.ck) {
+		ckpt_worker_figures(&ck, res, accels_end_ns);
+		for (unsigned i = 0; i < started_r; i++)
+			res->async.read_bytes_during += readers[i].bytes_during;
+		gf_series_merge(&res->series, &ck.series);
+		/* A failed burst that no later hand-over saw. */
+		if (ck.rc && !sh.error) {
+			sh.error = ck.rc;
+			snprintf(sh.errmsg, sizeof(sh.errmsg), "%s",
+				 cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
+		}
+	}
 	res->cpu_s = cpu_seconds() - cpu0;
 	res->interrupted = cfg->stop && *cfg->stop;
 	res->duration_reached = sh.deadline_ns && res->steps < p->total_steps * p->per_rank;
@@ -382,6 +670,10 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	}
 
 out_free:
+	if (ck_started)
+		ckpt_worker_stop(&ck);
+	if (ck_init)
+		ckpt_worker_destroy(&ck);
 	for (unsigned i = 0; i < nreaders && readers; i++)
 		gf_series_free(&readers[i].series);
 	for (unsigned a = 0; a < p->per_rank && accels; a++)
@@ -399,6 +691,9 @@ out_free:
 
 void gf_train_result_free(struct gf_train_result *res)
 {
+	free(res->async.compute_in_ns);
+	free(res->async.elapsed_in_ns);
+	res->async.compute_in_ns = res->async.elapsed_in_ns = NULL;
 	free(res->accel);
 	res->accel = NULL;
 	gf_series_free(&res->series);

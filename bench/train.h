@@ -32,12 +32,32 @@ struct gf_train_cfg {
 	double duration_s;       /* 0 = all steps */
 	volatile sig_atomic_t *stop; /* set by a signal */
 	void (*step_barrier)(void);  /* NULL unless accelerator.step_barrier */
-	/* A checkpoint burst, called on accelerator 0's thread after every step for which
-	 * gf_train_checkpoint_due() holds; it must return 0 or -errno with a message. */
+	/* A checkpoint burst, called after every step for which gf_train_checkpoint_due()
+	 * holds; it must return 0 or -errno with a message. Synchronous: on accelerator 0's
+	 * thread, which halts meanwhile. checkpoint_async: on one background thread of the
+	 * rank while the accelerators go on; a burst due while the previous one still runs
+	 * waits for it (one in flight), and the last one is waited for before the phase ends.
+	 * Its collectives must then use a communicator of their own (mpi/ GF_COMM_CKPT). */
 	int (*checkpoint)(void *arg, uint64_t step);
 	void *checkpoint_arg;
 	const char *checkpoint_errmsg; /* where checkpoint() leaves its message */
+	bool checkpoint_async;
 	struct gf_progress *progress;  /* rank 0's progress line; NULL when off */
+};
+
+/* checkpoint_async: this rank's bursts and what went on while they ran. A window is the
+ * time the checkpoint thread spent in one checkpoint() call. Reads are attributed by when
+ * each request completed; accelerator time by intersecting every counted step's stall and
+ * compute spans (and waits) with the windows, so nothing is binned. */
+struct gf_train_async {
+	unsigned bursts;
+	double burst_s;              /* the windows, summed */
+	double wait_s;               /* accelerators waiting for the previous burst */
+	double during_s, outside_s;  /* the phase, [start, last step's end], inside/outside windows */
+	uint64_t read_bytes_during;  /* read_bytes - this = read outside the windows */
+	/* Per accelerator (naccel entries): counted compute and elapsed time inside windows;
+	 * outside = the accelerator's totals minus these. */
+	uint64_t *compute_in_ns, *elapsed_in_ns;
 };
 
 struct gf_train_result {
@@ -54,6 +74,8 @@ struct gf_train_result {
 	double cpu_s;            /* user + system of the whole rank */
 	bool interrupted;        /* stopped by a signal */
 	bool duration_reached;   /* stopped by run.duration before the last step */
+	bool async_ran;          /* checkpoint_async: async holds the figures */
+	struct gf_train_async async;
 };
 
 /* Runs the phase. Returns 0 or -errno with a message naming the path and the cause. The

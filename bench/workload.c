@@ -68,8 +68,8 @@ const struct gf_key gf_keys[] = {
 	KEY("dataset.file_prefix", GF_K_STR, dataset.file_prefix, NULL, 1, 0, "file name prefix"),
 	KEY("dataset.compression", GF_K_STR, dataset.compression, NULL, 1, 0, "compression (recorded; data is incompressible)"),
 	KEY("dataset.compression_level", GF_K_INT, dataset.compression_level, NULL, 1, 0, "compression level (recorded)"),
-	KEY("dataset.enable_chunking", GF_K_BOOL, dataset.enable_chunking, NULL, 1, 0, "HDF5 chunking"),
-	KEY("dataset.chunk_size", GF_K_SIZE, dataset.chunk_size, NULL, 1, 0, "HDF5 chunk size"),
+	KEY("dataset.enable_chunking", GF_K_BOOL, dataset.enable_chunking, NULL, 1, 0, "format hdf5: chunked records dataset (false = contiguous)"),
+	KEY("dataset.chunk_size", GF_K_SIZE, dataset.chunk_size, NULL, 1, 0, "format hdf5 with enable_chunking: bytes per chunk, rounded down to whole rows (0 = one row per chunk)"),
 	KEY("dataset.keep_files", GF_K_BOOL, dataset.keep_files, NULL, 1, 0, "keep the dataset after the run"),
 	KEY("dataset.generation_buffer_size", GF_K_SIZE, dataset.generation_buffer_size, NULL, 1, 0, "write size during generation"),
 	KEY("dataset.record_element_type", GF_K_STR, dataset.record_element_type, NULL, 1, 0, "element type (recorded)"),
@@ -119,7 +119,7 @@ const struct gf_key gf_keys[] = {
 	KEY("checkpoint.fsync", GF_K_BOOL, checkpoint.fsync, NULL, 1, 0, "make each shard durable (honoured, unlike DLIO)"),
 	KEY("checkpoint.rank_sync", GF_K_BOOL, checkpoint.rank_sync, NULL, 1, 0, "barrier after each checkpoint"),
 	KEY("checkpoint.recovery_rank_shift", GF_K_BOOL, checkpoint.recovery_rank_shift, NULL, 1, 0, "restore from another node's shard"),
-	KEY("checkpoint.mode", GF_K_ENUM_STR, checkpoint.mode, "default|subset", 1, 0, "which ranks take part"),
+	KEY("checkpoint.mode", GF_K_ENUM_STR, checkpoint.mode, "default|subset|async", 1, 0, "default: training halts for each burst; async (gpufeed): a background thread per rank writes it while training goes on, one burst in flight, and summary.json checkpoint.async reports how much reads and AU drop meanwhile (needs workflow.train and MPI_THREAD_MULTIPLE); subset: DLIO's, which ranks take part"),
 	KEY("checkpoint.type", GF_K_ENUM_STR, checkpoint.type, "rank_zero|all_ranks", 1, 0, "who writes"),
 	KEY("checkpoint.model_size", GF_K_SIZE, checkpoint.model_size, NULL, 1, 0, "flat checkpoint size"),
 	KEY("checkpoint.layout", GF_K_ENUM_STR, checkpoint.layout, "file_per_rank|shared_file|hdf5|object_per_rank", 1, 0, "file per rank, one MPI-IO file, one parallel HDF5 file, or one S3 object per rank (multipart; the only one on s3://)"),
@@ -159,6 +159,7 @@ const struct gf_key gf_keys[] = {
 	KEY("target.sqpoll", GF_K_BOOL, target.sqpoll, NULL, 1, 0, "uring: a kernel thread polls for submissions (no system call per batch)"),
 	KEY("target.lustre.stripe_count", GF_K_INT, target.lustre_stripe_count, NULL, 0, 65536, "Lustre: OSTs per new file (0 = default; MPI-IO striping_factor)"),
 	KEY("target.lustre.stripe_size", GF_K_SIZE, target.lustre_stripe_size, NULL, 1, 0, "Lustre: stripe size of new files (0 = default; MPI-IO striping_unit)"),
+	KEY("target.prefix_spread", GF_K_INT, target.prefix_spread, NULL, 0, 65536, "s3: spread object keys over this many hashed prefixes after the target's (request-rate limits are per prefix; 0 or 1 = off)"),
 	KEY("target.open_files", GF_K_INT, target.open_files, NULL, 0, 1048576, "files each reader thread keeps open with reader.read_type memory (0 = auto, under the fd limit)"),
 
 	KEY("run.duration", GF_K_SECONDS, run.duration, NULL, 0, 1e9, "stop after this long (0 = when the steps are done)"),
@@ -738,6 +739,8 @@ enum gf_layout gf_workload_layout(const struct gf_workload *w)
 		return GF_LAYOUT_FILE_PER_SAMPLE;
 	if (!strcmp(f, "indexed_binary") || !strcmp(f, "mmap_indexed_binary"))
 		return GF_LAYOUT_INDEXED;
+	if (!strcmp(f, "hdf5"))
+		return GF_LAYOUT_ROWS;
 	return GF_LAYOUT_RECORDS;
 }
 

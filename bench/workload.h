@@ -24,8 +24,9 @@ enum gf_direct { GF_DIRECT_OFF = 0, GF_DIRECT_ON, GF_DIRECT_AUTO };
 /* How a format lays samples out, which decides the access pattern. */
 enum gf_layout {
 	GF_LAYOUT_FILE_PER_SAMPLE, /* npz, npy, jpeg, png: each file read whole */
-	GF_LAYOUT_RECORDS,         /* tfrecord, hdf5, csv, synthetic: samples back to back */
+	GF_LAYOUT_RECORDS,         /* tfrecord, csv, synthetic: samples back to back */
 	GF_LAYOUT_INDEXED,         /* indexed_binary, mmap_indexed_binary: small records at offsets */
+	GF_LAYOUT_ROWS,            /* hdf5: rows of a 2-D byte dataset, one hyperslab per sample */
 };
 
 /* A key-value map passed through untouched (storage_options, mpiio hints). */
@@ -167,6 +168,7 @@ struct gf_workload {
 		 * liblustreapi they reach shared files as MPI-IO hints only (target.c). */
 		int64_t lustre_stripe_count;
 		uint64_t lustre_stripe_size;
+		int64_t prefix_spread; /* s3: keys spread over this many hashed prefixes (0, 1: off) */
 	} target;
 
 	struct {

@@ -10,14 +10,27 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Until gf_world_init duplicates it, the checkpoint communicator is the world's. */
+static MPI_Comm comms[GF_COMM_COUNT] = { MPI_COMM_WORLD, MPI_COMM_WORLD };
+
+static MPI_Comm comm_of(enum gf_comm c)
+{
+	return (unsigned)c < GF_COMM_COUNT ? comms[c] : MPI_COMM_WORLD;
+}
+
 int gf_world_init(int *argc, char ***argv, struct gf_world *w)
 {
 	int provided, len = 0;
 	MPI_Comm node;
 
 	memset(w, 0, sizeof(*w));
-	if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+	/* MULTIPLE: with checkpoint.mode async a background thread runs the bursts' collectives
+	 * while the main thread may call MPI too. Whether MPI granted it is checked by the
+	 * run, which refuses async without it. */
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
 		return -EIO;
+	w->thread_multiple = provided >= MPI_THREAD_MULTIPLE;
+	MPI_Comm_dup(MPI_COMM_WORLD, &comms[GF_COMM_CKPT]);
 	MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &w->size);
 	MPI_Get_library_version(w->mpi_version, &len);
@@ -53,35 +66,58 @@ void gf_world_finalize(void)
 	int done = 0;
 
 	MPI_Finalized(&done);
-	if (!done)
-		MPI_Finalize();
+	if (done)
+		return;
+	if (comms[GF_COMM_CKPT] != MPI_COMM_WORLD)
+		MPI_Comm_free(&comms[GF_COMM_CKPT]);
+	comms[GF_COMM_CKPT] = MPI_COMM_WORLD;
+	MPI_Finalize();
 }
 
 void gf_world_barrier(void)
 {
-	MPI_Barrier(MPI_COMM_WORLD);
+	gf_world_barrier_on(GF_COMM_MAIN);
+}
+
+void gf_world_barrier_on(enum gf_comm c)
+{
+	MPI_Barrier(comm_of(c));
 }
 
 int gf_world_agree(int status, const char *mymsg, char *msg, size_t msglen)
 {
+	return gf_world_agree_on(GF_COMM_MAIN, status, mymsg, msg, msglen);
+}
+
+int gf_world_agree_on(enum gf_comm c, int status, const char *mymsg, char *msg, size_t msglen)
+{
 	const int none = 1 << 30;
+	MPI_Comm comm = comm_of(c);
 	int me, mine, lowest;
 	char buf[1024] = "";
 
-	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	MPI_Comm_rank(comm, &me);
 	/* The lowest failing rank speaks for all. */
 	mine = status ? me : none;
-	MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm);
 	if (lowest == none)
 		return 0;
-	if (me == lowest)
-		snprintf(buf, sizeof(buf), "rank %d: %s", me, mymsg && *mymsg ? mymsg : strerror(-status));
-	MPI_Bcast(buf, sizeof(buf), MPI_CHAR, lowest, MPI_COMM_WORLD);
+	if (me == lowest) {
+		const char *text = mymsg && *mymsg ? mymsg : strerror(-status);
+		int at = 0;
+
+		/* A message that an earlier agreement already named a rank in keeps that name. */
+		if (sscanf(text, "rank %*d: %n", &at) == 0 && at > 0)
+			snprintf(buf, sizeof(buf), "%s", text);
+		else
+			snprintf(buf, sizeof(buf), "rank %d: %s", me, text);
+	}
+	MPI_Bcast(buf, sizeof(buf), MPI_CHAR, lowest, comm);
 	buf[sizeof(buf) - 1] = '\0';
 	if (msg)
 		snprintf(msg, msglen, "%s", buf);
 	mine = status;
-	MPI_Bcast(&mine, 1, MPI_INT, lowest, MPI_COMM_WORLD);
+	MPI_Bcast(&mine, 1, MPI_INT, lowest, comm);
 	return mine;
 }
 
@@ -105,7 +141,12 @@ void gf_world_min_u64(uint64_t *v, size_t n) { reduce(v, n, MPI_UINT64_T, MPI_MI
 
 void gf_world_allmax_double(double *v, size_t n)
 {
-	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	gf_world_allmax_double_on(GF_COMM_MAIN, v, n);
+}
+
+void gf_world_allmax_double_on(enum gf_comm c, double *v, size_t n)
+{
+	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_MAX, comm_of(c));
 }
 
 void gf_world_allsum_u64(uint64_t *v, size_t n)
@@ -115,7 +156,12 @@ void gf_world_allsum_u64(uint64_t *v, size_t n)
 
 void gf_world_gather_double(const double *mine, size_t n, double *out)
 {
-	MPI_Gather(mine, (int)n, MPI_DOUBLE, out, (int)n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	gf_world_gather_double_on(GF_COMM_MAIN, mine, n, out);
+}
+
+void gf_world_gather_double_on(enum gf_comm c, const double *mine, size_t n, double *out)
+{
+	MPI_Gather(mine, (int)n, MPI_DOUBLE, out, (int)n, MPI_DOUBLE, 0, comm_of(c));
 }
 
 int gf_world_gatherv(const void *mine, size_t len, void **out, size_t *counts)
@@ -168,7 +214,12 @@ void gf_world_gather_hosts(const struct gf_world *w, char *hosts)
 
 void gf_world_bcast(void *buf, size_t len, int root)
 {
-	MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD);
+	gf_world_bcast_on(GF_COMM_MAIN, buf, len, root);
+}
+
+void gf_world_bcast_on(enum gf_comm c, void *buf, size_t len, int root)
+{
+	MPI_Bcast(buf, (int)len, MPI_BYTE, root, comm_of(c));
 }
 
 void gf_world_allgather_u64(const uint64_t *mine, size_t n, uint64_t *out)
@@ -178,9 +229,12 @@ void gf_world_allgather_u64(const uint64_t *mine, size_t n, uint64_t *out)
 
 void *gf_world_comm(void)
 {
-	static MPI_Comm world = MPI_COMM_WORLD;
+	return gf_world_comm_on(GF_COMM_MAIN);
+}
 
-	return &world;
+void *gf_world_comm_on(enum gf_comm c)
+{
+	return &comms[(unsigned)c < GF_COMM_COUNT ? c : GF_COMM_MAIN];
 }
 
 double gf_world_time(void)

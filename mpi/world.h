@@ -3,8 +3,19 @@
 #ifndef GF_WORLD_H
 #define GF_WORLD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Two communicators over the same ranks. Checkpoint bursts (barriers, reductions, MPI-IO,
+ * HDF5) use their own, so that a burst running on a background thread (checkpoint.mode:
+ * async) never interleaves its collectives with those of the main thread on one
+ * communicator; MPI matches collectives per communicator in call order. */
+enum gf_comm {
+	GF_COMM_MAIN = 0, /* MPI_COMM_WORLD */
+	GF_COMM_CKPT,     /* a duplicate of it, for checkpoint traffic */
+	GF_COMM_COUNT
+};
 
 struct gf_world {
 	int rank, size;
@@ -14,18 +25,22 @@ struct gf_world {
 	int nodes;
 	char host[256];
 	char mpi_version[256];
+	bool thread_multiple; /* MPI granted MPI_THREAD_MULTIPLE (two threads may call MPI) */
 };
 
-/* MPI_Init_thread(MPI_THREAD_FUNNELED) and the node layout. Returns 0 or -errno. */
+/* MPI_Init_thread asking for MPI_THREAD_MULTIPLE (what MPI grants is in thread_multiple),
+ * the checkpoint communicator and the node layout. Returns 0 or -errno. */
 int gf_world_init(int *argc, char ***argv, struct gf_world *w);
 void gf_world_finalize(void);
 
 void gf_world_barrier(void);
+void gf_world_barrier_on(enum gf_comm c);
 
 /* Every rank passes its status (0 or -errno) and a message. All ranks learn the worst
  * outcome: returns 0 if every rank succeeded, otherwise the status of the lowest failing
  * rank, whose message (prefixed with "rank N: ") is copied into msg on every rank. */
 int gf_world_agree(int status, const char *mymsg, char *msg, size_t msglen);
+int gf_world_agree_on(enum gf_comm c, int status, const char *mymsg, char *msg, size_t msglen);
 
 /* Element-wise reductions onto rank 0 (in place on rank 0; other ranks' buffers are only
  * sent). */
@@ -37,11 +52,13 @@ void gf_world_max_u64(uint64_t *v, size_t n);
 void gf_world_min_u64(uint64_t *v, size_t n);
 /* Same, with the result on every rank. */
 void gf_world_allmax_double(double *v, size_t n);
+void gf_world_allmax_double_on(enum gf_comm c, double *v, size_t n);
 void gf_world_allsum_u64(uint64_t *v, size_t n);
 
 /* Gather n doubles from every rank to rank 0 (out has size*n entries, rank-major; NULL on
  * other ranks). */
 void gf_world_gather_double(const double *mine, size_t n, double *out);
+void gf_world_gather_double_on(enum gf_comm c, const double *mine, size_t n, double *out);
 /* Gather a variable number of bytes from each rank to rank 0. On rank 0 *out is a malloc'd
  * buffer of all ranks' data in rank order and counts[r] the bytes of rank r (counts has
  * size entries). Returns 0 or -ENOMEM (on every rank). */
@@ -50,12 +67,15 @@ int gf_world_gatherv(const void *mine, size_t len, void **out, size_t *counts);
 void gf_world_gather_hosts(const struct gf_world *w, char *hosts);
 
 void gf_world_bcast(void *buf, size_t len, int root);
+void gf_world_bcast_on(enum gf_comm c, void *buf, size_t len, int root);
 
 /* Every rank's n values, on every rank (out has size x n entries, rank-major). */
 void gf_world_allgather_u64(const uint64_t *mine, size_t n, uint64_t *out);
 
-/* The communicator the MPI-IO and HDF5 backends use (a pointer to an MPI_Comm). */
+/* The communicator the MPI-IO and HDF5 backends use (a pointer to an MPI_Comm):
+ * MPI_COMM_WORLD, or for gf_world_comm_on the one asked for. */
 void *gf_world_comm(void);
+void *gf_world_comm_on(enum gf_comm c);
 
 /* MPI_Wtime, for cross-rank timestamps after a barrier. */
 double gf_world_time(void);

@@ -7,19 +7,42 @@
 # (http://127.0.0.1:PORT); the credentials are in DIR/access_key and DIR/secret_key.
 # Stop it with scripts/radosgw-stop.sh DIR. Needs the Debian packages radosgw, ceph-mon,
 # ceph-osd (scripts/install-deps.sh).
+# Optional, from the environment: RGW_TLS_CERT and RGW_TLS_KEY (PEM files) add an https
+# port beside the http one (beast's ssl_endpoint), written to DIR/ssl_port; RGW_DNS_NAME
+# (default 127.0.0.1) is the name under which radosgw takes bucket.NAME host names
+# (virtual-hosted requests), e.g. localhost, whose subdomains curl resolves to loopback.
 set -euo pipefail
 dir=${1:?usage: radosgw-start.sh DIR [BUCKET...]}
-shift
 for b in ceph-mon ceph-osd radosgw radosgw-admin ceph monmaptool; do
 	command -v "$b" >/dev/null || { echo "radosgw-start: $b missing: install radosgw ceph-mon ceph-osd" >&2; exit 1; }
 done
+# A fresh cluster now and then fails to form (the OSD refused by the monitor with EPERM
+# or "wrong fsid", seen about once in ten starts on a loaded machine); a clean start from
+# nothing succeeds, so the whole start is tried up to three times.
+if [ -z "${RGW_START_ATTEMPT:-}" ]; then
+	for attempt in 1 2 3; do
+		RGW_START_ATTEMPT=$attempt bash "$0" "$@" && exit 0
+		"$(dirname "$0")/radosgw-stop.sh" "$dir"
+		[ "$attempt" = 3 ] || echo "radosgw-start: attempt $attempt failed, starting again from nothing" >&2
+	done
+	exit 1
+fi
+shift
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
-rm -rf "$dir/mon" "$dir/osd" "$dir/run" "$dir/log"
+rm -rf "$dir/mon" "$dir/osd" "$dir/run" "$dir/log" "$dir/ssl_port"
 mkdir -p "$dir/mon" "$dir/osd" "$dir/run" "$dir/log"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 monport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 fsid=$(python3 -c 'import uuid; print(uuid.uuid4())')
+frontend="beast endpoint=127.0.0.1:$port"
+sslport=
+if [ -n "${RGW_TLS_CERT:-}" ] || [ -n "${RGW_TLS_KEY:-}" ]; then
+	[ -r "${RGW_TLS_CERT:-}" ] && [ -r "${RGW_TLS_KEY:-}" ] ||
+		{ echo "radosgw-start: RGW_TLS_CERT and RGW_TLS_KEY must both name readable PEM files" >&2; exit 1; }
+	sslport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	frontend="$frontend ssl_endpoint=127.0.0.1:$sslport ssl_certificate=$(realpath "$RGW_TLS_CERT") ssl_private_key=$(realpath "$RGW_TLS_KEY")"
+fi
 conf=$dir/ceph.conf
 cat >"$conf" <<EOF
 [global]
@@ -54,9 +77,9 @@ mon data = $dir/mon
 osd data = $dir/osd
 
 [client.rgw.gf]
-rgw frontends = beast endpoint=127.0.0.1:$port tcp_nodelay=1
+rgw frontends = $frontend tcp_nodelay=1
 rgw data = $dir/rgw
-rgw dns name = 127.0.0.1
+rgw dns name = ${RGW_DNS_NAME:-127.0.0.1}
 EOF
 C=(-c "$conf")
 monmaptool --create --fsid "$fsid" --addv a "[v1:127.0.0.1:$monport]" "$dir/monmap" >/dev/null
@@ -92,6 +115,11 @@ for _ in $(seq 300); do
 	sleep 0.1
 done
 curl -s -o /dev/null "http://127.0.0.1:$port/" || { echo "radosgw-start: radosgw did not answer" >&2; tail -20 "$dir/log/client.rgw.gf.log" >&2; exit 1; }
+if [ -n "$sslport" ]; then
+	curl -sk -o /dev/null "https://127.0.0.1:$sslport/" ||
+		{ echo "radosgw-start: radosgw did not answer on https port $sslport" >&2; tail -20 "$dir/log/client.rgw.gf.log" >&2; exit 1; }
+	echo "$sslport" >"$dir/ssl_port"
+fi
 radosgw-admin "${C[@]}" user create --uid=gpufeed --display-name=gpufeed --access-key=GPUFEED \
 	--secret-key="$(python3 -c 'import secrets; print(secrets.token_hex(20))')" >"$dir/user.json"
 python3 -c 'import json, sys; k = json.load(open(sys.argv[1]))["keys"][0]; open(sys.argv[2], "w").write(k["access_key"]); open(sys.argv[3], "w").write(k["secret_key"])' \

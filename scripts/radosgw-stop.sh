@@ -13,5 +13,5 @@ for name in client.rgw.gf osd.0 mon.a; do
 	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	kill -9 "$pid" 2>/dev/null
 done
-rm -rf "$dir/mon" "$dir/osd" "$dir/run" "$dir/rgw" "$dir/monmap" "$dir/port"
+rm -rf "$dir/mon" "$dir/osd" "$dir/run" "$dir/rgw" "$dir/monmap" "$dir/port" "$dir/ssl_port"
 exit 0

@@ -3,8 +3,9 @@
 // 127.0.0.1:UPSTREAM unchanged (the Host header too, so SigV4 signatures still hold).
 // Writes its port into DIR/port and the count of requests it failed into DIR/failed.
 // With ONLY=range, only ranged GETs (the training reads) count and fail; with ONLY=part,
-// only multipart part uploads (to prove that a failed upload is aborted).
-// Usage: node tests/s3fault.js DIR UPSTREAM_PORT N [range|part]
+// only multipart part uploads (to prove that a failed upload is aborted); with ONLY=data,
+// only PUTs of dataset objects (keys under train/: datagen's, not the marker's).
+// Usage: node tests/s3fault.js DIR UPSTREAM_PORT N [range|part|data]
 'use strict';
 const fs = require('fs');
 const http = require('http');
@@ -17,7 +18,8 @@ let failed = 0;
 
 const server = http.createServer((req, res) => {
   const counts = only === 'range' ? req.headers.range !== undefined
-    : only === 'part' ? /[?&]partNumber=/.test(req.url) : true;
+    : only === 'part' ? /[?&]partNumber=/.test(req.url)
+    : only === 'data' ? req.method === 'PUT' && /\/train\//.test(req.url) : true;
   if (counts) seen++;
   if (counts && seen <= failFirst) {
     failed++;

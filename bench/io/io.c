@@ -18,6 +18,10 @@ static const struct gf_io_ops *const registry[] = {
 	&gf_io_aio,
 #endif
 	&gf_io_posix,
+#ifdef HAVE_HDF5
+	/* After posix: never the default for a local path, only for dataset.format hdf5. */
+	&gf_io_hdf5,
+#endif
 #ifdef HAVE_GFAPI
 	/* After posix: never the default for a local path, only for gluster:// targets. */
 	&gf_io_gfapi,

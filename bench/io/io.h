@@ -48,6 +48,11 @@ struct gf_io_config {
 	/* s3: the multipart part size of objects opened for writing, 0 for the process-wide
 	 * one (storage_options.s3_part_size). Checkpoints size parts to their shards. */
 	uint64_t part_size;
+	/* s3: close() of an object written in one PUT may return with the PUT still on the
+	 * wire, up to this many at once, so that one thread writing many small objects keeps
+	 * requests in flight (datagen); flush() waits for them. 0: close() returns when the
+	 * object is stored (checkpoints time writes to durable). */
+	unsigned deferred_closes;
 };
 
 struct gf_io;
@@ -87,6 +92,9 @@ struct gf_io_ops {
 	/* Optional. Whether this kernel and process can use the backend at all (io_uring
 	 * may be disabled by sysctl or seccomp). Returns 0 or -errno with the reason in why. */
 	int (*probe)(char *why, size_t len);
+	/* Optional. Wait for what close() left on the wire (cfg.deferred_closes). Returns 0
+	 * or the first error of any of them, with the object named in detail. */
+	int (*flush)(struct gf_io *io);
 };
 
 struct gf_io {
@@ -121,5 +129,7 @@ extern const struct gf_io_ops gf_io_aio;
 extern const struct gf_io_ops gf_io_gfapi;
 /* Defined only when configure found libcurl (HAVE_CURL): s3:// targets (s3.h). */
 extern const struct gf_io_ops gf_io_s3;
+/* Defined only when configure found parallel HDF5 (HAVE_HDF5): dataset.format hdf5 (hdf5.h). */
+extern const struct gf_io_ops gf_io_hdf5;
 
 #endif

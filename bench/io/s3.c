@@ -9,12 +9,22 @@
  * object. An object larger than the part size becomes a multipart upload: each full part
  * is uploaded while the next fills, at most max_parts in flight per file, so memory stays
  * at part size x (max_parts + 1); a failed upload is aborted so no parts are left behind.
- * A write completes in submit() once copied; the network time is in close().
+ * A write completes in submit() once copied; the network time is in close(). With
+ * cfg.deferred_closes (datagen) close() leaves an object's one PUT on the wire, up to
+ * that many, so one thread writing small objects is not one request at a time (0.63x
+ * rclone's PUT rate on radosgw that way, 1.4x this way); flush() waits for them.
  *
  * Errors: 503 (SlowDown), 500, 502, 504, timeouts, resets and refused connections are
  * retried with exponential backoff and full jitter (delay uniform in [0, min(cap, base x
  * 2^attempt)]) up to max_attempts; any other answer is final. An S3 error becomes -errno
- * with "METHOD s3://bucket/key: HTTP status Code: Message" in io->detail. */
+ * with "METHOD s3://bucket/key: HTTP status Code: Message" in io->detail.
+ *
+ * Timing: when a transfer ends, libcurl's timers (connect, TLS, first byte, total) go into
+ * the instance's histograms by kind of request (gf_s3_timing); the instance adds them to
+ * the process's figures when it closes, under a lock, so recording never contends.
+ *
+ * Keys: with target.prefix_spread every request names its object by the spread key
+ * (s3spread.h), so callers never see the layout. */
 #include "s3.h"
 
 #include <curl/curl.h>
@@ -32,6 +42,7 @@
 #include "clock.h"
 #include "io.h"
 #include "s3sign.h"
+#include "s3spread.h"
 
 #define RETRY_BASE_NS 50000000ull  /* 50 ms */
 #define RETRY_CAP_NS 5000000000ull /* 5 s */
@@ -43,12 +54,20 @@ static bool configured;
 static char host[512];    /* host[:port] of the endpoint */
 static char scheme[8];    /* "http" or "https" */
 
+static struct gf_s3spread spread;
+
+/* Request timing of closed instances, by kind, until the next gf_s3_timing_take. */
+static pthread_mutex_t timing_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct gf_s3_timing timing_acc[GF_S3_KINDS];
+static bool timing_ready;
+
 static struct {
 	atomic_uint_fast64_t requests, retries_slowdown, retries_server, retries_network, errors_client,
-		errors_server, errors_network, mpu_done, mpu_aborts;
+		errors_server, errors_network, mpu_done, mpu_aborts, new_connections;
 } stats;
 
-enum xkind { X_READ, X_SYNC, X_PART };
+/* X_PUT: an object's one PUT that close() left on the wire (cfg.deferred_closes). */
+enum xkind { X_READ, X_SYNC, X_PART, X_PUT };
 
 struct s3_file;
 
@@ -75,6 +94,8 @@ struct s3_xfer {
 	bool grow;
 	char errbody[ERRBODY];
 	size_t errlen;
+	char curlerr[CURL_ERROR_SIZE]; /* libcurl's words for a failure (the TLS reason) */
+	uint64_t first_ns, done_ns;    /* the answer's first header line; the end (gf_now_ns) */
 	char etag[128];
 	long status;
 	CURLcode cc;
@@ -118,6 +139,10 @@ struct s3 {
 	uint64_t rng;
 	unsigned max_parts;
 	uint64_t part_size;       /* cfg.part_size, or the process-wide one */
+	struct gf_s3_timing *timing[GF_S3_KINDS]; /* allocated at the first request of a kind */
+	unsigned puts;            /* X_PUT transfers not finished (retries included) */
+	int put_err;              /* the first failed X_PUT, reported by later closes and flush */
+	char put_errmsg[256];
 };
 
 /* --- configuration --- */
@@ -164,6 +189,86 @@ uint64_t gf_s3_part_size(void)
 	return conf.part_size;
 }
 
+bool gf_s3_insecure(void)
+{
+	return configured && conf.insecure;
+}
+
+const char *gf_s3_endpoint(void)
+{
+	return conf.endpoint;
+}
+
+int gf_s3_spread_setup(const char *root, unsigned n)
+{
+	char bucket[256];
+	const char *prefix;
+
+	if (gf_s3_split(root, bucket, sizeof(bucket), &prefix))
+		return -EINVAL;
+	return gf_s3spread_init(&spread, bucket, prefix, n);
+}
+
+int gf_s3_key_name(const char *bucket, const char *stored, char *out, size_t len)
+{
+	int n = gf_s3spread_name(&spread, bucket, stored, out, len);
+
+	return n < 0 ? n : 0;
+}
+
+void gf_s3_timing_init(struct gf_s3_timing *t)
+{
+	t->requests = t->bytes_sent = t->bytes_received = t->new_connections = 0;
+	gf_hist_init(&t->connect);
+	gf_hist_init(&t->tls);
+	gf_hist_init(&t->ttfb);
+	gf_hist_init(&t->total);
+}
+
+void gf_s3_timing_merge(struct gf_s3_timing *dst, const struct gf_s3_timing *src)
+{
+	dst->requests += src->requests;
+	dst->bytes_sent += src->bytes_sent;
+	dst->bytes_received += src->bytes_received;
+	dst->new_connections += src->new_connections;
+	gf_hist_merge(&dst->connect, &src->connect);
+	gf_hist_merge(&dst->tls, &src->tls);
+	gf_hist_merge(&dst->ttfb, &src->ttfb);
+	gf_hist_merge(&dst->total, &src->total);
+}
+
+void gf_s3_timing_take(struct gf_s3_timing *out)
+{
+	pthread_mutex_lock(&timing_lock);
+	for (int k = 0; k < GF_S3_KINDS; k++) {
+		if (!timing_ready)
+			gf_s3_timing_init(&timing_acc[k]);
+		if (out)
+			out[k] = timing_acc[k];
+		gf_s3_timing_init(&timing_acc[k]);
+	}
+	timing_ready = true;
+	pthread_mutex_unlock(&timing_lock);
+}
+
+/* An instance's figures into the process's, when it closes. */
+static void timing_flush(struct s3 *s)
+{
+	pthread_mutex_lock(&timing_lock);
+	for (int k = 0; k < GF_S3_KINDS; k++) {
+		if (!timing_ready)
+			gf_s3_timing_init(&timing_acc[k]);
+		if (s->timing[k])
+			gf_s3_timing_merge(&timing_acc[k], s->timing[k]);
+	}
+	timing_ready = true;
+	pthread_mutex_unlock(&timing_lock);
+	for (int k = 0; k < GF_S3_KINDS; k++) {
+		free(s->timing[k]);
+		s->timing[k] = NULL;
+	}
+}
+
 void gf_s3_stats_get(struct gf_s3_stats *s)
 {
 	s->requests = atomic_load(&stats.requests);
@@ -175,6 +280,7 @@ void gf_s3_stats_get(struct gf_s3_stats *s)
 	s->errors_network = atomic_load(&stats.errors_network);
 	s->multipart_uploads = atomic_load(&stats.mpu_done);
 	s->multipart_aborts = atomic_load(&stats.mpu_aborts);
+	s->new_connections = atomic_load(&stats.new_connections);
 }
 
 int gf_s3_split(const char *uri, char *bucket, size_t blen, const char **key)
@@ -301,6 +407,8 @@ static size_t on_header(char *data, size_t size, size_t n, void *arg)
 	struct s3_xfer *x = arg;
 	size_t len = size * n;
 
+	if (!x->first_ns)
+		x->first_ns = gf_now_ns();
 	if (len > 5 && !strncasecmp(data, "etag:", 5)) {
 		const char *v = data + 5;
 		size_t l = len - 5;
@@ -361,6 +469,7 @@ static int x_setup(struct s3 *s, struct s3_xfer *x)
 	x->bodypos = 0;
 	x->etag[0] = '\0';
 	x->content_length = -1;
+	x->first_ns = x->done_ns = 0;
 	if (x->kind != X_READ || x->rc != -EFBIG)
 		x->rc = 0;
 
@@ -415,6 +524,8 @@ static int x_setup(struct s3 *s, struct s3_xfer *x)
 	if (rc)
 		return rc;
 
+	x->curlerr[0] = '\0';
+	curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, x->curlerr);
 	curl_easy_setopt(x->easy, CURLOPT_URL, url);
 	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->hdrs);
 	curl_easy_setopt(x->easy, CURLOPT_PRIVATE, x);
@@ -480,7 +591,13 @@ static struct s3_xfer *x_get(struct s3 *s, enum xkind kind, const char *method, 
 	x->kind = kind;
 	x->method = method;
 	snprintf(x->bucket, sizeof(x->bucket), "%s", bucket);
-	snprintf(x->key, sizeof(x->key), "%s", key);
+	/* Callers name objects; the spread layout picks where they are stored. s3_open made
+	 * sure the stored key fits. */
+	if (gf_s3spread_key(&spread, bucket, key, x->key, sizeof(x->key)) < 0) {
+		x->next = s->free_x;
+		s->free_x = x;
+		return NULL;
+	}
 	snprintf(x->query, sizeof(x->query), "%s", query ? query : "");
 	return x;
 }
@@ -558,9 +675,22 @@ static int x_result(struct s3_xfer *x, char *detail, size_t dlen)
 	size_t pos = 0;
 	int rc;
 
+	if (x->cc == CURLE_PEER_FAILED_VERIFICATION) {
+		/* What to do about it matters more than which object was asked for. */
+		snprintf(detail, dlen, "%s: the server's TLS certificate could not be verified (%s); give its CA "
+			 "with storage.storage_options.s3_ca_bundle=FILE.pem, or pass --insecure", conf.endpoint,
+			 x->curlerr[0] ? x->curlerr : curl_easy_strerror(x->cc));
+		return -EIO;
+	}
+	if (x->cc == CURLE_SSL_CACERT_BADFILE) {
+		snprintf(detail, dlen, "storage.storage_options.s3_ca_bundle %s cannot be read as a CA file (%s)",
+			 conf.ca_bundle, x->curlerr[0] ? x->curlerr : curl_easy_strerror(x->cc));
+		return -EINVAL;
+	}
 	if (x->cc != CURLE_OK) {
 		rc = curl_errno(x->cc);
-		snprintf(detail, dlen, "%s s3://%s/%s: %s", x->method, x->bucket, x->key, curl_easy_strerror(x->cc));
+		snprintf(detail, dlen, "%s s3://%s/%s: %s", x->method, x->bucket, x->key,
+			 x->curlerr[0] ? x->curlerr : curl_easy_strerror(x->cc));
 		return rc;
 	}
 	if (x->status >= 200 && x->status < 300)
@@ -585,6 +715,70 @@ static uint64_t rng_next(struct s3 *s)
 	s->rng ^= s->rng << 25;
 	s->rng ^= s->rng >> 27;
 	return s->rng * 2685821657736338717ull;
+}
+
+static enum gf_s3_kind x_kindof(const struct s3_xfer *x)
+{
+	if (x->kind == X_READ)
+		return GF_S3_READ;
+	if (x->kind == X_PART || !strcmp(x->method, "PUT"))
+		return GF_S3_WRITE;
+	return GF_S3_OTHER;
+}
+
+static uint64_t us_to_ns(curl_off_t us)
+{
+	return us > 0 ? (uint64_t)us * 1000u : 0;
+}
+
+/* libcurl's timers of a transfer that ended (each attempt of a retried request too),
+ * into the instance's figures of its kind. */
+static void x_time(struct s3 *s, struct s3_xfer *x)
+{
+	enum gf_s3_kind k = x_kindof(x);
+	struct gf_s3_timing *t = s->timing[k];
+	curl_off_t connect = 0, tls = 0, ttfb = 0, total = 0, up = 0, down = 0;
+	long conns = 0;
+
+	curl_easy_getinfo(x->easy, CURLINFO_NUM_CONNECTS, &conns);
+	if (conns > 0)
+		atomic_fetch_add(&stats.new_connections, 1);
+	if (!t) {
+		t = malloc(sizeof(*t));
+		if (!t)
+			return; /* the figures lose a request; the request itself is not lost */
+		gf_s3_timing_init(t);
+		s->timing[k] = t;
+	}
+	t->requests++;
+	curl_easy_getinfo(x->easy, CURLINFO_SIZE_UPLOAD_T, &up);
+	curl_easy_getinfo(x->easy, CURLINFO_SIZE_DOWNLOAD_T, &down);
+	t->bytes_sent += up > 0 ? (uint64_t)up : 0;
+	t->bytes_received += down > 0 ? (uint64_t)down : 0;
+	/* Connect and TLS times of new connections only: a reused one reports near-zero
+	 * times that would hide the cost of the connections that were made. */
+	if (conns > 0)
+		t->new_connections++;
+	if (x->cc != CURLE_OK || x->status == 0)
+		return; /* no answer: its times say nothing about the store */
+	curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &connect);
+	curl_easy_getinfo(x->easy, CURLINFO_APPCONNECT_TIME_T, &tls);
+	curl_easy_getinfo(x->easy, CURLINFO_STARTTRANSFER_TIME_T, &ttfb);
+	curl_easy_getinfo(x->easy, CURLINFO_TOTAL_TIME_T, &total);
+	if (conns > 0) {
+		gf_hist_record(&t->connect, us_to_ns(connect));
+		if (tls > 0)
+			gf_hist_record(&t->tls, us_to_ns(tls > connect ? tls - connect : 0));
+	}
+	if (!strcmp(x->method, "PUT") || !strcmp(x->method, "POST")) {
+		/* libcurl 7.88 stamps the first byte when the upload starts, not when the answer
+		 * does: count back from the end to the answer's first header line instead. */
+		uint64_t tail = x->first_ns && x->done_ns > x->first_ns ? x->done_ns - x->first_ns : 0;
+		gf_hist_record(&t->ttfb, us_to_ns(total) > tail ? us_to_ns(total) - tail : 0);
+	} else {
+		gf_hist_record(&t->ttfb, us_to_ns(ttfb));
+	}
+	gf_hist_record(&t->total, us_to_ns(total));
 }
 
 /* A finished transfer: retry it, or record its outcome. */
@@ -648,6 +842,14 @@ static void x_finish(struct gf_io *io, struct s3_xfer *x)
 		x->rc = rc;
 		x->done = true;
 		break;
+	case X_PUT:
+		s->puts--;
+		if (rc && !s->put_err) {
+			s->put_err = rc;
+			snprintf(s->put_errmsg, sizeof(s->put_errmsg), "%s", io->detail);
+		}
+		x_put(s, x);
+		break;
 	}
 }
 
@@ -693,6 +895,8 @@ static int drive(struct gf_io *io, int timeout_ms)
 		x->cc = m->data.result;
 		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &x->status);
 		curl_easy_getinfo(x->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &x->content_length);
+		x->done_ns = gf_now_ns();
+		x_time(s, x);
 		curl_multi_remove_handle(s->multi, x->easy);
 		x->in_multi = false;
 		s->active--;
@@ -773,6 +977,7 @@ static void s3_cleanup(struct gf_io *io)
 	}
 	curl_multi_cleanup(s->multi);
 	free(s->ready);
+	timing_flush(s);
 }
 
 static int s3_open(struct gf_io *io, const char *path, unsigned flags, uint64_t *file)
@@ -789,6 +994,16 @@ static int s3_open(struct gf_io *io, const char *path, unsigned flags, uint64_t 
 		snprintf(io->detail, sizeof(io->detail), "%s is not an s3://bucket/key name", path);
 		free(f);
 		return -EINVAL;
+	}
+	{
+		/* Every request of the file maps its name again: the stored key must fit too. */
+		char stored[sizeof(((struct s3_xfer *)0)->key)];
+		if (gf_s3spread_key(&spread, f->bucket, key, stored, sizeof(stored)) < 0) {
+			snprintf(io->detail, sizeof(io->detail), "%s: the key is too long for S3 with "
+				 "target.prefix_spread", path);
+			free(f);
+			return -ENAMETOOLONG;
+		}
 	}
 	snprintf(f->key, sizeof(f->key), "%s", key);
 	f->write = flags & GF_O_WRITE;
@@ -963,6 +1178,57 @@ static int complete_upload(struct gf_io *io, struct s3_file *f)
 	return rc;
 }
 
+/* f's one PUT, left on the wire when close() returns (cfg.deferred_closes): a thread that
+ * writes many small objects keeps that many requests in flight instead of one. A failure
+ * is reported by the next close() or by flush(). */
+static int put_deferred(struct gf_io *io, struct s3_file *f)
+{
+	struct s3 *s = io->priv;
+	struct s3_xfer *x;
+	int rc = 0;
+
+	while (!s->put_err && s->puts >= io->cfg.deferred_closes && !(rc = drive(io, 100)))
+		;
+	if (rc)
+		return rc;
+	if (s->put_err) {
+		/* The caller names the object it closes now: say which one failed. */
+		snprintf(io->detail, sizeof(io->detail), "an earlier object failed: %s", s->put_errmsg);
+		return s->put_err;
+	}
+	x = x_get(s, X_PUT, "PUT", f->bucket, f->key, NULL);
+	if (!x)
+		return -ENOMEM;
+	/* The transfer owns the object's bytes now; they are freed when it ends. */
+	x->owned_body = f->buf;
+	x->body = f->buf ? f->buf : "";
+	x->bodylen = f->buflen;
+	f->buf = NULL;
+	f->buflen = f->bufcap = 0;
+	rc = x_start(s, x);
+	if (rc) {
+		x_put(s, x);
+		return rc;
+	}
+	s->puts++;
+	/* Send now: the caller generates the next object before it calls in again. */
+	return drive(io, 0);
+}
+
+static int s3_flush(struct gf_io *io)
+{
+	struct s3 *s = io->priv;
+	int rc = 0;
+
+	while (s->puts && !(rc = drive(io, 100)))
+		;
+	if (!rc && s->put_err) {
+		rc = s->put_err;
+		snprintf(io->detail, sizeof(io->detail), "%s", s->put_errmsg);
+	}
+	return rc;
+}
+
 static int s3_close(struct gf_io *io, uint64_t file)
 {
 	struct s3_file *f = (struct s3_file *)(uintptr_t)file;
@@ -971,6 +1237,8 @@ static int s3_close(struct gf_io *io, uint64_t file)
 	if (f->write) {
 		if (f->err) {
 			rc = f->err;
+		} else if (!f->upload_id[0] && io->cfg.deferred_closes) {
+			rc = put_deferred(io, f);
 		} else if (!f->upload_id[0]) {
 			/* One PUT for an object that fits in a part. */
 			rc = sync_req(io, "PUT", f->bucket, f->key, NULL, f->buf ? f->buf : "", f->buflen, NULL);
@@ -1165,6 +1433,7 @@ const struct gf_io_ops gf_io_s3 = {
 	.mkdirs = s3_mkdirs,
 	.size = s3_size,
 	.unlink = s3_unlink,
+	.flush = s3_flush,
 };
 
 /* --- whole-object helpers (rank 0's dataset checks) --- */
@@ -1254,28 +1523,21 @@ int gf_s3_delete(const char *uri, char *detail, size_t dlen)
 	return rc;
 }
 
-int gf_s3_list(const char *uri, uint64_t max_keys,
-	       int (*cb)(void *arg, const char *key, uint64_t size), void *arg, char *detail, size_t dlen)
+/* ListObjectsV2 of one stored prefix, page by page, counting keys into *seen. */
+static int list_one(struct gf_io *io, const char *bucket, const char *prefix, uint64_t max_keys, uint64_t *seen,
+		    int (*cb)(void *arg, const char *key, uint64_t size), void *arg)
 {
-	char bucket[256], token[1024] = "", q[4200], eprefix[3200], etoken[3200], key[1100], size[32], trunc[8];
-	const char *prefix;
-	uint64_t seen = 0;
-	struct gf_io *io;
-	int rc;
+	char token[1024] = "", q[4200], eprefix[3200], etoken[3200], key[1100], size[32], trunc[8];
+	int rc = 0;
 
-	if (gf_s3_split(uri, bucket, sizeof(bucket), &prefix))
-		return -EINVAL;
 	if (gf_s3sign_uri_encode(prefix, strlen(prefix), 0, eprefix, sizeof(eprefix)) < 0)
 		return -ENAMETOOLONG;
-	rc = helper_open(&io);
-	if (rc)
-		return rc;
 	/* Pages of up to 1000 keys; bounded by the key limit, and by the server's promise
 	 * that a truncated page carries a token for the next. */
 	for (;;) {
 		struct s3_xfer *x;
 		size_t pos = 0, kpos;
-		unsigned page = max_keys && max_keys - seen < 1000 ? (unsigned)(max_keys - seen) : 1000;
+		unsigned page = max_keys && max_keys - *seen < 1000 ? (unsigned)(max_keys - *seen) : 1000;
 
 		if (gf_s3sign_uri_encode(token, strlen(token), 0, etoken, sizeof(etoken)) < 0) {
 			rc = -ENAMETOOLONG;
@@ -1291,9 +1553,9 @@ int gf_s3_list(const char *uri, uint64_t max_keys,
 			kpos = pos;
 			if (xml_next(x->down, x->downlen, &kpos, "Size", size, sizeof(size)) < 0)
 				size[0] = '\0';
-			seen++;
+			(*seen)++;
 			rc = cb(arg, key, strtoull(size, NULL, 10));
-			if (max_keys && seen >= max_keys)
+			if (max_keys && *seen >= max_keys)
 				break;
 		}
 		pos = 0;
@@ -1303,8 +1565,35 @@ int gf_s3_list(const char *uri, uint64_t max_keys,
 		token[0] = '\0';
 		xml_next(x->down, x->downlen, &pos, "NextContinuationToken", token, sizeof(token));
 		x_put(io->priv, x);
-		if (rc || (max_keys && seen >= max_keys) || strcmp(trunc, "true") || !token[0])
+		if (rc || (max_keys && *seen >= max_keys) || strcmp(trunc, "true") || !token[0])
 			break;
+	}
+	return rc;
+}
+
+int gf_s3_list(const char *uri, uint64_t max_keys,
+	       int (*cb)(void *arg, const char *key, uint64_t size), void *arg, char *detail, size_t dlen)
+{
+	char bucket[256], stored[1100];
+	const char *prefix;
+	uint64_t seen = 0;
+	struct gf_io *io;
+	int rc, n = 1;
+
+	if (gf_s3_split(uri, bucket, sizeof(bucket), &prefix))
+		return -EINVAL;
+	rc = helper_open(&io);
+	if (rc)
+		return rc;
+	/* With target.prefix_spread a folder's keys are in every spread prefix: one listing
+	 * each (the target's prefix itself is one listing of everything). */
+	for (int i = 0; !rc && i < n && !(max_keys && seen >= max_keys); i++) {
+		n = gf_s3spread_list_prefix(&spread, bucket, prefix, (unsigned)i, stored, sizeof(stored));
+		if (n < 0) {
+			rc = n;
+			break;
+		}
+		rc = list_one(io, bucket, stored, max_keys, &seen, cb, arg);
 	}
 	put_detail(io, detail, dlen);
 	gf_io_close_backend(io);

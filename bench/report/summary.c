@@ -73,6 +73,48 @@ static void add_d(struct json_object *o, const char *k, double v)
 	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
 }
 
+static const char *const s3_phase_names[GF_S3_PHASES] = {
+	"datagen", "ceiling", "train", "checkpoint_write", "checkpoint_restore",
+};
+
+/* What a phase's S3 requests are rated over: the phase's elapsed time, or for checkpoints
+ * the sum of their bursts (each as long as its slowest rank). */
+static double s3_phase_seconds(const struct gf_run_summary *s, int ph)
+{
+	double sum = 0;
+
+	switch (ph) {
+	case GF_S3_PH_DATAGEN: return s->datagen_s;
+	case GF_S3_PH_CEILING: return s->ceiling.elapsed_s;
+	case GF_S3_PH_TRAIN: return s->elapsed_s;
+	default: break;
+	}
+	for (unsigned i = 0; s->ckpt && i < s->ckpt->nbursts; i++)
+		if (s->ckpt->bursts[i].restore == (ph == GF_S3_PH_CKPT_RESTORE))
+			sum += s->ckpt->bursts[i].burst_s;
+	return sum;
+}
+
+/* Requests/s with time to first byte tell a latency-bound store from a bandwidth-bound
+ * one: connect and TLS are of new connections only, so reuse shows as few samples. */
+static struct json_object *s3_phase_json(const struct gf_s3_timing *t, double el)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "requests", json_object_new_uint64(t->requests));
+	add_d(o, "elapsed_s", el);
+	add_d(o, "requests_per_s", el > 0 ? (double)t->requests / el : 0);
+	json_object_object_add(o, "bytes_sent", json_object_new_uint64(t->bytes_sent));
+	json_object_object_add(o, "bytes_received", json_object_new_uint64(t->bytes_received));
+	add_d(o, "bytes_per_s", el > 0 ? (double)(t->bytes_sent + t->bytes_received) / el : 0);
+	json_object_object_add(o, "new_connections", json_object_new_uint64(t->new_connections));
+	json_object_object_add(o, "ttfb_us", latency_json(&t->ttfb));
+	json_object_object_add(o, "total_us", latency_json(&t->total));
+	json_object_object_add(o, "connect_us", latency_json(&t->connect));
+	json_object_object_add(o, "tls_us", latency_json(&t->tls));
+	return o;
+}
+
 static struct json_object *hosts_json(const struct gf_run_summary *s)
 {
 	struct json_object *a = json_object_new_array();
@@ -265,6 +307,24 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 	burst_figures(o, ph, true, "restore");
 	json_object_object_add(o, "verified", json_object_new_boolean(ph->verified));
 	add_d(o, "training_halt_s", s->checkpoint_halt_s);
+	if (s->async_ran) {
+		/* Only in async mode, so the default mode's summary stays as it was. */
+		struct json_object *a = json_object_new_object();
+		double in = s->async.read_bytes_per_s_during, out = s->async.read_bytes_per_s_outside;
+		double aui = s->async.au_during_percent, auo = s->async.au_outside_percent;
+		json_object_object_add(o, "mode", json_object_new_string("async"));
+		json_object_object_add(a, "bursts", json_object_new_int((int)s->async.bursts));
+		add_d(a, "burst_s", s->async.burst_s);
+		add_d(a, "wait_s", s->async.wait_s);
+		add_d(a, "read_bytes_per_s_during", in);
+		add_d(a, "read_bytes_per_s_outside", out);
+		add_d(a, "read_drop_percent", out > 0 ? 100.0 * (out - in) / out : 0);
+		/* null when no counted step overlapped a burst (or none ran outside one). */
+		json_object_object_add(a, "au_during_percent", aui >= 0 ? json_object_new_double(aui) : NULL);
+		json_object_object_add(a, "au_outside_percent", auo >= 0 ? json_object_new_double(auo) : NULL);
+		json_object_object_add(a, "au_drop_points", aui >= 0 && auo >= 0 ? json_object_new_double(auo - aui) : NULL);
+		json_object_object_add(o, "async", a);
+	}
 	for (unsigned i = 0; i < ph->nbursts; i++) {
 		const struct gf_ckpt_burst *b = &ph->bursts[i];
 		struct json_object *j = json_object_new_object();
@@ -292,6 +352,17 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 	/* Open MPI 4.1 returns no keys from MPI_File_get_info: say so rather than pretend. */
 	json_object_object_add(o, "mpiio_hints_read_back", json_object_new_boolean(false));
 	return o;
+}
+
+static const char *layout_key(enum gf_layout l)
+{
+	switch (l) {
+	case GF_LAYOUT_FILE_PER_SAMPLE: return "file_per_sample";
+	case GF_LAYOUT_RECORDS: return "records";
+	case GF_LAYOUT_INDEXED: return "indexed";
+	case GF_LAYOUT_ROWS: return "hdf5_rows";
+	}
+	return "?";
 }
 
 struct json_object *gf_summary_json(const struct gf_run_summary *s)
@@ -377,6 +448,17 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 		json_object_object_add(o, "errors", e);
 		json_object_object_add(o, "multipart_uploads", json_object_new_uint64(s->s3.multipart_uploads));
 		json_object_object_add(o, "multipart_aborts", json_object_new_uint64(s->s3.multipart_aborts));
+		json_object_object_add(o, "new_connections", json_object_new_uint64(s->s3.new_connections));
+		json_object_object_add(o, "prefix_spread", json_object_new_int64(s->w->target.prefix_spread > 1 ?
+										 s->w->target.prefix_spread : 0));
+		{
+			struct json_object *ph = json_object_new_object();
+			for (int i = 0; i < GF_S3_PHASES; i++)
+				if (s->s3_timing[i])
+					json_object_object_add(ph, s3_phase_names[i],
+							       s3_phase_json(s->s3_timing[i], s3_phase_seconds(s, i)));
+			json_object_object_add(o, "phases", ph);
+		}
 		json_object_object_add(root, "s3", o);
 	}
 
@@ -384,6 +466,21 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 		struct json_object *pl = json_object_new_object();
 		json_object_object_add(pl, "files", json_object_new_uint64(s->plan->files));
 		json_object_object_add(pl, "samples", json_object_new_uint64(s->plan->samples));
+		json_object_object_add(pl, "format", json_object_new_string(s->w->dataset.format));
+		json_object_object_add(pl, "layout", json_object_new_string(layout_key(s->plan->layout)));
+		if (s->plan->layout == GF_LAYOUT_ROWS) {
+			/* How the samples were read, for a reader of the results who never saw the files. */
+			struct json_object *h = json_object_new_object();
+			json_object_object_add(h, "dataset", json_object_new_string("/records"));
+			json_object_object_add(h, "read", json_object_new_string(
+				"one hyperslab [row, 0:length] per sample, H5Dread, sec2 driver, independent per rank"));
+			json_object_object_add(h, "hyperslab_reads", json_object_new_boolean(
+				!strcmp(s->target->engine, "hdf5")));
+			json_object_object_add(h, "chunked", json_object_new_boolean(s->plan->rows_chunked));
+			json_object_object_add(h, "chunk_rows_file0", json_object_new_uint64(gf_plan_chunk_rows(s->plan, 0)));
+			json_object_object_add(h, "row_bytes_file0", json_object_new_uint64(gf_plan_row_bytes(s->plan, 0)));
+			json_object_object_add(pl, "hdf5", h);
+		}
 		add_d(pl, "dataset_bytes", s->plan->dataset_bytes);
 		json_object_object_add(pl, "samples_per_accelerator_per_epoch", json_object_new_uint64(s->plan->share));
 		json_object_object_add(pl, "steps_per_epoch", json_object_new_uint64(s->plan->steps_per_epoch));
@@ -584,6 +681,37 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			s->w->checkpoint.layout, s->model && s->model->scale < 1 ? ", scaled" : "", nw,
 			gf_format_time(wmax, b2, sizeof(b2)), nr, gf_format_time(rmax, c, sizeof(c)),
 			s->ckpt->verified ? ", every block verified" : "");
+		if (s->async_ran) {
+			double in = s->async.read_bytes_per_s_during, out = s->async.read_bytes_per_s_outside;
+			char auo[16] = "n/a", aui[16] = "n/a", waited[64];
+			if (s->async.au_outside_percent >= 0)
+				snprintf(auo, sizeof(auo), "%.1f%%", s->async.au_outside_percent);
+			if (s->async.au_during_percent >= 0)
+				snprintf(aui, sizeof(aui), "%.1f%%", s->async.au_during_percent);
+			fprintf(f, "checkpoint (async): %u burst(s), %s, reads %+.0f%% (%s -> %s), AU %s -> %s, "
+				"waited %s for the previous burst\n", s->async.bursts,
+				gf_format_time(s->async.burst_s, a, sizeof(a)), out > 0 ? 100.0 * (in - out) / out : 0,
+				gf_format_rate(out, b2, sizeof(b2)), gf_format_rate(in, c, sizeof(c)), auo, aui,
+				gf_format_time(s->async.wait_s, waited, sizeof(waited)));
+		}
+	}
+	for (int i = 0; i < GF_S3_PHASES; i++) {
+		static const char *const what[GF_S3_PHASES] = {
+			"datagen", "ceiling", "train reads", "checkpoint writes", "checkpoint restores",
+		};
+		const struct gf_s3_timing *t = s->s3_timing[i];
+		double el = s3_phase_seconds(s, i);
+		char p50[64], p99[64], tot[64], rate[64];
+		/* No time to rate over: a restore-only run's probes of the checkpoint folder. */
+		if (!t || el <= 0)
+			continue;
+		fprintf(f, "s3 %s: %.0f req/s, %s, TTFB p50 %s p99 %s, total p99 %s, %llu new connection(s)\n",
+			what[i], el > 0 ? (double)t->requests / el : 0,
+			gf_format_rate(el > 0 ? (double)(t->bytes_sent + t->bytes_received) / el : 0, rate, sizeof(rate)),
+			gf_format_time(gf_hist_percentile(&t->ttfb, 50) / 1e9, p50, sizeof(p50)),
+			gf_format_time(gf_hist_percentile(&t->ttfb, 99) / 1e9, p99, sizeof(p99)),
+			gf_format_time(gf_hist_percentile(&t->total, 99) / 1e9, tot, sizeof(tot)),
+			(unsigned long long)t->new_connections);
 	}
 	if (strcmp(s->status, "complete"))
 		fprintf(f, "status: %s%s%s\n", s->status, s->error[0] ? ": " : "", s->error);

@@ -38,6 +38,11 @@ struct gf_ts_row {
 	uint64_t v[GF_TS_FIELDS];
 };
 
+/* The phases whose S3 requests summary.json times apart (s3.phases): training reads and
+ * checkpoint writes overlap in time, so they are told apart by kind of request. */
+enum gf_s3_phase { GF_S3_PH_DATAGEN = 0, GF_S3_PH_CEILING, GF_S3_PH_TRAIN, GF_S3_PH_CKPT_WRITE,
+		   GF_S3_PH_CKPT_RESTORE, GF_S3_PHASES };
+
 /* The storage ceiling, merged over ranks. */
 struct gf_ceiling_figures {
 	struct gf_hist latency, open_latency;
@@ -64,6 +69,7 @@ struct gf_run_summary {
 	bool client_cached;       /* the client caches what it read (page cache): re-reads may not reach storage */
 	bool s3_used;             /* an s3:// target: s3 holds the counters of every rank */
 	struct gf_s3_stats s3;
+	struct gf_s3_timing *s3_timing[GF_S3_PHASES]; /* rank 0, merged over ranks; NULL: no request */
 	char client_cache_reason[256];
 	char mpi_version[256];
 
@@ -82,6 +88,17 @@ struct gf_run_summary {
 	double checkpoint_halt_s; /* accelerator time halted for checkpoints, all accelerators */
 
 	const struct gf_ckpt_phase *ckpt;       /* NULL when no checkpoint ran */
+	/* checkpoint.mode async: what the bursts did to training, over all ranks. A burst's
+	 * window on a rank is the time its checkpoint thread spent on it; reads and
+	 * accelerator time are split exactly by the windows (not by time-series bins). */
+	bool async_ran;
+	struct {
+		unsigned bursts;
+		double burst_s;           /* windows summed over the bursts, slowest rank */
+		double wait_s;            /* all accelerators: waiting for the previous burst */
+		double read_bytes_per_s_during, read_bytes_per_s_outside; /* all ranks */
+		double au_during_percent, au_outside_percent; /* mean over accelerators; -1: none counted */
+	} async;
 	const struct gf_model_layout *model;
 
 	/* The read path of train and ceiling: O_DIRECT and open files. */

@@ -73,6 +73,21 @@ else
 	bad "no shard to corrupt"
 fi
 
+# Shared layouts where ranks hold different amounts: only rank 0 writes (rank_zero, a flat
+# model), so the other rank takes part in every collective call with nothing. A collective
+# H5Dwrite on another dataset than rank 0's hung here once.
+for layout in hdf5 shared_file; do
+	if timeout 120 "$MPIRUN" --oversubscribe -np 2 "$GPUFEED" run "$SMALL" --target "$TMP/t-z-$layout" --results "$TMP/r-z-$layout" --quiet \
+		--set workflow.train=false --set workflow.checkpoint=true --set checkpoint.layout=$layout \
+		--set model.model_size_bytes=5000001 --set checkpoint.buffer_size=1MiB --set checkpoint.time_between_checkpoints=0 \
+		--set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=1 >"$TMP/o" 2>&1; then
+		expect "$layout, rank 0 alone writes: restored and verified" "$(only_result "$TMP/r-z-$layout")/summary.json" \
+			'.checkpoint.verified == true and .checkpoint.unscaled_bytes == 5000001 and .checkpoint.restore_count == 1'
+	else
+		bad "$layout with rank_zero: failed or hung"; tail -5 "$TMP/o"
+	fi
+done
+
 # A checkpoint during training: the bursts appear on the timeline and halt the accelerators.
 gf 2 run "$SMALL" --target "$TMP/t-train" --results "$TMP/r-train" --quiet --set workflow.checkpoint=true \
 	--set model.model_size_bytes=64MiB --set checkpoint.type=all_ranks --set checkpoint.steps_between_checkpoints=8 \

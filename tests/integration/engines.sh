@@ -19,7 +19,7 @@ common=(--set dataset.format=tfrecord --set dataset.num_files_train=16 --set dat
 gf 2 datagen "$SMALL" --target "$data" --results "$TMP/r-gen" "${common[@]}" >"$TMP/gen" 2>&1 || { bad "datagen failed"; cat "$TMP/gen"; }
 # The local-path engines built into this binary (uring and aio are optional), in the
 # registry's order of preference.
-built=$("$GPUFEED" run --help | sed -n 's/.*I\/O engine: \([a-z|]*\).*/\1/p' | tr '|' ' ')
+built=$("$GPUFEED" run --help | sed -n 's/.*I\/O engine: \([a-z0-9|]*\).*/\1/p' | tr '|' ' ')
 engines=""
 for want in uring aio posix; do
 	case " $built " in *" $want "*) engines="$engines $want" ;; *) echo "note: engine $want is not built here" ;; esac

@@ -41,7 +41,7 @@ mountpoint -q "$GF_GLUSTER_MOUNT" && ok "volume mounted over FUSE" || bad "no FU
 MNT=$GF_GLUSTER_MOUNT
 URI=$GF_GLUSTER_URI
 # The engines this build registered, from --help ("I/O engine: uring|aio|posix|gfapi|null").
-names=$("$GPUFEED" run --help 2>&1 | sed -n 's/.*I\/O engine: \([a-z|]*\).*/\1/p')
+names=$("$GPUFEED" run --help 2>&1 | sed -n 's/.*I\/O engine: \([a-z0-9|]*\).*/\1/p')
 has() { case "|$names|" in *"|$1|"*) return 0 ;; esac; return 1; }
 gfapi=false
 has gfapi && gfapi=true

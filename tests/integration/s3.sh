@@ -8,7 +8,9 @@
 # requests proves the retries and their counters in summary.json. Checkpoints
 # (object_per_rank) of a scaled llama3_8b on 2 and 4 ranks: multipart write, verified
 # restore from another rank, nothing left; dataset.keep_files=false and aborted uploads
-# leave the bucket as it was.
+# leave the bucket as it was. Request timing in s3.phases (one GET per sample, TTFB within
+# total, connections reused); target.prefix_spread through datagen, reads, checkpoints,
+# listing and cleanup.
 # Expected: every read byte is an object byte; exit 1 with SignatureDoesNotMatch and no
 # secret in any output; the missing bucket named; retries counted, the run complete.
 # Buggy: a signature the server rejects, ranks reading overlapping samples, a 503 that
@@ -69,8 +71,16 @@ for np in 2 4; do
 	expect "np=$np complete on s3" "$s" '.status == "complete" and .target.kind == "s3" and .target.engine == "s3" and .environment.fs_type == "s3"'
 	expect "np=$np samples" "$s" ".train.samples == $((steps * np * 2)) and .train.read_bytes > 0"
 	expect "np=$np counters" "$s" '.s3.requests > 0 and .s3.errors.client_4xx == 0 and .s3.retries.slowdown_503 == 0'
+	# Request timing from libcurl: one GET per sample, first byte before the last, a few
+	# connections (one per request in flight at most) reused by every other request.
+	expect "np=$np s3 timing of the reads" "$s" '.train as $t | .s3.phases.train | .requests == $t.samples and .bytes_received == $t.read_bytes and .ttfb_us.p50 > 0 and .ttfb_us.p50 <= .total_us.p50 and .ttfb_us.count == .requests and .requests_per_s > 0 and .bytes_per_s > 0'
+	expect "np=$np connections reused and timed" "$s" '.s3.phases.train | .new_connections >= 1 and .new_connections < .requests and .connect_us.count == .new_connections and .connect_us.p50 > 0 and .tls_us.count == 0'
 	if [ "$np" = 2 ]; then
 		expect "np=2 generated 64 objects" "$s" '.datagen.files == 64'
+		expect "np=2 s3 timing of the PUTs" "$s" '.s3.phases.datagen as $d | $d.requests == 64 and $d.bytes_sent == .datagen.write_bytes and $d.ttfb_us.p50 > 0 and $d.ttfb_us.p50 <= $d.total_us.p50'
+		# close() leaves each object's PUT on the wire, target.queue_depth (8) of them per
+		# rank, each on its own connection: 2 connections would mean one PUT at a time.
+		expect "np=2 datagen keeps PUTs in flight" "$s" '.s3.phases.datagen.new_connections > 2'
 	else
 		expect "np=4 reused the dataset" "$s" 'has("datagen") | not'
 	fi
@@ -93,6 +103,7 @@ for ts in 0 8KiB; do
 	expect "transfer_size=$ts: bytes read = object bytes ($disk)" "$s" ".train.read_bytes == $disk"
 	if [ "$ts" != 0 ]; then
 		expect "ranged: more requests than samples" "$s" '.s3.requests > 2 * .train.samples'
+		expect "ranged: one timed GET per read request" "$s" '.s3.phases.train.requests == .train.read_requests'
 	fi
 done
 
@@ -137,6 +148,7 @@ for np in 2 4; do
 	expect "np=$np checkpoint: 2 writes, 2 restores, every block verified" "$s" '.status == "complete" and .checkpoint.write_count == 2 and .checkpoint.restore_count == 2 and .checkpoint.verified == true and ([.checkpoint.bursts[] | select(.kind == "restore") | .blocks_verified > 0 and .bytes == .bytes] | all)'
 	# The optimizer shard (12 B a parameter) is past 5 MiB on every rank: 2 writes x np uploads at least.
 	expect "np=$np checkpoint: multipart uploads, none aborted, no errors" "$s" ".s3.multipart_uploads >= 2 * $np and .s3.multipart_aborts == 0 and .s3.errors.client_4xx == 0"
+	expect "np=$np checkpoint: writes and restores timed apart" "$s" '.checkpoint as $c | .s3.phases.checkpoint_write.bytes_sent >= 2 * $c.bytes and .s3.phases.checkpoint_restore.bytes_received == ([$c.bursts[] | select(.kind == "restore") | .bytes] | add) and .s3.phases.checkpoint_restore.ttfb_us.p50 <= .s3.phases.checkpoint_restore.total_us.p50 and (.s3.phases | has("train") | not)'
 	[ "$(ls3 "ck$np/" | grep -c '\.pt ')" -eq 0 ] && ok "np=$np checkpoint objects deleted" || bad "np=$np checkpoint objects left"
 done
 listing >"$TMP/after"
@@ -176,6 +188,43 @@ gf 2 run "$SMALL" --target s3://gf-test/trck --results "$TMP/r-trck" --quiet --s
 expect "training wrote 4 checkpoints to S3" "$(only_result "$TMP/r-trck")/summary.json" '.status == "complete" and .checkpoint.layout == "object_per_rank" and .checkpoint.write_count == 4 and .train.checkpoint_halt_s > 0'
 listing >"$TMP/after"
 diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "training with checkpoints left the bucket as it was" ||
+	{ bad "the bucket changed"; diff "$TMP/before" "$TMP/after" | head; }
+
+# target.prefix_spread: the dataset and the checkpoints (2 checkpoints x 2 ranks, model
+# shards only) under 16 hashed prefixes after the target's prefix, the marker and the
+# manifest at its top. A workload without the spread does not take the dataset for its
+# own; a restore-only run finds the spread checkpoints (listing every spread prefix);
+# cleanup keeps the kept checkpoints by their names, and at last leaves the bucket as it was.
+spread=(--quiet --set target.prefix_spread=16 --set model.model_size_bytes=8MiB --set checkpoint.type=all_ranks
+	--set checkpoint.keep=true)
+restore=(--set workflow.train=false --set workflow.checkpoint=true --set checkpoint.num_checkpoints_write=0
+	--set checkpoint.num_checkpoints_read=1 --set dataset.keep_files=false)
+gf 2 run "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp1" "${spread[@]}" --set workflow.checkpoint=true \
+	--set checkpoint.steps_between_checkpoints=16 --set train.computation_time=5ms >"$TMP/sp" 2>&1 || { bad "spread run failed"; cat "$TMP/sp"; }
+expect "spread: datagen, train and checkpoints" "$(only_result "$TMP/r-sp1")/summary.json" \
+	'.status == "complete" and .datagen.files == 64 and .checkpoint.write_count == 2 and .s3.prefix_spread == 16'
+ls3 spread/ | awk '{print $1}' >"$TMP/sp-keys"
+nd=$(grep -cE '^spread/[0-9a-f]/train/' "$TMP/sp-keys"); nc=$(grep -cE '^spread/[0-9a-f]/checkpoints/.*\.pt$' "$TMP/sp-keys")
+np_=$(grep -oE '^spread/[0-9a-f]/' "$TMP/sp-keys" | sort -u | wc -l)
+{ [ "$nd" -eq 64 ] && [ "$nc" -eq 4 ] && [ "$np_" -ge 12 ] && grep -qx 'spread/.gpufeed-data' "$TMP/sp-keys" &&
+	grep -qx 'spread/.gpufeed-manifest.json' "$TMP/sp-keys" && [ "$(wc -l <"$TMP/sp-keys")" -eq 70 ]; } &&
+	ok "spread: 64 samples and 4 shards over $np_ prefixes, marker and manifest at the top" ||
+	{ bad "spread layout: $nd data, $nc shards, $np_ prefixes"; head "$TMP/sp-keys"; }
+gf 1 train "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp2" --quiet >"$TMP/sp" 2>&1
+rc=$?
+{ [ "$rc" -eq 2 ] && grep -q 'prefix_spread' "$TMP/sp"; } && ok "spread dataset not read without the spread (exit 2)" ||
+	{ bad "spread dataset without the spread: exit $rc"; cat "$TMP/sp"; }
+gf 2 run "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp3" "${spread[@]}" "${restore[@]}" >"$TMP/sp" 2>&1 ||
+	{ bad "spread restore failed"; cat "$TMP/sp"; }
+expect "spread: checkpoint restored and verified" "$(only_result "$TMP/r-sp3")/summary.json" \
+	'.status == "complete" and .checkpoint.restore_count == 1 and .checkpoint.verified == true'
+ls3 spread/ | awk '{print $1}' >"$TMP/sp-keys"
+{ [ "$(grep -c '\.pt$' "$TMP/sp-keys")" -eq 4 ] && [ "$(wc -l <"$TMP/sp-keys")" -eq 5 ] && grep -qx 'spread/.gpufeed-data' "$TMP/sp-keys"; } &&
+	ok "spread cleanup kept the 4 kept shards and the marker only" || { bad "spread cleanup with kept checkpoints"; cat "$TMP/sp-keys"; }
+gf 2 run "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp4" "${spread[@]}" "${restore[@]}" \
+	--set checkpoint.keep=false >"$TMP/sp" 2>&1 || { bad "spread final restore failed"; cat "$TMP/sp"; }
+listing >"$TMP/after"
+diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "prefix_spread runs left the bucket as it was" ||
 	{ bad "the bucket changed"; diff "$TMP/before" "$TMP/after" | head; }
 
 # Shared-file layouts cannot reach s3://: exit 2, saying what to use.
@@ -264,4 +313,19 @@ AWS_ENDPOINT_URL=http://127.0.0.1:$(cat "$proxy/port") gf 1 run "$TMP/attempts2.
 rc=$?
 { [ "$rc" -eq 1 ] && grep -q SlowDown "$TMP/slowfail"; } && ok "persistent 503 fails (exit $rc) naming SlowDown" ||
 	{ bad "persistent 503: exit $rc"; cat "$TMP/slowfail"; }
+
+# Datagen's PUTs are still on the wire when close() returns: when they fail (503 to every
+# dataset PUT, 2 attempts) the run still fails with exit 1 naming SlowDown and an object,
+# and no manifest says the dataset is complete.
+kill "$proxy_pid"; wait "$proxy_pid" 2>/dev/null
+rm -f "$proxy/port" "$proxy/failed"
+node "$SRCDIR/tests/s3fault.js" "$proxy" "${endpoint##*:}" 1000000 data >"$proxy/log" 2>&1 &
+proxy_pid=$!
+for _ in $(seq 100); do [ -s "$proxy/port" ] && break; sleep 0.1; done
+AWS_ENDPOINT_URL=http://127.0.0.1:$(cat "$proxy/port") gf 1 datagen "$TMP/attempts2.yaml" --target s3://gf-test/putfail \
+	--results "$TMP/r-putfail" --quiet >"$TMP/putfail" 2>&1
+rc=$?
+{ [ "$rc" -eq 1 ] && grep -q 'SlowDown' "$TMP/putfail" && grep -q 'putfail/train/img_' "$TMP/putfail"; } &&
+	ok "failed datagen PUTs: exit 1 naming SlowDown and the object" || { bad "failed datagen PUTs: exit $rc"; cat "$TMP/putfail"; }
+ls3 putfail/ | grep -q 'gpufeed-manifest' && bad "a manifest after failed datagen PUTs" || ok "no manifest after failed datagen PUTs"
 finish

@@ -712,7 +712,8 @@ static void test_layout(void **state)
 	} t[] = {
 		{ "npz", 1, GF_LAYOUT_FILE_PER_SAMPLE },  { "npz", 4, GF_LAYOUT_RECORDS },
 		{ "jpeg", 1, GF_LAYOUT_FILE_PER_SAMPLE }, { "tfrecord", 1, GF_LAYOUT_RECORDS },
-		{ "hdf5", 8, GF_LAYOUT_RECORDS },         { "indexed_binary", 8, GF_LAYOUT_INDEXED },
+		{ "hdf5", 8, GF_LAYOUT_ROWS },            { "indexed_binary", 8, GF_LAYOUT_INDEXED },
+		{ "hdf5", 1, GF_LAYOUT_ROWS },
 	};
 
 	(void)state;
@@ -724,6 +725,114 @@ static void test_layout(void **state)
 		snprintf(w.dataset.format, sizeof(w.dataset.format), "%s", t[i].format);
 		build_ok(&w, 1, &p);
 		assert_int_equal(p.layout, t[i].layout);
+	}
+}
+
+/* format hdf5: each file is records[spf][row_bytes], row_bytes its largest sample; sample
+ * j is at j x row_bytes (row j in row-major order, what the hdf5 engine turns back into
+ * a row), every sample fits its row, the dataset is spf x row_bytes; chunk rows follow
+ * dataset.chunk_size in whole rows, 0 when chunking is off. */
+static void test_rows(void **state)
+{
+	static const struct {
+		int64_t spf;
+		uint64_t mean, stdev, chunk;
+		bool chunked;
+	} t[] = {
+		{ 64, 10240, 2048, 65536, true }, { 7, 4096, 1000, 0, true }, { 1, 5000, 900, 1 << 20, true },
+		{ 64, 4096, 0, 10000, true },     { 33, 8000, 7000, 0, false }, { 2, 100, 90, 250, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+		uint64_t widths_differ = 0, first_w = 0;
+
+		small_workload(&w, 12, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_SEED);
+		snprintf(w.dataset.format, sizeof(w.dataset.format), "hdf5");
+		w.dataset.record_length_bytes = t[i].mean;
+		w.dataset.record_length_bytes_stdev = t[i].stdev;
+		w.dataset.enable_chunking = t[i].chunked;
+		w.dataset.chunk_size = t[i].chunk;
+		build_ok(&w, 1, &p);
+		assert_int_equal(p.layout, GF_LAYOUT_ROWS);
+		for (uint64_t f = 0; f < 12; f++) {
+			uint64_t width = gf_plan_row_bytes(&p, f), widest = 0, cr = gf_plan_chunk_rows(&p, f);
+
+			for (uint64_t j = 0; j < (uint64_t)t[i].spf; j++) {
+				uint64_t size = gf_plan_sample_size(&p, f, j);
+				widest = size > widest ? size : widest;
+				assert_int_equal(gf_plan_sample_offset(&p, f, j), j * width);
+				assert_true(size <= width);
+			}
+			if (widest != width)
+				fail_msg("case %zu file %llu: row_bytes %llu, largest sample %llu", i,
+					 (unsigned long long)f, (unsigned long long)width, (unsigned long long)widest);
+			assert_int_equal(gf_plan_file_size(&p, f), (uint64_t)t[i].spf * width);
+			if (!t[i].chunked) {
+				assert_int_equal(cr, 0);
+			} else {
+				uint64_t want = t[i].chunk / width;
+				want = want < 1 ? 1 : want > (uint64_t)t[i].spf ? (uint64_t)t[i].spf : want;
+				assert_int_equal(cr, want);
+			}
+			if (f == 0)
+				first_w = width;
+			widths_differ += width != first_w;
+		}
+		/* Varying sizes give each file its own width (unless clamping at 2 x mean - 1
+		 * makes them all alike); fixed sizes the mean. */
+		if (t[i].stdev == 0)
+			assert_int_equal(first_w, t[i].mean);
+		else if (t[i].stdev * 3 < t[i].mean)
+			assert_true(widths_differ > 0);
+		/* The schedule hands out the same offsets. */
+		{
+			struct gf_epoch e;
+			struct gf_sample s;
+			gf_plan_epoch(&p, 0, &e);
+			for (uint64_t pos = 0; pos < p.share; pos++) {
+				gf_plan_sample(&e, 0, pos, &s);
+				assert_int_equal(s.offset, (s.id % p.samples_per_file) * gf_plan_row_bytes(&p, s.file));
+			}
+		}
+	}
+}
+
+static uint64_t widest_sample(const struct gf_plan *p, uint64_t f)
+{
+	uint64_t w = 0;
+
+	for (uint64_t j = 0; j < p->samples_per_file; j++) {
+		uint64_t size = gf_plan_sample_size(p, f, j);
+		w = size > w ? size : w;
+	}
+	return w;
+}
+
+/* Row widths are remembered per thread: two plans asked in turn, and files that share a
+ * memo slot (f and f + 4096), still get their own widths. */
+static void test_rows_memo(void **state)
+{
+	struct gf_workload w;
+	struct gf_plan a, b;
+
+	(void)state;
+	small_workload(&w, 20000, 16, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+	snprintf(w.dataset.format, sizeof(w.dataset.format), "hdf5");
+	w.dataset.record_length_bytes = 5000;
+	w.dataset.record_length_bytes_stdev = 500;
+	build_ok(&w, 1, &a);
+	w.dataset.record_length_bytes_stdev = 800;
+	build_ok(&w, 1, &b);
+	for (uint64_t f = 0; f < 9000; f += 7) {
+		uint64_t g = f + 4096;
+		assert_int_equal(gf_plan_row_bytes(&a, f), widest_sample(&a, f));
+		assert_int_equal(gf_plan_row_bytes(&a, g), widest_sample(&a, g));
+		assert_int_equal(gf_plan_row_bytes(&a, f), widest_sample(&a, f));
+		assert_int_equal(gf_plan_row_bytes(&b, f), widest_sample(&b, f));
+		assert_int_equal(gf_plan_row_bytes(&a, f), widest_sample(&a, f));
 	}
 }
 
@@ -743,6 +852,8 @@ int main(void)
 		cmocka_unit_test(test_file_paths),
 		cmocka_unit_test(test_huge),
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_rows_memo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
