@@ -99,20 +99,10 @@ static void *worker_main(void *arg)
 	struct worker *wk = arg;
 	struct shared *sh = wk->sh;
 	const struct gf_ceiling_cfg *cfg = sh->cfg;
-	struct gf_fetch_cfg fcfg = {
-		.w = cfg->w,
-		.plan = cfg->plan,
-		.ops = cfg->ops,
-		.root = cfg->root,
-		.direct = cfg->direct,
-		.align = cfg->align > 1 ? (unsigned)cfg->align : 1,
-		.mem_align = (unsigned)cfg->mem_align,
-		.open_files = cfg->open_files,
-	};
 	struct gf_fetch f;
 	int rc;
 
-	rc = gf_fetch_init(&f, &fcfg, &wk->latency, &wk->open_latency, &wk->series);
+	rc = gf_fetch_init(&f, cfg->read, &wk->latency, &wk->open_latency, &wk->series);
 	if (rc) {
 		set_error(sh, rc, f.errmsg);
 		return NULL;

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "io/io.h"
+
+struct gf_fetch_cfg;
 #include "plan.h"
 #include "stats/hist.h"
 #include "stats/series.h"
@@ -22,13 +24,8 @@
 struct gf_ceiling_cfg {
 	const struct gf_workload *w;
 	const struct gf_plan *plan;
-	const struct gf_io_ops *ops;
-	const char *root;
+	const struct gf_fetch_cfg *read; /* engine, folder, O_DIRECT, open files */
 	int rank;
-	bool direct;
-	size_t align;            /* offsets and lengths for O_DIRECT; 0 or 1 when buffered */
-	size_t mem_align;        /* buffer alignment */
-	unsigned open_files;     /* 0: open, read, close per sample; else files kept open */
 	uint64_t t0_ns;          /* start of the time series */
 	double duration_s;       /* 0 = the whole schedule */
 	volatile sig_atomic_t *stop;

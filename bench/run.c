@@ -801,6 +801,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	struct gf_ckpt_cfg ck;
 	struct gf_ckpt_phase ckpt_phase;
 	struct gf_dio_decision dio;
+	struct gf_fetch_cfg rd; /* the read path train and ceiling share */
 	char ckpt_folder[4200] = "";
 	const struct gf_io_ops *ops;
 	char err[1024] = "", msg[1024] = "", partial[4200] = "", final[4200] = "", name[GF_STR];
@@ -1012,6 +1013,16 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			exit_code = GF_EXIT_USAGE;
 			goto write;
 		}
+		rd = (struct gf_fetch_cfg){
+			.w = w,
+			.plan = &p,
+			.ops = ops,
+			.root = t.root,
+			.direct = dio.direct,
+			.align = dio.align > 1 ? (unsigned)dio.align : 1,
+			.mem_align = (unsigned)dio.mem_align,
+			.open_files = s.open_files,
+		};
 		if (root && !c->quiet)
 			fprintf(stderr, "reads: engine %s, queue depth %lld per thread, %s, %s\n", t.engine,
 				(long long)w->target.queue_depth, dio.reason,
@@ -1023,13 +1034,8 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		struct gf_ceiling_cfg ccfg = {
 			.w = w,
 			.plan = &p,
-			.ops = ops,
-			.root = t.root,
+			.read = &rd,
 			.rank = world->rank,
-			.direct = dio.direct,
-			.align = dio.align,
-			.mem_align = dio.mem_align,
-			.open_files = s.open_files,
 			.duration_s = w->run.ceiling_duration > 0 ? w->run.ceiling_duration
 				      : c->duration_s > 0 ? c->duration_s : w->run.duration,
 			.stop = &stop_requested,
@@ -1059,13 +1065,8 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		struct gf_train_cfg cfg = {
 			.w = w,
 			.plan = &p,
-			.ops = ops,
-			.root = t.root,
+			.read = &rd,
 			.rank = world->rank,
-			.direct = dio.direct,
-			.align = dio.align,
-			.mem_align = dio.mem_align,
-			.open_files = s.open_files,
 			.duration_s = c->duration_s > 0 ? c->duration_s : w->run.duration,
 			.stop = &stop_requested,
 			.step_barrier = w->accelerator.step_barrier ? step_barrier : NULL,

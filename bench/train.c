@@ -254,22 +254,12 @@ static void *reader_main(void *arg)
 	struct reader *r = arg;
 	struct shared *sh = r->sh;
 	const struct gf_train_cfg *cfg = sh->cfg;
-	struct gf_fetch_cfg fcfg = {
-		.w = cfg->w,
-		.plan = cfg->plan,
-		.ops = cfg->ops,
-		.root = cfg->root,
-		.direct = cfg->direct,
-		.align = cfg->align > 1 ? (unsigned)cfg->align : 1,
-		.mem_align = (unsigned)cfg->mem_align,
-		.open_files = cfg->open_files,
-	};
 	struct gf_fetch f;
 	int rc;
 
 	/* Samples of a batch are read through one fetch, many in flight at once: the batch
 	 * is ready when the last of them completes. */
-	rc = gf_fetch_init(&f, &fcfg, &r->latency, &r->open_latency, &r->series);
+	rc = gf_fetch_init(&f, cfg->read, &r->latency, &r->open_latency, &r->series);
 	if (rc) {
 		set_error(sh, rc, f.errmsg);
 		return NULL;

@@ -11,6 +11,8 @@
 
 #include "accel.h"
 #include "io/io.h"
+
+struct gf_fetch_cfg;
 #include "plan.h"
 #include "stats/hist.h"
 #include "stats/series.h"
@@ -21,13 +23,8 @@ struct gf_progress;
 struct gf_train_cfg {
 	const struct gf_workload *w;
 	const struct gf_plan *plan;
-	const struct gf_io_ops *ops;
-	const char *root;        /* data folder */
+	const struct gf_fetch_cfg *read; /* engine, data folder, O_DIRECT, open files */
 	int rank;
-	bool direct;
-	size_t align;            /* offsets and lengths for O_DIRECT; 0 or 1 when buffered */
-	size_t mem_align;        /* buffer alignment */
-	unsigned open_files;     /* 0: open, read, close per sample; else files kept open */
 	uint64_t t0_ns;          /* start of the time series (after the start barrier) */
 	double duration_s;       /* 0 = all steps */
 	volatile sig_atomic_t *stop; /* set by a signal */
