@@ -2,7 +2,8 @@
 # vs-fio: gpufeed's own cost against fio's, on the same files with the same pattern.
 #
 # For each case and engine (uring / aio) it runs `gpufeed ceiling` and fio alternately,
-# ROUNDS times, and prints the median of each figure and the ratio gpufeed / fio. CPU per
+# ROUNDS times, and prints the median of each figure and the median of the rounds' ratios
+# gpufeed / fio. CPU per
 # request is counted the way fio counts it (getrusage RUSAGE_THREAD of the thread that
 # issues the I/O, over the measured time): gpufeed's ceiling.reader_cpu_us_per_request,
 # fio's (usr_cpu + sys_cpu) x runtime / ios. Neither includes io_uring's worker threads
@@ -150,8 +151,11 @@ for c in $CASES; do
 		fv=$(awk -v k=$col -v s=$scale '{print $k / s}' "$WORK/f" | median)
 		gc=$(awk '{print $3}' "$WORK/g" | median)
 		fc=$(awk '{print $3}' "$WORK/f" | median)
+		# The ratio is the median of each round's gpufeed / fio, the two runs back to back:
+		# on a shared machine the storage drifts between rounds more than within one.
+		ratio=$(paste "$WORK/g" "$WORK/f" | awk -v k=$col '{print $k / $(k + 3)}' | median)
 		printf '| %s | %s | %.0f %s | %.0f %s | %.3f | %.2f | %.2f |\n' "${names[$c]}" "$e" "$gv" "$unit" \
-			"$fv" "$unit" "$(awk -v a="$gv" -v b="$fv" 'BEGIN {print a / b}')" "$gc" "$fc"
+			"$fv" "$unit" "$ratio" "$gc" "$fc"
 		if [ -n "${VSFIO_RAW:-}" ]; then
 			sed 's/^/#   gpufeed /' "$WORK/g"; sed 's/^/#   fio     /' "$WORK/f"
 		fi
