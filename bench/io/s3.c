@@ -1043,6 +1043,16 @@ static void file_fail(struct gf_io *io, struct s3_file *f, int rc, const char *w
 }
 
 /* Start the upload of f's full buffer as the next part. */
+/* The transfer takes the bytes the file buffered (its body, freed when it ends). */
+static void take_body(struct s3_xfer *x, struct s3_file *f)
+{
+	x->owned_body = f->buf;
+	x->body = f->buf ? f->buf : "";
+	x->bodylen = f->buflen;
+	f->buf = NULL;
+	f->buflen = f->bufcap = 0;
+}
+
 static int start_part(struct gf_io *io, struct s3_file *f)
 {
 	struct s3 *s = io->priv;
@@ -1104,11 +1114,7 @@ static int start_part(struct gf_io *io, struct s3_file *f)
 	x->part = ++f->parts;
 	f->etags[x->part - 1][0] = '\0';
 	/* The part owns the buffer now; the file fills a new one. */
-	x->owned_body = f->buf;
-	x->body = f->buf;
-	x->bodylen = f->buflen;
-	f->buf = NULL;
-	f->buflen = f->bufcap = 0;
+	take_body(x, f);
 	rc = x_start(s, x);
 	if (rc) {
 		x_put(s, x);
@@ -1200,11 +1206,7 @@ static int put_deferred(struct gf_io *io, struct s3_file *f)
 	if (!x)
 		return -ENOMEM;
 	/* The transfer owns the object's bytes now; they are freed when it ends. */
-	x->owned_body = f->buf;
-	x->body = f->buf ? f->buf : "";
-	x->bodylen = f->buflen;
-	f->buf = NULL;
-	f->buflen = f->bufcap = 0;
+	take_body(x, f);
 	rc = x_start(s, x);
 	if (rc) {
 		x_put(s, x);
