@@ -8,5 +8,7 @@ cd "$top"
 scripts/install-deps.sh
 scripts/build.sh build
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpirun --oversubscribe -np 2 build/gpufeed run workloads/quickstart.yaml \
+# Unbound: Open MPI would pin each of the two ranks to one core, shared by its reader
+# threads and io_uring's workers (gpufeed notes it when that happens).
+mpirun --oversubscribe --bind-to none -np 2 build/gpufeed run workloads/quickstart.yaml \
 	--target results/quickstart-data --results results "$@"
