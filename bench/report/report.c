@@ -249,6 +249,24 @@ static void warnings(FILE *o, struct json_object *s, const char *plots_note)
 		fprintf(o, "  - none.\n");
 }
 
+/* One line per phase that made S3 requests: a latency-bound store (high time to first
+ * byte, few bytes/s) reads apart from a bandwidth-bound one. */
+static void s3_phases(FILE *o, struct json_object *s)
+{
+	struct json_object *ph;
+	char a[64], b[64], c[64], d[64];
+
+	if (json_pointer_get(s, "/s3/phases", &ph) || !json_object_is_type(ph, json_type_object))
+		return;
+	json_object_object_foreach(ph, name, v)
+	{
+		fprintf(o, "  s3 %-18s %.0f req/s, %s, TTFB p50 %s p99 %s, total p99 %s, %.0f new connection(s)\n",
+			name, num(v, "/requests_per_s", 0), rate(num(v, "/bytes_per_s", 0), a, sizeof(a)),
+			tm(num(v, "/ttfb_us/p50", 0) / 1e6, b, sizeof(b)), tm(num(v, "/ttfb_us/p99", 0) / 1e6, c, sizeof(c)),
+			tm(num(v, "/total_us/p99", 0) / 1e6, d, sizeof(d)), num(v, "/new_connections", 0));
+	}
+}
+
 int gf_report_text(FILE *o, const char *dir, struct json_object *s, const char *plots_note)
 {
 	char v[1024], base[512], a[64], b[64], c[64], d[64], e[64];
@@ -334,7 +352,17 @@ int gf_report_text(FILE *o, const char *dir, struct json_object *s, const char *
 		if (num(s, "/train/checkpoint_halt_s", 0) > 0)
 			fprintf(o, "  training halted       %s over all accelerators for checkpoints\n",
 				tm(num(s, "/train/checkpoint_halt_s", 0), a, sizeof(a)));
+		if (json_pointer_get(s, "/checkpoint/async", NULL) == 0)
+			fprintf(o, "  async interference    reads %s during bursts, %s outside (%+.0f %%); AU %.1f %% "
+				"during, %.1f %% outside; %s waited for a previous burst\n",
+				rate(num(s, "/checkpoint/async/read_bytes_per_s_during", 0), a, sizeof(a)),
+				rate(num(s, "/checkpoint/async/read_bytes_per_s_outside", 0), b, sizeof(b)),
+				-num(s, "/checkpoint/async/read_drop_percent", 0),
+				num(s, "/checkpoint/async/au_during_percent", 0),
+				num(s, "/checkpoint/async/au_outside_percent", 0),
+				tm(num(s, "/checkpoint/async/wait_s", 0), c, sizeof(c)));
 	}
+	s3_phases(o, s);
 	if (json_pointer_get(s, "/datagen", NULL) == 0)
 		fprintf(o, "  datagen               %.0f files, %s in %s (%s)\n", num(s, "/datagen/files", 0),
 			size(num(s, "/datagen/write_bytes", 0), a, sizeof(a)), tm(num(s, "/datagen/elapsed_s", 0), b, sizeof(b)),

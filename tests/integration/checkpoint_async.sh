@@ -33,6 +33,10 @@ run() {
 	d=$(only_result "$TMP/r-$name")
 	cp "$d/summary.json" "$TMP/$name.json"
 	cp "$d/timeseries.csv" "$TMP/$name.csv"
+	if [ "$mode" = async ]; then
+		grep -q "async interference .* during bursts" "$d/report.txt" && ok "$name: report.txt has the interference" ||
+			bad "$name: no async interference line in report.txt"
+	fi
 }
 
 # restore NAME LAYOUT: read back the 3 checkpoints that run NAME kept, verifying every block.
