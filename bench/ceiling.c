@@ -84,16 +84,6 @@ static int read_job(struct shared *sh, struct gf_fetch *f, uint64_t job)
 	return 0;
 }
 
-static double thread_cpu_seconds(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return 0;
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-	       ru.ru_stime.tv_usec / 1e6;
-}
-
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
@@ -111,7 +101,7 @@ static void *worker_main(void *arg)
 	 * setting up and tearing down rings and contexts (io_destroy waits for an RCU grace
 	 * period) is not the storage's time. */
 	wk->ready_ns = gf_now_ns();
-	wk->cpu_s = -thread_cpu_seconds();
+	wk->cpu_s = -gf_cpu_seconds(RUSAGE_THREAD);
 	if (sh->duration_ns) {
 		uint64_t none = 0;
 		__atomic_compare_exchange_n(&sh->deadline_ns, &none, wk->ready_ns + sh->duration_ns, false,
@@ -130,7 +120,7 @@ static void *worker_main(void *arg)
 	else
 		gf_fetch_drain(&f);
 	wk->done_ns = gf_now_ns();
-	wk->cpu_s += thread_cpu_seconds();
+	wk->cpu_s += gf_cpu_seconds(RUSAGE_THREAD);
 	if (rc)
 		set_error(sh, rc, f.errmsg);
 	wk->bytes = f.eng.bytes;
@@ -142,15 +132,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static double cpu_seconds(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-	       ru.ru_stime.tv_usec / 1e6;
-}
-
 int gf_ceiling_run(const struct gf_ceiling_cfg *cfg, struct gf_ceiling_result *res, char *err,
 		   size_t errlen)
 {
@@ -159,7 +140,7 @@ int gf_ceiling_run(const struct gf_ceiling_cfg *cfg, struct gf_ceiling_result *r
 	struct shared sh;
 	struct worker *wk;
 	unsigned started = 0;
-	double cpu0 = cpu_seconds();
+	double cpu0 = gf_cpu_seconds(RUSAGE_SELF);
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -193,7 +174,7 @@ int gf_ceiling_run(const struct gf_ceiling_cfg *cfg, struct gf_ceiling_result *r
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(wk[i].tid, NULL);
 	res->end_ns = gf_now_ns();
-	res->cpu_s = cpu_seconds() - cpu0;
+	res->cpu_s = gf_cpu_seconds(RUSAGE_SELF) - cpu0;
 	{
 		uint64_t first = UINT64_MAX, last = 0;
 		for (unsigned i = 0; i < started; i++) {

@@ -1,9 +1,10 @@
-/* clock: monotonic time in nanoseconds and sleeping to an absolute deadline. */
+/* clock: monotonic time in nanoseconds, sleeping to an absolute deadline, CPU time. */
 #ifndef GF_CLOCK_H
 #define GF_CLOCK_H
 
 #include <errno.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static inline uint64_t gf_now_ns(void)
@@ -22,6 +23,18 @@ static inline void gf_sleep_until(uint64_t deadline_ns)
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
+}
+
+/* User + system CPU seconds of the process (RUSAGE_SELF) or the calling thread
+ * (RUSAGE_THREAD, as fio counts its job's), 0 when unknown. */
+static inline double gf_cpu_seconds(int who)
+{
+	struct rusage ru;
+
+	if (getrusage(who, &ru))
+		return 0;
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
 }
 
 #endif

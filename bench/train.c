@@ -490,15 +490,6 @@ static void ckpt_worker_figures(const struct ckpt_worker *k, struct gf_train_res
 	res->async.outside_s = (span - during) / 1e9;
 }
 
-static double cpu_seconds(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-	       ru.ru_stime.tv_usec / 1e6;
-}
-
 int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, char *err,
 		 size_t errlen)
 {
@@ -512,7 +503,7 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	bool ck_init = false, ck_started = false;
 	unsigned started_r = 0, started_a = 0;
 	uint64_t accels_end_ns;
-	double cpu0 = cpu_seconds();
+	double cpu0 = gf_cpu_seconds(RUSAGE_SELF);
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -651,7 +642,7 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 				 cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
 		}
 	}
-	res->cpu_s = cpu_seconds() - cpu0;
+	res->cpu_s = gf_cpu_seconds(RUSAGE_SELF) - cpu0;
 	res->interrupted = cfg->stop && *cfg->stop;
 	res->duration_reached = sh.deadline_ns && res->steps < p->total_steps * p->per_rank;
 	if (sh.error) {

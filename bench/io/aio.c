@@ -30,6 +30,20 @@ struct aio_priv {
 	struct io_event *events; /* depth */
 };
 
+static void aio_cleanup(struct gf_io *io)
+{
+	struct aio_priv *a = io->priv;
+
+	if (a->ctx_ok)
+		io_destroy(a->ctx);
+	free(a->events);
+	free(a->failed);
+	free(a->pending);
+	free(a->free_cbs);
+	free(a->iocbs);
+	memset(a, 0, sizeof(*a));
+}
+
 static int aio_init(struct gf_io *io)
 {
 	struct aio_priv *a = io->priv;
@@ -59,28 +73,10 @@ static int aio_init(struct gf_io *io)
 	a->ctx_ok = true;
 	return 0;
 err_free:
-	free(a->events);
-	free(a->failed);
-	free(a->pending);
-	free(a->free_cbs);
-	free(a->iocbs);
-	memset(a, 0, sizeof(*a));
+	aio_cleanup(io); /* no context yet: frees the arrays only */
 	return rc;
 }
 
-static void aio_cleanup(struct gf_io *io)
-{
-	struct aio_priv *a = io->priv;
-
-	if (a->ctx_ok)
-		io_destroy(a->ctx);
-	free(a->events);
-	free(a->failed);
-	free(a->pending);
-	free(a->free_cbs);
-	free(a->iocbs);
-	memset(a, 0, sizeof(*a));
-}
 
 static int aio_submit(struct gf_io *io, struct gf_io_req *req)
 {

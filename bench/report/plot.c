@@ -199,6 +199,22 @@ static int cmp_double(const void *a, const void *b)
 /* The interval of timeseries.csv: the smallest step between two of its times (1 s when
  * it cannot tell). Also collects, when the file has a checkpoint_s column, the times of
  * the intervals in which any rank was halted for a checkpoint burst. */
+/* Append v to a growing array. */
+static int push(double **arr, size_t *n, size_t *cap, double v)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 256;
+		double *g = realloc(*arr, c * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		*arr = g;
+		*cap = c;
+	}
+	(*arr)[(*n)++] = v;
+	return 0;
+}
+
 static int scan_timeseries(const char *path, double *iv, double **ckpt_t, size_t *nckpt)
 {
 	char line[4096], *f[128];
@@ -224,26 +240,11 @@ static int scan_timeseries(const char *path, double *iv, double **ckpt_t, size_t
 		if (nf <= ti)
 			continue;
 		t = atof(f[ti]);
-		if (n == cap) {
-			double *g = realloc(all, (cap = cap ? cap * 2 : 256) * sizeof(*all));
-			if (!g) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			all = g;
-		}
-		all[n++] = t;
-		if (ci >= 0 && nf > ci && atof(f[ci]) > 0) {
-			if (nck == capck) {
-				double *g = realloc(ck, (capck = capck ? capck * 2 : 64) * sizeof(*ck));
-				if (!g) {
-					rc = -ENOMEM;
-					goto out;
-				}
-				ck = g;
-			}
-			ck[nck++] = t;
-		}
+		rc = push(&all, &n, &cap, t);
+		if (!rc && ci >= 0 && nf > ci && atof(f[ci]) > 0)
+			rc = push(&ck, &nck, &capck, t);
+		if (rc)
+			goto out;
 	}
 	if (n > 1) {
 		double best = 0;
