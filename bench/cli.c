@@ -10,7 +10,7 @@
 #include "io/io.h"
 #include "report/compare.h"
 #include "report/report.h"
-#include "units.h"
+#include "model/units.h"
 
 static const struct {
 	const char *name;

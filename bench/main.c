@@ -7,9 +7,9 @@
 #include "config.h"
 #include "report/compare.h"
 #include "report/report.h"
-#include "run.h"
-#include "world.h"
-#include "yaml.h"
+#include "run/run.h"
+#include "mpi/world.h"
+#include "model/yaml.h"
 
 /* Before MPI_Init only the launcher's environment says which rank this is; only rank 0
  * prints, so that 256 ranks do not print the same error 256 times. */

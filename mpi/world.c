@@ -1,7 +1,7 @@
 /* world: see world.h. Every MPI call goes through MPI_CHECK-style handling: MPI's default
  * error handler already aborts the job with the MPI error string, which is what a
  * failing collective must do (the other ranks would hang otherwise). */
-#include "world.h"
+#include "mpi/world.h"
 
 #include <errno.h>
 #include <mpi.h>

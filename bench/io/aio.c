@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io.h"
+#include "io/io.h"
 
 struct aio_priv {
 	io_context_t ctx;

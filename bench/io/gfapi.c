@@ -15,8 +15,8 @@
 
 #include <glusterfs/api/glfs.h>
 
-#include "gfapi.h"
-#include "io.h"
+#include "io/gfapi.h"
+#include "io/io.h"
 
 #define MAX_VOLUMES 8
 #define DEFAULT_PORT 24007

@@ -7,7 +7,7 @@
  *
  * Training data (gf_io_hdf5 and the writer of hdf5.h): samples as rows of a 2-D dataset,
  * one hyperslab per sample; see hdf5.h. */
-#include "hdf5.h"
+#include "io/hdf5.h"
 
 #include <errno.h>
 #include <hdf5.h>
@@ -18,8 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "io.h"
-#include "shared.h"
+#include "io/io.h"
+#include "io/shared.h"
 
 /* The library is not thread-safe in this build (no H5_HAVE_THREADSAFE): reader threads,
  * datagen and a checkpoint thread must never be inside it at once. */

@@ -1,6 +1,6 @@
 /* io: the registry of backends (one table, the only place a backend is listed) and the
  * per-thread instance life cycle. */
-#include "io.h"
+#include "io/io.h"
 
 #include <errno.h>
 #include <stdio.h>

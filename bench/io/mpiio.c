@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpiio.h"
-#include "shared.h"
+#include "io/mpiio.h"
+#include "io/shared.h"
 
 struct gf_shared {
 	MPI_File fh;

@@ -1,5 +1,5 @@
 /* ns: see ns.h. */
-#include "ns.h"
+#include "io/ns.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,13 +12,13 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "io.h"
+#include "io/io.h"
 #ifdef HAVE_GFAPI
-#include "gfapi.h"
+#include "io/gfapi.h"
 #endif
-#include "s3.h"
+#include "io/s3/s3.h"
 #ifdef HAVE_CURL
-#include "s3ns.h"
+#include "io/s3/ns.h"
 /* s3:// names go to s3ns (built with libcurl only). */
 #define S3_OR(call, none) (call)
 #else

@@ -3,7 +3,7 @@
  * stall, so any stall seen on a real backend belongs to the storage. */
 #include <errno.h>
 
-#include "io.h"
+#include "io/io.h"
 
 static int null_init(struct gf_io *io)
 {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io.h"
+#include "io/io.h"
 
 static int posix_init(struct gf_io *io)
 {

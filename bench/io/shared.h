@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "workload.h"
+#include "model/workload.h"
 
 struct gf_shared;
 

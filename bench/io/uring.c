@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io.h"
+#include "io/io.h"
 
 /* A handle is the descriptor in the low 32 bits, and the fixed-file slot + 1 above. */
 #define FD_OF(h) ((int)((h) & 0xffffffffu))

@@ -1,5 +1,5 @@
 /* compare: see compare.h. */
-#include "compare.h"
+#include "report/compare.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "load.h"
-#include "plot.h"
+#include "report/load.h"
+#include "report/plot.h"
 
 #define MAX_RUNS 16
 #define DEFAULT_TOLERANCE 5.0

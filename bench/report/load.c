@@ -1,5 +1,5 @@
 /* load: see load.h. */
-#include "load.h"
+#include "report/load.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "report/summary.h"
 
 int gf_load_summary(const char *dir, struct json_object **root, char *err, size_t errlen)
 {

@@ -1,5 +1,5 @@
 /* nodes: see nodes.h. */
-#include "nodes.h"
+#include "report/nodes.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "report/summary.h"
 
 struct node_sum {
 	int node, first_rank, ranks, last_rank;

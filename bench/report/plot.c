@@ -1,7 +1,7 @@
 /* plot: see plot.h. The scripts own the look of every plot; this file only finds the
  * data, works out what the scripts cannot (which phases, bursts and units there are)
  * and passes it as gnuplot variables. */
-#include "plot.h"
+#include "report/plot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "report/load.h"
 
 extern char **environ;
 

@@ -1,6 +1,6 @@
 /* report: see report.h. Every figure comes from summary.json and the CSV files, so a
  * report can be rendered again later, on another machine, or by a newer gpufeed. */
-#include "report.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "load.h"
-#include "plot.h"
-#include "units.h"
+#include "report/load.h"
+#include "report/plot.h"
+#include "model/units.h"
 
 /* Fewer counted steps than this per accelerator make AU noisy (one slow step moves it). */
 #define FEW_STEPS 100

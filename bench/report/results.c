@@ -1,5 +1,5 @@
 /* results: see results.h. */
-#include "results.h"
+#include "report/results.h"
 
 #include <errno.h>
 #include <stdio.h>

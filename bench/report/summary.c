@@ -1,5 +1,5 @@
 /* summary: see summary.h. JSON through json-c only; every key carries its unit. */
-#include "summary.h"
+#include "report/summary.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "nodes.h"
-#include "units.h"
+#include "report/nodes.h"
+#include "model/units.h"
 
 void gf_summary_au(const struct gf_run_summary *s, double *mean, double *min, double *max)
 {

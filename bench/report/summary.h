@@ -5,19 +5,19 @@
 #ifndef GF_SUMMARY_H
 #define GF_SUMMARY_H
 
-#include "io/s3.h"
+#include "io/s3/s3.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ckpt.h"
-#include "dio.h"
-#include "model.h"
-#include "plan.h"
+#include "phase/ckpt.h"
+#include "phase/dio.h"
+#include "model/model.h"
+#include "model/plan.h"
 #include "stats/hist.h"
 #include "stats/series.h"
-#include "target.h"
-#include "workload.h"
+#include "run/target.h"
+#include "model/workload.h"
 
 #define GF_SUMMARY_SCHEMA "gpufeed.summary/1"
 

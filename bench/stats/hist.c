@@ -4,7 +4,7 @@
  * is shifted right by msb - 6, which leaves 7 significant bits, 64..127; those pick one
  * of 64 sub-buckets, and the power of two picks the group. Group g (shift g - 1) starts
  * at index g * 64, so groups 0 and 1 are both exact and the index is continuous. */
-#include "hist.h"
+#include "stats/hist.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * when the mean is large against the spread (checkpoint times of 30.001 s, 30.002 s ...).
  * An empty accumulator has n = 0 and min = max = 0; add and merge treat n = 0 as "no
  * min or max yet", so empty accumulators can be merged in any order. */
-#include "moments.h"
+#include "stats/moments.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* series: see series.h. */
-#include "series.h"
+#include "stats/series.h"
 
 #include <errno.h>
 #include <stdlib.h>

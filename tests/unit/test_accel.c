@@ -17,7 +17,7 @@
 
 #include <math.h>
 
-#include "accel.h"
+#include "phase/accel.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MS 1000000ull   /* ns */

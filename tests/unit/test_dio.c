@@ -23,8 +23,8 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "dio.h"
-#include "workload.h"
+#include "phase/dio.h"
+#include "model/workload.h"
 
 static void test_chunk(void **state)
 {

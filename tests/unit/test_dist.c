@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dist.h"
+#include "model/dist.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define DRAWS 100000

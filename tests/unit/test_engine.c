@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "io/engine.h"
 
 struct fake {
 	struct gf_io_req *queued[64], *sent[64];

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdcache.h"
+#include "phase/fdcache.h"
 
 struct closes {
 	uint64_t last;

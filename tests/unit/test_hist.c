@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "stats/hist.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define LAST (GF_HIST_BUCKETS - 1u)

@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "ckpt.h"
-#include "model.h"
-#include "workload.h"
+#include "phase/ckpt.h"
+#include "model/model.h"
+#include "model/workload.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 

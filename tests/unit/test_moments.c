@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "moments.h"
+#include "stats/moments.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAXN 10000

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "io/mpiio.h"
-#include "target.h"
-#include "workload.h"
-#include "yaml.h"
+#include "run/target.h"
+#include "model/workload.h"
+#include "model/yaml.h"
 
 static int failures;
 

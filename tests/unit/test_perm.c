@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "perm.h"
+#include "model/perm.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

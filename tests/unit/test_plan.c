@@ -28,8 +28,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "plan.h"
-#include "workload.h"
+#include "model/plan.h"
+#include "model/workload.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "s3conf.h"
+#include "io/s3/conf.h"
 
 static char home[256];
 

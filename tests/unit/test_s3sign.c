@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "s3sign.h"
+#include "io/s3/sign.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

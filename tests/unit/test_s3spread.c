@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "s3spread.h"
+#include "io/s3/spread.h"
 
 static void mapped(const struct gf_s3spread *s, const char *bucket, const char *key, const char *want)
 {

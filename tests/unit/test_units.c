@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "units.h"
+#include "model/units.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define KI 1024ull

@@ -28,8 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workload.h"
-#include "yaml.h"
+#include "model/workload.h"
+#include "model/yaml.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ERRLEN 1024

@@ -1,0 +1,112 @@
+/* s3: what the S3 backend (s3.c) offers beyond struct gf_io_ops: its process-wide
+ * configuration, its counters, and the few whole-object operations that the dataset
+ * checks, the marker and the manifest need on rank 0 (s3ns.c).
+ *
+ * Paths are "s3://bucket/key". The configuration (endpoint, credentials) is set once per
+ * process before any instance starts, because one run talks to one endpoint and the
+ * ops interface carries no per-backend options. */
+#ifndef GF_IO_S3_H
+#define GF_IO_S3_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/s3/conf.h"
+#include "stats/hist.h"
+
+/* Counters over every instance of this process (threads add atomically). */
+struct gf_s3_stats {
+	uint64_t requests;          /* HTTP requests sent, retries included */
+	uint64_t retries_slowdown;  /* 503 SlowDown / Service Unavailable, retried */
+	uint64_t retries_server;    /* 500, 502, 504, retried */
+	uint64_t retries_network;   /* timeouts, resets, refused connections, retried */
+	uint64_t errors_client;     /* 4xx answers: not retried */
+	uint64_t errors_server;     /* 5xx still failing after the last attempt */
+	uint64_t errors_network;    /* network failures after the last attempt */
+	uint64_t multipart_uploads; /* completed */
+	uint64_t multipart_aborts;
+	uint64_t new_connections;   /* transfers that opened a connection rather than reuse one */
+};
+
+/* Copy c as the configuration of every instance that starts after this (curl's global
+ * set-up happens here, once). Returns 0 or -errno. */
+int gf_s3_setup(const struct gf_s3conf *c);
+/* Whether gf_s3_setup ran. */
+bool gf_s3_configured(void);
+/* Wipe the secrets from memory (at exit). */
+void gf_s3_teardown(void);
+
+void gf_s3_stats_get(struct gf_s3_stats *s);
+
+/* Request timing, from libcurl's timers, by kind of request: reads are the ranged GETs of
+ * data (training, ceiling, restores), writes the PUTs of objects and parts (datagen,
+ * checkpoints), other the rest (HEAD, listings, DELETE, small GETs, multipart create and
+ * complete). Every attempt counts (a retried request is several). Layout for reductions:
+ * the counters first, then the histograms (nanoseconds). */
+enum gf_s3_kind { GF_S3_READ = 0, GF_S3_WRITE, GF_S3_OTHER, GF_S3_KINDS };
+#define GF_S3_TIMING_COUNTERS 4
+#define GF_S3_TIMING_HISTS 4
+struct gf_s3_timing {
+	uint64_t requests;        /* transfers that ended, answered or not */
+	uint64_t bytes_sent;      /* request bodies */
+	uint64_t bytes_received;  /* answer bodies */
+	uint64_t new_connections; /* transfers that had to open a connection (no reuse) */
+	/* Answered transfers only. */
+	struct gf_hist connect;   /* start to TCP connected (name lookup included), new connections */
+	struct gf_hist tls;       /* the TLS handshake alone, new https connections */
+	struct gf_hist ttfb;      /* start to the first byte of the answer */
+	struct gf_hist total;     /* start to the last byte */
+};
+
+void gf_s3_timing_init(struct gf_s3_timing *t);
+/* dst += src. */
+void gf_s3_timing_merge(struct gf_s3_timing *dst, const struct gf_s3_timing *src);
+/* Move the timing of this process's requests since the last take into out[GF_S3_KINDS]
+ * (NULL: drop it). An instance adds its requests when it closes, so a phase takes after
+ * its instances have closed. */
+void gf_s3_timing_take(struct gf_s3_timing *out);
+
+/* target.prefix_spread for the target root "s3://bucket/prefix" (see s3spread.h): every
+ * request names its object by the spread key; set before any instance starts. Returns 0
+ * or -EINVAL. */
+int gf_s3_spread_setup(const char *root, unsigned n);
+/* gpufeed's name of a key that a listing of bucket returned (the spread taken off). */
+int gf_s3_key_name(const char *bucket, const char *stored, char *out, size_t len);
+
+/* What the setup took: for the warning that rank 0 prints about --insecure. */
+bool gf_s3_insecure(void);
+const char *gf_s3_endpoint(void);
+
+/* storage_options.s3_part_size (16 MiB by default): the part size of every multipart
+ * upload whose instance was not given its own (gf_io_config.part_size). */
+uint64_t gf_s3_part_size(void);
+
+static inline bool gf_s3_is_uri(const char *path)
+{
+	return path && path[0] == 's' && path[1] == '3' && path[2] == ':' && path[3] == '/' && path[4] == '/';
+}
+
+/* Split "s3://bucket/key" (key may be empty). Returns 0 or -EINVAL. */
+int gf_s3_split(const char *uri, char *bucket, size_t blen, const char **key);
+
+/* Whole-object operations for small objects, each a blocking request with the retries.
+ * On failure, detail (may be NULL) gets the S3 error code and message. */
+/* GET into a new NUL-terminated buffer (free it), at most max bytes. -ENOENT if the key or bucket does
+ * not exist, -EFBIG past max. */
+int gf_s3_get(const char *uri, size_t max, char **data, size_t *len, char *detail, size_t dlen);
+int gf_s3_put(const char *uri, const void *data, size_t len, char *detail, size_t dlen);
+/* DELETE; a missing key is success. */
+int gf_s3_delete(const char *uri, char *detail, size_t dlen);
+/* ListObjectsV2 of every key under uri ("s3://bucket/prefix/"), following continuation
+ * tokens, at most max_keys in all (0: no limit). cb gets each key as stored (the whole
+ * key, not the uri; with target.prefix_spread, gf_s3_key_name gives gpufeed's name) and
+ * size; a non-zero return stops the listing and is returned. */
+int gf_s3_list(const char *uri, uint64_t max_keys,
+	       int (*cb)(void *arg, const char *key, uint64_t size), void *arg, char *detail, size_t dlen);
+/* DeleteObjects in batches of up to 1000 keys (stored keys, as listed, without the bucket). */
+int gf_s3_delete_keys(const char *bucket, const char *const *keys, size_t n, char *detail, size_t dlen);
+
+extern const struct gf_io_ops gf_io_s3;
+
+#endif

@@ -1,0 +1,211 @@
+/* plan: see plan.h. Sample sizes within a file come in antithetic pairs (mean + d,
+ * mean - d with d drawn from the size distribution), which keeps the configured mean and
+ * standard deviation per sample while making every sample's offset a closed form: the
+ * offset of sample j is j x mean, plus d of the pair when j is odd. */
+#include "model/plan.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/dist.h"
+
+int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p, char *err,
+		  size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	if (ranks == 0)
+		ranks = 1;
+	p->files = (uint64_t)w->dataset.num_files_train;
+	p->samples_per_file = (uint64_t)w->dataset.num_samples_per_file;
+	p->samples = p->files * p->samples_per_file;
+	p->layout = gf_workload_layout(w);
+	/* A one-sample format holding several samples per file is read like records. */
+	if (p->layout == GF_LAYOUT_FILE_PER_SAMPLE && p->samples_per_file > 1)
+		p->layout = GF_LAYOUT_RECORDS;
+	p->mean_bytes = w->dataset.record_length_bytes;
+	p->stdev_bytes = w->dataset.record_length_bytes_stdev;
+	p->size_seed = (uint64_t)w->train.seed ^ 0x5a17e5u;
+	p->chunk = w->reader.transfer_size ? w->reader.transfer_size : GF_DEFAULT_CHUNK;
+	p->rows_chunked = w->dataset.enable_chunking;
+	p->rows_chunk_bytes = w->dataset.chunk_size;
+
+	p->ranks = ranks;
+	p->per_rank = (unsigned)w->accelerator.per_rank;
+	p->accels = ranks * p->per_rank;
+	p->batch = (uint64_t)w->reader.batch_size;
+	p->share = p->samples / p->accels;
+	p->steps_per_epoch = p->share / p->batch;
+	p->epochs = (uint64_t)w->train.epochs;
+	p->total_steps = p->steps_per_epoch * p->epochs;
+	if (w->train.total_training_steps > 0 && (uint64_t)w->train.total_training_steps < p->total_steps)
+		p->total_steps = (uint64_t)w->train.total_training_steps;
+	p->file_shuffle = w->reader.file_shuffle;
+	p->sample_shuffle = w->reader.sample_shuffle;
+	p->shuffle_seed = (uint64_t)w->train.seed;
+	p->seed_change_epoch = w->train.seed_change_epoch;
+
+	p->dataset_bytes = (double)p->samples * (double)p->mean_bytes;
+	p->compute_s = gf_dist_mean(&w->train.computation_time);
+	p->bytes_per_step = (double)p->batch * (double)p->mean_bytes;
+	if (p->compute_s > 0) {
+		p->demand_bytes_per_s = p->bytes_per_step / p->compute_s;
+		p->demand_samples_per_s = (double)p->batch / p->compute_s;
+	}
+	if (w->workflow.train && p->steps_per_epoch == 0) {
+		snprintf(err, errlen, "%s: the dataset has %llu samples, fewer than one batch for each "
+			 "accelerator (%u accelerator(s) x batch_size %llu = %llu): raise "
+			 "dataset.num_files_train or lower reader.batch_size",
+			 w->source[0] ? w->source : "workload", (unsigned long long)p->samples,
+			 p->accels, (unsigned long long)p->batch,
+			 (unsigned long long)p->accels * p->batch);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The signed deviation of pair k of file f, clamped so both samples stay >= 1 byte. */
+static int64_t pair_delta(const struct gf_plan *p, uint64_t file, uint64_t pair)
+{
+	double d, lim;
+
+	if (p->stdev_bytes == 0)
+		return 0;
+	d = gf_normal_at(p->size_seed, file * ((p->samples_per_file + 1) / 2) + pair) *
+	    (double)p->stdev_bytes;
+	lim = (double)(p->mean_bytes - 1);
+	if (d > lim)
+		d = lim;
+	if (d < -lim)
+		d = -lim;
+	return (int64_t)llround(d);
+}
+
+uint64_t gf_plan_sample_size(const struct gf_plan *p, uint64_t file, uint64_t j)
+{
+	int64_t d = pair_delta(p, file, j / 2);
+
+	return (j & 1) ? p->mean_bytes - (uint64_t)d : p->mean_bytes + (uint64_t)d;
+}
+
+/* A width costs samples_per_file / 2 size draws (50 us at 1024 samples per file), and a
+ * reader thread asks for the same files over and over: each thread remembers the widths
+ * it computed last, for the last plan it was asked about. A memo of a pure function:
+ * the answers are the same with or without it. */
+#define WIDTH_MEMO 4096
+static _Thread_local struct { uint64_t seed, mean, stdev, spf; } memo_plan;
+static _Thread_local struct { uint64_t file1, width; } memo[WIDTH_MEMO]; /* file1 = file + 1 */
+
+uint64_t gf_plan_row_bytes(const struct gf_plan *p, uint64_t file)
+{
+	uint64_t n = p->samples_per_file, widest = 0;
+	unsigned slot = (unsigned)(file % WIDTH_MEMO);
+
+	if (p->stdev_bytes == 0)
+		return p->mean_bytes;
+	if (memo_plan.seed != p->size_seed || memo_plan.mean != p->mean_bytes ||
+	    memo_plan.stdev != p->stdev_bytes || memo_plan.spf != n) {
+		memset(memo, 0, sizeof(memo));
+		memo_plan.seed = p->size_seed;
+		memo_plan.mean = p->mean_bytes;
+		memo_plan.stdev = p->stdev_bytes;
+		memo_plan.spf = n;
+	} else if (memo[slot].file1 == file + 1) {
+		return memo[slot].width;
+	}
+	/* Pair k is mean + d and, when the file has sample 2k + 1, mean - d. */
+	for (uint64_t k = 0; 2 * k < n; k++) {
+		int64_t d = pair_delta(p, file, k);
+		uint64_t w;
+
+		if (d < 0 && 2 * k + 1 < n)
+			d = -d;
+		w = p->mean_bytes + (uint64_t)d; /* wraps back for a negative d, as sizes do */
+		widest = w > widest ? w : widest;
+	}
+	memo[slot].file1 = file + 1;
+	memo[slot].width = widest;
+	return widest;
+}
+
+uint64_t gf_plan_chunk_rows(const struct gf_plan *p, uint64_t file)
+{
+	uint64_t rows;
+
+	if (!p->rows_chunked)
+		return 0;
+	rows = p->rows_chunk_bytes / gf_plan_row_bytes(p, file);
+	if (rows < 1)
+		rows = 1;
+	return rows < p->samples_per_file ? rows : p->samples_per_file;
+}
+
+uint64_t gf_plan_sample_offset(const struct gf_plan *p, uint64_t file, uint64_t j)
+{
+	uint64_t off = j * p->mean_bytes;
+
+	if (p->layout == GF_LAYOUT_ROWS)
+		return j * gf_plan_row_bytes(p, file);
+	if (j & 1)
+		off += (uint64_t)pair_delta(p, file, j / 2);
+	return off;
+}
+
+uint64_t gf_plan_file_size(const struct gf_plan *p, uint64_t file)
+{
+	uint64_t n = p->samples_per_file;
+
+	if (p->layout == GF_LAYOUT_ROWS)
+		return n * gf_plan_row_bytes(p, file);
+	return gf_plan_sample_offset(p, file, n - 1) + gf_plan_sample_size(p, file, n - 1);
+}
+
+void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e)
+{
+	uint64_t key = gf_perm_key(p->shuffle_seed, p->seed_change_epoch ? epoch : 0);
+
+	e->plan = p;
+	gf_perm_init(&e->samples, p->samples, key);
+	gf_perm_init(&e->files, p->files, key ^ 0xf11e5u);
+}
+
+void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s)
+{
+	const struct gf_plan *p = e->plan;
+	uint64_t g = (uint64_t)accel * p->share + pos;
+	uint64_t id;
+
+	if (p->sample_shuffle != GF_SHUFFLE_OFF)
+		id = gf_perm_map(&e->samples, g);
+	else if (p->file_shuffle != GF_SHUFFLE_OFF)
+		id = gf_perm_map(&e->files, g / p->samples_per_file) * p->samples_per_file +
+		     g % p->samples_per_file;
+	else
+		id = g;
+	s->id = id;
+	s->file = id / p->samples_per_file;
+	s->offset = gf_plan_sample_offset(p, s->file, id % p->samples_per_file);
+	s->length = gf_plan_sample_size(p, s->file, id % p->samples_per_file);
+}
+
+void gf_plan_subfolder(const struct gf_workload *w, uint64_t file, char *buf, size_t len)
+{
+	if (w->dataset.num_subfolders_train > 0)
+		snprintf(buf, len, "%llu", (unsigned long long)(file % (uint64_t)w->dataset.num_subfolders_train));
+	else if (len)
+		buf[0] = '\0';
+}
+
+int gf_plan_file_path(const struct gf_workload *w, const struct gf_plan *p, const char *root,
+		      uint64_t file, char *buf, size_t len)
+{
+	char sub[32];
+	int n;
+
+	gf_plan_subfolder(w, file, sub, sizeof(sub));
+	n = snprintf(buf, len, "%s/train/%s%s%s_%llu_of_%llu.%s", root, sub, sub[0] ? "/" : "",
+		     w->dataset.file_prefix, (unsigned long long)file, (unsigned long long)p->files,
+		     w->dataset.format);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}

@@ -1,0 +1,91 @@
+/* plan: pure and deterministic. From a workload and a world size it derives what every
+ * rank reads: file and sample counts, sample sizes and offsets, each accelerator's share
+ * of each epoch's order, steps, and the bandwidth an accelerator needs. No I/O, and no
+ * structure that grows with the number of files or samples: sizes are a function of
+ * (seed, index) and the order is a keyed permutation. */
+#ifndef GF_PLAN_H
+#define GF_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/perm.h"
+#include "model/workload.h"
+
+struct gf_plan {
+	enum gf_layout layout;
+	uint64_t files, samples_per_file, samples; /* training set */
+	uint64_t mean_bytes, stdev_bytes;          /* per sample */
+	uint64_t size_seed;                        /* keys the sample sizes */
+	uint64_t chunk;                            /* largest request */
+	/* GF_LAYOUT_ROWS (format hdf5): chunked records dataset, bytes per chunk (0 = a row) */
+	bool rows_chunked;
+	uint64_t rows_chunk_bytes;
+
+	unsigned ranks, per_rank, accels;          /* accels = ranks x per_rank */
+	uint64_t batch;
+	uint64_t share;                            /* samples per accelerator per epoch */
+	uint64_t steps_per_epoch;                  /* per accelerator */
+	uint64_t epochs;
+	uint64_t total_steps;                      /* per accelerator, over all epochs */
+
+	enum gf_shuffle file_shuffle, sample_shuffle;
+	uint64_t shuffle_seed;
+	bool seed_change_epoch;
+
+	double dataset_bytes;        /* expected size of the training set */
+	double compute_s;            /* mean emulated compute per step */
+	double bytes_per_step;       /* mean bytes one accelerator reads per step */
+	double demand_bytes_per_s;   /* per accelerator, to never stall: batch x mean / compute */
+	double demand_samples_per_s; /* per accelerator */
+};
+
+/* One read of the schedule. */
+struct gf_sample {
+	uint64_t id;     /* global sample index */
+	uint64_t file;
+	uint64_t offset;
+	uint64_t length;
+};
+
+/* Returns 0, or -EINVAL with a message (for example a dataset too small to give every
+ * accelerator one batch). */
+int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p, char *err,
+		  size_t errlen);
+
+/* Size of sample j of file f, and where it starts in the file. With GF_LAYOUT_ROWS the
+ * "file" is the 2-D dataset records[samples_per_file][row_bytes] and the offset is the
+ * byte index into it in row-major order, j x row_bytes: the hdf5 engine turns it back
+ * into row j. gf_plan_file_size is then the dataset's bytes (rows x row_bytes). */
+uint64_t gf_plan_sample_size(const struct gf_plan *p, uint64_t file, uint64_t j);
+uint64_t gf_plan_sample_offset(const struct gf_plan *p, uint64_t file, uint64_t j);
+uint64_t gf_plan_file_size(const struct gf_plan *p, uint64_t file);
+
+/* GF_LAYOUT_ROWS: the width of file f's rows, its largest sample, so that every sample
+ * of the file fits a row. Costs samples_per_file / 2 size draws when the sizes vary (no
+ * table: memory stays independent of the dataset). */
+uint64_t gf_plan_row_bytes(const struct gf_plan *p, uint64_t file);
+/* Rows per chunk of file f's records dataset: 0 for a contiguous one (enable_chunking
+ * false), else rows_chunk_bytes / row_bytes rounded down, at least 1 and at most
+ * samples_per_file. */
+uint64_t gf_plan_chunk_rows(const struct gf_plan *p, uint64_t file);
+
+/* The order of one epoch. */
+struct gf_epoch {
+	const struct gf_plan *plan;
+	struct gf_perm samples; /* used when sample_shuffle is on */
+	struct gf_perm files;   /* used when only file_shuffle is on */
+};
+void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e);
+
+/* The pos-th sample (0 <= pos < share) of global accelerator accel in epoch e. */
+void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s);
+
+/* "<root>/train[/<sub>]/<prefix>_<i>_of_<N>.<format>" */
+int gf_plan_file_path(const struct gf_workload *w, const struct gf_plan *p, const char *root,
+		      uint64_t file, char *buf, size_t len);
+/* The subfolder of file i ("" when there are none). */
+void gf_plan_subfolder(const struct gf_workload *w, uint64_t file, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,900 @@
+/* workload: defaults, the key table, setting keys from text, validation and the resolved
+ * workload as JSON. See workload.h for why one table drives everything. */
+#include "model/workload.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/units.h"
+
+#define F(field) offsetof(struct gf_workload, field), sizeof(((struct gf_workload *)0)->field)
+#define KEY(p, t, field, ch, lo, hi, h) { p, t, F(field), ch, lo, hi, h }
+#define IGN(p, h) { p, GF_K_IGNORED, 0, 0, NULL, 1, 0, h }
+
+static const char FORMATS[] =
+	"tfrecord|hdf5|csv|npz|npy|jpeg|png|indexed_binary|mmap_indexed_binary|synthetic";
+static const char DTYPES[] = "fp16|bf16|fp32|fp64|int8|uint8";
+
+/* Every key gpufeed accepts. Bounds (min, max) of 1, 0 mean unbounded. DLIO / MLPerf Storage keys first, by section, then
+ * gpufeed's own sections. Keys that only matter to a Python framework are accepted as
+ * GF_K_IGNORED so existing workload files load unchanged; summary.json lists them. */
+const struct gf_key gf_keys[] = {
+	KEY("model.name", GF_K_STR, model.name, NULL, 1, 0, "label of the model"),
+	KEY("model.type", GF_K_STR, model.type, NULL, 1, 0, "cnn, transformer, ... (transformer switches on transformer sizing)"),
+	KEY("model.model_size", GF_K_SIZE, model.model_size_bytes, NULL, 1, 0, "checkpoint size of the model (MLPerf spelling)"),
+	KEY("model.model_size_bytes", GF_K_SIZE, model.model_size_bytes, NULL, 1, 0, "checkpoint size of the model (DLIO spelling)"),
+	KEY("model.model_datatype", GF_K_ENUM_STR, model.model_datatype, DTYPES, 1, 0, "datatype of the model weights"),
+	KEY("model.optimizer_datatype", GF_K_ENUM_STR, model.optimizer_datatype, DTYPES, 1, 0, "datatype of the optimizer state"),
+	KEY("model.num_layers", GF_K_INT, model.num_layers, NULL, 0, 1e6, "transformer layers"),
+	IGN("model.optimization_groups", "DLIO optimizer groups (sizes come from the transformer shape)"),
+	IGN("model.layer_parameters", "DLIO per-layer parameter counts"),
+	KEY("model.parallelism.tensor", GF_K_INT, model.tensor, NULL, 1, 1e6, "tensor parallel degree"),
+	KEY("model.parallelism.pipeline", GF_K_INT, model.pipeline, NULL, 1, 1e6, "pipeline parallel degree"),
+	KEY("model.parallelism.data", GF_K_INT, model.data, NULL, 0, 1e9, "data parallel degree (0 = world / (tensor x pipeline))"),
+	KEY("model.parallelism.zero_stage", GF_K_INT, model.zero_stage, NULL, 0, 3, "ZeRO stage"),
+	KEY("model.transformer.hidden_size", GF_K_INT, model.hidden_size, NULL, 1, 1e9, "hidden size"),
+	KEY("model.transformer.ffn_hidden_size", GF_K_INT, model.ffn_hidden_size, NULL, 1, 1e9, "FFN hidden size"),
+	KEY("model.transformer.vocab_size", GF_K_INT, model.vocab_size, NULL, 1, 1e9, "vocabulary size"),
+	KEY("model.transformer.num_attention_heads", GF_K_INT, model.num_attention_heads, NULL, 1, 1e6, "attention heads"),
+	KEY("model.transformer.num_kv_heads", GF_K_INT, model.num_kv_heads, NULL, 1, 1e6, "key/value heads"),
+
+	KEY("framework", GF_K_ENUM_STR, framework, "tensorflow|pytorch", 1, 0, "framework (recorded; no effect on I/O)"),
+
+	KEY("workflow.generate_data", GF_K_BOOL, workflow.generate_data, NULL, 1, 0, "generate the dataset first"),
+	KEY("workflow.train", GF_K_BOOL, workflow.train, NULL, 1, 0, "run the training read phase"),
+	KEY("workflow.evaluation", GF_K_BOOL, workflow.evaluation, NULL, 1, 0, "run evaluation"),
+	KEY("workflow.checkpoint", GF_K_BOOL, workflow.checkpoint, NULL, 1, 0, "write checkpoints"),
+	KEY("workflow.profiling", GF_K_BOOL, workflow.profiling, NULL, 1, 0, "DLIO profiling (recorded; no effect)"),
+
+	KEY("dataset.data_folder", GF_K_STR, dataset.data_folder, NULL, 1, 0, "where the dataset lives (under storage_root)"),
+	KEY("dataset.format", GF_K_ENUM_STR, dataset.format, FORMATS, 1, 0, "file format: decides the access pattern"),
+	KEY("dataset.num_files_train", GF_K_INT, dataset.num_files_train, NULL, 1, 1e15, "training files"),
+	KEY("dataset.num_files_eval", GF_K_INT, dataset.num_files_eval, NULL, 0, 1e15, "evaluation files"),
+	KEY("dataset.num_samples_per_file", GF_K_INT, dataset.num_samples_per_file, NULL, 1, 1e12, "samples in each file"),
+	KEY("dataset.record_length_bytes", GF_K_SIZE, dataset.record_length_bytes, NULL, 1, 0, "mean sample size"),
+	KEY("dataset.record_length", GF_K_SIZE, dataset.record_length_bytes, NULL, 1, 0, "mean sample size (old DLIO spelling)"),
+	KEY("dataset.record_length_bytes_stdev", GF_K_SIZE, dataset.record_length_bytes_stdev, NULL, 1, 0, "standard deviation of the sample size"),
+	KEY("dataset.record_length_stdev", GF_K_SIZE, dataset.record_length_bytes_stdev, NULL, 1, 0, "standard deviation (old DLIO spelling)"),
+	KEY("dataset.record_length_bytes_resize", GF_K_SIZE, dataset.record_length_bytes_resize, NULL, 1, 0, "tensor size after decode (no I/O effect)"),
+	KEY("dataset.record_length_resize", GF_K_SIZE, dataset.record_length_bytes_resize, NULL, 1, 0, "tensor size after decode (old DLIO spelling)"),
+	KEY("dataset.num_subfolders_train", GF_K_INT, dataset.num_subfolders_train, NULL, 0, 1e9, "spread training files over this many subfolders"),
+	KEY("dataset.num_subfolders_eval", GF_K_INT, dataset.num_subfolders_eval, NULL, 0, 1e9, "spread evaluation files over this many subfolders"),
+	KEY("dataset.file_prefix", GF_K_STR, dataset.file_prefix, NULL, 1, 0, "file name prefix"),
+	KEY("dataset.compression", GF_K_STR, dataset.compression, NULL, 1, 0, "compression (recorded; data is incompressible)"),
+	KEY("dataset.compression_level", GF_K_INT, dataset.compression_level, NULL, 1, 0, "compression level (recorded)"),
+	KEY("dataset.enable_chunking", GF_K_BOOL, dataset.enable_chunking, NULL, 1, 0, "format hdf5: chunked records dataset (false = contiguous)"),
+	KEY("dataset.chunk_size", GF_K_SIZE, dataset.chunk_size, NULL, 1, 0, "format hdf5 with enable_chunking: bytes per chunk, rounded down to whole rows (0 = one row per chunk)"),
+	KEY("dataset.keep_files", GF_K_BOOL, dataset.keep_files, NULL, 1, 0, "keep the dataset after the run"),
+	KEY("dataset.generation_buffer_size", GF_K_SIZE, dataset.generation_buffer_size, NULL, 1, 0, "write size during generation"),
+	KEY("dataset.record_element_type", GF_K_STR, dataset.record_element_type, NULL, 1, 0, "element type (recorded)"),
+	IGN("dataset.record_dims", "tensor shape (no I/O effect)"),
+	IGN("dataset.record_element_bytes", "element size (no I/O effect)"),
+
+	KEY("reader.data_loader", GF_K_ENUM_STR, reader.data_loader, "tensorflow|pytorch|dali|native_dali|synthetic|custom", 1, 0, "data loader (recorded)"),
+	KEY("reader.batch_size", GF_K_INT, reader.batch_size, NULL, 1, 1e9, "samples per step per accelerator"),
+	KEY("reader.batch_size_eval", GF_K_INT, reader.batch_size_eval, NULL, 1, 1e9, "samples per evaluation step"),
+	KEY("reader.read_threads", GF_K_INT, reader.read_threads, NULL, 0, 1024, "reader threads per rank (0 = 1)"),
+	KEY("reader.computation_threads", GF_K_INT, reader.computation_threads, NULL, 0, 1024, "decode threads (recorded; no I/O effect)"),
+	KEY("reader.prefetch_size", GF_K_INT, reader.prefetch_size, NULL, 0, 1e6, "batches read ahead per accelerator (0 = 1)"),
+	KEY("reader.file_shuffle", GF_K_ENUM, reader.file_shuffle, "off|seed|random", 1, 0, "shuffle the file order each epoch"),
+	KEY("reader.sample_shuffle", GF_K_ENUM, reader.sample_shuffle, "off|seed|random", 1, 0, "shuffle the sample order each epoch"),
+	KEY("reader.shuffle_size", GF_K_INT, reader.shuffle_size, NULL, 0, 1e15, "shuffle buffer (recorded; gpufeed shuffles globally)"),
+	KEY("reader.transfer_size", GF_K_SIZE, reader.transfer_size, NULL, 1, 0, "largest read request"),
+	KEY("reader.read_type", GF_K_ENUM, reader.read_type, "on_demand|memory", 1, 0, "on_demand reads from storage each time"),
+	KEY("reader.file_access", GF_K_ENUM_STR, reader.file_access, "multi|shared|collective|mpio|posix", 1, 0, "file access mode"),
+	KEY("reader.preprocess_time", GF_K_TIME, reader.preprocess_time, NULL, 1, 0, "per-sample preprocessing time"),
+	KEY("reader.preprocess_time_stdev", GF_K_STDEV, reader.preprocess_time, NULL, 1, 0, "its standard deviation"),
+	KEY("reader.odirect", GF_K_BOOL, reader.odirect, NULL, 1, 0, "O_DIRECT reads"),
+	IGN("reader.pin_memory", "framework only"),
+	IGN("reader.multiprocessing_context", "framework only"),
+	IGN("reader.dont_use_mmap", "framework only"),
+	IGN("reader.transformed_record_dims", "framework only"),
+	IGN("reader.transformed_record_element_type", "framework only"),
+
+	KEY("train.epochs", GF_K_INT, train.epochs, NULL, 1, 1e9, "passes over the dataset"),
+	KEY("train.computation_time", GF_K_TIME, train.computation_time, NULL, 1, 0, "emulated compute per step (seconds or a distribution)"),
+	KEY("train.computation_time_stdev", GF_K_STDEV, train.computation_time, NULL, 1, 0, "its standard deviation"),
+	KEY("train.total_training_steps", GF_K_INT, train.total_training_steps, NULL, -1, 1e15, "steps in all (-1 = whole epochs)"),
+	KEY("train.seed", GF_K_INT, train.seed, NULL, 1, 0, "shuffle seed"),
+	KEY("train.seed_change_epoch", GF_K_BOOL, train.seed_change_epoch, NULL, 1, 0, "a new order every epoch"),
+
+	KEY("evaluation.eval_time", GF_K_TIME, evaluation.eval_time, NULL, 1, 0, "emulated compute per evaluation step"),
+	KEY("evaluation.eval_time_stdev", GF_K_STDEV, evaluation.eval_time, NULL, 1, 0, "its standard deviation"),
+	KEY("evaluation.eval_after_epoch", GF_K_INT, evaluation.eval_after_epoch, NULL, 0, 1e9, "first epoch with evaluation"),
+	KEY("evaluation.epochs_between_evals", GF_K_INT, evaluation.epochs_between_evals, NULL, 1, 1e9, "epochs between evaluations"),
+
+	KEY("checkpoint.checkpoint_folder", GF_K_STR, checkpoint.checkpoint_folder, NULL, 1, 0, "where checkpoints go"),
+	KEY("checkpoint.checkpoint_after_epoch", GF_K_INT, checkpoint.checkpoint_after_epoch, NULL, 0, 1e9, "first epoch with a checkpoint"),
+	KEY("checkpoint.epochs_between_checkpoints", GF_K_INT, checkpoint.epochs_between_checkpoints, NULL, 1, 1e9, "epochs between checkpoints"),
+	KEY("checkpoint.steps_between_checkpoints", GF_K_INT, checkpoint.steps_between_checkpoints, NULL, -1, 1e15, "steps between checkpoints (-1 = off)"),
+	KEY("checkpoint.time_between_checkpoints", GF_K_SECONDS, checkpoint.time_between_checkpoints, NULL, -1, 1e9, "seconds between checkpoints (-1 = off)"),
+	KEY("checkpoint.num_checkpoints_write", GF_K_INT, checkpoint.num_checkpoints_write, NULL, -1, 1e9, "checkpoints to write (checkpoint-only mode)"),
+	KEY("checkpoint.num_checkpoints_read", GF_K_INT, checkpoint.num_checkpoints_read, NULL, -1, 1e9, "checkpoints to read back"),
+	KEY("checkpoint.fsync", GF_K_BOOL, checkpoint.fsync, NULL, 1, 0, "make each shard durable (honoured, unlike DLIO)"),
+	KEY("checkpoint.rank_sync", GF_K_BOOL, checkpoint.rank_sync, NULL, 1, 0, "barrier after each checkpoint"),
+	KEY("checkpoint.recovery_rank_shift", GF_K_BOOL, checkpoint.recovery_rank_shift, NULL, 1, 0, "restore from another node's shard"),
+	KEY("checkpoint.mode", GF_K_ENUM_STR, checkpoint.mode, "default|subset|async", 1, 0, "default: training halts for each burst; async (gpufeed): a background thread per rank writes it while training goes on, one burst in flight, and summary.json checkpoint.async reports how much reads and AU drop meanwhile (needs workflow.train and MPI_THREAD_MULTIPLE); subset: DLIO's, which ranks take part"),
+	KEY("checkpoint.type", GF_K_ENUM_STR, checkpoint.type, "rank_zero|all_ranks", 1, 0, "who writes"),
+	KEY("checkpoint.model_size", GF_K_SIZE, checkpoint.model_size, NULL, 1, 0, "flat checkpoint size"),
+	KEY("checkpoint.layout", GF_K_ENUM_STR, checkpoint.layout, "file_per_rank|shared_file|hdf5|object_per_rank", 1, 0, "file per rank, one MPI-IO file, one parallel HDF5 file, or one S3 object per rank (multipart; the only one on s3://)"),
+	KEY("checkpoint.collective", GF_K_BOOL, checkpoint.collective, NULL, 1, 0, "shared_file/hdf5: collective writes (false = independent)"),
+	KEY("checkpoint.mpiio_hints", GF_K_KV, checkpoint.mpiio_hints, NULL, 1, 0, "MPI_Info hints for shared files (striping_factor, romio_cb_write ...)"),
+	KEY("checkpoint.buffer_size", GF_K_SIZE, checkpoint.buffer_size, NULL, 1, 0, "memory each rank streams its shard through"),
+	KEY("checkpoint.part_size", GF_K_SIZE, checkpoint.part_size, NULL, 1, 0, "object_per_rank: multipart part size (default storage_options.s3_part_size, 16 MiB; kept within 5 MiB..5 GiB and 10,000 parts)"),
+	KEY("checkpoint.scale", GF_K_RATIO, checkpoint.scale, NULL, 1, 0, "shrink every shard by this factor (1/1000) keeping the rank layout"),
+	KEY("checkpoint.restore_shift", GF_K_INT, checkpoint.restore_shift, NULL, 0, 1e9, "restore the shard of rank + shift (0 = ranks per node, or 1 on one node)"),
+	KEY("checkpoint.verify", GF_K_BOOL, checkpoint.verify, NULL, 1, 0, "verify every block's checksum on restore"),
+	KEY("checkpoint.keep", GF_K_BOOL, checkpoint.keep, NULL, 1, 0, "keep the checkpoints after the run (a later run with num_checkpoints_write: 0 restores them)"),
+	IGN("checkpoint.randomize_tensor", "framework only"),
+	IGN("checkpoint.ksm", "framework only"),
+
+	KEY("storage.storage_type", GF_K_ENUM_STR, storage.storage_type, "local_fs|parallel_fs|s3|aistore", 1, 0, "kind of storage"),
+	KEY("storage.storage_root", GF_K_STR, storage.storage_root, NULL, 1, 0, "root that data_folder is relative to"),
+	KEY("storage.storage_options", GF_K_KV, storage.options, NULL, 1, 0, "endpoint_url, region, credentials ..."),
+
+	KEY("metric.au", GF_K_FRACTION, metric.au, NULL, 0, 1, "accelerator utilisation needed to pass (0.90 or 90%)"),
+
+	KEY("output.folder", GF_K_STR, output.folder, NULL, 1, 0, "DLIO output folder (gpufeed uses --results)"),
+	KEY("output.log_file", GF_K_STR, output.log_file, NULL, 1, 0, "DLIO log file (recorded)"),
+	KEY("output.metric.exclude_start_steps", GF_K_INT, output.exclude_start_steps, NULL, 0, 1e9, "steps left out of AU at the start"),
+	KEY("output.metric.exclude_end_steps", GF_K_INT, output.exclude_end_steps, NULL, 0, 1e9, "steps left out of AU at the end"),
+
+	IGN("profiling.profiler", "DLIO profiler"),
+	IGN("profiling.iostat_devices", "DLIO profiler"),
+
+	KEY("accelerator.profile", GF_K_STR, accelerator.profile, NULL, 1, 0, "accelerator the computation time was measured on (a100, h100, b200 ...)"),
+	KEY("accelerator.per_rank", GF_K_INT, accelerator.per_rank, NULL, 1, 1024, "accelerators emulated by each rank"),
+	KEY("accelerator.step_barrier", GF_K_BOOL, accelerator.step_barrier, NULL, 1, 0, "barrier across ranks after every step, as DLIO does"),
+
+	KEY("target.path", GF_K_STR, target.path, NULL, 1, 0, "data folder: a path or URI (overrides storage_root/data_folder)"),
+	KEY("target.engine", GF_K_STR, target.engine, NULL, 1, 0, "I/O engine (default: by scheme)"),
+	KEY("target.direct", GF_K_ENUM, target.direct, "false|true|auto", 1, 0, "O_DIRECT: true, false, or auto (fall back where refused)"),
+	KEY("target.queue_depth", GF_K_INT, target.queue_depth, NULL, 1, 65536, "requests in flight per reader thread"),
+	KEY("target.sqpoll", GF_K_BOOL, target.sqpoll, NULL, 1, 0, "uring: a kernel thread polls for submissions (no system call per batch)"),
+	KEY("target.lustre.stripe_count", GF_K_INT, target.lustre_stripe_count, NULL, 0, 65536, "Lustre: OSTs per new file (0 = default; MPI-IO striping_factor)"),
+	KEY("target.lustre.stripe_size", GF_K_SIZE, target.lustre_stripe_size, NULL, 1, 0, "Lustre: stripe size of new files (0 = default; MPI-IO striping_unit)"),
+	KEY("target.prefix_spread", GF_K_INT, target.prefix_spread, NULL, 0, 65536, "s3: spread object keys over this many hashed prefixes after the target's (request-rate limits are per prefix; 0 or 1 = off)"),
+	KEY("target.open_files", GF_K_INT, target.open_files, NULL, 0, 1048576, "files each reader thread keeps open with reader.read_type memory (0 = auto, under the fd limit)"),
+
+	KEY("run.duration", GF_K_SECONDS, run.duration, NULL, 0, 1e9, "stop after this long (0 = when the steps are done)"),
+	KEY("run.ceiling", GF_K_BOOL, run.ceiling, NULL, 1, 0, "run measures the storage ceiling (no compute) before train"),
+	KEY("run.ceiling_duration", GF_K_SECONDS, run.ceiling_duration, NULL, 0, 1e9, "bound of the ceiling phase (0 = run.duration, else the whole schedule)"),
+};
+const size_t gf_nkeys = sizeof(gf_keys) / sizeof(gf_keys[0]);
+
+const struct gf_key *gf_key_find(const char *path)
+{
+	for (size_t i = 0; i < gf_nkeys; i++)
+		if (strcmp(gf_keys[i].path, path) == 0)
+			return &gf_keys[i];
+	return NULL;
+}
+
+bool gf_key_is_group(const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < gf_nkeys; i++)
+		if (strncmp(gf_keys[i].path, path, n) == 0 && gf_keys[i].path[n] == '.')
+			return true;
+	return false;
+}
+
+/* Levenshtein distance, bounded to short strings (key paths). */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned row[128];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > 127 || lb > 127)
+		return 1000;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			unsigned best = diag + cost;
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *gf_key_nearest(const char *path)
+{
+	static char best[128];
+	unsigned best_d = 1000;
+	const char *dot = strrchr(path, '.');
+	const char *leaf = dot ? dot + 1 : path;
+	bool top = dot == NULL;
+
+	best[0] = '\0';
+	/* Compare whole paths, the last component alone (so that a right key in the wrong
+	 * section, "train.batch_size", still finds "reader.batch_size"), and for a top-level
+	 * name the sections ("raeder" finds "reader"). */
+	for (size_t i = 0; i < gf_nkeys; i++) {
+		const char *k = gf_keys[i].path;
+		const char *kdot = strrchr(k, '.');
+		unsigned d = edit_distance(path, k);
+		unsigned dl = edit_distance(leaf, kdot ? kdot + 1 : k) + 1;
+		char section[64];
+
+		if (dl < d)
+			d = dl;
+		if (d < best_d) {
+			best_d = d;
+			snprintf(best, sizeof(best), "%s", k);
+		}
+		if (top) {
+			snprintf(section, sizeof(section), "%.*s", (int)strcspn(k, "."), k);
+			d = edit_distance(path, section);
+			if (d < best_d) {
+				best_d = d;
+				snprintf(best, sizeof(best), "%s", section);
+			}
+		}
+	}
+	return best_d <= 6 ? best : NULL;
+}
+
+const char *gf_key_first_in(const char *group)
+{
+	size_t n = strlen(group);
+
+	for (size_t i = 0; i < gf_nkeys; i++)
+		if (strncmp(gf_keys[i].path, group, n) == 0 && gf_keys[i].path[n] == '.')
+			return gf_keys[i].path;
+	return NULL;
+}
+
+static void origin_str(const struct gf_origin *o, char *buf, size_t len)
+{
+	if (o && o->file && o->line)
+		snprintf(buf, len, "%s:%u", o->file, o->line);
+	else if (o && o->file)
+		snprintf(buf, len, "%s", o->file);
+	else
+		snprintf(buf, len, "command line");
+}
+
+static bool choice_index(const char *choices, const char *v, int *idx)
+{
+	const char *p = choices;
+	size_t vl = strlen(v);
+
+	for (int i = 0; p && *p; i++) {
+		const char *bar = strchr(p, '|');
+		size_t l = bar ? (size_t)(bar - p) : strlen(p);
+		if (l == vl && strncasecmp(p, v, l) == 0) {
+			*idx = i;
+			return true;
+		}
+		p = bar ? bar + 1 : NULL;
+	}
+	return false;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (strcasecmp(v, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(v, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_int(const char *v, int64_t *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	long long ll = strtoll(v, &end, 10);
+	if (end != v && *end == '\0' && errno == 0) {
+		*out = ll;
+		return 0;
+	}
+	/* "1e6" and "1.0" are whole numbers too; "1.5" is not. */
+	errno = 0;
+	d = strtod(v, &end);
+	if (end == v || *end != '\0' || errno || d != floor(d) || fabs(d) > 9.0e18)
+		return -EINVAL;
+	*out = (int64_t)d;
+	return 0;
+}
+
+static int parse_double(const char *v, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(v, &end);
+	if (end == v || *end != '\0' || errno || !isfinite(*out))
+		return -EINVAL;
+	return 0;
+}
+
+static bool out_of_bounds(const struct gf_key *k, double v)
+{
+	return k->min <= k->max && (v < k->min || v > k->max);
+}
+
+#define FIELD(w, k, T) ((T *)((char *)(w) + (k)->offset))
+
+static int fail(char *err, size_t errlen, const struct gf_origin *o, const char *key,
+		const char *value, const char *what)
+{
+	char where[GF_STR + 16];
+
+	origin_str(o, where, sizeof(where));
+	snprintf(err, errlen, "%s: %s: '%s' is not valid: %s", where, key, value, what);
+	return -EINVAL;
+}
+
+static void note_line(struct gf_workload *w, const struct gf_key *k, const struct gf_origin *o)
+{
+	size_t i = (size_t)(k - gf_keys);
+
+	if (i < GF_KEYS_MAX)
+		w->key_line[i] = o && o->file ? o->line : 0;
+}
+
+int gf_key_set(struct gf_workload *w, const struct gf_key *k, const char *v,
+	       const struct gf_origin *o, char *err, size_t errlen)
+{
+	char what[512];
+
+	note_line(w, k, o);
+	switch (k->type) {
+	case GF_K_BOOL:
+		if (parse_bool(v, FIELD(w, k, bool)))
+			return fail(err, errlen, o, k->path, v, "expected true or false");
+		return 0;
+	case GF_K_INT: {
+		int64_t x;
+		if (parse_int(v, &x))
+			return fail(err, errlen, o, k->path, v, "expected a whole number");
+		if (out_of_bounds(k, (double)x)) {
+			snprintf(what, sizeof(what), "must be between %.0f and %.0f", k->min, k->max);
+			return fail(err, errlen, o, k->path, v, what);
+		}
+		*FIELD(w, k, int64_t) = x;
+		return 0;
+	}
+	case GF_K_SIZE: {
+		int rc = gf_parse_size(v, FIELD(w, k, uint64_t));
+		if (rc == -ERANGE)
+			return fail(err, errlen, o, k->path, v, "too large");
+		if (rc)
+			return fail(err, errlen, o, k->path, v,
+				    "expected a size that is not negative, such as 65536, 4KiB, 1.5GB or 2M");
+		return 0;
+	}
+	case GF_K_FLOAT:
+	case GF_K_FRACTION: {
+		double x;
+		char buf[64];
+		size_t l = strlen(v);
+		bool percent = l > 1 && l < sizeof(buf) && v[l - 1] == '%';
+
+		if (percent) {
+			memcpy(buf, v, l - 1);
+			buf[l - 1] = '\0';
+		}
+		if (parse_double(percent ? buf : v, &x))
+			return fail(err, errlen, o, k->path, v, "expected a number");
+		if (percent)
+			x /= 100.0;
+		if (out_of_bounds(k, x)) {
+			snprintf(what, sizeof(what), "must be between %g and %g%s", k->min, k->max,
+				 k->type == GF_K_FRACTION ? " (a fraction such as 0.90, or 90%)" : "");
+			return fail(err, errlen, o, k->path, v, what);
+		}
+		*FIELD(w, k, double) = x;
+		return 0;
+	}
+	case GF_K_RATIO: {
+		double num, den = 1;
+		const char *slash = strchr(v, '/');
+		char buf[64];
+		if (slash && (size_t)(slash - v) < sizeof(buf)) {
+			snprintf(buf, sizeof(buf), "%.*s", (int)(slash - v), v);
+			if (parse_double(buf, &num) || parse_double(slash + 1, &den) || den <= 0)
+				return fail(err, errlen, o, k->path, v, "expected a fraction such as 1/1000 or 0.001");
+		} else if (parse_double(v, &num)) {
+			return fail(err, errlen, o, k->path, v, "expected a fraction such as 1/1000 or 0.001");
+		}
+		if (num / den <= 0 || num / den > 1)
+			return fail(err, errlen, o, k->path, v, "must be more than 0 and at most 1");
+		*FIELD(w, k, double) = num / den;
+		return 0;
+	}
+	case GF_K_SECONDS: {
+		double s;
+		/* -1 means "off" for DLIO's checkpoint timers. */
+		if (strcmp(v, "-1") == 0)
+			s = -1;
+		else if (gf_parse_time(v, &s))
+			return fail(err, errlen, o, k->path, v,
+				    "expected a duration such as 5, 250ms or 1.5h");
+		if (out_of_bounds(k, s)) {
+			snprintf(what, sizeof(what), "must be between %g and %g seconds", k->min, k->max);
+			return fail(err, errlen, o, k->path, v, what);
+		}
+		*FIELD(w, k, double) = s;
+		return 0;
+	}
+	case GF_K_TIME: {
+		struct gf_dist *d = FIELD(w, k, struct gf_dist);
+		double s;
+		if (gf_parse_time(v, &s))
+			return fail(err, errlen, o, k->path, v,
+				    "expected seconds (0.323, 250ms) or a distribution map "
+				    "({mean, stdev}, {type: uniform, min, max}, gamma, exponential, poisson)");
+		/* A plain number keeps a stdev given by the separate *_stdev key. */
+		if (d->type == GF_DIST_NORMAL) {
+			d->a = s;
+		} else {
+			d->type = GF_DIST_CONST;
+			d->a = s;
+			d->b = 0;
+		}
+		return 0;
+	}
+	case GF_K_STDEV: {
+		struct gf_dist *d = FIELD(w, k, struct gf_dist);
+		double s;
+		if (gf_parse_time(v, &s))
+			return fail(err, errlen, o, k->path, v, "expected seconds that are not negative");
+		if (d->type != GF_DIST_CONST && d->type != GF_DIST_NORMAL)
+			return fail(err, errlen, o, k->path, v,
+				    "the time it belongs to is already a distribution; give stdev there");
+		if (s > 0) {
+			d->type = GF_DIST_NORMAL;
+			d->b = s;
+		}
+		return 0;
+	}
+	case GF_K_STR:
+		if (strlen(v) >= k->size) {
+			snprintf(what, sizeof(what), "longer than %zu characters", k->size - 1);
+			return fail(err, errlen, o, k->path, v, what);
+		}
+		snprintf(FIELD(w, k, char), k->size, "%s", v);
+		return 0;
+	case GF_K_ENUM_STR:
+	case GF_K_ENUM: {
+		int idx;
+		if (!choice_index(k->choices, v, &idx)) {
+			snprintf(what, sizeof(what), "allowed: %s", k->choices);
+			return fail(err, errlen, o, k->path, v, what);
+		}
+		if (k->type == GF_K_ENUM) {
+			*FIELD(w, k, int) = idx;
+		} else {
+			/* Store the canonical spelling from the table. */
+			const char *p = k->choices;
+			for (int i = 0; i < idx; i++)
+				p = strchr(p, '|') + 1;
+			size_t l = strcspn(p, "|");
+			snprintf(FIELD(w, k, char), k->size, "%.*s", (int)l, p);
+		}
+		return 0;
+	}
+	case GF_K_KV:
+		return fail(err, errlen, o, k->path, v, "expected a map of names to values");
+	case GF_K_IGNORED:
+		if (w->nignored >= GF_KV_MAX)
+			return 0;
+		snprintf(w->ignored[w->nignored].key, sizeof(w->ignored[0].key), "%s", k->path);
+		snprintf(w->ignored[w->nignored].value, sizeof(w->ignored[0].value), "%s", v);
+		w->nignored++;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int gf_key_set_dist(struct gf_workload *w, const struct gf_key *k, const char *const *names,
+		    const char *const *values, int n, const struct gf_origin *o, char *err,
+		    size_t errlen)
+{
+	static const struct {
+		const char *type;
+		enum gf_dist_type t;
+		const char *a, *b;
+	} forms[] = {
+		{ "normal", GF_DIST_NORMAL, "mean", "stdev" },
+		{ "uniform", GF_DIST_UNIFORM, "min", "max" },
+		{ "gamma", GF_DIST_GAMMA, "shape", "scale" },
+		{ "exponential", GF_DIST_EXPONENTIAL, "scale", NULL },
+		{ "poisson", GF_DIST_POISSON, "lam", NULL },
+	};
+	const char *type = "normal";
+	double a = NAN, b = NAN;
+	size_t f;
+
+	if (k->type != GF_K_TIME)
+		return fail(err, errlen, o, k->path, "{...}", "a map is not allowed here");
+	note_line(w, k, o);
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], "type") == 0)
+			type = values[i];
+	for (f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
+		if (strcasecmp(forms[f].type, type) == 0)
+			break;
+	if (f == sizeof(forms) / sizeof(forms[0]))
+		return fail(err, errlen, o, k->path, type,
+			    "distribution type must be normal, uniform, gamma, exponential or poisson");
+	for (int i = 0; i < n; i++) {
+		double x;
+		char what[256];
+
+		if (strcmp(names[i], "type") == 0)
+			continue;
+		if (strcmp(names[i], forms[f].a) && (!forms[f].b || strcmp(names[i], forms[f].b))) {
+			snprintf(what, sizeof(what), "unknown parameter '%s' for a %s distribution "
+				 "(it takes %s%s%s)", names[i], forms[f].type, forms[f].a,
+				 forms[f].b ? " and " : "", forms[f].b ? forms[f].b : "");
+			return fail(err, errlen, o, k->path, values[i], what);
+		}
+		if (gf_parse_time(values[i], &x)) {
+			snprintf(what, sizeof(what), "%s must be a number that is not negative", names[i]);
+			return fail(err, errlen, o, k->path, values[i], what);
+		}
+		if (strcmp(names[i], forms[f].a) == 0)
+			a = x;
+		else
+			b = x;
+	}
+	/* A normal without stdev is a constant; uniform and gamma need both parameters. */
+	if (forms[f].t == GF_DIST_NORMAL && isnan(b))
+		b = 0;
+	if (isnan(a) || (forms[f].b && isnan(b))) {
+		char what[128];
+		snprintf(what, sizeof(what), "a %s distribution needs '%s'", forms[f].type,
+			 isnan(a) ? forms[f].a : forms[f].b);
+		return fail(err, errlen, o, k->path, "{...}", what);
+	}
+	if (!forms[f].b)
+		b = 0;
+	if (forms[f].t == GF_DIST_UNIFORM && b < a)
+		return fail(err, errlen, o, k->path, "{...}", "uniform needs min <= max");
+	if (forms[f].t == GF_DIST_GAMMA && (a <= 0 || b <= 0))
+		return fail(err, errlen, o, k->path, "{...}", "gamma needs shape > 0 and scale > 0");
+	FIELD(w, k, struct gf_dist)->type = forms[f].t;
+	FIELD(w, k, struct gf_dist)->a = a;
+	FIELD(w, k, struct gf_dist)->b = b;
+	return 0;
+}
+
+int gf_key_set_kv(struct gf_workload *w, const struct gf_key *k, const char *name,
+		  const char *value, const struct gf_origin *o, char *err, size_t errlen)
+{
+	struct gf_kvmap *map = FIELD(w, k, struct gf_kvmap);
+	struct gf_kv *kv = map->kv;
+	int *n = &map->n;
+	int i;
+
+	if (strlen(name) >= sizeof(kv->key) || strlen(value) >= sizeof(kv->value))
+		return fail(err, errlen, o, k->path, name, "name or value too long");
+	for (i = 0; i < *n; i++)
+		if (strcmp(kv[i].key, name) == 0)
+			break;
+	if (i == *n) {
+		if (*n >= GF_KV_MAX)
+			return fail(err, errlen, o, k->path, name, "too many entries");
+		(*n)++;
+	}
+	snprintf(kv[i].key, sizeof(kv->key), "%s", name);
+	snprintf(kv[i].value, sizeof(kv->value), "%s", value);
+	return 0;
+}
+
+void gf_workload_defaults(struct gf_workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	snprintf(w->model.model_datatype, sizeof(w->model.model_datatype), "fp16");
+	snprintf(w->model.optimizer_datatype, sizeof(w->model.optimizer_datatype), "fp32");
+	w->model.tensor = 1;
+	w->model.pipeline = 1;
+	w->model.hidden_size = 2048;
+	w->model.ffn_hidden_size = 8192;
+	w->model.vocab_size = 32000;
+	w->model.num_attention_heads = 32;
+	w->model.num_kv_heads = 8;
+	snprintf(w->framework, sizeof(w->framework), "pytorch");
+	w->workflow.train = true;
+	snprintf(w->dataset.data_folder, sizeof(w->dataset.data_folder), "./data/");
+	snprintf(w->dataset.format, sizeof(w->dataset.format), "tfrecord");
+	w->dataset.num_files_train = 8;
+	w->dataset.num_samples_per_file = 1;
+	w->dataset.record_length_bytes = 65536;
+	snprintf(w->dataset.file_prefix, sizeof(w->dataset.file_prefix), "img");
+	snprintf(w->dataset.compression, sizeof(w->dataset.compression), "none");
+	w->dataset.keep_files = true;
+	w->dataset.generation_buffer_size = 2u << 20;
+	snprintf(w->reader.data_loader, sizeof(w->reader.data_loader), "pytorch");
+	w->reader.batch_size = 1;
+	w->reader.batch_size_eval = 1;
+	w->reader.read_threads = 1;
+	w->reader.computation_threads = 1;
+	w->reader.prefetch_size = 2;
+	w->reader.shuffle_size = 1024;
+	snprintf(w->reader.file_access, sizeof(w->reader.file_access), "multi");
+	w->train.epochs = 1;
+	w->train.total_training_steps = -1;
+	w->train.seed = 123;
+	w->train.seed_change_epoch = true;
+	w->evaluation.eval_after_epoch = 1;
+	w->evaluation.epochs_between_evals = 1;
+	snprintf(w->checkpoint.checkpoint_folder, sizeof(w->checkpoint.checkpoint_folder), "./checkpoints/");
+	w->checkpoint.checkpoint_after_epoch = 1;
+	w->checkpoint.epochs_between_checkpoints = 1;
+	w->checkpoint.steps_between_checkpoints = -1;
+	w->checkpoint.time_between_checkpoints = -1;
+	w->checkpoint.num_checkpoints_write = -1;
+	w->checkpoint.num_checkpoints_read = -1;
+	snprintf(w->checkpoint.mode, sizeof(w->checkpoint.mode), "default");
+	snprintf(w->checkpoint.type, sizeof(w->checkpoint.type), "rank_zero");
+	snprintf(w->checkpoint.layout, sizeof(w->checkpoint.layout), "file_per_rank");
+	w->checkpoint.collective = true;
+	w->checkpoint.buffer_size = 64u << 20;
+	w->checkpoint.scale = 1.0;
+	w->checkpoint.verify = true;
+	snprintf(w->storage.storage_type, sizeof(w->storage.storage_type), "local_fs");
+	w->metric.au = 0.90;
+	w->output.exclude_start_steps = 1;
+	snprintf(w->accelerator.profile, sizeof(w->accelerator.profile), "unspecified");
+	w->accelerator.per_rank = 1;
+	w->target.queue_depth = 8;
+}
+
+/* "file:line" of the key, or the file alone when it was not set on a line. */
+static const char *where(const struct gf_workload *w, const char *path, char *buf, size_t len)
+{
+	const struct gf_key *k = gf_key_find(path);
+	unsigned line = k ? w->key_line[k - gf_keys] : 0;
+	const char *src = w->source[0] ? w->source : "workload";
+
+	if (line)
+		snprintf(buf, len, "%s:%u", src, line);
+	else
+		snprintf(buf, len, "%s", src);
+	return buf;
+}
+
+int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
+{
+	char at[GF_STR + 16];
+
+	if (gf_nkeys > GF_KEYS_MAX) {
+		snprintf(err, errlen, "internal: the key table has %zu keys, GF_KEYS_MAX is %d",
+			 gf_nkeys, GF_KEYS_MAX);
+		return -EINVAL;
+	}
+	if (w->reader.read_threads == 0)
+		w->reader.read_threads = 1;
+	if (w->reader.prefetch_size == 0)
+		w->reader.prefetch_size = 1;
+	if (w->dataset.record_length_bytes == 0) {
+		snprintf(err, errlen, "%s: dataset.record_length_bytes must be at least 1 byte",
+			 where(w, "dataset.record_length_bytes", at, sizeof(at)));
+		return -EINVAL;
+	}
+	if (w->dataset.record_length_bytes_stdev > w->dataset.record_length_bytes * 10) {
+		snprintf(err, errlen, "%s: dataset.record_length_bytes_stdev (%llu) is more than ten times "
+			 "record_length_bytes (%llu); sizes would be mostly clamped",
+			 where(w, "dataset.record_length_bytes_stdev", at, sizeof(at)),
+			 (unsigned long long)w->dataset.record_length_bytes_stdev,
+			 (unsigned long long)w->dataset.record_length_bytes);
+		return -EINVAL;
+	}
+	if ((double)w->dataset.num_files_train * (double)w->dataset.num_samples_per_file > 9.0e18) {
+		snprintf(err, errlen, "%s: num_files_train x num_samples_per_file is more than 9e18 samples",
+			 where(w, "dataset.num_files_train", at, sizeof(at)));
+		return -EINVAL;
+	}
+	if (w->train.computation_time.a < 0) {
+		snprintf(err, errlen, "%s: train.computation_time must not be negative",
+			 where(w, "train.computation_time", at, sizeof(at)));
+		return -EINVAL;
+	}
+	if (!w->workflow.train && !w->workflow.generate_data && !w->workflow.checkpoint) {
+		snprintf(err, errlen, "%s: workflow has nothing to do: set workflow.train, "
+			 "workflow.generate_data or workflow.checkpoint to true",
+			 where(w, "workflow.train", at, sizeof(at)));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+enum gf_layout gf_workload_layout(const struct gf_workload *w)
+{
+	const char *f = w->dataset.format;
+
+	if (!strcmp(f, "npz") || !strcmp(f, "npy") || !strcmp(f, "jpeg") || !strcmp(f, "png"))
+		return GF_LAYOUT_FILE_PER_SAMPLE;
+	if (!strcmp(f, "indexed_binary") || !strcmp(f, "mmap_indexed_binary"))
+		return GF_LAYOUT_INDEXED;
+	if (!strcmp(f, "hdf5"))
+		return GF_LAYOUT_ROWS;
+	return GF_LAYOUT_RECORDS;
+}
+
+uint64_t gf_workload_samples(const struct gf_workload *w)
+{
+	return (uint64_t)w->dataset.num_files_train * (uint64_t)w->dataset.num_samples_per_file;
+}
+
+const char *gf_workload_name(const struct gf_workload *w, char *buf, size_t len)
+{
+	const char *base;
+	size_t n;
+
+	if (w->source[0]) {
+		base = strrchr(w->source, '/');
+		base = base ? base + 1 : w->source;
+		n = strcspn(base, ".");
+	} else {
+		base = w->model.name[0] ? w->model.name : "workload";
+		n = strlen(base);
+	}
+	snprintf(buf, len, "%.*s", (int)n, base);
+	/* Keep results folder names portable. */
+	for (char *p = buf; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+			*p = '_';
+	return buf;
+}
+
+/* Anything that may be a credential is redacted; a false positive costs nothing. */
+static bool is_secret(const char *name)
+{
+	static const char *const words[] = { "secret", "token", "password", "passwd", "key",
+					     "credential", "auth", "signature", "session" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasestr(name, words[i]))
+			return true;
+	return false;
+}
+
+/* Find or create the object for "a.b" inside root and return it; sets *leaf to "c" of
+ * "a.b.c". */
+static struct json_object *json_parent(struct json_object *root, const char *path, const char **leaf)
+{
+	char part[128];
+	const char *p = path, *dot;
+	struct json_object *cur = root;
+
+	while ((dot = strchr(p, '.'))) {
+		struct json_object *next;
+		size_t l = (size_t)(dot - p);
+
+		snprintf(part, sizeof(part), "%.*s", (int)l, p);
+		if (!json_object_object_get_ex(cur, part, &next)) {
+			next = json_object_new_object();
+			json_object_object_add(cur, part, next);
+		}
+		cur = next;
+		p = dot + 1;
+	}
+	*leaf = p;
+	return cur;
+}
+
+static struct json_object *dist_json(const struct gf_dist *d)
+{
+	struct json_object *o;
+
+	if (d->type == GF_DIST_CONST)
+		return json_object_new_double(d->a);
+	o = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string(gf_dist_name(d->type)));
+	switch (d->type) {
+	case GF_DIST_NORMAL:
+		json_object_object_add(o, "mean", json_object_new_double(d->a));
+		json_object_object_add(o, "stdev", json_object_new_double(d->b));
+		break;
+	case GF_DIST_UNIFORM:
+		json_object_object_add(o, "min", json_object_new_double(d->a));
+		json_object_object_add(o, "max", json_object_new_double(d->b));
+		break;
+	case GF_DIST_GAMMA:
+		json_object_object_add(o, "shape", json_object_new_double(d->a));
+		json_object_object_add(o, "scale", json_object_new_double(d->b));
+		break;
+	case GF_DIST_EXPONENTIAL:
+		json_object_object_add(o, "scale", json_object_new_double(d->a));
+		break;
+	case GF_DIST_POISSON:
+		json_object_object_add(o, "lam", json_object_new_double(d->a));
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+struct json_object *gf_workload_to_json(const struct gf_workload *w)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *ign;
+
+	if (!root)
+		return NULL;
+	for (size_t i = 0; i < gf_nkeys; i++) {
+		const struct gf_key *k = &gf_keys[i];
+		const char *leaf;
+		struct json_object *parent, *v = NULL;
+		const void *f = (const char *)w + k->offset;
+
+		/* Old spellings share a field with the current one: print the field once. */
+		if (i > 0 && k->type != GF_K_IGNORED && gf_keys[i - 1].offset == k->offset &&
+		    gf_keys[i - 1].type == k->type)
+			continue;
+		switch (k->type) {
+		case GF_K_BOOL: v = json_object_new_boolean(*(const bool *)f); break;
+		case GF_K_INT: v = json_object_new_int64(*(const int64_t *)f); break;
+		case GF_K_SIZE: v = json_object_new_uint64(*(const uint64_t *)f); break;
+		case GF_K_FLOAT:
+		case GF_K_FRACTION:
+		case GF_K_RATIO:
+		case GF_K_SECONDS: v = json_object_new_double(*(const double *)f); break;
+		case GF_K_TIME: v = dist_json(f); break;
+		case GF_K_STR:
+		case GF_K_ENUM_STR: v = json_object_new_string(f); break;
+		case GF_K_ENUM: {
+			int idx = *(const int *)f;
+			const char *p = k->choices;
+			for (int j = 0; j < idx && p; j++)
+				p = strchr(p, '|') + 1;
+			v = json_object_new_string_len(p, (int)strcspn(p, "|"));
+			break;
+		}
+		case GF_K_KV: {
+			const struct gf_kv *kv = ((const struct gf_kvmap *)f)->kv;
+			int n = ((const struct gf_kvmap *)f)->n;
+			v = json_object_new_object();
+			for (int j = 0; j < n; j++)
+				json_object_object_add(v, kv[j].key, json_object_new_string(
+					is_secret(kv[j].key) ? "<redacted>" : kv[j].value));
+			break;
+		}
+		case GF_K_STDEV:
+		case GF_K_IGNORED:
+			continue;
+		}
+		parent = json_parent(root, k->path, &leaf);
+		json_object_object_add(parent, leaf, v);
+	}
+	ign = json_object_new_object();
+	for (int i = 0; i < w->nignored; i++)
+		json_object_object_add(ign, w->ignored[i].key, json_object_new_string(w->ignored[i].value));
+	json_object_object_add(root, "accepted_without_effect", ign);
+	json_object_object_add(root, "source", json_object_new_string(w->source));
+	return root;
+}

@@ -1,0 +1,336 @@
+/* yaml: workload files and overrides through libyaml's document API, which gives every
+ * node its line so that errors can point at it. */
+#include "model/yaml.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+struct loader {
+	yaml_document_t *doc;
+	struct gf_workload *w;
+	const char *file; /* NULL for overrides */
+	char *err;
+	size_t errlen;
+};
+
+static unsigned line_of(const yaml_node_t *n)
+{
+	return (unsigned)n->start_mark.line + 1;
+}
+
+static int where_fail(struct loader *L, const yaml_node_t *n, const char *fmt, const char *a,
+		      const char *b)
+{
+	char what[768];
+
+	snprintf(what, sizeof(what), fmt, a, b ? b : "");
+	if (L->file)
+		snprintf(L->err, L->errlen, "%s:%u: %s", L->file, line_of(n), what);
+	else
+		snprintf(L->err, L->errlen, "command line: %s", what);
+	return -EINVAL;
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static bool is_null(const yaml_node_t *n)
+{
+	const char *v;
+
+	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	v = scalar(n);
+	return !*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") || !strcmp(v, "NULL");
+}
+
+/* Render a node as flow YAML text, for keys that are recorded but not used. */
+static void render(yaml_document_t *doc, const yaml_node_t *n, char *buf, size_t len)
+{
+	size_t used = strlen(buf);
+
+	if (used + 1 >= len)
+		return;
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		snprintf(buf + used, len - used, "%s", scalar(n));
+		break;
+	case YAML_SEQUENCE_NODE: {
+		bool first = true;
+		strncat(buf, "[", len - used - 1);
+		for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
+			if (!first)
+				strncat(buf, ", ", len - strlen(buf) - 1);
+			first = false;
+			render(doc, yaml_document_get_node(doc, *i), buf, len);
+		}
+		strncat(buf, "]", len - strlen(buf) - 1);
+		break;
+	}
+	case YAML_MAPPING_NODE: {
+		bool first = true;
+		strncat(buf, "{", len - used - 1);
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+			if (!first)
+				strncat(buf, ", ", len - strlen(buf) - 1);
+			first = false;
+			render(doc, yaml_document_get_node(doc, p->key), buf, len);
+			strncat(buf, ": ", len - strlen(buf) - 1);
+			render(doc, yaml_document_get_node(doc, p->value), buf, len);
+		}
+		strncat(buf, "}", len - strlen(buf) - 1);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_node_t *keynode);
+
+/* DLIO accepts data_reader as another name of the reader section. */
+static const char *section_alias(const char *prefix, const char *name)
+{
+	return !prefix[0] && !strcmp(name, "data_reader") ? "reader" : name;
+}
+
+static int load_map(struct loader *L, const char *prefix, yaml_node_t *map)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(L->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(L->doc, p->value);
+		char path[512];
+		int rc;
+
+		if (k->type != YAML_SCALAR_NODE)
+			return where_fail(L, k, "a key must be a plain name%s%s", "", NULL);
+		/* libyaml keeps duplicate keys; a silent "last one wins" hides typos. DLIO's
+		 * data_reader is the same section as reader. */
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *qk = yaml_document_get_node(L->doc, q->key);
+			if (qk->type == YAML_SCALAR_NODE &&
+			    !strcmp(section_alias(prefix, scalar(qk)), section_alias(prefix, scalar(k))))
+				return where_fail(L, k, "key '%s' is given twice (first on line %s)",
+						  scalar(k), (snprintf(path, sizeof(path), "%u", line_of(qk)), path));
+		}
+		if (prefix[0])
+			snprintf(path, sizeof(path), "%s.%s", prefix, scalar(k));
+		else
+			snprintf(path, sizeof(path), "%s", section_alias(prefix, scalar(k)));
+		rc = load_node(L, path, v, k);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_node_t *keynode)
+{
+	const struct gf_key *k = gf_key_find(path);
+	struct gf_origin o = { L->file, line_of(n) };
+
+	if (k && k->type == GF_K_IGNORED) {
+		char text[GF_STR] = "";
+		render(L->doc, n, text, sizeof(text));
+		return gf_key_set(L->w, k, text, &o, L->err, L->errlen);
+	}
+	if (k) {
+		switch (n->type) {
+		case YAML_SCALAR_NODE:
+			if (is_null(n) && k->type != GF_K_STR)
+				return where_fail(L, n, "%s has no value%s", path, NULL);
+			return gf_key_set(L->w, k, is_null(n) ? "" : scalar(n), &o, L->err, L->errlen);
+		case YAML_MAPPING_NODE: {
+			const char *names[16], *values[16];
+			int cnt = 0;
+
+			for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+				yaml_node_t *pk = yaml_document_get_node(L->doc, p->key);
+				yaml_node_t *pv = yaml_document_get_node(L->doc, p->value);
+				if (pk->type != YAML_SCALAR_NODE || pv->type != YAML_SCALAR_NODE)
+					return where_fail(L, pk, "%s: entries must be name: value%s", path, NULL);
+				if (k->type == GF_K_KV) {
+					o.line = line_of(pk);
+					int rc = gf_key_set_kv(L->w, k, scalar(pk), scalar(pv), &o, L->err, L->errlen);
+					if (rc)
+						return rc;
+					continue;
+				}
+				if (cnt == 16)
+					return where_fail(L, pk, "%s: too many entries%s", path, NULL);
+				names[cnt] = scalar(pk);
+				values[cnt++] = scalar(pv);
+			}
+			if (k->type == GF_K_KV)
+				return 0;
+			if (k->type != GF_K_TIME)
+				return where_fail(L, n, "%s takes a single value, not a map%s", path, NULL);
+			return gf_key_set_dist(L->w, k, names, values, cnt, &o, L->err, L->errlen);
+		}
+		default:
+			return where_fail(L, n, "%s takes a single value, not a list%s", path, NULL);
+		}
+	}
+	if (gf_key_is_group(path)) {
+		if (is_null(n))
+			return 0; /* an empty section */
+		if (n->type == YAML_MAPPING_NODE)
+			return load_map(L, path, n);
+		/* DLIO's scalar forms of a section. */
+		if (n->type == YAML_SCALAR_NODE && !strcmp(path, "model"))
+			return load_node(L, "model.name", n, keynode);
+		return where_fail(L, n, "'%s' is a section: it takes keys such as %s", path,
+				  gf_key_first_in(path));
+	}
+	{
+		const char *near = gf_key_nearest(path);
+		char hint[300] = "";
+
+		if (near)
+			snprintf(hint, sizeof(hint), " (did you mean '%s'?)", near);
+		/* A top-level name is a section unless it looks like a top-level key (framework). */
+		bool section = !strchr(path, '.') && !(near && gf_key_find(near) && !strchr(near, '.'));
+		return where_fail(L, keynode ? keynode : n,
+				  section ? "unknown section '%s'%s" : "unknown key '%s'%s", path, hint);
+	}
+}
+
+static int load_doc(struct loader *L, yaml_parser_t *parser, const char *name)
+{
+	yaml_document_t doc;
+	yaml_node_t *root;
+	int rc;
+
+	if (!yaml_parser_load(parser, &doc)) {
+		snprintf(L->err, L->errlen, "%s:%zu: YAML syntax error: %s%s%s", name,
+			 parser->problem_mark.line + 1, parser->problem ? parser->problem : "unknown",
+			 parser->context ? " " : "", parser->context ? parser->context : "");
+		return -EINVAL;
+	}
+	L->doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		snprintf(L->err, L->errlen, "%s: the workload is empty", name);
+		rc = -EINVAL;
+	} else if (root->type != YAML_MAPPING_NODE) {
+		rc = where_fail(L, root, "a workload is a map of sections (model:, dataset:, reader:, ...)%s%s", "", NULL);
+	} else {
+		rc = load_map(L, "", root);
+	}
+	yaml_document_delete(&doc);
+	if (rc)
+		return rc;
+	/* A second document ("---") would be silently ignored: refuse it. */
+	if (!yaml_parser_load(parser, &doc)) {
+		snprintf(L->err, L->errlen, "%s:%zu: YAML syntax error: %s", name,
+			 parser->problem_mark.line + 1, parser->problem ? parser->problem : "unknown");
+		return -EINVAL;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (root) {
+		snprintf(L->err, L->errlen, "%s:%zu: a second YAML document: a workload file holds one "
+			 "(remove the '---' and what follows, or merge it into the first)", name,
+			 root->start_mark.line);
+		rc = -EINVAL;
+	}
+	yaml_document_delete(&doc);
+	return rc;
+}
+
+int gf_yaml_load(const char *file, struct gf_workload *w, char *err, size_t errlen)
+{
+	struct loader L = { .w = w, .file = file, .err = err, .errlen = errlen };
+	yaml_parser_t parser;
+	FILE *f;
+	int rc;
+
+	{
+		struct stat st;
+		if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "%s is a folder; give a workload file such as %s/unet3d_h100.yaml",
+				 file, file);
+			return -EISDIR;
+		}
+	}
+	f = fopen(file, "rb");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read the workload: %s", file, strerror(errno));
+		return rc;
+	}
+	snprintf(w->source, sizeof(w->source), "%s", file);
+	if (!yaml_parser_initialize(&parser)) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_file(&parser, f);
+	rc = load_doc(&L, &parser, file);
+	yaml_parser_delete(&parser);
+	fclose(f);
+	return rc;
+}
+
+int gf_yaml_override(struct gf_workload *w, const char *assignment, char *err, size_t errlen)
+{
+	struct loader L = { .w = w, .file = NULL, .err = err, .errlen = errlen };
+	const char *a = assignment, *eq;
+	char path[512];
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	int rc;
+
+	if (!strncmp(a, "++", 2))
+		a += 2;
+	else if (a[0] == '+')
+		a += 1;
+	if (!strncmp(a, "workload.", 9))
+		a += 9;
+	eq = strchr(a, '=');
+	if (!eq || eq == a) {
+		snprintf(err, errlen, "command line: '%s' is not key=value (for example "
+			 "--set reader.batch_size=4)", assignment);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "%.*s", (int)(eq - a), a);
+	if (!strncmp(path, "data_reader.", 12)) {
+		char tmp[512];
+		snprintf(tmp, sizeof(tmp), "reader.%s", path + 12);
+		snprintf(path, sizeof(path), "%s", tmp);
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* The value alone is a YAML document: a scalar, or a flow map for distributions. An
+	 * empty value is an empty string. */
+	yaml_parser_set_input_string(&parser, (const unsigned char *)(eq + 1), strlen(eq + 1));
+	if (!yaml_parser_load(&parser, &doc)) {
+		snprintf(err, errlen, "command line: %s: the value '%s' is not valid YAML: %s", path,
+			 eq + 1, parser.problem ? parser.problem : "syntax error");
+		yaml_parser_delete(&parser);
+		return -EINVAL;
+	}
+	L.doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		const struct gf_key *k = gf_key_find(path);
+		struct gf_origin o = { NULL, 0 };
+		if (k && k->type == GF_K_STR)
+			rc = gf_key_set(w, k, "", &o, err, errlen);
+		else
+			rc = where_fail(&L, NULL, "%s needs a value%s", path, NULL);
+	} else {
+		rc = load_node(&L, path, root, NULL);
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}

@@ -1,0 +1,626 @@
+/* ckpt: see ckpt.h. */
+#include "phase/ckpt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "stats/clock.h"
+#include "config.h"
+#include "model/dist.h"
+#include "io/engine.h"
+#include "io/ns.h"
+#include "io/shared.h"
+#ifdef HAVE_CURL
+#include "io/s3/s3.h"
+#endif
+#include "mpi/world.h"
+
+#define MIN_BLOCK (1u << 20)
+
+/* --- blocks --- */
+
+static uint64_t block_tag(uint64_t shard, uint64_t offset)
+{
+	return XXH64(&shard, sizeof(shard), 0x9e3779b97f4a7c15ull) ^ offset;
+}
+
+void gf_ckpt_fill_block(void *buf, size_t len, uint64_t shard, uint64_t offset, uint64_t seed)
+{
+	struct gf_rng rng;
+	uint64_t tag = block_tag(shard, offset), sum;
+
+	gf_rng_seed(&rng, seed ^ tag);
+	gf_rng_fill(&rng, (char *)buf + 8, len - 16);
+	memcpy(buf, &tag, 8);
+	sum = XXH3_64bits(buf, len - 8);
+	memcpy((char *)buf + len - 8, &sum, 8);
+}
+
+int gf_ckpt_check_block(const void *buf, size_t len, uint64_t shard, uint64_t offset)
+{
+	uint64_t tag, sum;
+
+	if (len < 16)
+		return -EILSEQ;
+	memcpy(&tag, buf, 8);
+	memcpy(&sum, (const char *)buf + len - 8, 8);
+	if (tag != block_tag(shard, offset) || sum != XXH3_64bits(buf, len - 8))
+		return -EILSEQ;
+	return 0;
+}
+
+/* Shard ids: one per (checkpoint, rank, group) so that a block restored from the wrong
+ * file, rank or checkpoint fails its tag. */
+static uint64_t shard_id(unsigned index, int rank, int group)
+{
+	return ((uint64_t)index << 40) | ((uint64_t)rank << 1) | (uint64_t)group;
+}
+
+/* Block size and how many are in flight: together they stay within buffer_size. */
+static void block_geometry(const struct gf_workload *w, size_t *block, unsigned *qd)
+{
+	uint64_t buf = w->checkpoint.buffer_size ? w->checkpoint.buffer_size : (64u << 20);
+	unsigned q = (unsigned)w->target.queue_depth;
+
+	if (q < 1)
+		q = 1;
+	while (q > 1 && buf / q < MIN_BLOCK)
+		q--;
+	uint64_t b = buf / q / 4096 * 4096;
+	*block = b < 4096 ? 4096 : (size_t)b;
+	*qd = q;
+}
+
+int gf_ckpt_restore_shift(const struct gf_ckpt_cfg *c)
+{
+	if (c->w->checkpoint.restore_shift > 0)
+		return (int)(c->w->checkpoint.restore_shift % c->world);
+	/* Another node's shard when there are several nodes; on one node at least another
+	 * rank's. */
+	if (c->nodes > 1)
+		return c->ranks_per_node % c->world;
+	return c->world > 1 ? 1 : 0;
+}
+
+/* Layouts that give each rank its own files (objects on S3) through the io engine. */
+static bool per_rank_layout(const struct gf_workload *w)
+{
+	return !strcmp(w->checkpoint.layout, "file_per_rank") || !strcmp(w->checkpoint.layout, "object_per_rank");
+}
+
+#define MIB (1ull << 20)
+
+uint64_t gf_ckpt_part_size(uint64_t want, uint64_t object_bytes)
+{
+	uint64_t p = want ? want : 16 * MIB;
+
+	/* S3's limits: parts of 5 MiB to 5 GiB (the last may be smaller), 10,000 at most. */
+	if (p < 5 * MIB)
+		p = 5 * MIB;
+	if (p > 5120 * MIB)
+		p = 5120 * MIB;
+	/* A shard too large for 10,000 parts of that size gets larger parts rather than a
+	 * failed upload at part 10,001. */
+	if (object_bytes / 10000 >= p)
+		p = ((object_bytes + 9999) / 10000 + MIB - 1) / MIB * MIB;
+	return p;
+}
+
+static void ckpt_dir(const struct gf_ckpt_cfg *c, unsigned index, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/global_step%u", c->root, index);
+}
+
+static void shard_path(const struct gf_ckpt_cfg *c, unsigned index, int rank, int group, char *buf,
+		       size_t len)
+{
+	struct gf_model_share s;
+	char dir[4200];
+
+	gf_model_share(c->w, c->m, rank, &s);
+	ckpt_dir(c, index, dir, sizeof(dir));
+	/* DeepSpeed-like names, so a listing of the folder reads like a real checkpoint. */
+	snprintf(buf, len, "%s/zero_pp_rank_%d_mp_rank_%02d_%s_states.pt", dir, s.dp_rank, s.mp_rank,
+		 group ? "optim" : "model");
+}
+
+/* --- file per rank, through the engine --- */
+
+struct verify_ctx {
+	uint64_t shard;
+	uint64_t blocks;
+	const char *path;
+	int writer;
+	char *msg;
+	size_t msglen;
+};
+
+static int verify_read(void *arg, const struct gf_io_req *r)
+{
+	struct verify_ctx *v = arg;
+
+	if (gf_ckpt_check_block(r->buf, (size_t)r->result, v->shard, r->offset)) {
+		snprintf(v->msg, v->msglen, "checksum mismatch in %s at offset %llu (block %llu), written "
+			 "by rank %d", v->path, (unsigned long long)r->offset,
+			 (unsigned long long)(r->offset / r->length), v->writer);
+		return -EILSEQ;
+	}
+	v->blocks++;
+	return 0;
+}
+
+static int fpr_one(const struct gf_ckpt_cfg *c, struct gf_engine *eng, unsigned index, int owner,
+		   int group, uint64_t bytes, bool restore, struct gf_ckpt_rank_times *t, char *msg,
+		   size_t msglen)
+{
+	char path[4300];
+	struct gf_io *io = eng->io;
+	uint64_t fh, t0, uid = shard_id(index, owner, group);
+	size_t block = eng->buf_size;
+	struct verify_ctx vctx = { .shard = uid, .writer = owner, .msg = msg, .msglen = msglen };
+	int rc = 0, crc;
+
+	shard_path(c, index, owner, group, path, sizeof(path));
+	vctx.path = path;
+	t0 = gf_now_ns();
+	rc = io->ops->open(io, path, (restore ? GF_O_READ : GF_O_WRITE) | (c->direct ? GF_O_DIRECT : 0), &fh);
+	t->open_s += (gf_now_ns() - t0) / 1e9;
+	if (rc) {
+		snprintf(msg, msglen, "cannot %s %s: %s", restore ? "open" : "create", path, strerror(-rc));
+		return rc;
+	}
+	t0 = gf_now_ns();
+	if (restore && c->w->checkpoint.verify) {
+		eng->on_read = verify_read;
+		eng->on_read_arg = &vctx;
+	}
+	for (uint64_t off = 0; off < bytes && !rc; off += block) {
+		size_t len = bytes - off < block ? (size_t)(bytes - off) : block;
+		if (restore) {
+			rc = gf_engine_read(eng, fh, off, len);
+		} else {
+			void *buf = gf_engine_write_buf(eng);
+			if (!buf) {
+				rc = eng->error ? eng->error : -EIO;
+				break;
+			}
+			gf_ckpt_fill_block(buf, len, uid, off, (uint64_t)c->w->train.seed);
+			rc = gf_engine_write(eng, fh, off, len, buf);
+		}
+	}
+	crc = gf_engine_drain(eng);
+	if (!rc)
+		rc = crc;
+	eng->on_read = NULL;
+	t->write_s += (gf_now_ns() - t0) / 1e9;
+	t->blocks_verified += vctx.blocks;
+	if (!rc && !restore && c->w->checkpoint.fsync) {
+		t0 = gf_now_ns();
+		rc = io->ops->fsync(io, fh);
+		t->sync_s += (gf_now_ns() - t0) / 1e9;
+		if (rc)
+			snprintf(msg, msglen, "fsync %s: %s", path, strerror(-rc));
+	} else if (rc && rc != -EILSEQ) {
+		snprintf(msg, msglen, "%s: %s", path, eng->errmsg[0] ? eng->errmsg : strerror(-rc));
+	} else if (rc == -EILSEQ && !msg[0]) {
+		snprintf(msg, msglen, "%s: %s", path, eng->errmsg);
+	}
+	t0 = gf_now_ns();
+	crc = io->ops->close(io, fh);
+	t->close_s += (gf_now_ns() - t0) / 1e9;
+	if (!rc && crc) {
+		rc = crc;
+		/* On S3 close is where the upload ends: the detail has the S3 error code. */
+		snprintf(msg, msglen, "close %s: %s", path, io->detail[0] ? io->detail : strerror(-crc));
+	}
+	if (!rc)
+		t->bytes += bytes;
+	return rc;
+}
+
+static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner, bool restore,
+			 struct gf_ckpt_rank_times *t, char *msg, size_t msglen)
+{
+	struct gf_model_share s;
+	struct gf_io_config iocfg = { .direct = c->direct };
+	struct gf_io *io = NULL;
+	struct gf_engine eng;
+	size_t block;
+	unsigned qd;
+	int rc;
+
+	gf_model_share(c->w, c->m, owner, &s);
+	if (!s.model_bytes && !s.optim_bytes)
+		return 0;
+	block_geometry(c->w, &block, &qd);
+	iocfg.queue_depth = qd;
+	if (!restore && !strcmp(c->w->checkpoint.layout, "object_per_rank")) {
+		/* Each shard is one multipart upload (one PUT when it fits in a part), its parts
+		 * sized for the larger of the two shards. */
+		uint64_t want = c->w->checkpoint.part_size;
+#ifdef HAVE_CURL
+		if (!want)
+			want = gf_s3_part_size();
+#endif
+		iocfg.part_size = gf_ckpt_part_size(want, s.model_bytes > s.optim_bytes ? s.model_bytes
+									 : s.optim_bytes);
+	}
+	rc = gf_io_open_backend(c->ops, &iocfg, &io);
+	if (rc) {
+		snprintf(msg, msglen, "engine %s: cannot start: %s", c->ops->name, strerror(-rc));
+		return rc;
+	}
+	rc = gf_engine_init(&eng, io, qd, block, 4096, NULL);
+	if (rc) {
+		snprintf(msg, msglen, "out of memory for %u x %zu-byte checkpoint buffers", qd, block);
+		goto out_io;
+	}
+	if (s.model_bytes)
+		rc = fpr_one(c, &eng, index, owner, 0, s.model_bytes, restore, t, msg, msglen);
+	if (!rc && s.optim_bytes)
+		rc = fpr_one(c, &eng, index, owner, 1, s.optim_bytes, restore, t, msg, msglen);
+	gf_engine_destroy(&eng);
+out_io:
+	gf_io_close_backend(io);
+	return rc;
+}
+
+/* --- one shared file (MPI-IO or HDF5) --- */
+
+static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, bool restore,
+		       struct gf_ckpt_rank_times *t, char *msg, size_t msglen)
+{
+	const struct gf_shared_ops *ops = &gf_shared_mpiio;
+	struct gf_model_share s;
+	struct gf_shared *f = NULL;
+	uint64_t mine[2], base[2] = { 0, 0 }, total[2] = { 0, 0 }, t0;
+	size_t block;
+	unsigned qd;
+	void *buf = NULL;
+	char dir[4200], path[4300];
+	bool coll = c->w->checkpoint.collective;
+	int rc;
+
+	if (!strcmp(c->w->checkpoint.layout, "hdf5")) {
+#ifdef HAVE_HDF5
+		ops = &gf_shared_hdf5;
+#else
+		snprintf(msg, msglen, "checkpoint.layout hdf5: this gpufeed was built without parallel "
+			 "HDF5 (install libhdf5-openmpi-dev and rebuild)");
+		return gf_world_agree_on(GF_COMM_CKPT, -ENOTSUP, msg, msg, msglen);
+#endif
+	}
+	block_geometry(c->w, &block, &qd);
+	if (posix_memalign(&buf, 4096, block))
+		buf = NULL;
+	rc = buf ? 0 : -ENOMEM;
+	/* Each rank's region starts after the regions of the ranks before it, per group. The
+	 * shares are a pure function of the rank, so no exchange is needed. */
+	for (int r = 0; r < c->world; r++) {
+		gf_model_share(c->w, c->m, r, &s);
+		if (r < owner) {
+			base[0] += s.model_bytes;
+			base[1] += s.optim_bytes;
+		}
+		total[0] += s.model_bytes;
+		total[1] += s.optim_bytes;
+	}
+	gf_model_share(c->w, c->m, owner, &s);
+	mine[0] = s.model_bytes;
+	mine[1] = s.optim_bytes;
+	rc = gf_world_agree_on(GF_COMM_CKPT, rc, "out of memory for the checkpoint buffer", msg, msglen);
+	if (rc)
+		goto out;
+	ckpt_dir(c, index, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/checkpoint.%s", dir, ops == &gf_shared_mpiio ? "mpiio" : "h5");
+	t0 = gf_now_ns();
+	rc = ops->open(gf_world_comm_on(GF_COMM_CKPT), path, !restore, c->w->checkpoint.mpiio_hints.kv,
+		       c->w->checkpoint.mpiio_hints.n, total, &f, msg, msglen);
+	t->open_s += (gf_now_ns() - t0) / 1e9;
+	if (rc)
+		goto out;
+	t0 = gf_now_ns();
+	{
+		/* Collective calls, group by group: every rank makes as many calls on a group as
+		 * the rank with the most blocks there, with nothing when it has no more. HDF5 keeps
+		 * each group in its own dataset, and a collective H5Dwrite must name the same
+		 * dataset on every rank. */
+		double nb[2] = { (double)((mine[0] + block - 1) / block), (double)((mine[1] + block - 1) / block) };
+
+		gf_world_allmax_double_on(GF_COMM_CKPT, nb, 2);
+		for (int g = 0; g < 2 && !(rc && !coll); g++) {
+			uint64_t uid = shard_id(index, owner, g), off = 0;
+
+			for (uint64_t i = 0; i < (uint64_t)nb[g]; i++) {
+				size_t len = off < mine[g] ? (size_t)(mine[g] - off < block ? mine[g] - off : block) : 0;
+				int lrc;
+
+				if (restore) {
+					lrc = ops->read_at(f, g, base[g] + off, buf, len, coll);
+					if (!lrc && len && c->w->checkpoint.verify) {
+						if (gf_ckpt_check_block(buf, len, uid, off)) {
+							if (!rc)
+								snprintf(msg, msglen, "checksum mismatch in %s, %s of rank %d at "
+									 "offset %llu (file offset %llu)", path,
+									 g ? "optimizer state" : "model state", owner,
+									 (unsigned long long)off,
+									 (unsigned long long)(base[g] + off));
+							lrc = -EILSEQ;
+						} else {
+							t->blocks_verified++;
+						}
+					}
+				} else {
+					if (len)
+						gf_ckpt_fill_block(buf, len, uid, off, (uint64_t)c->w->train.seed);
+					lrc = ops->write_at(f, g, base[g] + off, buf, len, coll);
+				}
+				if (lrc && !rc) {
+					rc = lrc;
+					if (lrc != -EILSEQ)
+						snprintf(msg, msglen, "%s: %s", path, ops->detail(f));
+				}
+				/* A failing rank keeps making the collective calls, or the others hang. */
+				if (rc && !coll)
+					break;
+				off += len;
+			}
+		}
+	}
+	t->write_s += (gf_now_ns() - t0) / 1e9;
+	if (!restore && c->w->checkpoint.fsync) {
+		t0 = gf_now_ns();
+		int src = ops->sync(f);
+		t->sync_s += (gf_now_ns() - t0) / 1e9;
+		if (src && !rc) {
+			rc = src;
+			snprintf(msg, msglen, "%s: %s", path, ops->detail(f));
+		}
+	}
+	t0 = gf_now_ns();
+	{
+		int crc = ops->close(f);
+		if (crc && !rc) {
+			rc = crc;
+			snprintf(msg, msglen, "closing %s: %s", path, strerror(-crc));
+		}
+	}
+	t->close_s += (gf_now_ns() - t0) / 1e9;
+	if (!rc)
+		t->bytes = mine[0] + mine[1];
+out:
+	free(buf);
+	return rc;
+}
+
+/* --- bursts --- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+#define TIME_FIELDS 6
+
+int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
+		  struct gf_ckpt_burst *out, char *err, size_t errlen)
+{
+	struct gf_ckpt_rank_times t;
+	char msg[1024] = "", dir[4200];
+	int owner = restore ? (c->rank + gf_ckpt_restore_shift(c)) % c->world : c->rank;
+	bool shared = !per_rank_layout(c->w);
+	double mine[TIME_FIELDS], *all = NULL;
+	uint64_t t0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&t, 0, sizeof(t));
+	out->restore = restore;
+	out->index = index;
+	/* The folder first, by one rank, before anyone writes. */
+	if (!restore && c->rank == 0) {
+		ckpt_dir(c, index, dir, sizeof(dir));
+		rc = gf_ns_mkdirs(dir);
+		if (rc)
+			snprintf(msg, sizeof(msg), "cannot create %s: %s", dir, strerror(-rc));
+	}
+	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
+	if (rc)
+		return rc;
+	msg[0] = '\0';
+	/* Every writer starts together; the burst lasts until the slowest is durable. */
+	gf_world_barrier_on(GF_COMM_CKPT);
+	t0 = gf_now_ns();
+	out->start_s = t0 > c->origin_ns ? (t0 - c->origin_ns) / 1e9 : 0;
+	if (shared)
+		rc = shared_file(c, index, owner, restore, &t, msg, sizeof(msg));
+	else
+		rc = file_per_rank(c, index, owner, restore, &t, msg, sizeof(msg));
+	t.total_s = (gf_now_ns() - t0) / 1e9;
+	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
+
+	mine[0] = t.total_s;
+	mine[1] = (double)t.bytes;
+	mine[2] = t.open_s;
+	mine[3] = t.write_s;
+	mine[4] = t.sync_s;
+	mine[5] = (double)t.blocks_verified;
+	if (c->rank == 0)
+		all = calloc((size_t)c->world * TIME_FIELDS, sizeof(double));
+	gf_world_gather_double_on(GF_COMM_CKPT, mine, TIME_FIELDS, all);
+	if (c->rank == 0 && all) {
+		double *movers = calloc((size_t)c->world, sizeof(double));
+		out->rank_s = calloc((size_t)c->world, sizeof(double));
+		int n = 0;
+		for (int r = 0; r < c->world; r++) {
+			double *a = all + (size_t)r * TIME_FIELDS;
+			if (out->rank_s)
+				out->rank_s[r] = a[0];
+			out->bytes += (uint64_t)a[1];
+			out->blocks_verified += (uint64_t)a[5];
+			if (a[0] > out->burst_s)
+				out->burst_s = a[0];
+			if (a[2] > out->open_max_s)
+				out->open_max_s = a[2];
+			if (a[3] > out->write_max_s)
+				out->write_max_s = a[3];
+			if (a[4] > out->sync_max_s)
+				out->sync_max_s = a[4];
+			if (a[1] > 0 && movers)
+				movers[n++] = a[0];
+		}
+		out->writers = n;
+		if (movers && n) {
+			qsort(movers, (size_t)n, sizeof(double), cmp_double);
+			out->rank_min_s = movers[0];
+			out->rank_max_s = movers[n - 1];
+			out->rank_median_s = n % 2 ? movers[n / 2] : (movers[n / 2 - 1] + movers[n / 2]) / 2;
+		}
+		out->bytes_per_s = out->burst_s > 0 ? out->bytes / out->burst_s : 0;
+		free(movers);
+	}
+	free(all);
+	if (c->w->checkpoint.rank_sync)
+		gf_world_barrier_on(GF_COMM_CKPT);
+	return rc;
+}
+
+void gf_ckpt_burst_free(struct gf_ckpt_burst *b)
+{
+	free(b->rank_s);
+	b->rank_s = NULL;
+}
+
+int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
+{
+	char path[4300];
+	int rc = 0;
+
+	bool per_rank = per_rank_layout(c->w);
+
+	if (per_rank) {
+		for (int g = 0; g < 2; g++) {
+			shard_path(c, index, c->rank, g, path, sizeof(path));
+			int urc = gf_ns_unlink(path); /* local, gluster:// or s3:// */
+			if (urc)
+				rc = urc;
+		}
+	}
+	gf_world_barrier_on(GF_COMM_CKPT);
+	if (c->rank == 0) {
+		char dir[4200];
+		ckpt_dir(c, index, dir, sizeof(dir));
+		/* Only the shared layouts make these (on S3 each would cost a DELETE). */
+		if (!per_rank) {
+			snprintf(path, sizeof(path), "%s/checkpoint.mpiio", dir);
+			gf_ns_unlink(path);
+			snprintf(path, sizeof(path), "%s/checkpoint.h5", dir);
+			gf_ns_unlink(path);
+		}
+		int drc = gf_ns_rmdir(dir);
+		if (drc && !rc)
+			rc = drc;
+	}
+	return rc;
+}
+
+int gf_ckpt_phase_add(struct gf_ckpt_phase *ph, struct gf_ckpt_burst *b)
+{
+	if (ph->nbursts == ph->cap) {
+		unsigned cap = ph->cap ? ph->cap * 2 : 8;
+		void *p = realloc(ph->bursts, cap * sizeof(*ph->bursts));
+		if (!p) {
+			gf_ckpt_burst_free(b);
+			return -ENOMEM;
+		}
+		ph->bursts = p;
+		ph->cap = cap;
+	}
+	ph->bursts[ph->nbursts++] = *b;
+	b->rank_s = NULL;
+	return 0;
+}
+
+void gf_ckpt_phase_free(struct gf_ckpt_phase *ph)
+{
+	for (unsigned i = 0; i < ph->nbursts; i++)
+		gf_ckpt_burst_free(&ph->bursts[i]);
+	free(ph->bursts);
+	memset(ph, 0, sizeof(*ph));
+}
+
+int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, double between_s,
+		volatile sig_atomic_t *stop, struct gf_ckpt_phase *ph, char *err, size_t errlen)
+{
+	struct gf_ckpt_burst b;
+	unsigned written = 0;
+	int rc = 0;
+
+	unsigned existing = 0;
+
+	ph->bytes_per_checkpoint = gf_model_written_bytes(c->w, c->m, c->world);
+	ph->verified = nread > 0 && c->w->checkpoint.verify;
+	/* Restore-only (num_checkpoints_write: 0) reads what an earlier run kept, the way MLPerf
+	 * Storage runs its read phase separately. */
+	if (nwrite == 0) {
+		if (c->rank == 0) {
+			char dir[4200];
+			for (;; existing++) {
+				ckpt_dir(c, existing, dir, sizeof(dir));
+				/* S3 has no folders: a checkpoint there is keys under the prefix. */
+				if (gf_ns_exists(dir) != 1 && gf_ns_dir_empty(dir) != 0)
+					break;
+			}
+		}
+		gf_world_bcast_on(GF_COMM_CKPT, &existing, sizeof(existing), 0);
+		if (!existing && nread) {
+			snprintf(err, errlen, "no checkpoint to restore in %s: write some first "
+				 "(checkpoint.num_checkpoints_write > 0 with checkpoint.keep: true)", c->root);
+			return -ENOENT;
+		}
+	}
+	for (unsigned i = 0; i < nwrite && !rc; i++) {
+		double secs[1];
+		int stopped[1];
+
+		/* The compute between checkpoints; all ranks leave it together. */
+		if (i > 0 && between_s > 0)
+			gf_sleep_until(gf_now_ns() + (uint64_t)(between_s * 1e9));
+		stopped[0] = stop && *stop;
+		secs[0] = stopped[0];
+		gf_world_allmax_double_on(GF_COMM_CKPT, secs, 1);
+		if (secs[0] > 0) {
+			rc = -EINTR;
+			break;
+		}
+		rc = gf_ckpt_burst(c, i, false, &b, err, errlen);
+		/* Even a failed burst made its folder; count it so it is removed below. */
+		written++;
+		if (gf_ckpt_phase_add(ph, &b) && !rc)
+			rc = -ENOMEM;
+	}
+	for (unsigned i = 0; i < nread && (written || existing) && !rc; i++) {
+		double stopped[1] = { stop && *stop };
+		gf_world_allmax_double_on(GF_COMM_CKPT, stopped, 1);
+		if (stopped[0] > 0) {
+			rc = -EINTR;
+			break;
+		}
+		rc = gf_ckpt_burst(c, i % (written ? written : existing), true, &b, err, errlen);
+		if (gf_ckpt_phase_add(ph, &b) && !rc)
+			rc = -ENOMEM;
+	}
+	if (rc)
+		ph->verified = false;
+	/* Leave nothing behind unless asked: only what this run wrote, inside gpufeed's folder. */
+	for (unsigned i = 0; i < written && !c->w->checkpoint.keep; i++)
+		gf_ckpt_remove(c, i);
+	return rc;
+}

@@ -1,0 +1,98 @@
+/* ckpt: checkpoint bursts. Every writing rank starts after a barrier, streams its shard
+ * through a fixed buffer (checkpoint.buffer_size) in blocks that each carry a checksum,
+ * makes it durable when asked (fsync, MPI_File_sync, H5Fflush), and the burst ends when
+ * the slowest rank is done. Restore reads another rank's shard (shifted by ranks per
+ * node, so no node reads what it wrote) and verifies every block.
+ *
+ * Block format: the first 8 bytes hold a tag of (shard, offset), the last 8 bytes the
+ * XXH3-64 of everything before them, the rest is incompressible data. A flipped byte or
+ * a block read from the wrong place is found and named.
+ *
+ * Every collective here (barriers, agreement, gathers, MPI-IO and HDF5 opens) uses mpi/'s
+ * checkpoint communicator (GF_COMM_CKPT), never the main one: a burst may then run on a
+ * background thread (checkpoint.mode async) while the main thread calls MPI. */
+#ifndef GF_CKPT_H
+#define GF_CKPT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/io.h"
+#include "model/model.h"
+#include "model/workload.h"
+
+struct gf_ckpt_cfg {
+	const struct gf_workload *w;
+	const struct gf_model_layout *m;
+	const struct gf_io_ops *ops;  /* file_per_rank, object_per_rank */
+	const char *root;             /* checkpoint folder */
+	int rank, world, ranks_per_node, nodes;
+	bool direct;
+	uint64_t origin_ns;           /* t = 0 of the time series, for burst start times */
+};
+
+/* One rank's part of one burst. */
+struct gf_ckpt_rank_times {
+	double open_s, write_s, sync_s, close_s, total_s;
+	uint64_t bytes;
+	uint64_t blocks_verified;
+};
+
+/* A whole burst, merged on rank 0. */
+struct gf_ckpt_burst {
+	bool restore;
+	unsigned index;
+	double start_s;           /* when it started, from the time series' origin */
+	double burst_s;           /* slowest rank, from the common start */
+	uint64_t bytes;           /* all ranks */
+	double bytes_per_s;
+	double rank_min_s, rank_median_s, rank_max_s; /* over ranks that moved data */
+	double open_max_s, write_max_s, sync_max_s;
+	uint64_t blocks_verified;
+	int writers;
+	double *rank_s;           /* world entries (rank 0 only; free with gf_ckpt_burst_free) */
+};
+
+/* The shift that restore uses (checkpoint.restore_shift, or ranks per node, or 1). */
+int gf_ckpt_restore_shift(const struct gf_ckpt_cfg *c);
+
+/* Run a write (restore = false) or restore burst of checkpoint number index on every rank.
+ * Returns 0 or -errno, agreed on every rank, with the failing rank's message in err.
+ * A checksum mismatch is -EILSEQ. */
+int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
+		  struct gf_ckpt_burst *out, char *err, size_t errlen);
+void gf_ckpt_burst_free(struct gf_ckpt_burst *b);
+
+/* Every burst of a run, for the summary (rank 0 holds the figures). */
+struct gf_ckpt_phase {
+	struct gf_ckpt_burst *bursts;
+	unsigned nbursts, cap;
+	uint64_t bytes_per_checkpoint; /* all ranks, scaled */
+	double stall_s;                /* training time lost to bursts (in-training mode) */
+	bool verified;                 /* every restore checked every block */
+};
+
+/* Checkpoint-only mode, as MLPerf Storage runs it: nwrite bursts time_between seconds apart
+ * (the emulated compute between them), then nread restores. Returns 0 or -errno with a
+ * message; ph keeps the bursts that ran. */
+int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, double between_s,
+		volatile sig_atomic_t *stop, struct gf_ckpt_phase *ph, char *err, size_t errlen);
+/* Add one burst to the phase (takes over b's allocations). Returns 0 or -ENOMEM. */
+int gf_ckpt_phase_add(struct gf_ckpt_phase *ph, struct gf_ckpt_burst *b);
+void gf_ckpt_phase_free(struct gf_ckpt_phase *ph);
+
+/* Remove checkpoint number index (this rank's files; rank 0 the folder). */
+int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index);
+
+/* object_per_rank: the multipart part size for an object of object_bytes when want is
+ * asked (0: 16 MiB), within S3's 5 MiB..5 GiB and at most 10,000 parts. */
+uint64_t gf_ckpt_part_size(uint64_t want, uint64_t object_bytes);
+
+/* Block helpers, exposed for the unit tests. */
+void gf_ckpt_fill_block(void *buf, size_t len, uint64_t shard, uint64_t offset, uint64_t seed);
+/* 0, or -EILSEQ when the block is not the one written for (shard, offset). */
+int gf_ckpt_check_block(const void *buf, size_t len, uint64_t shard, uint64_t offset);
+
+#endif

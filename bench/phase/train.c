@@ -1,0 +1,696 @@
+/* train: see train.h.
+ *
+ * Work is handed out as jobs: job j is step j / A of accelerator j % A (A accelerators
+ * on this rank), so readers fill batches in the order accelerators will want them. A
+ * reader may run at most prefetch_size steps ahead of its accelerator: the slot it
+ * fills must have been released. One mutex guards the small shared state; the I/O
+ * itself happens outside it.
+ *
+ * checkpoint.mode async adds one checkpoint thread per rank with a mutex of its own:
+ * the accelerator hands it a burst and goes on; the thread keeps each burst's window and
+ * raises a flag that readers look at when a request completes. */
+#include "phase/train.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "stats/clock.h"
+#include "model/dist.h"
+#include "io/engine.h"
+#include "phase/fetch.h"
+#include "phase/progress.h"
+
+enum slot_state { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY };
+
+struct slot {
+	enum slot_state state;
+	uint64_t step;
+	uint64_t ready_ns;
+	uint64_t bytes, samples;
+};
+
+struct accel_q {
+	struct slot *slots;  /* prefetch_size */
+	uint64_t consumed;   /* steps whose batch the accelerator has taken */
+};
+
+#define WINDOW_OPEN UINT64_MAX /* the end of a burst still running */
+
+struct window {
+	uint64_t start, end;
+};
+
+/* The background checkpoint thread (checkpoint_async). The windows grow with the bursts
+ * (one per checkpoint, few); if growing fails, the last one is reused. */
+struct ckpt_worker {
+	pthread_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool pending;        /* a burst was handed over and not yet taken */
+	bool busy;           /* handed over or running */
+	bool quit;
+	uint64_t step;       /* of the burst handed over */
+	int rc;              /* the first failed burst's status */
+	atomic_bool active;  /* a burst is running: read by readers without the lock */
+	struct window *win;  /* in time order; nwin of cap used */
+	size_t nwin, cap;
+	struct gf_series series; /* the bursts on the timeline (GF_TS_CKPT_NS) */
+};
+
+struct shared {
+	const struct gf_train_cfg *cfg;
+	struct gf_train_result *res;
+	pthread_mutex_t mu;
+	pthread_cond_t ready, room;
+	struct accel_q *q;
+	unsigned naccel;
+	uint64_t prefetch;
+	uint64_t next_job, njobs;
+	uint64_t deadline_ns; /* stop claiming work after this (duration) */
+	bool abort;
+	int error;
+	char errmsg[512];
+	struct ckpt_worker *ck; /* NULL unless checkpoint_async */
+};
+
+struct reader {
+	struct shared *sh;
+	unsigned idx;
+	pthread_t tid;
+	struct gf_hist latency, open_latency;
+	struct gf_series series;
+	uint64_t bytes, requests, samples;
+	uint64_t requested_bytes, opens;
+	uint64_t bytes_during;   /* completed while a checkpoint burst ran */
+	int (*chained_on_read)(void *arg, const struct gf_io_req *r);
+	void *chained_arg;
+};
+
+struct accel_thread {
+	struct shared *sh;
+	unsigned local;
+	pthread_t tid;
+	struct gf_series series;
+	struct gf_rng rng;
+	size_t win_cursor;       /* windows before it ended before this accelerator's next span */
+};
+
+static void set_error(struct shared *sh, int rc, const char *msg)
+{
+	pthread_mutex_lock(&sh->mu);
+	if (!sh->error) {
+		sh->error = rc;
+		snprintf(sh->errmsg, sizeof(sh->errmsg), "%s", msg);
+	}
+	sh->abort = true;
+	pthread_cond_broadcast(&sh->ready);
+	pthread_cond_broadcast(&sh->room);
+	pthread_mutex_unlock(&sh->mu);
+}
+
+static bool should_stop(struct shared *sh)
+{
+	return sh->abort || (sh->cfg->stop && *sh->cfg->stop) ||
+	       (sh->deadline_ns && gf_now_ns() >= sh->deadline_ns);
+}
+
+/* --- checkpoint.mode async --- */
+
+/* Readers: a request's bytes belong to a burst when they arrive while it runs. */
+static int attribute_read(void *arg, const struct gf_io_req *req)
+{
+	struct reader *r = arg;
+
+	if (atomic_load_explicit(&r->sh->ck->active, memory_order_relaxed))
+		r->bytes_during += (uint64_t)req->result;
+	return r->chained_on_read ? r->chained_on_read(r->chained_arg, req) : 0;
+}
+
+static void *ckpt_main(void *arg)
+{
+	struct shared *sh = arg;
+	struct ckpt_worker *k = sh->ck;
+	const struct gf_train_cfg *cfg = sh->cfg;
+
+	pthread_mutex_lock(&k->mu);
+	for (;;) {
+		size_t w;
+		uint64_t step, start, end;
+		int rc;
+
+		while (!k->pending && !k->quit)
+			pthread_cond_wait(&k->cv, &k->mu);
+		if (!k->pending)
+			break;
+		k->pending = false;
+		step = k->step;
+		/* The start is read under the lock: an accelerator that looks at the windows after
+		 * its step's end sees every window that began before it. */
+		if (k->nwin == k->cap) {
+			struct window *more = realloc(k->win, 2 * k->cap * sizeof(*k->win));
+			if (more) {
+				k->win = more;
+				k->cap *= 2;
+			}
+		}
+		w = k->nwin < k->cap ? k->nwin++ : k->cap - 1;
+		k->win[w].start = start = gf_now_ns();
+		k->win[w].end = WINDOW_OPEN;
+		atomic_store_explicit(&k->active, true, memory_order_relaxed);
+		pthread_mutex_unlock(&k->mu);
+
+		gf_progress_checkpoint(cfg->progress, "checkpoint burst in progress (async)");
+		rc = cfg->checkpoint(cfg->checkpoint_arg, step);
+		gf_progress_checkpoint(cfg->progress, NULL);
+		end = gf_now_ns();
+		atomic_store_explicit(&k->active, false, memory_order_relaxed);
+		gf_series_span(&k->series, start, end, GF_TS_CKPT_NS);
+
+		pthread_mutex_lock(&k->mu);
+		k->win[w].end = end;
+		if (rc && !k->rc)
+			k->rc = rc;
+		k->busy = false;
+		pthread_cond_broadcast(&k->cv);
+	}
+	pthread_mutex_unlock(&k->mu);
+	return NULL;
+}
+
+/* How much of [a, b) lies inside the windows. Spans come in time order per accelerator,
+ * so windows that ended before a are skipped for good. */
+static uint64_t in_windows(struct ckpt_worker *k, size_t *cursor, uint64_t a, uint64_t b)
+{
+	uint64_t sum = 0;
+
+	if (b <= a)
+		return 0;
+	pthread_mutex_lock(&k->mu);
+	while (*cursor < k->nwin && k->win[*cursor].end <= a)
+		(*cursor)++;
+	for (size_t i = *cursor; i < k->nwin && k->win[i].start < b; i++) {
+		uint64_t lo = k->win[i].start > a ? k->win[i].start : a;
+		uint64_t hi = k->win[i].end < b ? k->win[i].end : b;
+		if (hi > lo)
+			sum += hi - lo;
+	}
+	pthread_mutex_unlock(&k->mu);
+	return sum;
+}
+
+static void wait_idle(struct ckpt_worker *k)
+{
+	pthread_mutex_lock(&k->mu);
+	while (k->busy)
+		pthread_cond_wait(&k->cv, &k->mu);
+	pthread_mutex_unlock(&k->mu);
+}
+
+/* The accelerator's side: wait for the previous burst if it still runs (a halt, counted
+ * like a synchronous burst's), then hand this one over. Returns the status of the bursts
+ * so far: every rank waits here for the same previous burst, whose status was agreed by
+ * all ranks, so all of them stop at the same step. */
+static int hand_over(struct accel_thread *t, struct gf_accel *acc, uint64_t step)
+{
+	struct shared *sh = t->sh;
+	struct ckpt_worker *k = sh->ck;
+	const struct gf_train_cfg *cfg = sh->cfg;
+	int rc;
+
+	pthread_mutex_lock(&k->mu);
+	if (k->busy) {
+		uint64_t from = acc->prev_deadline_ns, resume;
+		bool counted = acc->steps > acc->exclude;
+
+		pthread_mutex_unlock(&k->mu);
+		gf_progress_checkpoint(cfg->progress, "waiting for the previous checkpoint burst");
+		wait_idle(k);
+		resume = gf_now_ns();
+		/* From when the accelerator would have gone on: what gf_accel_halt adds. */
+		if (resume > from)
+			sh->res->async.wait_s += (resume - from) / 1e9;
+		gf_accel_halt(acc, resume);
+		if (counted && resume > from)
+			sh->res->async.elapsed_in_ns[t->local] += in_windows(k, &t->win_cursor, from, resume);
+		pthread_mutex_lock(&k->mu);
+	}
+	rc = k->rc;
+	if (!rc) {
+		k->step = step;
+		k->pending = k->busy = true;
+		pthread_cond_broadcast(&k->cv);
+	}
+	pthread_mutex_unlock(&k->mu);
+	return rc;
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	struct shared *sh = r->sh;
+	const struct gf_train_cfg *cfg = sh->cfg;
+	struct gf_fetch f;
+	int rc;
+
+	/* Samples of a batch are read through one fetch, many in flight at once: the batch
+	 * is ready when the last of them completes. */
+	rc = gf_fetch_init(&f, cfg->read, &r->latency, &r->open_latency, &r->series);
+	if (rc) {
+		set_error(sh, rc, f.errmsg);
+		return NULL;
+	}
+	if (sh->ck) {
+		/* Whatever fetch hooked there still runs, after the attribution. */
+		r->chained_on_read = f.eng.on_read;
+		r->chained_arg = f.eng.on_read_arg;
+		f.eng.on_read = attribute_read;
+		f.eng.on_read_arg = r;
+	}
+	for (;;) {
+		uint64_t job, step, samples0, bytes0;
+		unsigned a;
+		struct slot *slot;
+
+		pthread_mutex_lock(&sh->mu);
+		if (sh->next_job >= sh->njobs || should_stop(sh)) {
+			pthread_mutex_unlock(&sh->mu);
+			break;
+		}
+		job = sh->next_job++;
+		a = (unsigned)(job % sh->naccel);
+		step = job / sh->naccel;
+		while (!sh->abort && step >= sh->q[a].consumed + sh->prefetch)
+			pthread_cond_wait(&sh->room, &sh->mu);
+		if (sh->abort) {
+			pthread_mutex_unlock(&sh->mu);
+			break;
+		}
+		slot = &sh->q[a].slots[step % sh->prefetch];
+		slot->state = SLOT_FILLING;
+		slot->step = step;
+		pthread_mutex_unlock(&sh->mu);
+
+		bytes0 = f.eng.bytes;
+		samples0 = f.samples;
+		rc = gf_fetch_batch(&f, (unsigned)cfg->rank * cfg->plan->per_rank + a, step, true, true);
+		if (rc) {
+			set_error(sh, rc, f.errmsg);
+			break;
+		}
+		gf_progress_read(cfg->progress, f.eng.bytes - bytes0);
+		pthread_mutex_lock(&sh->mu);
+		slot->state = SLOT_READY;
+		slot->ready_ns = gf_now_ns();
+		slot->bytes = f.eng.bytes - bytes0;
+		slot->samples = f.samples - samples0;
+		pthread_cond_broadcast(&sh->ready);
+		pthread_mutex_unlock(&sh->mu);
+	}
+	gf_fetch_drain(&f); /* after an error: count what completed */
+	r->bytes = f.eng.bytes;
+	r->requests = f.eng.requests;
+	r->requested_bytes = f.requested_bytes;
+	r->opens = f.opens;
+	gf_fetch_destroy(&f);
+	return NULL;
+}
+
+/* One emulated accelerator: take each step's batch in order, compute until its deadline. */
+static void *accel_main(void *arg)
+{
+	struct accel_thread *t = arg;
+	struct shared *sh = t->sh;
+	const struct gf_train_cfg *cfg = sh->cfg;
+	struct gf_accel *acc = &sh->res->accel[t->local];
+	struct accel_q *q = &sh->q[t->local];
+	uint64_t total = cfg->plan->total_steps;
+
+	for (uint64_t step = 0; step < total; step++) {
+		struct slot *slot = &q->slots[step % sh->prefetch];
+		uint64_t ready_ns, start_ns, deadline, compute_ns;
+		double c;
+
+		pthread_mutex_lock(&sh->mu);
+		while (!sh->abort && !(slot->state == SLOT_READY && slot->step == step)) {
+			/* Nobody will fill this step: the readers stopped (duration or signal). */
+			if (sh->next_job <= step * sh->naccel + t->local && should_stop(sh))
+				break;
+			pthread_cond_wait(&sh->ready, &sh->mu);
+		}
+		if (sh->abort || !(slot->state == SLOT_READY && slot->step == step)) {
+			pthread_mutex_unlock(&sh->mu);
+			break;
+		}
+		ready_ns = slot->ready_ns;
+		acc->samples += slot->samples;
+		acc->bytes += slot->bytes;
+		/* The batch moves to the accelerator: its loader slot is free again. */
+		slot->state = SLOT_EMPTY;
+		q->consumed = step + 1;
+		pthread_cond_broadcast(&sh->room);
+		pthread_mutex_unlock(&sh->mu);
+
+		c = gf_dist_sample(&cfg->w->train.computation_time, &t->rng);
+		compute_ns = (uint64_t)(c * 1e9);
+		uint64_t prev = acc->prev_deadline_ns, begun = acc->steps;
+		deadline = gf_accel_step(acc, ready_ns, compute_ns, &start_ns);
+		if (begun && start_ns > prev)
+			gf_series_span(&t->series, prev, start_ns, GF_TS_STALL_NS);
+		gf_series_span(&t->series, start_ns, deadline, GF_TS_COMPUTE_NS);
+		gf_progress_step(cfg->progress, compute_ns, begun && start_ns > prev ? start_ns - prev : 0);
+		gf_sleep_until(deadline);
+		/* After the step's end every window that overlaps it has begun: split the counted
+		 * stall and compute by the bursts. */
+		if (sh->ck && acc->steps > acc->exclude) {
+			/* The stall first: the cursor only moves forward in time. */
+			uint64_t sin = begun && start_ns > prev ? in_windows(sh->ck, &t->win_cursor, prev, start_ns) : 0;
+			uint64_t cin = in_windows(sh->ck, &t->win_cursor, start_ns, deadline);
+			sh->res->async.compute_in_ns[t->local] += cin;
+			sh->res->async.elapsed_in_ns[t->local] += cin + sin;
+		}
+		if (cfg->step_barrier)
+			cfg->step_barrier();
+		if (sh->ck && gf_train_checkpoint_due(cfg->w, cfg->plan, step)) {
+			int rc = hand_over(t, acc, step);
+			if (rc) {
+				set_error(sh, rc, cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
+				break;
+			}
+		} else if (cfg->checkpoint && gf_train_checkpoint_due(cfg->w, cfg->plan, step)) {
+			/* Every accelerator halts while the burst runs; the readers go on filling the
+			 * prefetch queue, as a real data loader does. */
+			uint64_t halt = gf_now_ns();
+			gf_progress_checkpoint(cfg->progress, "checkpoint burst in progress");
+			int rc = cfg->checkpoint(cfg->checkpoint_arg, step);
+			gf_progress_checkpoint(cfg->progress, NULL);
+			uint64_t resume = gf_now_ns();
+			gf_accel_halt(acc, resume);
+			gf_series_span(&t->series, halt, resume, GF_TS_CKPT_NS);
+			if (rc) {
+				set_error(sh, rc, cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
+				break;
+			}
+		}
+	}
+	/* Readers may wait for room that this accelerator will never free. */
+	pthread_mutex_lock(&sh->mu);
+	q->consumed = UINT64_MAX / 2;
+	pthread_cond_broadcast(&sh->room);
+	pthread_mutex_unlock(&sh->mu);
+	return NULL;
+}
+
+/* Wake waiters periodically so that the duration limit and signals are noticed even
+ * when nothing completes. */
+static void *watchdog_main(void *arg)
+{
+	struct shared *sh = arg;
+
+	for (;;) {
+		bool done;
+
+		gf_sleep_until(gf_now_ns() + 50000000u);
+		pthread_mutex_lock(&sh->mu);
+		done = sh->njobs == UINT64_MAX;
+		if (should_stop(sh)) {
+			pthread_cond_broadcast(&sh->ready);
+			pthread_cond_broadcast(&sh->room);
+		}
+		pthread_mutex_unlock(&sh->mu);
+		if (done)
+			break;
+	}
+	return NULL;
+}
+
+static int ckpt_worker_init(struct ckpt_worker *k, const struct gf_train_cfg *cfg,
+			    struct gf_train_result *res)
+{
+	const struct gf_plan *p = cfg->plan;
+
+	memset(k, 0, sizeof(*k));
+	k->cap = 16;
+	k->win = calloc(k->cap, sizeof(*k->win));
+	res->async.compute_in_ns = calloc(p->per_rank, sizeof(uint64_t));
+	res->async.elapsed_in_ns = calloc(p->per_rank, sizeof(uint64_t));
+	if (!k->win || !res->async.compute_in_ns || !res->async.elapsed_in_ns) {
+		free(k->win);
+		k->win = NULL;
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&k->mu, NULL);
+	pthread_cond_init(&k->cv, NULL);
+	atomic_init(&k->active, false);
+	gf_series_init(&k->series, cfg->t0_ns, 1000000000u);
+	return 0;
+}
+
+/* Wait for the burst in flight, then end the thread. */
+static void ckpt_worker_stop(struct ckpt_worker *k)
+{
+	wait_idle(k);
+	pthread_mutex_lock(&k->mu);
+	k->quit = true;
+	pthread_cond_broadcast(&k->cv);
+	pthread_mutex_unlock(&k->mu);
+	pthread_join(k->tid, NULL);
+}
+
+static void ckpt_worker_destroy(struct ckpt_worker *k)
+{
+	gf_series_free(&k->series);
+	free(k->win);
+	k->win = NULL;
+	pthread_cond_destroy(&k->cv);
+	pthread_mutex_destroy(&k->mu);
+}
+
+/* The windows against the phase [start, end): end is when the accelerators finished, so
+ * the wait for the last burst after it counts as neither. */
+static void ckpt_worker_figures(const struct ckpt_worker *k, struct gf_train_result *res, uint64_t end)
+{
+	uint64_t burst = 0, during = 0, span = end > res->start_ns ? end - res->start_ns : 0;
+
+	for (size_t i = 0; i < k->nwin; i++) {
+		uint64_t lo = k->win[i].start > res->start_ns ? k->win[i].start : res->start_ns;
+		uint64_t hi = k->win[i].end < end ? k->win[i].end : end;
+		burst += k->win[i].end - k->win[i].start;
+		if (hi > lo)
+			during += hi - lo;
+	}
+	res->async_ran = true;
+	res->async.bursts = (unsigned)k->nwin;
+	res->async.burst_s = burst / 1e9;
+	res->async.during_s = during / 1e9;
+	res->async.outside_s = (span - during) / 1e9;
+}
+
+int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, char *err,
+		 size_t errlen)
+{
+	const struct gf_plan *p = cfg->plan;
+	unsigned nreaders = (unsigned)cfg->w->reader.read_threads;
+	struct shared sh;
+	struct reader *readers = NULL;
+	struct accel_thread *accels = NULL;
+	pthread_t watchdog;
+	struct ckpt_worker ck;
+	bool ck_init = false, ck_started = false;
+	unsigned started_r = 0, started_a = 0;
+	uint64_t accels_end_ns;
+	double cpu0 = gf_cpu_seconds(RUSAGE_SELF);
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&sh, 0, sizeof(sh));
+	gf_hist_init(&res->latency);
+	gf_hist_init(&res->open_latency);
+	gf_series_init(&res->series, cfg->t0_ns, 1000000000u);
+	sh.cfg = cfg;
+	sh.res = res;
+	sh.naccel = p->per_rank;
+	sh.prefetch = (uint64_t)cfg->w->reader.prefetch_size;
+	sh.njobs = p->total_steps * p->per_rank;
+	if (cfg->duration_s > 0)
+		sh.deadline_ns = gf_now_ns() + (uint64_t)(cfg->duration_s * 1e9);
+	pthread_mutex_init(&sh.mu, NULL);
+	pthread_cond_init(&sh.ready, NULL);
+	pthread_cond_init(&sh.room, NULL);
+
+	res->naccel = p->per_rank;
+	res->accel = calloc(p->per_rank, sizeof(*res->accel));
+	sh.q = calloc(p->per_rank, sizeof(*sh.q));
+	readers = calloc(nreaders, sizeof(*readers));
+	accels = calloc(p->per_rank, sizeof(*accels));
+	if (!res->accel || !sh.q || !readers || !accels) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
+	for (unsigned a = 0; a < p->per_rank; a++) {
+		sh.q[a].slots = calloc(sh.prefetch, sizeof(struct slot));
+		if (!sh.q[a].slots) {
+			rc = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+			goto out_free;
+		}
+		gf_accel_init(&res->accel[a], (unsigned)cfg->rank * p->per_rank + a,
+			      (uint64_t)cfg->w->output.exclude_start_steps);
+	}
+	if (cfg->checkpoint && cfg->checkpoint_async) {
+		rc = ckpt_worker_init(&ck, cfg, res);
+		if (rc) {
+			snprintf(err, errlen, "out of memory");
+			goto out_free;
+		}
+		ck_init = true;
+		sh.ck = &ck;
+	}
+
+	res->start_ns = gf_now_ns();
+	/* Before anything that could hand it a burst: without it an accelerator would wait for
+	 * a burst that never ends. */
+	if (sh.ck) {
+		if (pthread_create(&ck.tid, NULL, ckpt_main, &sh)) {
+			rc = -EAGAIN;
+			snprintf(err, errlen, "cannot start the checkpoint thread");
+			goto out_free;
+		}
+		ck_started = true;
+	}
+	if (pthread_create(&watchdog, NULL, watchdog_main, &sh)) {
+		rc = -EAGAIN;
+		snprintf(err, errlen, "cannot start a thread");
+		goto out_free;
+	}
+	for (; started_r < nreaders; started_r++) {
+		struct reader *r = &readers[started_r];
+		r->sh = &sh;
+		r->idx = started_r;
+		gf_hist_init(&r->latency);
+		gf_hist_init(&r->open_latency);
+		gf_series_init(&r->series, cfg->t0_ns, 1000000000u);
+		if (pthread_create(&r->tid, NULL, reader_main, r)) {
+			set_error(&sh, -EAGAIN, "cannot start a reader thread");
+			break;
+		}
+	}
+	/* Accelerator 0 runs on this thread: MPI (the optional step barrier) stays on the
+	 * thread that initialised it. */
+	for (unsigned a = 0; a < p->per_rank; a++) {
+		accels[a].sh = &sh;
+		accels[a].local = a;
+		gf_series_init(&accels[a].series, cfg->t0_ns, 1000000000u);
+		gf_rng_seed(&accels[a].rng, (uint64_t)cfg->w->train.seed * 7919u + res->accel[a].id);
+	}
+	for (started_a = 1; started_a < p->per_rank; started_a++)
+		if (pthread_create(&accels[started_a].tid, NULL, accel_main, &accels[started_a])) {
+			set_error(&sh, -EAGAIN, "cannot start an accelerator thread");
+			break;
+		}
+	accel_main(&accels[0]);
+	for (unsigned a = 1; a < started_a; a++)
+		pthread_join(accels[a].tid, NULL);
+	accels_end_ns = gf_now_ns();
+	/* The last burst belongs to the phase, as a real job ends when its checkpoint is
+	 * durable; its other ranks run it too, so even a failed phase waits for it. */
+	if (ck_started) {
+		ckpt_worker_stop(&ck);
+		ck_started = false;
+	}
+	/* Readers that still wait for room are released by the accelerators' exit. */
+	pthread_mutex_lock(&sh.mu);
+	sh.abort = true;
+	pthread_cond_broadcast(&sh.room);
+	pthread_mutex_unlock(&sh.mu);
+	for (unsigned i = 0; i < started_r; i++)
+		pthread_join(readers[i].tid, NULL);
+	pthread_mutex_lock(&sh.mu);
+	sh.njobs = UINT64_MAX;
+	pthread_mutex_unlock(&sh.mu);
+	pthread_join(watchdog, NULL);
+	res->end_ns = gf_now_ns();
+
+	for (unsigned i = 0; i < started_r; i++) {
+		gf_hist_merge(&res->latency, &readers[i].latency);
+		gf_hist_merge(&res->open_latency, &readers[i].open_latency);
+		gf_series_merge(&res->series, &readers[i].series);
+		res->read_bytes += readers[i].bytes;
+		res->requests += readers[i].requests;
+		res->requested_bytes += readers[i].requested_bytes;
+		res->opens += readers[i].opens;
+	}
+	for (unsigned a = 0; a < p->per_rank; a++) {
+		gf_series_merge(&res->series, &accels[a].series);
+		res->samples += res->accel[a].samples;
+		res->steps += res->accel[a].steps;
+	}
+	if (sh.ck) {
+		ckpt_worker_figures(&ck, res, accels_end_ns);
+		for (unsigned i = 0; i < started_r; i++)
+			res->async.read_bytes_during += readers[i].bytes_during;
+		gf_series_merge(&res->series, &ck.series);
+		/* A failed burst that no later hand-over saw. */
+		if (ck.rc && !sh.error) {
+			sh.error = ck.rc;
+			snprintf(sh.errmsg, sizeof(sh.errmsg), "%s",
+				 cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
+		}
+	}
+	res->cpu_s = gf_cpu_seconds(RUSAGE_SELF) - cpu0;
+	res->interrupted = cfg->stop && *cfg->stop;
+	res->duration_reached = sh.deadline_ns && res->steps < p->total_steps * p->per_rank;
+	if (sh.error) {
+		rc = sh.error;
+		snprintf(err, errlen, "%s", sh.errmsg);
+	}
+
+out_free:
+	if (ck_started)
+		ckpt_worker_stop(&ck);
+	if (ck_init)
+		ckpt_worker_destroy(&ck);
+	for (unsigned i = 0; i < nreaders && readers; i++)
+		gf_series_free(&readers[i].series);
+	for (unsigned a = 0; a < p->per_rank && accels; a++)
+		gf_series_free(&accels[a].series);
+	for (unsigned a = 0; a < p->per_rank && sh.q; a++)
+		free(sh.q[a].slots);
+	free(sh.q);
+	free(accels);
+	free(readers);
+	pthread_cond_destroy(&sh.room);
+	pthread_cond_destroy(&sh.ready);
+	pthread_mutex_destroy(&sh.mu);
+	return rc;
+}
+
+void gf_train_result_free(struct gf_train_result *res)
+{
+	free(res->async.compute_in_ns);
+	free(res->async.elapsed_in_ns);
+	res->async.compute_in_ns = res->async.elapsed_in_ns = NULL;
+	free(res->accel);
+	res->accel = NULL;
+	gf_series_free(&res->series);
+}
+
+bool gf_train_checkpoint_due(const struct gf_workload *w, const struct gf_plan *p, uint64_t step)
+{
+	uint64_t done = step + 1;
+
+	if (!w->workflow.checkpoint)
+		return false;
+	if (w->checkpoint.steps_between_checkpoints > 0)
+		return done % (uint64_t)w->checkpoint.steps_between_checkpoints == 0;
+	if (p->steps_per_epoch == 0 || done % p->steps_per_epoch)
+		return false;
+	/* The end of epoch e (1-based). */
+	int64_t e = (int64_t)(done / p->steps_per_epoch), after = w->checkpoint.checkpoint_after_epoch;
+	return e >= after && (e - after) % w->checkpoint.epochs_between_checkpoints == 0;
+}

@@ -1,0 +1,61 @@
+/* target: where the data lives. Resolves the target (command line, workload target.path,
+ * or DLIO's storage_root/data_folder) to a path, tells its kind and filesystem type, and
+ * guards user data: gpufeed writes and deletes only inside folders it created and
+ * marked, and checks free space before writing. */
+#ifndef GF_TARGET_H
+#define GF_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/workload.h"
+
+#define GF_MARKER ".gpufeed-data"
+#define GF_MANIFEST ".gpufeed-manifest.json"
+
+struct gf_target {
+	char uri[GF_STR];    /* as given */
+	char root[4096];     /* the data folder: a local path, or a gluster:// URI */
+	char kind[16];       /* "local", "gluster", "null" (results folder names and summary) */
+	char engine[32];     /* resolved engine name */
+	char engine_reason[256];
+};
+
+/* Resolve from the command line (may be NULL) and the workload. Returns 0 or -EINVAL with
+ * a message (unsupported scheme, unknown engine). */
+int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
+		      struct gf_target *t, char *err, size_t errlen);
+
+/* The filesystem type of path or its nearest existing parent ("ext4", "tmpfs", "xfs",
+ * "nfs", "lustre", "gpfs", "overlay", a FUSE mount's type from the mount table such as
+ * "fuse.glusterfs", "glusterfs" for a gluster:// URI, or "0x<magic>"). */
+void gf_target_fs_type(const char *path, char *buf, size_t len);
+
+/* target.lustre.stripe_count / stripe_size: liblustreapi (llapi_file_create) is not in
+ * this build (Debian does not package it), so the keys reach Lustre only as the MPI-IO
+ * hints striping_factor / striping_unit of shared-file checkpoints, added to
+ * checkpoint.mpiio_hints unless the workload names those hints itself. File-per-rank
+ * files get the folder's default striping; summary.json says so. */
+void gf_target_lustre_hints(struct gf_workload *w);
+
+/* Whether a client caches what it read from a filesystem of this type (fs_type as
+ * gf_target_fs_type gives it): the page cache of local disks, NFS, Lustre, GPFS and FUSE
+ * mounts does; O_DIRECT and libgfapi do not. why says which cache, or why none. */
+bool gf_target_client_cached(const char *fs_type, bool direct, char *why, size_t len);
+
+/* 1 if path is a folder gpufeed marked, 0 if it does not exist or is empty, -ENOTEMPTY
+ * if it holds something and no marker, other -errno if it cannot be read. */
+int gf_target_check_owned(const char *path);
+
+/* Create path (and parents) and write the marker. */
+int gf_target_mark(const char *path);
+
+/* Bytes free for an unprivileged writer at path or its nearest existing parent. */
+int gf_target_free_bytes(const char *path, uint64_t *bytes);
+
+/* What the storage said about the last failed check on path ("" when nothing more is
+ * known than the errno): for s3:// the S3 error code and message. */
+const char *gf_target_detail(const char *path);
+
+#endif
