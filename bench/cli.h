@@ -7,12 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum gf_exit {
-	GF_EXIT_OK = 0,
-	GF_EXIT_FAILED = 1, /* the run failed */
-	GF_EXIT_USAGE = 2,  /* bad command line or workload */
-	GF_EXIT_CHECK = 3,  /* a requested check did not hold */
-};
+#include "exit.h"
 
 enum gf_cmd { GF_CMD_NONE = 0, GF_CMD_RUN, GF_CMD_DATAGEN, GF_CMD_TRAIN, GF_CMD_PLAN, GF_CMD_CEILING,
 	      GF_CMD_REPORT, GF_CMD_COMPARE };

@@ -6,7 +6,7 @@
 
 #include <mpi.h>
 
-#include "model/workload.h"
+#include "kv.h"
 
 /* A new info object with every hint as given (romio_cb_write, romio_cb_read, cb_nodes,
  * cb_buffer_size, romio_ds_write, romio_ds_read, striping_factor, striping_unit, or any

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "config.h"
-#include "model/workload.h"
+#include "kv.h"
 
 struct gf_shared;
 

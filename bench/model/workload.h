@@ -10,11 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kv.h"
 #include "model/dist.h"
 
 struct json_object;
 
-#define GF_STR 256
 #define GF_KEYS_MAX 192 /* room for the key table */
 
 enum gf_shuffle { GF_SHUFFLE_OFF = 0, GF_SHUFFLE_SEED, GF_SHUFFLE_RANDOM };
@@ -27,17 +27,6 @@ enum gf_layout {
 	GF_LAYOUT_RECORDS,         /* tfrecord, csv, synthetic: samples back to back */
 	GF_LAYOUT_INDEXED,         /* indexed_binary, mmap_indexed_binary: small records at offsets */
 	GF_LAYOUT_ROWS,            /* hdf5: rows of a 2-D byte dataset, one hyperslab per sample */
-};
-
-/* A key-value map passed through untouched (storage_options, mpiio hints). */
-struct gf_kv {
-	char key[64];
-	char value[GF_STR];
-};
-#define GF_KV_MAX 32
-struct gf_kvmap {
-	int n;
-	struct gf_kv kv[GF_KV_MAX];
 };
 
 struct gf_workload {

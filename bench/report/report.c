@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "exit.h"
 #include "report/load.h"
 #include "report/plot.h"
 #include "model/units.h"
