@@ -605,6 +605,7 @@ static int gfapi_unlink(struct gf_io *io, const char *uri)
 
 const struct gf_io_ops gf_io_gfapi = {
 	.name = "gfapi",
+	.caps = GF_IO_CAP_ASYNC,
 	.help = "GlusterFS through libgfapi (gluster://host/volume/path), async reads and writes",
 	.async = true,
 	.priv_size = sizeof(struct gfapi_priv),

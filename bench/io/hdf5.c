@@ -663,6 +663,7 @@ static int h5e_unlink(struct gf_io *io, const char *path)
 
 const struct gf_io_ops gf_io_hdf5 = {
 	.name = "hdf5",
+	.caps = GF_IO_CAP_READONLY | GF_IO_CAP_KERNEL_PATH,
 	.help = "dataset.format hdf5: each sample one hyperslab (a row) of the records dataset, "
 		"H5Dread through the HDF5 library (sec2 driver, independent per rank)",
 	.async = false,

@@ -57,9 +57,23 @@ struct gf_io_config {
 
 struct gf_io;
 
+/* What a backend can do: the driver and the phases decide by capability, never by a
+ * backend's name. */
+enum gf_io_cap {
+	GF_IO_CAP_ASYNC = 1u << 0,       /* submit() may return GF_IO_QUEUED */
+	GF_IO_CAP_DIRECT = 1u << 1,      /* honours GF_O_DIRECT (or its own equivalent) */
+	GF_IO_CAP_NOIO = 1u << 2,        /* moves no bytes (null): no dataset to make or check */
+	GF_IO_CAP_READONLY = 1u << 3,    /* reads a dataset only: datagen and checkpoints use the
+					  * default engine of the same path */
+	GF_IO_CAP_KERNEL_PATH = 1u << 4, /* its paths are the kernel's: MPI-IO and HDF5 open them too */
+	GF_IO_CAP_SQPOLL = 1u << 5,      /* target.sqpoll applies */
+	GF_IO_CAP_OBJECTS = 1u << 6,     /* an object store: keys, no folders, no free space */
+};
+
 struct gf_io_ops {
 	const char *name;
 	const char *help;
+	unsigned caps; /* enum gf_io_cap bits */
 	bool async;   /* submit() may return GF_IO_QUEUED */
 	size_t priv_size;
 

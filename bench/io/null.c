@@ -70,6 +70,7 @@ static int null_unlink(struct gf_io *io, const char *path)
 
 const struct gf_io_ops gf_io_null = {
 	.name = "null",
+	.caps = GF_IO_CAP_NOIO | GF_IO_CAP_KERNEL_PATH,
 	.help = "completes every request at once: gpufeed's own overhead floor",
 	.async = false,
 	.init = null_init,

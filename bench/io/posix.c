@@ -137,6 +137,7 @@ static int posix_unlink(struct gf_io *io, const char *path)
 
 const struct gf_io_ops gf_io_posix = {
 	.name = "posix",
+	.caps = GF_IO_CAP_DIRECT | GF_IO_CAP_KERNEL_PATH,
 	.help = "pread/pwrite, one request at a time (queue depth 1 per thread)",
 	.async = false,
 	.init = posix_init,

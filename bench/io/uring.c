@@ -309,6 +309,7 @@ static int uring_probe(char *why, size_t len)
 
 const struct gf_io_ops gf_io_uring = {
 	.name = "uring",
+	.caps = GF_IO_CAP_ASYNC | GF_IO_CAP_DIRECT | GF_IO_CAP_KERNEL_PATH | GF_IO_CAP_SQPOLL,
 	.help = "io_uring: batched submission, registered buffers and files, queue_depth per thread",
 	.async = true,
 	.priv_size = sizeof(struct uring_priv),

@@ -1421,6 +1421,7 @@ static int s3_unlink(struct gf_io *io, const char *path)
 
 const struct gf_io_ops gf_io_s3 = {
 	.name = "s3",
+	.caps = GF_IO_CAP_ASYNC | GF_IO_CAP_OBJECTS,
 	.help = "S3 over libcurl multi: ranged GETs in flight up to the queue depth, PUT and multipart upload",
 	.async = true,
 	.priv_size = sizeof(struct s3),
