@@ -243,37 +243,128 @@ static int load_doc(struct loader *L, yaml_parser_t *parser, const char *name)
 	return rc;
 }
 
-int gf_yaml_load(const char *file, struct gf_workload *w, char *err, size_t errlen)
+/* A workload is a page of keys: anything far larger or deeper is a mistake or an attack,
+ * and libyaml's time grows faster than linearly with nesting (30,000 levels took 9-17 s).
+ * Both are bounded before the document is built. */
+#define GF_YAML_MAX_BYTES (1u << 20)
+#define GF_YAML_MAX_DEPTH 32
+
+/* Whether the text nests deeper than GF_YAML_MAX_DEPTH, found with libyaml's event parser,
+ * which stops at the first level too deep instead of building the whole tree. */
+static int check_depth(const unsigned char *text, size_t len, const char *file, char *err, size_t errlen)
 {
-	struct loader L = { .w = w, .file = file, .err = err, .errlen = errlen };
 	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, rc = 0;
+
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_string(&parser, text, len);
+	for (;;) {
+		if (!yaml_parser_parse(&parser, &ev))
+			break; /* the loader reports syntax errors with their line */
+		yaml_event_type_t type = ev.type;
+		unsigned line = (unsigned)ev.start_mark.line + 1;
+		yaml_event_delete(&ev);
+		if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT) {
+			if (++depth > GF_YAML_MAX_DEPTH) {
+				snprintf(err, errlen, "%s:%u: nested more than %d levels deep; a workload has "
+					 "sections, keys and small maps (at most 3 or 4 levels)", file, line,
+					 GF_YAML_MAX_DEPTH);
+				rc = -EINVAL;
+				break;
+			}
+		} else if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+		} else if (type == YAML_STREAM_END_EVENT) {
+			break;
+		}
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+/* The whole file, if it is a regular file of at most GF_YAML_MAX_BYTES. */
+static int read_workload(const char *file, unsigned char **text, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	unsigned char *buf;
+	size_t got;
 	FILE *f;
 	int rc;
 
-	{
-		struct stat st;
-		if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s is a folder; give a workload file such as %s/unet3d_h100.yaml",
-				 file, file);
-			return -EISDIR;
-		}
-	}
 	f = fopen(file, "rb");
 	if (!f) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot read the workload: %s", file, strerror(errno));
 		return rc;
 	}
+	if (fstat(fileno(f), &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read the workload: %s", file, strerror(errno));
+		goto out_close;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s is a folder; give a workload file such as %s/unet3d_h100.yaml",
+			 file, file);
+		rc = -EISDIR;
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)GF_YAML_MAX_BYTES) {
+		snprintf(err, errlen, "%s: %s; a workload file is a regular file of at most %u KiB", file,
+			 S_ISREG(st.st_mode) ? "too large" : "not a regular file", GF_YAML_MAX_BYTES / 1024);
+		rc = -EINVAL;
+		goto out_close;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		rc = -ENOMEM;
+		goto out_close;
+	}
+	got = fread(buf, 1, (size_t)st.st_size, f);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: cannot read the workload: %s", file, strerror(EIO));
+		free(buf);
+		rc = -EIO;
+		goto out_close;
+	}
+	buf[got] = '\0';
+	*text = buf;
+	*len = got;
+	rc = 0;
+out_close:
+	fclose(f);
+	return rc;
+}
+
+int gf_yaml_load(const char *file, struct gf_workload *w, char *err, size_t errlen)
+{
+	struct loader L = { .w = w, .file = file, .err = err, .errlen = errlen };
+	yaml_parser_t parser;
+	unsigned char *text;
+	size_t len;
+	int rc;
+
+	rc = read_workload(file, &text, &len, err, errlen);
+	if (rc)
+		return rc;
+	rc = check_depth(text, len, file, err, errlen);
+	if (rc)
+		goto out_free;
 	snprintf(w->source, sizeof(w->source), "%s", file);
 	if (!yaml_parser_initialize(&parser)) {
-		fclose(f);
 		snprintf(err, errlen, "%s: out of memory", file);
-		return -ENOMEM;
+		rc = -ENOMEM;
+		goto out_free;
 	}
-	yaml_parser_set_input_file(&parser, f);
+	yaml_parser_set_input_string(&parser, text, len);
 	rc = load_doc(&L, &parser, file);
 	yaml_parser_delete(&parser);
-	fclose(f);
+out_free:
+	free(text);
 	return rc;
 }
 

@@ -135,5 +135,16 @@ cli option_without_value "option '--results' is unknown or needs a value" none \
 	run "$GOOD" --target "$TMP/cli-option_without_value/data" --results
 cli unknown_command "unknown command 'frob'" none \
 	frob "$GOOD" $(R unknown_command)
+# Bounded before parsing: a device that never ends, and nesting libyaml would take minutes
+# over (100,000 levels in flow style, 1,000 in block style).
+cli workload_is_a_device "not a regular file" "name:/dev/zero" run /dev/zero $(R workload_is_a_device)
+python3 -c "print('a: ' + '[' * 100000 + ']' * 100000)" >"$TMP/deep-flow.yaml"
+cli deep_flow_nesting "nested more than 32 levels deep" "line:$TMP/deep-flow.yaml" \
+	plan "$TMP/deep-flow.yaml"
+python3 -c "print(''.join(' ' * i + 'k%d:\\n' % i for i in range(1000)))" >"$TMP/deep-block.yaml"
+cli deep_block_nesting "nested more than 32 levels deep" "line:$TMP/deep-block.yaml" \
+	plan "$TMP/deep-block.yaml"
+head -c 1100000 /dev/zero | tr '\0' '#' >"$TMP/huge.yaml"
+cli huge_workload "too large" "name:$TMP/huge.yaml" plan "$TMP/huge.yaml"
 
 finish
