@@ -19,6 +19,8 @@ PACKAGES=(
 	radosgw ceph-mon ceph-osd
 	# tests, plots, benchmarks
 	libcmocka-dev hdf5-tools gnuplot-nox fio jq time procps python3
+	# the fuzzing targets of the workload and results loaders (scripts/fuzz.sh): libFuzzer
+	clang libclang-rt-14-dev
 	# the S3 clients scripts/bench/vs-s3-clients.sh compares gpufeed with
 	rclone awscli
 )
