@@ -344,8 +344,8 @@ int gf_yaml_load(const char *file, struct gf_workload *w, char *err, size_t errl
 {
 	struct loader L = { .w = w, .file = file, .err = err, .errlen = errlen };
 	yaml_parser_t parser;
-	unsigned char *text;
-	size_t len;
+	unsigned char *text = NULL;
+	size_t len = 0;
 	int rc;
 
 	rc = read_workload(file, &text, &len, err, errlen);
