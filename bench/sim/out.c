@@ -101,6 +101,16 @@ static int note(const char *plots, const char *what)
 	return fclose(f) ? -errno : 0;
 }
 
+int gf_sim_out_note(const char *dir, const char *why)
+{
+	char plots[4200];
+
+	snprintf(plots, sizeof(plots), "%s/plots", dir);
+	if (mkdir(plots, 0755) && errno != EEXIST)
+		return -errno;
+	return note(plots, why);
+}
+
 static bool readable(const char *dir, const char *file)
 {
 	char path[4200];

@@ -25,4 +25,7 @@ int gf_sim_out_json(const char *dir, const char *name, struct json_object *j);
 int gf_sim_out_plot(const char *dir, const char *script, const char *data, const char *out,
 		    const char *title, const char *what);
 
+/* Write dir/plots/NOTE.txt saying why there is no plot. Returns 0 or -errno. */
+int gf_sim_out_note(const char *dir, const char *why);
+
 #endif

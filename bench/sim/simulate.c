@@ -25,10 +25,12 @@
 #define MAX_DIRS 256
 
 struct args {
-	bool help, calibrate, quiet;
+	bool help, calibrate, quiet, no_plot;
 	const char *workload, *system, *results;
 	const char *sets[MAX_SETS];
 	int nsets;
+	const char *sys_sets[MAX_SETS]; /* KEY=VALUE for the system file */
+	int nsys_sets;
 	unsigned nodes[MAX_POINTS];
 	int nnodes;
 	const char *dirs[MAX_DIRS];
@@ -51,11 +53,14 @@ void gf_simulate_usage(FILE *f)
 		"                      parallel degree follows them. Default: clients.nodes, else the\n"
 		"                      workload's ranks (tensor x pipeline x data)\n"
 		"  --set KEY=VALUE     override a workload key (repeatable), as for run\n"
+		"  --set-system KEY=VALUE  override a system key (repeatable): what if, e.g.\n"
+		"                      --set-system servers.count=2048\n"
 		"  --results DIR       where the results folder goes (default: results)\n"
 		"  --calibrate DIR...  fit the per-client and per-server bandwidths of SYSTEM to the\n"
 		"                      summary.json of measured results folders; writes the fitted\n"
 		"                      system file with the fit error of every run\n"
 		"  --quiet             no table\n"
+		"  --no-plot           no gnuplot run (sweep.csv holds the data)\n"
 		"  -h, --help          this text\n\n"
 		"Exit codes: 0 done, 1 results could not be written, 2 usage, workload or system error.\n");
 }
@@ -96,11 +101,13 @@ static int parse_nodes(const char *text, struct args *a)
 
 static int parse_args(int argc, char **argv, struct args *a, char *err, size_t errlen)
 {
-	enum { O_SYSTEM = 1000, O_NODES, O_SET, O_RESULTS, O_CALIBRATE, O_QUIET };
+	enum { O_SYSTEM = 1000, O_NODES, O_SET, O_SYS_SET, O_RESULTS, O_CALIBRATE, O_QUIET, O_NO_PLOT };
 	static const struct option opts[] = {
 		{ "system", required_argument, NULL, O_SYSTEM },
 		{ "nodes", required_argument, NULL, O_NODES },
 		{ "set", required_argument, NULL, O_SET },
+		{ "set-system", required_argument, NULL, O_SYS_SET },
+		{ "no-plot", no_argument, NULL, O_NO_PLOT },
 		{ "results", required_argument, NULL, O_RESULTS },
 		{ "calibrate", no_argument, NULL, O_CALIBRATE },
 		{ "quiet", no_argument, NULL, O_QUIET },
@@ -153,6 +160,12 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 				goto too_many;
 			a->sets[a->nsets++] = optarg;
 			break;
+		case O_SYS_SET:
+			if (a->nsys_sets == MAX_SETS)
+				goto too_many;
+			a->sys_sets[a->nsys_sets++] = optarg;
+			break;
+		case O_NO_PLOT: a->no_plot = true; break;
 		case O_RESULTS: a->results = optarg; break;
 		case O_CALIBRATE:
 			a->calibrate = true;
@@ -224,6 +237,19 @@ static int load(const struct args *a, struct sweep *s, char *err, size_t errlen)
 		return rc;
 	gf_system_defaults(&s->sys);
 	rc = gf_system_load(a->system, &s->sys, err, errlen);
+	for (int i = 0; !rc && i < a->nsys_sets; i++) {
+		const char *eq = strchr(a->sys_sets[i], '=');
+		char key[128];
+		if (!eq || eq == a->sys_sets[i] || (size_t)(eq - a->sys_sets[i]) >= sizeof(key)) {
+			snprintf(err, errlen, "--set-system '%s': expected KEY=VALUE, e.g. servers.count=64",
+				 a->sys_sets[i]);
+			return -EINVAL;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - a->sys_sets[i]), a->sys_sets[i]);
+		rc = gf_system_set(&s->sys, key, eq + 1, "--set-system", 0, err, errlen);
+	}
+	if (!rc)
+		rc = gf_system_check(&s->sys, err, errlen);
 	if (rc)
 		return rc;
 	gf_workload_name(&s->w, s->name, sizeof(s->name));
@@ -286,7 +312,8 @@ static void print_header(FILE *f, const struct sweep *s)
 		gf_format_size((uint64_t)p->unscaled_bytes, a, sizeof(a));
 		fprintf(f, "  checkpoint: %s", a);
 		if (p->params)
-			fprintf(f, ", %.3g B parameters, tensor %d x pipeline %d, ZeRO %d%s", p->params / 1e9, p->tp,
+			fprintf(f, ", %.*f B parameters, tensor %d x pipeline %d, ZeRO %d%s",
+				p->params >= 1e11 ? 0 : p->params >= 1e10 ? 1 : 2, p->params / 1e9, p->tp,
 				p->pp, p->zero, s->data_follows ? "; data parallel = ranks / (tensor x pipeline)" : "");
 		fprintf(f, "\n");
 	}
@@ -555,7 +582,9 @@ static int write_results(const struct args *a, struct sweep *s, FILE *out, FILE 
 		return rc;
 	}
 	snprintf(title, sizeof(title), "%s on %s", s->name, s->sys.name);
-	if (gf_sim_out_plot(partial, "simulate.gp", "sweep.csv", "simulate", title,
+	if (a->no_plot)
+		gf_sim_out_note(partial, "no plot: --no-plot was given; sweep.csv holds the data");
+	else if (gf_sim_out_plot(partial, "simulate.gp", "sweep.csv", "simulate", title,
 			    s->pts[0].ckpt && s->pts[0].reads ? "checkpoint train" :
 			    s->pts[0].ckpt ? "checkpoint" : "train"))
 		fprintf(errf, "gpufeed: no plot (see %s/plots/NOTE.txt)\n", final);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,7 +272,8 @@ int gf_system_set(struct gf_system *s, const char *path, const char *value, cons
 		return -EINVAL;
 	}
 	field = (char *)s + k->offset;
-	s->key_line[k - gf_sys_keys] = line;
+	/* Set from the command line counts as set too. */
+	s->key_line[k - gf_sys_keys] = line ? line : UINT_MAX;
 	switch (k->type) {
 	case GF_SYS_STRING:
 		if (strlen(value) >= k->size) {
@@ -305,8 +307,8 @@ int gf_system_set(struct gf_system *s, const char *path, const char *value, cons
 			snprintf(msg, sizeof(msg), "%s: '%s' is not %s", path, value, expected(k->type));
 		} else {
 			char lo[64];
-			snprintf(lo, sizeof(lo), "%g", k->min);
-			snprintf(msg, sizeof(msg), "%s: %s is out of range: from %s to %g%s", path, value, lo,
+			snprintf(lo, sizeof(lo), "%.15g", k->min);
+			snprintf(msg, sizeof(msg), "%s: %s is out of range: from %s to %.15g%s", path, value, lo,
 				 k->max, k->min == 0 ? " (0: none)" : "");
 		}
 		where(err, errlen, file, line, msg);

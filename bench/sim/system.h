@@ -53,7 +53,8 @@ struct gf_system {
 		double restart_time;     /* s to restart a job, besides reading its checkpoint */
 	} failures;
 
-	unsigned key_line[40]; /* line each key was set on (0 = default), indexed like the table */
+	unsigned key_line[40]; /* line each key was set on (0 = default, UINT_MAX = command line),
+				* indexed like the table */
 };
 
 enum gf_sys_key_type { GF_SYS_STRING, GF_SYS_COUNT, GF_SYS_BANDWIDTH, GF_SYS_SECONDS, GF_SYS_RATE,
