@@ -7,7 +7,7 @@
  * rates are the max-min fair allocation, found by progressive filling: every unfrozen
  * flow's rate rises together until a resource is full or a flow reaches its cap; the
  * flows through a full resource (or at their cap) freeze at that rate; repeat with the
- * rest (Bertsekas and Gallager, Data Networks, 2nd ed., section 6.5.2).
+ * rest (Bertsekas and Gallager, Data Networks, 2nd ed., chapter 6).
  *
  * gf_flow_run moves the flows' bytes and recomputes the allocation at every flow end (an
  * event), not at fixed time steps: between events rates are constant, so the times are
