@@ -83,7 +83,8 @@ int64_t gf_flow_add_class(struct gf_flow_net *n, const struct gf_flow_class *c,
 		if (rc)
 			return rc;
 	}
-	memcpy(n->uses + n->nuses, uses, nuse * sizeof(*uses));
+	if (nuse)
+		memcpy(n->uses + n->nuses, uses, nuse * sizeof(*uses));
 	k = &n->cls[n->ncls];
 	*k = *c;
 	k->first_use = n->nuses;
