@@ -107,10 +107,16 @@ int gf_calib_load(const char *dir, struct gf_calib_run *r, char *err, size_t err
 		json_object_put(j);
 		return -EINVAL;
 	}
-	r->ranks = (unsigned)num(j, "environment.ranks");
-	r->nodes = (unsigned)num(j, "environment.nodes");
-	r->rpn = (unsigned)num(j, "environment.ranks_per_node");
-	if (!r->ranks || !r->nodes || !r->rpn || (uint64_t)r->rpn * r->nodes < r->ranks) {
+	{
+		/* Checked before the casts: a double out of range does not fit an unsigned. */
+		double ranks = num(j, "environment.ranks"), nodes = num(j, "environment.nodes");
+		double rpn = num(j, "environment.ranks_per_node");
+		bool fits = ranks >= 1 && ranks <= 1e8 && nodes >= 1 && nodes <= ranks && rpn >= 1 && rpn <= ranks;
+		r->ranks = fits ? (unsigned)ranks : 0;
+		r->nodes = fits ? (unsigned)nodes : 0;
+		r->rpn = fits ? (unsigned)rpn : 0;
+	}
+	if (!r->ranks || (uint64_t)r->rpn * r->nodes < r->ranks) {
 		snprintf(err, errlen, "%s: environment.ranks, nodes and ranks_per_node are missing or do not fit", path);
 		json_object_put(j);
 		return -EINVAL;
@@ -125,6 +131,8 @@ int gf_calib_load(const char *dir, struct gf_calib_run *r, char *err, size_t err
 			r->moving = (unsigned)m;
 	}
 	r->bytes_per_rank = num(j, "checkpoint.bytes") / r->moving;
+	if (!(r->bytes_per_rank >= 0 && r->bytes_per_rank < 1e18))
+		r->bytes_per_rank = 0;
 	r->request_bytes = num(j, "workload.checkpoint.buffer_size");
 	if (!(r->request_bytes > 0))
 		r->request_bytes = 64.0 * 1024 * 1024;

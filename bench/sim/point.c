@@ -80,6 +80,11 @@ static int checkpoint(struct gf_sim_cluster *c, const struct gf_workload *w, str
 	p->dp = m.dp;
 	p->zero = m.zero;
 	p->unscaled_bytes = m.total_bytes;
+	if (w->checkpoint.num_checkpoints_write > (int64_t)MAX_BURSTS ||
+	    w->checkpoint.num_checkpoints_read > (int64_t)MAX_BURSTS) {
+		snprintf(err, errlen, "more than %u checkpoints to simulate", MAX_BURSTS);
+		return -EINVAL;
+	}
 	p->write_count = w->checkpoint.num_checkpoints_write > 0 ? (unsigned)w->checkpoint.num_checkpoints_write : 1;
 	/* A restore is simulated even when the workload reads none: it is the restart cost. */
 	p->restore_count = w->checkpoint.num_checkpoints_read > 0 ? (unsigned)w->checkpoint.num_checkpoints_read : 1;

@@ -414,34 +414,111 @@ static int load_doc(struct loader *L, yaml_parser_t *parser)
 	return rc;
 }
 
-int gf_system_load(const char *file, struct gf_system *s, char *err, size_t errlen)
-{
-	struct loader L = { .s = s, .file = file, .err = err, .errlen = errlen };
-	yaml_parser_t parser;
-	struct stat st;
-	FILE *f;
-	int rc;
+/* A system file is a page of keys: anything far larger or deeper is a mistake (or
+ * /dev/zero), and libyaml's time grows faster than linearly with nesting. Both are
+ * bounded before the document is built, as for workloads (model/yaml.c). */
+#define SYS_MAX_BYTES (256u << 10)
+#define SYS_MAX_DEPTH 8
 
-	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s is a folder; give a system file such as systems/local.yaml", file);
-		return -EISDIR;
+/* Whether the text nests deeper than SYS_MAX_DEPTH, with libyaml's event parser, which
+ * stops at the first level too deep instead of building the whole tree. */
+static int check_depth(const unsigned char *text, size_t len, const char *file, char *err, size_t errlen)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, rc = 0;
+
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -ENOMEM;
 	}
-	f = fopen(file, "rb");
+	yaml_parser_set_input_string(&parser, text, len);
+	while (yaml_parser_parse(&parser, &ev)) { /* syntax errors: the loader names their line */
+		yaml_event_type_t type = ev.type;
+		unsigned line = (unsigned)ev.start_mark.line + 1;
+		yaml_event_delete(&ev);
+		if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT) {
+			if (++depth > SYS_MAX_DEPTH) {
+				snprintf(err, errlen, "%s:%u: nested more than %d levels deep; a system file "
+					 "has sections of keys (2 levels)", file, line, SYS_MAX_DEPTH);
+				rc = -EINVAL;
+				break;
+			}
+		} else if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+		} else if (type == YAML_STREAM_END_EVENT) {
+			break;
+		}
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+/* The whole file, if it is a regular file of at most SYS_MAX_BYTES. */
+static int read_file(const char *file, unsigned char **text, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	unsigned char *buf = NULL;
+	size_t got;
+	FILE *f = fopen(file, "rb");
+	int rc = 0;
+
 	if (!f) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot read the system file: %s", file, strerror(errno));
 		return rc;
 	}
+	if (fstat(fileno(f), &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read the system file: %s", file, strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s is a folder; give a system file such as systems/local.yaml", file);
+		rc = -EISDIR;
+	} else if (!S_ISREG(st.st_mode) || st.st_size > (off_t)SYS_MAX_BYTES) {
+		snprintf(err, errlen, "%s: %s; a system file is a regular file of at most %u KiB", file,
+			 S_ISREG(st.st_mode) ? "too large" : "not a regular file", SYS_MAX_BYTES / 1024);
+		rc = -EINVAL;
+	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		rc = -ENOMEM;
+	} else {
+		got = fread(buf, 1, (size_t)st.st_size, f);
+		if (ferror(f)) {
+			snprintf(err, errlen, "%s: cannot read the system file: %s", file, strerror(EIO));
+			free(buf);
+			rc = -EIO;
+		} else {
+			buf[got] = '\0';
+			*text = buf;
+			*len = got;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+int gf_system_load(const char *file, struct gf_system *s, char *err, size_t errlen)
+{
+	struct loader L = { .s = s, .file = file, .err = err, .errlen = errlen };
+	yaml_parser_t parser;
+	unsigned char *text = NULL;
+	size_t len = 0;
+	int rc = read_file(file, &text, &len, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = check_depth(text, len, file, err, errlen);
+	if (rc)
+		goto out_free;
 	snprintf(s->file, sizeof(s->file), "%s", file);
 	if (!yaml_parser_initialize(&parser)) {
-		fclose(f);
 		snprintf(err, errlen, "%s: out of memory", file);
-		return -ENOMEM;
+		rc = -ENOMEM;
+		goto out_free;
 	}
-	yaml_parser_set_input_file(&parser, f);
+	yaml_parser_set_input_string(&parser, text, len);
 	rc = load_doc(&L, &parser);
 	yaml_parser_delete(&parser);
-	fclose(f);
 	if (!rc)
 		rc = gf_system_check(s, err, errlen);
 	if (!rc && !s->name[0]) {
@@ -450,6 +527,8 @@ int gf_system_load(const char *file, struct gf_system *s, char *err, size_t errl
 		b = b ? b + 1 : file;
 		snprintf(s->name, sizeof(s->name), "%.*s", (int)strcspn(b, "."), b);
 	}
+out_free:
+	free(text);
 	return rc;
 }
 
