@@ -155,8 +155,10 @@ static void failures(const struct gf_system *sys, struct gf_sim_point *p)
 	gf_goodput(sys->failures.accelerator_mttf, p->accels, lost_async, restart, &p->async_fail);
 	if (p->async_fail.daly_s < p->write.burst_s)
 		gf_goodput_at(&p->async_fail, p->write.burst_s);
-	p->au_interval_sync = au * p->sync_fail.daly_s / (p->sync_fail.daly_s + p->write.burst_s);
-	p->au_interval_async = au * p->async_fail.daly_s / (p->async_fail.daly_s + lost_async);
+	/* A checkpoint that costs nothing takes nothing from the interval (and 0 / 0 is no AU). */
+	p->au_interval_sync = p->write.burst_s > 0 ?
+		au * p->sync_fail.daly_s / (p->sync_fail.daly_s + p->write.burst_s) : au;
+	p->au_interval_async = lost_async > 0 ? au * p->async_fail.daly_s / (p->async_fail.daly_s + lost_async) : au;
 	p->goodput_sync = au * p->sync_fail.useful;
 	p->goodput_async = au * p->async_fail.useful;
 }

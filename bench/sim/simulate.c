@@ -130,21 +130,11 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 				if (a->nsets == MAX_SETS)
 					goto too_many;
 				a->sets[a->nsets++] = optarg;
-			} else if (a->calibrate || a->workload) {
-				/* After --calibrate every word is a results folder. */
-				if (!a->calibrate) {
-					snprintf(err, errlen, "unexpected argument '%s' (one workload file)", optarg);
-					return -EINVAL;
-				}
-				if (a->workload && !a->ndirs) {
-					a->dirs[a->ndirs++] = a->workload;
-					a->workload = NULL;
-				}
+			} else {
+				/* A workload, or with --calibrate (wherever it stands) results folders. */
 				if (a->ndirs == MAX_DIRS)
 					goto too_many;
 				a->dirs[a->ndirs++] = optarg;
-			} else {
-				a->workload = optarg;
 			}
 			break;
 		case O_SYSTEM: a->system = optarg; break;
@@ -167,13 +157,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 			break;
 		case O_NO_PLOT: a->no_plot = true; break;
 		case O_RESULTS: a->results = optarg; break;
-		case O_CALIBRATE:
-			a->calibrate = true;
-			if (a->workload) { /* a word before --calibrate is a results folder too */
-				a->dirs[a->ndirs++] = a->workload;
-				a->workload = NULL;
-			}
-			break;
+		case O_CALIBRATE: a->calibrate = true; break;
 		case O_QUIET: a->quiet = true; break;
 		case 'h': a->help = true; break;
 		default:
@@ -184,6 +168,14 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 	}
 	if (a->help)
 		return 0;
+	if (!a->calibrate) {
+		if (a->ndirs > 1) {
+			snprintf(err, errlen, "unexpected argument '%s' (one workload file)", a->dirs[1]);
+			return -EINVAL;
+		}
+		a->workload = a->ndirs ? a->dirs[0] : NULL;
+		a->ndirs = 0;
+	}
 	if (!a->system) {
 		snprintf(err, errlen, "gpufeed simulate needs --system SYSTEM.yaml (examples in systems/)");
 		return -EINVAL;
@@ -359,8 +351,10 @@ static void print_table(FILE *f, const struct sweep *s)
 			fmt_t(p->async.burst_s, t1, sizeof(t1));
 			fprintf(f, " %10s %8.1f", t1, p->async.read_au_mean);
 			fprintf(f, " %8.1f / %-8.1f", p->goodput_sync, p->goodput_async);
-		} else {
+		} else if (p->ckpt) {
 			fprintf(f, " %8.1f  ", p->goodput_sync);
+		} else {
+			fprintf(f, " %8s  ", "-"); /* no checkpoints: nothing to lose to failures */
 		}
 		if (p->ckpt && p->reads)
 			fprintf(f, "  %s / %s\n", gf_sim_limit_key(p->write.limit), gf_sim_limit_key(p->read.limit));
@@ -425,7 +419,8 @@ static struct json_object *point_json(const struct gf_system *sys, const struct 
 	json_object_object_add(o, "accelerators", json_object_new_int((int)p->accels));
 	if (p->ckpt) {
 		struct json_object *c = json_object_new_object();
-		json_object_object_add(c, "bytes", json_object_new_double(p->write.bytes));
+		/* An integer, as in a measured run (exact: shares are whole bytes, far below 2^53). */
+		json_object_object_add(c, "bytes", json_object_new_uint64((uint64_t)llround(p->write.bytes)));
 		add_d(c, "unscaled_bytes", p->unscaled_bytes);
 		json_object_object_add(c, "parameters", json_object_new_uint64(p->params));
 		json_object_object_add(c, "tensor", json_object_new_int(p->tp));
