@@ -11,6 +11,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "model/units.h"
+#include "sim/simulate.h"
 
 static const struct {
 	const char *name;
@@ -26,6 +27,8 @@ static const struct {
 	{ "report", GF_CMD_REPORT, "render the plots and the capacity-review report of a results folder "
 				   "(no MPI)" },
 	{ "compare", GF_CMD_COMPARE, "set runs side by side; with --baseline, exit 3 on a regression (no MPI)" },
+	{ "simulate", GF_CMD_SIMULATE, "predict bursts, AU and goodput on a larger cluster from a system "
+				       "file; --calibrate fits one to measured runs (no MPI)" },
 };
 
 enum gf_cmd gf_cli_peek(int argc, char **argv)
@@ -38,6 +41,8 @@ enum gf_cmd gf_cli_peek(int argc, char **argv)
 			return GF_CMD_REPORT;
 		if (!strcmp(argv[i], "compare"))
 			return GF_CMD_COMPARE;
+		if (!strcmp(argv[i], "simulate"))
+			return GF_CMD_SIMULATE;
 		break;
 	}
 	return GF_CMD_NONE;
@@ -73,6 +78,10 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 	}
 	if (cmd == GF_CMD_COMPARE) {
 		gf_compare_usage(f);
+		return;
+	}
+	if (cmd == GF_CMD_SIMULATE) {
+		gf_simulate_usage(f);
 		return;
 	}
 	fprintf(f, "usage: gpufeed %s WORKLOAD.yaml [options]\n", gf_cmd_name(cmd));

@@ -8,6 +8,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "sim/simulate.h"
 #include "mpi/world.h"
 #include "model/yaml.h"
 
@@ -34,10 +35,12 @@ int main(int argc, char **argv)
 	bool speak = launcher_rank() == 0;
 	int rc;
 
-	/* report and compare read finished runs: no workload, no MPI, options of their own. */
+	/* report and compare read finished runs, simulate models a cluster: no MPI, options of
+	 * their own. */
 	switch (gf_cli_peek(argc, argv)) {
 	case GF_CMD_REPORT: return gf_cmd_report(argc, argv, stdout, stderr);
 	case GF_CMD_COMPARE: return gf_cmd_compare(argc, argv, stdout, stderr);
+	case GF_CMD_SIMULATE: return gf_cmd_simulate(argc, argv, stdout, stderr);
 	default: break;
 	}
 	if (gf_cli_parse(argc, argv, &cli, err, sizeof(err))) {

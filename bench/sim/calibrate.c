@@ -1,0 +1,507 @@
+/* calibrate: see calibrate.h. */
+#include "sim/calibrate.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exit.h"
+#include "model/units.h"
+#include "sim/cluster.h"
+#include "sim/out.h"
+
+#define GRID_LO 5.0   /* log10 of the smallest bandwidth tried, 100 kB/s */
+#define GRID_HI 13.0  /* 10 TB/s */
+#define FLAT 1e-4     /* objective within this of the best fits as well (about 1% on one figure) */
+
+static const char *const param_keys[GF_CAL_PARAMS] = {
+	"clients.rank_write_bandwidth", "servers.write_bandwidth", "clients.rank_read_bandwidth",
+	"servers.read_bandwidth",
+};
+static const char *const fig_names[GF_CAL_FIGS] = { "write burst", "restore burst", "ceiling read", "train AU" };
+
+const char *gf_calib_param_key(int p)
+{
+	return p >= 0 && p < GF_CAL_PARAMS ? param_keys[p] : "?";
+}
+
+const char *gf_calib_fig_name(int f)
+{
+	return f >= 0 && f < GF_CAL_FIGS ? fig_names[f] : "?";
+}
+
+static double *param_field(struct gf_system *s, int p)
+{
+	switch (p) {
+	case GF_CAL_RANK_WRITE: return &s->clients.rank_write_bandwidth;
+	case GF_CAL_SERVER_WRITE: return &s->servers.write_bandwidth;
+	case GF_CAL_RANK_READ: return &s->clients.rank_read_bandwidth;
+	default: return &s->servers.read_bandwidth;
+	}
+}
+
+/* A number at a dotted path of j ("checkpoint.write_burst_s"); 0 when absent. */
+static double num(struct json_object *j, const char *path)
+{
+	char part[64];
+
+	while (*path && j) {
+		size_t n = strcspn(path, ".");
+		snprintf(part, sizeof(part), "%.*s", (int)n, path);
+		if (!json_object_object_get_ex(j, part, &j))
+			return 0;
+		path += n + (path[n] == '.');
+	}
+	return j && (json_object_is_type(j, json_type_double) || json_object_is_type(j, json_type_int))
+		       ? json_object_get_double(j) : 0;
+}
+
+static const char *str(struct json_object *j, const char *section, const char *key)
+{
+	struct json_object *s, *v;
+
+	if (!json_object_object_get_ex(j, section, &s) || !json_object_object_get_ex(s, key, &v))
+		return "";
+	return json_object_get_string(v);
+}
+
+static void load_reads(struct json_object *j, struct gf_calib_run *r)
+{
+	double samples = num(j, "plan.samples"), per_rank = num(j, "workload.accelerator.per_rank");
+	double mean = samples > 0 ? num(j, "plan.dataset_bytes") / samples : 0;
+	double chunk = num(j, "plan.request_max_bytes"), threads = num(j, "workload.reader.read_threads");
+	double qd = num(j, "workload.target.queue_depth");
+
+	r->measured[GF_CAL_CEILING] = num(j, "ceiling.read_bytes_per_s");
+	r->demand_per_rank = num(j, "train.demand_read_bytes_per_s_per_accelerator") * (per_rank > 0 ? per_rank : 1);
+	if (r->demand_per_rank > 0)
+		r->measured[GF_CAL_TRAIN_AU] = num(j, "train.au_percent.mean");
+	/* As point.c shapes the reads: one sample in flight per reader, in chunks. */
+	r->read_request_bytes = fmax(1.0, chunk > 0 && chunk < mean ? chunk : mean);
+	r->read_depth = fmax(1.0, (threads > 0 ? threads : 1) *
+				       fmin(ceil(mean / r->read_request_bytes), qd > 0 ? qd : 1));
+	r->sample_bytes = !strcmp(str(j, "plan", "layout"), "file_per_sample") ? fmax(1.0, mean) : 0;
+}
+
+int gf_calib_load(const char *dir, struct gf_calib_run *r, char *err, size_t errlen)
+{
+	char path[1200];
+	struct json_object *j, *bursts, *b0;
+	const char *schema;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	j = json_object_from_file(path);
+	if (!j) {
+		snprintf(err, errlen, "%s: cannot read a summary.json (a results folder of gpufeed run)", path);
+		return -ENOENT;
+	}
+	schema = json_object_object_get_ex(j, "schema", &b0) ? json_object_get_string(b0) : "";
+	if (strncmp(schema, "gpufeed.summary/", 16)) {
+		snprintf(err, errlen, "%s: schema '%s' is not a measured run's (gpufeed.summary/1)", path, schema);
+		json_object_put(j);
+		return -EINVAL;
+	}
+	{
+		/* Checked before the casts: a double out of range does not fit an unsigned. */
+		double ranks = num(j, "environment.ranks"), nodes = num(j, "environment.nodes");
+		double rpn = num(j, "environment.ranks_per_node");
+		bool fits = ranks >= 1 && ranks <= 1e8 && nodes >= 1 && nodes <= ranks && rpn >= 1 && rpn <= ranks;
+		r->ranks = fits ? (unsigned)ranks : 0;
+		r->nodes = fits ? (unsigned)nodes : 0;
+		r->rpn = fits ? (unsigned)rpn : 0;
+	}
+	if (!r->ranks || (uint64_t)r->rpn * r->nodes < r->ranks) {
+		snprintf(err, errlen, "%s: environment.ranks, nodes and ranks_per_node are missing or do not fit", path);
+		json_object_put(j);
+		return -EINVAL;
+	}
+	r->measured[GF_CAL_WRITE] = num(j, "checkpoint.write_burst_s");
+	r->measured[GF_CAL_RESTORE] = num(j, "checkpoint.restore_burst_s");
+	r->moving = r->ranks;
+	if (json_object_object_get_ex(j, "checkpoint", &b0) && json_object_object_get_ex(b0, "bursts", &bursts) &&
+	    json_object_array_length(bursts) > 0) {
+		double m = num(json_object_array_get_idx(bursts, 0), "ranks_moving_data");
+		if (m >= 1 && m <= r->ranks)
+			r->moving = (unsigned)m;
+	}
+	r->bytes_per_rank = num(j, "checkpoint.bytes") / r->moving;
+	if (!(r->bytes_per_rank >= 0 && r->bytes_per_rank < 1e18))
+		r->bytes_per_rank = 0;
+	r->request_bytes = num(j, "workload.checkpoint.buffer_size");
+	if (!(r->request_bytes > 0))
+		r->request_bytes = 64.0 * 1024 * 1024;
+	load_reads(j, r);
+	json_object_put(j);
+	return 0;
+}
+
+static uint64_t flat_share(const void *ctx, unsigned rank)
+{
+	const struct gf_calib_run *r = ctx;
+
+	return rank < r->moving ? (uint64_t)r->bytes_per_rank : 0;
+}
+
+static int predict_burst(struct gf_sim_cluster *c, struct gf_calib_run *r, bool write, double *out)
+{
+	struct gf_sim_burst b;
+	int rc = gf_sim_burst_setup(c, write, flat_share, r, r->request_bytes, NULL);
+
+	if (!rc)
+		rc = gf_sim_burst_run(c, NULL, &b);
+	if (!rc)
+		*out = b.burst_s;
+	return rc;
+}
+
+int gf_calib_predict(const struct gf_system *sys, struct gf_calib_run *r)
+{
+	struct gf_system s = *sys;
+	struct gf_sim_cluster c;
+	struct gf_sim_read_figs f;
+	struct gf_sim_reads rd = { 0, r->read_request_bytes, r->read_depth, r->sample_bytes };
+	char err[256];
+	int rc;
+
+	s.clients.ranks_per_node = r->rpn;
+	memset(r->predicted, 0, sizeof(r->predicted));
+	rc = gf_sim_cluster_init(&c, &s, r->nodes, r->ranks, err, sizeof(err));
+	if (rc)
+		return rc;
+	if (r->measured[GF_CAL_WRITE] > 0)
+		rc = predict_burst(&c, r, true, &r->predicted[GF_CAL_WRITE]);
+	if (!rc && r->measured[GF_CAL_RESTORE] > 0)
+		rc = predict_burst(&c, r, false, &r->predicted[GF_CAL_RESTORE]);
+	if (!rc && r->measured[GF_CAL_CEILING] > 0) {
+		rc = gf_sim_reads_run(&c, &rd, &f);
+		r->predicted[GF_CAL_CEILING] = f.bytes_per_s;
+	}
+	if (!rc && r->measured[GF_CAL_TRAIN_AU] > 0) {
+		rd.demand = r->demand_per_rank;
+		rc = gf_sim_reads_run(&c, &rd, &f);
+		r->predicted[GF_CAL_TRAIN_AU] = f.au_mean;
+	}
+	gf_sim_cluster_free(&c);
+	return rc;
+}
+
+/* Sum over runs of squared log errors of the figures in mask; *count = figures used. */
+static double objective(const struct gf_system *s, struct gf_calib_run *runs, int n, unsigned mask,
+			int *count)
+{
+	double sum = 0;
+
+	*count = 0;
+	for (int i = 0; i < n; i++) {
+		if (gf_calib_predict(s, &runs[i]))
+			return INFINITY;
+		for (int f = 0; f < GF_CAL_FIGS; f++) {
+			if (!(mask & (1u << f)) || !(runs[i].measured[f] > 0))
+				continue;
+			double e = log(fmax(runs[i].predicted[f], 1e-300) / runs[i].measured[f]);
+			sum += e * e;
+			(*count)++;
+		}
+	}
+	return sum;
+}
+
+static void set_pair(struct gf_system *s, int pc, int ps, double lc, double ls)
+{
+	*param_field(s, pc) = pow(10.0, lc);
+	*param_field(s, ps) = pow(10.0, ls);
+}
+
+/* The best pair on a grid of step over [c0, c1] x [s0, s1] (log10 values). */
+static double grid(struct gf_system *s, struct gf_calib_run *runs, int n, unsigned mask, int pc, int ps,
+		   double c0, double c1, double s0, double s1, double step, double *bc, double *bs)
+{
+	double best = INFINITY;
+	int cnt;
+
+	for (double lc = c0; lc <= c1 + 1e-9; lc += step)
+		for (double ls = s0; ls <= s1 + 1e-9; ls += step) {
+			set_pair(s, pc, ps, lc, ls);
+			double o = objective(s, runs, n, mask, &cnt);
+			if (o < best - 1e-15) {
+				best = o;
+				*bc = lc;
+				*bs = ls;
+			}
+		}
+	return best;
+}
+
+/* The range of log10 values of parameter p (the other held at its best) that fit within
+ * FLAT of the best. */
+static void flat_range(struct gf_system *s, struct gf_calib_run *runs, int n, unsigned mask, int p,
+		       double best, double *lo, double *hi)
+{
+	double keep = *param_field(s, p);
+	int cnt;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (double l = GRID_LO; l <= GRID_HI + 1e-9; l += 0.01) {
+		*param_field(s, p) = pow(10.0, l);
+		if (objective(s, runs, n, mask, &cnt) <= best + FLAT) {
+			if (l < *lo)
+				*lo = l;
+			*hi = l;
+		}
+	}
+	*param_field(s, p) = keep;
+}
+
+static void fit_pair(struct gf_system *s, struct gf_calib_run *runs, int n, unsigned mask, int pc, int ps,
+		     const struct gf_system *base, struct gf_calib_fit *fit)
+{
+	struct gf_system b = *base;
+	double bc = 0, bs = 0, best, lo, hi;
+	int cnt, pair[2] = { pc, ps };
+
+	set_pair(s, pc, ps, GRID_LO, GRID_LO);
+	objective(s, runs, n, mask, &cnt);
+	if (!cnt) { /* nothing measured shapes this pair: the base's values stay */
+		*param_field(s, pc) = *param_field(&b, pc);
+		*param_field(s, ps) = *param_field(&b, ps);
+		return;
+	}
+	best = grid(s, runs, n, mask, pc, ps, GRID_LO, GRID_HI, GRID_LO, GRID_HI, 0.1, &bc, &bs);
+	best = grid(s, runs, n, mask, pc, ps, bc - 0.2, bc + 0.2, bs - 0.2, bs + 0.2, 0.005, &bc, &bs);
+	set_pair(s, pc, ps, bc, bs);
+	for (int k = 0; k < 2; k++) {
+		int p = pair[k];
+		double bv = *param_field(&b, p);
+		flat_range(s, runs, n, mask, p, best, &lo, &hi);
+		fit->used[p] = true;
+		fit->lo[p] = pow(10.0, lo);
+		/* A range that reaches the grid's top has no upper bound. */
+		fit->identified[p] = hi < GRID_HI - 0.05;
+		fit->hi[p] = fit->identified[p] ? pow(10.0, hi) : INFINITY;
+		if (fit->identified[p])
+			fit->value[p] = *param_field(s, p);
+		else if (bv <= 0 || bv >= fit->lo[p])
+			fit->value[p] = bv; /* the base's value (0: no ceiling) fits as well */
+		else
+			fit->value[p] = fit->lo[p];
+	}
+	for (int k = 0; k < 2; k++)
+		*param_field(s, pair[k]) = fit->value[pair[k]];
+}
+
+int gf_calib_fit(struct gf_calib_run *runs, int n, const struct gf_system *base,
+		 struct gf_system *fitted, struct gf_calib_fit *fit, char *err, size_t errlen)
+{
+	unsigned reads = (1u << GF_CAL_RESTORE) | (1u << GF_CAL_CEILING) | (1u << GF_CAL_TRAIN_AU);
+	double sum;
+	int cnt;
+
+	memset(fit, 0, sizeof(*fit));
+	*fitted = *base;
+	for (int p = 0; p < GF_CAL_PARAMS; p++) {
+		fit->value[p] = *param_field(fitted, p);
+		fit->lo[p] = fit->hi[p] = fit->value[p];
+	}
+	fit_pair(fitted, runs, n, 1u << GF_CAL_WRITE, GF_CAL_RANK_WRITE, GF_CAL_SERVER_WRITE, base, fit);
+	fit_pair(fitted, runs, n, reads, GF_CAL_RANK_READ, GF_CAL_SERVER_READ, base, fit);
+	sum = objective(fitted, runs, n, ~0u, &cnt);
+	if (!cnt) {
+		snprintf(err, errlen, "no run measured a checkpoint burst, a storage ceiling or training "
+			 "reads: nothing to fit");
+		return -EINVAL;
+	}
+	fit->rms_log_error = sqrt(sum / cnt);
+	return 0;
+}
+
+static void fmt_fig(int f, double v, char *buf, size_t len)
+{
+	if (f == GF_CAL_WRITE || f == GF_CAL_RESTORE)
+		gf_format_time(v, buf, len);
+	else if (f == GF_CAL_CEILING)
+		gf_format_rate(v, buf, len);
+	else
+		snprintf(buf, len, "%.1f%%", v);
+}
+
+static void print_fit(FILE *f, const struct gf_calib_run *runs, int n, const struct gf_calib_fit *fit)
+{
+	char a[32], b[32];
+
+	fprintf(f, "gpufeed simulate --calibrate: %d measured run(s)\n\n  %-44s %5s %5s  %-13s %10s %10s %7s\n",
+		n, "run", "ranks", "nodes", "figure", "measured", "predicted", "error");
+	for (int i = 0; i < n; i++) {
+		const char *name = strrchr(runs[i].dir, '/') && strrchr(runs[i].dir, '/')[1] ?
+					   strrchr(runs[i].dir, '/') + 1 : runs[i].dir;
+		for (int k = 0; k < GF_CAL_FIGS; k++) {
+			if (!(runs[i].measured[k] > 0))
+				continue;
+			fmt_fig(k, runs[i].measured[k], a, sizeof(a));
+			fmt_fig(k, runs[i].predicted[k], b, sizeof(b));
+			fprintf(f, "  %-44.44s %5u %5u  %-13s %10s %10s %+6.1f%%\n", name, runs[i].ranks,
+				runs[i].nodes, fig_names[k], a, b,
+				100.0 * (runs[i].predicted[k] / runs[i].measured[k] - 1));
+		}
+	}
+	fprintf(f, "\n  fitted (rms log error %.3f):\n", fit->rms_log_error);
+	for (int p = 0; p < GF_CAL_PARAMS; p++) {
+		if (!fit->used[p]) {
+			fprintf(f, "  %-30s kept (no run measured it)\n", param_keys[p]);
+			continue;
+		}
+		gf_format_rate(fit->value[p], a, sizeof(a));
+		gf_format_rate(fit->lo[p], b, sizeof(b));
+		if (fit->value[p] <= 0)
+			snprintf(a, sizeof(a), "none");
+		if (fit->identified[p])
+			fprintf(f, "  %-30s %s\n", param_keys[p], a);
+		else
+			fprintf(f, "  %-30s %s (not identified: the runs only show it is at least %s)\n",
+				param_keys[p], a, b);
+	}
+}
+
+static struct json_object *fit_json(const struct gf_system *fitted, const struct gf_calib_run *runs, int n,
+				    const struct gf_calib_fit *fit)
+{
+	struct json_object *root = json_object_new_object(), *ps = json_object_new_object();
+	struct json_object *rs = json_object_new_array();
+
+	json_object_object_add(root, "schema", json_object_new_string("gpufeed.calibrate/1"));
+	json_object_object_add(root, "status", json_object_new_string("complete"));
+	json_object_object_add(root, "command", json_object_new_string("simulate --calibrate"));
+	for (int p = 0; p < GF_CAL_PARAMS; p++) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "bytes_per_s", json_object_new_double(fit->value[p]));
+		json_object_object_add(o, "fitted", json_object_new_boolean(fit->used[p]));
+		json_object_object_add(o, "identified", json_object_new_boolean(fit->identified[p]));
+		json_object_object_add(o, "range_low_bytes_per_s", json_object_new_double(fit->lo[p]));
+		json_object_object_add(o, "range_high_bytes_per_s",
+				       isfinite(fit->hi[p]) ? json_object_new_double(fit->hi[p]) : NULL);
+		json_object_object_add(ps, param_keys[p], o);
+	}
+	json_object_object_add(root, "parameters", ps);
+	json_object_object_add(root, "rms_log_error", json_object_new_double(fit->rms_log_error));
+	for (int i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object(), *figs = json_object_new_object();
+		json_object_object_add(o, "dir", json_object_new_string(runs[i].dir));
+		json_object_object_add(o, "ranks", json_object_new_int((int)runs[i].ranks));
+		json_object_object_add(o, "nodes", json_object_new_int((int)runs[i].nodes));
+		for (int k = 0; k < GF_CAL_FIGS; k++) {
+			static const char *const keys[GF_CAL_FIGS] = { "write_burst_s", "restore_burst_s",
+								       "ceiling_read_bytes_per_s", "train_au_percent" };
+			struct json_object *fo;
+			if (!(runs[i].measured[k] > 0))
+				continue;
+			fo = json_object_new_object();
+			json_object_object_add(fo, "measured", json_object_new_double(runs[i].measured[k]));
+			json_object_object_add(fo, "predicted", json_object_new_double(runs[i].predicted[k]));
+			json_object_object_add(fo, "error_percent", json_object_new_double(
+				100.0 * (runs[i].predicted[k] / runs[i].measured[k] - 1)));
+			json_object_object_add(figs, keys[k], fo);
+		}
+		json_object_object_add(o, "figures", figs);
+		json_object_array_add(rs, o);
+	}
+	json_object_object_add(root, "runs", rs);
+	json_object_object_add(root, "system", gf_system_to_json(fitted));
+	return root;
+}
+
+/* The fitted system file, headed by the fit of every run. */
+static int write_fitted(const char *dir, const struct gf_system *fitted, const struct gf_calib_run *runs,
+			int n, const struct gf_calib_fit *fit)
+{
+	size_t cap = 1024 + (size_t)n * GF_CAL_FIGS * 1200, len = 0;
+	char *h = malloc(cap), path[4200], a[32], b[32];
+	FILE *f;
+	int rc;
+
+	if (!h)
+		return -ENOMEM;
+	len += (size_t)snprintf(h + len, cap - len, "Fitted by gpufeed simulate --calibrate from %s, %d run(s); "
+				"rms log error %.3f.\nPer run: figure, measured, predicted, error.", fitted->file, n,
+				fit->rms_log_error);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < GF_CAL_FIGS && len < cap; k++) {
+			if (!(runs[i].measured[k] > 0))
+				continue;
+			fmt_fig(k, runs[i].measured[k], a, sizeof(a));
+			fmt_fig(k, runs[i].predicted[k], b, sizeof(b));
+			len += (size_t)snprintf(h + len, cap - len, "\n  %s (%u ranks, %u nodes): %s %s, %s, %+.1f%%",
+						runs[i].dir, runs[i].ranks, runs[i].nodes, fig_names[k], a, b,
+						100.0 * (runs[i].predicted[k] / runs[i].measured[k] - 1));
+		}
+	for (int p = 0; p < GF_CAL_PARAMS && len < cap; p++)
+		if (fit->used[p] && !fit->identified[p])
+			len += (size_t)snprintf(h + len, cap - len, "\n%s is not identified by these runs (at least "
+						"%.4g B/s): measure at more ranks or nodes", param_keys[p], fit->lo[p]);
+	snprintf(path, sizeof(path), "%s/system.yaml", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		rc = -errno;
+		free(h);
+		return rc;
+	}
+	rc = gf_system_write(f, fitted, h);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	free(h);
+	return rc;
+}
+
+int gf_cmd_calibrate(const char *const *dirs, int ndirs, const char *system, const char *results,
+		     FILE *out, FILE *errf)
+{
+	struct gf_system base, fitted;
+	struct gf_calib_run *runs = calloc((size_t)ndirs, sizeof(*runs));
+	struct gf_calib_fit fit;
+	struct json_object *j = NULL;
+	char err[2048], partial[4096], final[4096];
+	int rc, code = GF_EXIT_USAGE;
+
+	if (!runs) {
+		fprintf(errf, "gpufeed: out of memory\n");
+		return GF_EXIT_FAILED;
+	}
+	gf_system_defaults(&base);
+	rc = gf_system_load(system, &base, err, sizeof(err));
+	for (int i = 0; !rc && i < ndirs; i++)
+		rc = gf_calib_load(dirs[i], &runs[i], err, sizeof(err));
+	if (!rc)
+		rc = gf_calib_fit(runs, ndirs, &base, &fitted, &fit, err, sizeof(err));
+	if (rc) {
+		fprintf(errf, "gpufeed: %s\n", err);
+		goto out;
+	}
+	print_fit(out, runs, ndirs, &fit);
+	code = GF_EXIT_FAILED;
+	rc = gf_sim_out_create(results, base.name, "calibrate", partial, sizeof(partial), final, sizeof(final));
+	if (rc) {
+		fprintf(errf, "gpufeed: cannot create a results folder under %s: %s\n", results, strerror(-rc));
+		goto out;
+	}
+	rc = write_fitted(partial, &fitted, runs, ndirs, &fit);
+	j = rc ? NULL : fit_json(&fitted, runs, ndirs, &fit);
+	if (!rc)
+		rc = j ? gf_sim_out_json(partial, "summary.json", j) : -ENOMEM;
+	if (!rc)
+		rc = gf_sim_out_finish(partial, final);
+	if (rc) {
+		fprintf(errf, "gpufeed: writing %s: %s\n", partial, strerror(-rc));
+		goto out;
+	}
+	fprintf(out, "\nfitted system: %s/system.yaml\n", final);
+	code = GF_EXIT_OK;
+out:
+	json_object_put(j);
+	free(runs);
+	return code;
+}

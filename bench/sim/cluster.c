@@ -1,0 +1,392 @@
+/* cluster: see cluster.h. */
+#include "sim/cluster.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	const char *key, *name;
+} limits[GF_LIM_KINDS] = {
+	[GF_LIM_RANK] = { "rank_ceiling", "a client's (rank's) own ceiling" },
+	[GF_LIM_LATENCY] = { "latency", "per-request latency" },
+	[GF_LIM_DEMAND] = { "demand", "nothing: the accelerators need no more" },
+	[GF_LIM_NODE] = { "client_node", "the client nodes' NIC or file system client" },
+	[GF_LIM_BISECTION] = { "bisection", "the network bisection" },
+	[GF_LIM_LINK] = { "server_links", "the storage servers' network links" },
+	[GF_LIM_SERVERS] = { "servers", "the storage servers" },
+	[GF_LIM_METADATA] = { "metadata", "the metadata rate (creates and opens)" },
+	[GF_LIM_REQUESTS] = { "object_requests", "the object store's request rate per prefix" },
+};
+
+const char *gf_sim_limit_name(int kind)
+{
+	return kind >= 0 && kind < GF_LIM_KINDS ? limits[kind].name : "nothing";
+}
+
+const char *gf_sim_limit_key(int kind)
+{
+	return kind >= 0 && kind < GF_LIM_KINDS ? limits[kind].key : "none";
+}
+
+/* The smaller of two limits where 0 means none. */
+static double lower(double a, double b)
+{
+	if (a <= 0)
+		return b;
+	if (b <= 0)
+		return a;
+	return a < b ? a : b;
+}
+
+static int64_t add_pooled(struct gf_sim_cluster *c, double cap, int kind)
+{
+	return cap > 0 ? gf_flow_add_res(&c->net, cap, kind) : -1;
+}
+
+int gf_sim_cluster_init(struct gf_sim_cluster *c, const struct gf_system *sys, unsigned nodes,
+			unsigned ranks, char *err, size_t errlen)
+{
+	double tx = lower(sys->clients.nic_bandwidth, sys->clients.node_write_bandwidth);
+	double rx = lower(sys->clients.nic_bandwidth, sys->clients.node_read_bandwidth);
+	double count = (double)sys->servers.count;
+	unsigned rpn = (unsigned)sys->clients.ranks_per_node;
+
+	memset(c, 0, sizeof(*c));
+	gf_flow_init(&c->net);
+	c->sys = sys;
+	c->nodes = nodes;
+	c->ranks = ranks;
+	c->rpn = rpn;
+	c->node_tx0 = c->node_rx0 = -1;
+	if (nodes == 0 || ranks == 0 || (uint64_t)ranks > (uint64_t)nodes * rpn ||
+	    (uint64_t)ranks <= (uint64_t)(nodes - 1) * rpn) {
+		snprintf(err, errlen, "%u ranks do not fill %u nodes of %u ranks (clients.ranks_per_node)",
+			 ranks, nodes, rpn);
+		return -EINVAL;
+	}
+	c->scratch = malloc(rpn * sizeof(*c->scratch));
+	if (!c->scratch)
+		goto nomem;
+	/* Node i's resources are node_tx0 + i and node_rx0 + i. */
+	for (int dir = 0; dir < 2; dir++) {
+		double cap = dir ? rx : tx;
+		if (cap <= 0)
+			continue;
+		for (unsigned i = 0; i < nodes; i++) {
+			int64_t r = gf_flow_add_res(&c->net, cap, GF_LIM_NODE);
+			if (r < 0)
+				goto nomem;
+			if (i == 0)
+				*(dir ? &c->node_rx0 : &c->node_tx0) = r;
+		}
+	}
+	c->bis_w = add_pooled(c, sys->network.bisection_bandwidth, GF_LIM_BISECTION);
+	c->bis_r = add_pooled(c, sys->network.bisection_bandwidth, GF_LIM_BISECTION);
+	c->link_w = add_pooled(c, count * sys->network.link_bandwidth, GF_LIM_LINK);
+	c->link_r = add_pooled(c, count * sys->network.link_bandwidth, GF_LIM_LINK);
+	/* In server-seconds per second: reads and writes share a server's time. */
+	c->servers = add_pooled(c, count, GF_LIM_SERVERS);
+	c->meta = add_pooled(c, sys->servers.metadata_rate, GF_LIM_METADATA);
+	c->req = add_pooled(c, (double)sys->object_store.prefixes * sys->object_store.prefix_request_rate,
+			    GF_LIM_REQUESTS);
+	if ((sys->network.bisection_bandwidth > 0 && (c->bis_w < 0 || c->bis_r < 0)) ||
+	    (sys->network.link_bandwidth > 0 && (c->link_w < 0 || c->link_r < 0)) || c->servers < 0 ||
+	    (sys->servers.metadata_rate > 0 && c->meta < 0) ||
+	    (sys->object_store.prefix_request_rate > 0 && c->req < 0))
+		goto nomem;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory for %u nodes", nodes);
+	gf_sim_cluster_free(c);
+	return -ENOMEM;
+}
+
+void gf_sim_cluster_free(struct gf_sim_cluster *c)
+{
+	gf_flow_free(&c->net);
+	free(c->scratch);
+	c->scratch = NULL;
+}
+
+static bool object_store(const struct gf_system *s)
+{
+	return s->object_store.prefix_request_rate > 0;
+}
+
+/* Seconds of one request besides its transfer. */
+static double request_latency(const struct gf_system *s)
+{
+	return s->servers.request_latency + (object_store(s) ? s->object_store.ttfb : 0);
+}
+
+/* The resources a flow of node `node` crosses, writing or reading. */
+static uint32_t uses_of(const struct gf_sim_cluster *c, unsigned node, bool write, double request_bytes,
+			double sample_bytes, struct gf_flow_use *u)
+{
+	const struct gf_system *s = c->sys;
+	uint32_t n = 0;
+	int64_t nodes0 = write ? c->node_tx0 : c->node_rx0;
+	int64_t bis = write ? c->bis_w : c->bis_r, link = write ? c->link_w : c->link_r;
+
+	if (nodes0 >= 0)
+		u[n++] = (struct gf_flow_use){ (uint32_t)(nodes0 + node), 1.0 };
+	if (bis >= 0)
+		u[n++] = (struct gf_flow_use){ (uint32_t)bis, 1.0 };
+	if (link >= 0)
+		u[n++] = (struct gf_flow_use){ (uint32_t)link, 1.0 };
+	u[n++] = (struct gf_flow_use){ (uint32_t)c->servers,
+				       1.0 / (write ? s->servers.write_bandwidth : s->servers.read_bandwidth) };
+	if (c->meta >= 0 && sample_bytes > 0)
+		u[n++] = (struct gf_flow_use){ (uint32_t)c->meta, 1.0 / sample_bytes };
+	if (c->req >= 0 && request_bytes > 0)
+		u[n++] = (struct gf_flow_use){ (uint32_t)c->req, 1.0 / request_bytes };
+	return n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One class per distinct share on each node. */
+static int add_burst_classes(struct gf_sim_cluster *c, bool write, gf_sim_share_fn share,
+			     const void *ctx, double request_bytes, unsigned *moving)
+{
+	const struct gf_system *s = c->sys;
+	double lat = request_latency(s);
+	double ceiling = write ? s->clients.rank_write_bandwidth : s->clients.rank_read_bandwidth;
+	struct gf_flow_use u[8];
+
+	*moving = 0;
+	for (unsigned node = 0; node < c->nodes; node++) {
+		unsigned first = node * c->rpn, n = c->ranks - first < c->rpn ? c->ranks - first : c->rpn;
+		uint32_t nu = uses_of(c, node, write, request_bytes, 0, u);
+
+		for (unsigned i = 0; i < n; i++)
+			c->scratch[i] = share(ctx, first + i);
+		qsort(c->scratch, n, sizeof(*c->scratch), cmp_u64);
+		for (unsigned i = 0, j; i < n; i = j) {
+			double bytes = (double)c->scratch[i];
+			for (j = i + 1; j < n && c->scratch[j] == c->scratch[i]; j++)
+				;
+			if (bytes == 0)
+				continue; /* ranks that move nothing take no part */
+			struct gf_flow_class k = {
+				.mult = j - i, .cap = ceiling > 0 ? ceiling : INFINITY, .bytes = bytes,
+				/* One request at a time, then the fsync (or the multipart completion). */
+				.tail_s = (ceil(bytes / request_bytes) + 1) * lat,
+				.tag = (int32_t)node, .cap_kind = GF_LIM_RANK,
+			};
+			*moving += j - i;
+			int64_t rc = gf_flow_add_class(&c->net, &k, u, nu);
+			if (rc < 0)
+				return (int)rc;
+		}
+	}
+	return 0;
+}
+
+/* One persistent class per node: every rank on a node reads alike. */
+static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads *r)
+{
+	const struct gf_system *s = c->sys;
+	double lat = request_latency(s), ceiling = s->clients.rank_read_bandwidth;
+	double cap = r->demand > 0 ? r->demand : INFINITY;
+	int kind = GF_LIM_DEMAND;
+	struct gf_flow_use u[8];
+
+	if (ceiling > 0 && ceiling < cap) {
+		cap = ceiling;
+		kind = GF_LIM_RANK;
+	}
+	if (lat > 0) {
+		/* depth requests in flight, each latency plus its transfer at the ceiling. */
+		double lcap = r->depth * r->request_bytes /
+			      (lat + (ceiling > 0 ? r->request_bytes / ceiling : 0));
+		if (lcap < cap) {
+			cap = lcap;
+			kind = GF_LIM_LATENCY;
+		}
+	}
+	for (unsigned node = 0; node < c->nodes; node++) {
+		unsigned first = node * c->rpn, n = c->ranks - first < c->rpn ? c->ranks - first : c->rpn;
+		uint32_t nu = uses_of(c, node, false, r->request_bytes, r->sample_bytes, u);
+		struct gf_flow_class k = { .mult = n, .cap = cap, .bytes = INFINITY, .tail_s = 0,
+					   .tag = -1 - (int32_t)node, .cap_kind = kind };
+		int64_t rc = gf_flow_add_class(&c->net, &k, u, nu);
+		if (rc < 0)
+			return (int)rc;
+	}
+	return 0;
+}
+
+int gf_sim_burst_setup(struct gf_sim_cluster *c, bool write, gf_sim_share_fn share, const void *ctx,
+		       double request_bytes, const struct gf_sim_reads *reads)
+{
+	const struct gf_system *s = c->sys;
+	unsigned moving;
+	int rc;
+
+	if (object_store(s))
+		request_bytes = s->object_store.request_bytes;
+	if (!(request_bytes > 0))
+		return -EINVAL;
+	gf_flow_clear_classes(&c->net);
+	rc = add_burst_classes(c, write, share, ctx, request_bytes, &moving);
+	if (!rc && reads)
+		rc = add_read_classes(c, reads);
+	if (rc)
+		return rc;
+	/* Every moving rank creates (or opens) its shard before its first byte. */
+	c->metadata_s = s->servers.metadata_rate > 0 ? moving / s->servers.metadata_rate : 0;
+	c->with_reads = reads != NULL;
+	if (reads)
+		c->reads = *reads;
+	return 0;
+}
+
+struct done {
+	double t, mult;
+};
+
+static int cmp_done(const void *a, const void *b)
+{
+	double x = ((const struct done *)a)->t, y = ((const struct done *)b)->t;
+
+	return (x > y) - (x < y);
+}
+
+/* What held the slowest class longest: a resource, its own cap, its tail or the metadata
+ * phase before it. */
+static int slowest_limit(const struct gf_sim_cluster *c, const struct gf_flow_class *k)
+{
+	int best = GF_LIM_METADATA;
+	double longest = c->metadata_s;
+
+	if (k->tail_s > longest) {
+		longest = k->tail_s;
+		best = GF_LIM_LATENCY;
+	}
+	for (int i = 0; i < GF_FLOW_KINDS && i < GF_LIM_KINDS; i++)
+		if (k->kind_s[i] > longest) {
+			longest = k->kind_s[i];
+			best = i;
+		}
+	return best;
+}
+
+/* The burst's figures from the finished classes. */
+static int burst_figures(const struct gf_sim_cluster *c, double end_s, struct gf_sim_burst *out)
+{
+	const struct gf_flow_net *n = &c->net;
+	struct done *d = malloc((n->ncls ? n->ncls : 1) * sizeof(*d));
+	const struct gf_flow_class *slowest = NULL;
+	double ranks = 0, half, acc = 0;
+	uint32_t nd = 0;
+
+	if (!d)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n->ncls; i++) {
+		const struct gf_flow_class *k = &n->cls[i];
+		if (k->tag < 0)
+			continue;
+		d[nd++] = (struct done){ k->done_s, k->mult };
+		ranks += k->mult;
+		out->bytes += k->bytes * k->mult;
+		if (!slowest || k->done_s > slowest->done_s)
+			slowest = k;
+	}
+	out->ranks_moving = (unsigned)ranks;
+	out->burst_s = end_s;
+	out->bytes_per_s = end_s > 0 ? out->bytes / end_s : 0;
+	if (nd) {
+		qsort(d, nd, sizeof(*d), cmp_done);
+		out->rank_min_s = d[0].t;
+		out->rank_max_s = d[nd - 1].t;
+		/* The median rank: the first whose cumulative count passes half. */
+		half = ranks / 2;
+		for (uint32_t i = 0; i < nd; i++) {
+			acc += d[i].mult;
+			if (acc >= half) {
+				out->rank_median_s = d[i].t;
+				break;
+			}
+		}
+		out->limit = slowest_limit(c, slowest);
+	}
+	free(d);
+	return 0;
+}
+
+int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *alone,
+		     struct gf_sim_burst *out)
+{
+	struct gf_flow_net *n = &c->net;
+	double end_s, bytes_end_s, read_bytes = 0, demand = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->metadata_s = c->metadata_s;
+	out->limit = GF_LIM_KINDS;
+	rc = gf_flow_run(n, c->metadata_s, &end_s, &bytes_end_s);
+	if (rc)
+		return rc;
+	rc = burst_figures(c, end_s, out);
+	if (rc || !c->with_reads)
+		return rc;
+	/* The reads go on while the last ranks wait out their tails... */
+	gf_flow_coast(n, end_s - bytes_end_s);
+	for (uint32_t i = 0; i < n->ncls; i++) {
+		const struct gf_flow_class *k = &n->cls[i];
+		if (k->tag >= 0)
+			continue;
+		read_bytes += k->moved * k->mult;
+		demand += c->reads.demand * k->mult;
+	}
+	/* ... and at their own pace during the metadata phase, before any burst byte. */
+	if (alone)
+		read_bytes += alone->bytes_per_s * c->metadata_s;
+	if (end_s > 0) {
+		out->read_bytes_per_s = read_bytes / end_s;
+		out->read_au_mean = demand > 0 ? 100.0 * fmin(1.0, read_bytes / (demand * end_s)) : 100.0;
+	}
+	return 0;
+}
+
+int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,
+		     struct gf_sim_read_figs *out)
+{
+	struct gf_flow_net *n = &c->net;
+	double accels = 0, au_sum = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->au_min = 100.0;
+	out->limit = GF_LIM_KINDS;
+	gf_flow_clear_classes(n);
+	rc = add_read_classes(c, reads);
+	if (!rc)
+		rc = gf_flow_solve(n);
+	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < n->ncls; i++) {
+		const struct gf_flow_class *k = &n->cls[i];
+		double au = reads->demand > 0 ? 100.0 * fmin(1.0, k->rate / reads->demand) : 100.0;
+		out->bytes_per_s += k->rate * k->mult;
+		au_sum += au * k->mult;
+		accels += k->mult;
+		if (au < out->au_min || out->limit == GF_LIM_KINDS) {
+			out->au_min = au < out->au_min ? au : out->au_min;
+			out->limit = k->limit == GF_FLOW_CAPPED ? k->cap_kind : n->res[k->limit].kind;
+		}
+		if (au > out->au_max)
+			out->au_max = au;
+	}
+	out->au_mean = accels > 0 ? au_sum / accels : 0;
+	return 0;
+}

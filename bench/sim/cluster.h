@@ -1,0 +1,113 @@
+/* cluster: the flow network of a system at a node count, and what runs on it: a
+ * checkpoint burst (every rank's shard one flow, the burst ending at the slowest rank),
+ * the training reads (each rank's demand a persistent flow), and both at once.
+ *
+ * Resources: per client node one transmit and one receive resource (the NIC and the file
+ * system client's ceiling, whichever is lower); pooled over all servers, since data is
+ * striped over all of them: the bisection (each direction), the servers' links (each
+ * direction), the servers' time (a server spends 1/write_bandwidth s per byte written and
+ * 1/read_bandwidth per byte read, so reads and writes share it), the metadata service
+ * (per-sample opens of file-per-sample datasets) and an object store's request rate.
+ * A rank's own ceiling and its latency bound are caps on its flow.
+ *
+ * Ranks on a node that move the same bytes are one flow class with a multiplicity, so
+ * memory is linear in nodes (at most ranks_per_node classes a node) and never in bytes.
+ *
+ * Latency: a checkpoint rank streams its shard one request at a time, so each request's
+ * latency (and an object store's TTFB) adds to its time after its bytes (a tail that
+ * holds no bandwidth), plus one for the final fsync. Training reads keep `depth` requests
+ * in flight: latency caps a rank at depth x request / (latency + request / ceiling) and
+ * is hidden when bandwidth limits it. Creating (or opening) the shards costs
+ * ranks / metadata_rate before any byte moves. */
+#ifndef GF_CLUSTER_H
+#define GF_CLUSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/flow.h"
+#include "sim/system.h"
+
+/* What limits a flow: the kinds of the flow network's resources and caps. */
+enum gf_sim_limit {
+	GF_LIM_RANK = 0,  /* a client's (rank's) own ceiling */
+	GF_LIM_LATENCY,   /* per-request latency or TTFB */
+	GF_LIM_DEMAND,    /* reads: the accelerators need no more */
+	GF_LIM_NODE,      /* a client node's NIC or file system client */
+	GF_LIM_BISECTION,
+	GF_LIM_LINK,      /* the servers' links */
+	GF_LIM_SERVERS,
+	GF_LIM_METADATA,
+	GF_LIM_REQUESTS,  /* an object store's request rate */
+	GF_LIM_KINDS
+};
+const char *gf_sim_limit_name(int kind);
+/* The short key used in summary.json and CSV ("servers", "rank_ceiling", ...). */
+const char *gf_sim_limit_key(int kind);
+
+/* The training reads of every rank. */
+struct gf_sim_reads {
+	double demand;        /* bytes/s one rank needs (its accelerators' demand) */
+	double request_bytes; /* one read request */
+	double depth;         /* read requests in flight per rank */
+	double sample_bytes;  /* > 0: each sample is its own file, opened (metadata) per read */
+};
+
+struct gf_sim_cluster {
+	const struct gf_system *sys;
+	unsigned nodes, ranks, rpn; /* rank r runs on node r / rpn; the last node may be partial */
+	struct gf_flow_net net;
+	int64_t node_tx0, node_rx0; /* first node resource, -1 without a node limit */
+	int64_t bis_w, bis_r, link_w, link_r, servers, meta, req; /* -1 when unlimited */
+	uint64_t *scratch;          /* rpn shares of one node */
+	/* the burst set up last */
+	double metadata_s;
+	bool with_reads;
+	struct gf_sim_reads reads;
+};
+
+/* Build the resources for ranks ranks on nodes nodes (ranks_per_node from the system;
+ * ranks <= nodes x rpn). Returns 0, or -EINVAL / -ENOMEM with a message. */
+int gf_sim_cluster_init(struct gf_sim_cluster *c, const struct gf_system *sys, unsigned nodes,
+			unsigned ranks, char *err, size_t errlen);
+void gf_sim_cluster_free(struct gf_sim_cluster *c);
+
+/* Bytes rank moves in a burst. */
+typedef uint64_t (*gf_sim_share_fn)(const void *ctx, unsigned rank);
+
+struct gf_sim_read_figs {
+	double bytes_per_s;  /* all ranks */
+	double au_mean, au_min, au_max; /* percent: delivered / demand, per accelerator */
+	int limit;           /* what limits the least-fed rank */
+};
+
+struct gf_sim_burst {
+	double bytes;          /* all ranks */
+	double burst_s;        /* from the common start to the slowest rank's data durable */
+	double bytes_per_s;    /* bytes / burst_s */
+	double rank_min_s, rank_median_s, rank_max_s; /* ranks moving data */
+	unsigned ranks_moving;
+	double metadata_s;     /* creating or opening the shards, before any byte */
+	int limit;             /* what held the slowest rank longest */
+	/* with reads alongside (async): */
+	double read_bytes_per_s; /* all ranks, over the burst */
+	double read_au_mean;     /* percent, over the burst */
+};
+
+/* Set up the flows of one burst: every rank's share (share(ctx, rank) bytes) written
+ * (write = true, in requests of request_bytes) or read back (restore), and with reads
+ * != NULL the training reads alongside. Returns 0, -ENOMEM or -EINVAL. The network keeps
+ * them: gf_sim_burst_run runs them as often as asked. */
+int gf_sim_burst_setup(struct gf_sim_cluster *c, bool write, gf_sim_share_fn share, const void *ctx,
+		       double request_bytes, const struct gf_sim_reads *reads);
+/* Run the burst set up last. alone: the reads' figures without a burst (for the metadata
+ * phase, when reads run at their own pace), or NULL. Returns 0 or the flow run's error. */
+int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *alone,
+		     struct gf_sim_burst *out);
+
+/* The training reads alone, in steady state. Returns 0, -ENOMEM, -EINVAL or -EDOM. */
+int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,
+		     struct gf_sim_read_figs *out);
+
+#endif

@@ -1,0 +1,634 @@
+/* simulate: see simulate.h. */
+#include "sim/simulate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exit.h"
+#include "model/model.h"
+#include "model/units.h"
+#include "model/yaml.h"
+#include "sim/calibrate.h"
+#include "sim/out.h"
+#include "sim/point.h"
+#include "sim/system.h"
+
+#define MAX_POINTS 64
+#define MAX_SETS 128
+#define MAX_DIRS 256
+
+struct args {
+	bool help, calibrate, quiet, no_plot;
+	const char *workload, *system, *results;
+	const char *sets[MAX_SETS];
+	int nsets;
+	const char *sys_sets[MAX_SETS]; /* KEY=VALUE for the system file */
+	int nsys_sets;
+	unsigned nodes[MAX_POINTS];
+	int nnodes;
+	const char *dirs[MAX_DIRS];
+	int ndirs;
+};
+
+void gf_simulate_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: gpufeed simulate WORKLOAD.yaml --system SYSTEM.yaml [--nodes N | --nodes A,B,C | --nodes A..B]\n"
+		"       gpufeed simulate --calibrate RESULTS_DIR... --system SYSTEM.yaml\n\n"
+		"Predict checkpoint bursts, training-read AU and goodput on a cluster too large to\n"
+		"run: a flow-level model of client nodes, network and storage servers (systems/*.yaml,\n"
+		"keys in docs/simulate.md), with the checkpoint shards of the workload's model and\n"
+		"parallelism. No MPI and no storage I/O.\n\n"
+		"options:\n"
+		"  --system FILE       the cluster and its storage (required)\n"
+		"  --nodes LIST        client nodes: one count, a list (8,16,32) or a doubling range\n"
+		"                      (8..1024); ranks = nodes x clients.ranks_per_node and the data-\n"
+		"                      parallel degree follows them. Default: clients.nodes, else the\n"
+		"                      workload's ranks (tensor x pipeline x data)\n"
+		"  --set KEY=VALUE     override a workload key (repeatable), as for run\n"
+		"  --set-system KEY=VALUE  override a system key (repeatable): what if, e.g.\n"
+		"                      --set-system servers.count=2048\n"
+		"  --results DIR       where the results folder goes (default: results)\n"
+		"  --calibrate DIR...  fit the per-client and per-server bandwidths of SYSTEM to the\n"
+		"                      summary.json of measured results folders; writes the fitted\n"
+		"                      system file with the fit error of every run\n"
+		"  --quiet             no table\n"
+		"  --no-plot           no gnuplot run (sweep.csv holds the data)\n"
+		"  -h, --help          this text\n\n"
+		"Exit codes: 0 done, 1 results could not be written, 2 usage, workload or system error.\n");
+}
+
+/* "64", "8,16,32" or "8..1024" (doubling). Returns 0 or -EINVAL. */
+static int parse_nodes(const char *text, struct args *a)
+{
+	const char *p = text;
+	char *end;
+
+	while (*p) {
+		unsigned long v = strtoul(p, &end, 10), hi;
+		if (end == p || v == 0 || v > 10000000ul)
+			return -EINVAL;
+		if (!strncmp(end, "..", 2)) {
+			p = end + 2;
+			hi = strtoul(p, &end, 10);
+			if (end == p || hi < v || hi > 10000000ul)
+				return -EINVAL;
+			for (unsigned long n = v; n <= hi; n *= 2) {
+				if (a->nnodes == MAX_POINTS)
+					return -EINVAL;
+				a->nodes[a->nnodes++] = (unsigned)n;
+			}
+		} else {
+			if (a->nnodes == MAX_POINTS)
+				return -EINVAL;
+			a->nodes[a->nnodes++] = (unsigned)v;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -EINVAL;
+		p = end;
+	}
+	return a->nnodes ? 0 : -EINVAL;
+}
+
+static int parse_args(int argc, char **argv, struct args *a, char *err, size_t errlen)
+{
+	enum { O_SYSTEM = 1000, O_NODES, O_SET, O_SYS_SET, O_RESULTS, O_CALIBRATE, O_QUIET, O_NO_PLOT };
+	static const struct option opts[] = {
+		{ "system", required_argument, NULL, O_SYSTEM },
+		{ "nodes", required_argument, NULL, O_NODES },
+		{ "set", required_argument, NULL, O_SET },
+		{ "set-system", required_argument, NULL, O_SYS_SET },
+		{ "no-plot", no_argument, NULL, O_NO_PLOT },
+		{ "results", required_argument, NULL, O_RESULTS },
+		{ "calibrate", no_argument, NULL, O_CALIBRATE },
+		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool cmd = false;
+	int opt;
+
+	memset(a, 0, sizeof(*a));
+	a->results = "results";
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "-h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 1:
+			if (!cmd && !strcmp(optarg, "simulate")) {
+				cmd = true;
+			} else if (optarg[0] == '+' || !strncmp(optarg, "workload.", 9)) {
+				if (a->nsets == MAX_SETS)
+					goto too_many;
+				a->sets[a->nsets++] = optarg;
+			} else {
+				/* A workload, or with --calibrate (wherever it stands) results folders. */
+				if (a->ndirs == MAX_DIRS)
+					goto too_many;
+				a->dirs[a->ndirs++] = optarg;
+			}
+			break;
+		case O_SYSTEM: a->system = optarg; break;
+		case O_NODES:
+			if (parse_nodes(optarg, a)) {
+				snprintf(err, errlen, "--nodes '%s': expected a count from 1, a list such as 8,16,32 or a "
+					 "doubling range such as 8..1024 (at most %d counts)", optarg, MAX_POINTS);
+				return -EINVAL;
+			}
+			break;
+		case O_SET:
+			if (a->nsets == MAX_SETS)
+				goto too_many;
+			a->sets[a->nsets++] = optarg;
+			break;
+		case O_SYS_SET:
+			if (a->nsys_sets == MAX_SETS)
+				goto too_many;
+			a->sys_sets[a->nsys_sets++] = optarg;
+			break;
+		case O_NO_PLOT: a->no_plot = true; break;
+		case O_RESULTS: a->results = optarg; break;
+		case O_CALIBRATE: a->calibrate = true; break;
+		case O_QUIET: a->quiet = true; break;
+		case 'h': a->help = true; break;
+		default:
+			snprintf(err, errlen, "option '%s' is unknown or needs a value (see gpufeed simulate --help)",
+				 argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (a->help)
+		return 0;
+	if (!a->calibrate) {
+		if (a->ndirs > 1) {
+			snprintf(err, errlen, "unexpected argument '%s' (one workload file)", a->dirs[1]);
+			return -EINVAL;
+		}
+		a->workload = a->ndirs ? a->dirs[0] : NULL;
+		a->ndirs = 0;
+	}
+	if (!a->system) {
+		snprintf(err, errlen, "gpufeed simulate needs --system SYSTEM.yaml (examples in systems/)");
+		return -EINVAL;
+	}
+	if (a->calibrate && !a->ndirs) {
+		snprintf(err, errlen, "--calibrate needs measured results folders (with a summary.json each)");
+		return -EINVAL;
+	}
+	if (!a->calibrate && !a->workload) {
+		snprintf(err, errlen, "gpufeed simulate needs a workload file, e.g. workloads/llama3_8b.yaml");
+		return -EINVAL;
+	}
+	return 0;
+too_many:
+	snprintf(err, errlen, "too many arguments (at most %d overrides, %d results folders)", MAX_SETS, MAX_DIRS);
+	return -EINVAL;
+}
+
+/* The workload's own rank count: tensor x pipeline x data for a model with a given data-
+ * parallel degree, else one node. */
+static unsigned workload_ranks(const struct gf_workload *w, unsigned rpn)
+{
+	if (w->workflow.checkpoint && gf_model_params(w) > 0 && w->model.data > 0)
+		return (unsigned)(w->model.tensor * w->model.pipeline * w->model.data);
+	if (w->workflow.checkpoint && gf_model_params(w) > 0)
+		return (unsigned)(w->model.tensor * w->model.pipeline);
+	return rpn;
+}
+
+struct sweep {
+	struct gf_workload w;
+	struct gf_system sys;
+	struct gf_sim_point pts[MAX_POINTS];
+	int npts;
+	bool data_follows; /* model.parallelism.data was set from the ranks */
+	char name[128];
+	char started[32];
+};
+
+static int load(const struct args *a, struct sweep *s, char *err, size_t errlen)
+{
+	int rc;
+
+	gf_workload_defaults(&s->w);
+	rc = gf_yaml_load(a->workload, &s->w, err, errlen);
+	for (int i = 0; !rc && i < a->nsets; i++)
+		rc = gf_yaml_override(&s->w, a->sets[i], err, errlen);
+	if (!rc)
+		rc = gf_workload_validate(&s->w, err, errlen);
+	if (rc)
+		return rc;
+	gf_system_defaults(&s->sys);
+	rc = gf_system_load(a->system, &s->sys, err, errlen);
+	for (int i = 0; !rc && i < a->nsys_sets; i++) {
+		const char *eq = strchr(a->sys_sets[i], '=');
+		char key[128];
+		if (!eq || eq == a->sys_sets[i] || (size_t)(eq - a->sys_sets[i]) >= sizeof(key)) {
+			snprintf(err, errlen, "--set-system '%s': expected KEY=VALUE, e.g. servers.count=64",
+				 a->sys_sets[i]);
+			return -EINVAL;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - a->sys_sets[i]), a->sys_sets[i]);
+		rc = gf_system_set(&s->sys, key, eq + 1, "--set-system", 0, err, errlen);
+	}
+	if (!rc)
+		rc = gf_system_check(&s->sys, err, errlen);
+	if (rc)
+		return rc;
+	gf_workload_name(&s->w, s->name, sizeof(s->name));
+	return 0;
+}
+
+static int run_sweep(const struct args *a, struct sweep *s, char *err, size_t errlen)
+{
+	unsigned rpn = (unsigned)s->sys.clients.ranks_per_node;
+	unsigned list[MAX_POINTS];
+	int n = a->nnodes;
+	unsigned fixed_ranks = 0;
+
+	memcpy(list, a->nodes, sizeof(list));
+	if (!n && s->sys.clients.nodes > 0)
+		list[n++] = (unsigned)s->sys.clients.nodes;
+	if (!n) {
+		fixed_ranks = workload_ranks(&s->w, rpn);
+		list[n++] = (fixed_ranks + rpn - 1) / rpn;
+	} else if (s->w.workflow.checkpoint && gf_model_params(&s->w) > 0) {
+		/* The data-parallel degree follows the ranks of each node count. */
+		s->data_follows = s->w.model.data != 0;
+		s->w.model.data = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned ranks = fixed_ranks ? fixed_ranks : list[i] * rpn;
+		char why[1024];
+		int rc = gf_sim_point(&s->w, &s->sys, list[i], ranks, &s->pts[i], why, sizeof(why));
+		if (rc) {
+			snprintf(err, errlen, "%u nodes (%u ranks): %s", list[i], ranks, why);
+			return rc;
+		}
+		s->npts = i + 1;
+	}
+	return 0;
+}
+
+static void fmt_t(double s, char *buf, size_t len)
+{
+	gf_format_time(s, buf, len);
+}
+
+static void print_header(FILE *f, const struct sweep *s)
+{
+	const struct gf_system *y = &s->sys;
+	const struct gf_sim_point *p = &s->pts[0];
+	char a[32], b[32];
+
+	fprintf(f, "gpufeed simulate: %s on %s\n", s->name, y->name);
+	gf_format_rate(y->servers.write_bandwidth, a, sizeof(a));
+	gf_format_rate(y->servers.read_bandwidth, b, sizeof(b));
+	fprintf(f, "  system: %lld servers x %s write, %s read; %lld ranks per node", (long long)y->servers.count,
+		a, b, (long long)y->clients.ranks_per_node);
+	if (y->clients.nic_bandwidth > 0) {
+		gf_format_rate(y->clients.nic_bandwidth, a, sizeof(a));
+		fprintf(f, ", NIC %s", a);
+	}
+	fprintf(f, "\n");
+	if (p->ckpt) {
+		gf_format_size((uint64_t)p->unscaled_bytes, a, sizeof(a));
+		fprintf(f, "  checkpoint: %s", a);
+		if (p->params)
+			fprintf(f, ", %.*f B parameters, tensor %d x pipeline %d, ZeRO %d%s",
+				p->params >= 1e11 ? 0 : p->params >= 1e10 ? 1 : 2, p->params / 1e9, p->tp,
+				p->pp, p->zero, s->data_follows ? "; data parallel = ranks / (tensor x pipeline)" : "");
+		fprintf(f, "\n");
+	}
+	if (p->reads) {
+		gf_format_rate(p->demand_per_accel, a, sizeof(a));
+		fprintf(f, "  training reads: %s per accelerator\n", a);
+	}
+}
+
+static void print_table(FILE *f, const struct sweep *s)
+{
+	const struct gf_sim_point *p0 = &s->pts[0];
+
+	print_header(f, s);
+	fprintf(f, "\n  %6s %7s", "nodes", "ranks");
+	if (p0->ckpt)
+		fprintf(f, " %10s %10s %21s %10s", "write", "write BW", "ranks (min..max)", "restore");
+	if (p0->reads)
+		fprintf(f, " %6s %10s", "AU %", "read BW");
+	if (p0->ckpt && p0->reads)
+		fprintf(f, " %10s %8s", "async", "AU % in");
+	fprintf(f, " %8s%s  %s\n", "goodput", p0->reads && p0->ckpt ? " %sync/async" : " %",
+		p0->reads && p0->ckpt ? "bottleneck write / reads" : "bottleneck");
+	for (int i = 0; i < s->npts; i++) {
+		const struct gf_sim_point *p = &s->pts[i];
+		char t1[32], t2[32], t3[32], t4[32], r1[32];
+		fprintf(f, "  %6u %7u", p->nodes, p->ranks);
+		if (p->ckpt) {
+			char span[48];
+			fmt_t(p->write.burst_s, t1, sizeof(t1));
+			gf_format_rate(p->write.bytes_per_s, r1, sizeof(r1));
+			fmt_t(p->write.rank_min_s, t2, sizeof(t2));
+			fmt_t(p->write.rank_max_s, t3, sizeof(t3));
+			fmt_t(p->restore.burst_s, t4, sizeof(t4));
+			snprintf(span, sizeof(span), "%s..%s", t2, t3);
+			fprintf(f, " %10s %10s %21s %10s", t1, r1, span, t4);
+		}
+		if (p->reads) {
+			gf_format_rate(p->read.bytes_per_s, r1, sizeof(r1));
+			fprintf(f, " %6.1f %10s", p->read.au_mean, r1);
+		}
+		if (p->ckpt && p->reads) {
+			fmt_t(p->async.burst_s, t1, sizeof(t1));
+			fprintf(f, " %10s %8.1f", t1, p->async.read_au_mean);
+			fprintf(f, " %8.1f / %-8.1f", p->goodput_sync, p->goodput_async);
+		} else if (p->ckpt) {
+			fprintf(f, " %8.1f  ", p->goodput_sync);
+		} else {
+			fprintf(f, " %8s  ", "-"); /* no checkpoints: nothing to lose to failures */
+		}
+		if (p->ckpt && p->reads)
+			fprintf(f, "  %s / %s\n", gf_sim_limit_key(p->write.limit), gf_sim_limit_key(p->read.limit));
+		else
+			fprintf(f, "  %s\n", gf_sim_limit_key(p->ckpt ? p->write.limit : p->read.limit));
+	}
+}
+
+static void add_d(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
+}
+
+/* The figures of one kind of burst, with the key names of a measured run's summary.json. */
+static void burst_json(struct json_object *o, const char *kind, unsigned count,
+		       const struct gf_sim_burst *b, double max_s)
+{
+	struct json_object *pr = json_object_new_object();
+	char k[96];
+
+	snprintf(k, sizeof(k), "%s_count", kind);
+	json_object_object_add(o, k, json_object_new_int((int)count));
+	snprintf(k, sizeof(k), "%s_burst_s", kind);
+	add_d(o, k, b->burst_s);
+	snprintf(k, sizeof(k), "%s_burst_max_s", kind);
+	add_d(o, k, max_s);
+	snprintf(k, sizeof(k), "%s_bytes_per_s", kind);
+	add_d(o, k, b->bytes_per_s);
+	add_d(pr, "min", b->rank_min_s);
+	add_d(pr, "median", b->rank_median_s);
+	add_d(pr, "max", b->rank_max_s);
+	snprintf(k, sizeof(k), "per_rank_%s_s", kind);
+	json_object_object_add(o, k, pr);
+	snprintf(k, sizeof(k), "%s_ranks_moving_data", kind);
+	json_object_object_add(o, k, json_object_new_int((int)b->ranks_moving));
+	snprintf(k, sizeof(k), "%s_metadata_s", kind);
+	add_d(o, k, b->metadata_s);
+	snprintf(k, sizeof(k), "%s_limit", kind);
+	json_object_object_add(o, k, json_object_new_string(gf_sim_limit_key(b->limit)));
+}
+
+static struct json_object *failures_json(const struct gf_goodput *g, double au_interval, double goodput)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_d(o, "checkpoint_cost_s", g->delta_s);
+	add_d(o, "restart_s", g->restart_s);
+	add_d(o, "young_interval_s", g->young_s);
+	add_d(o, "daly_interval_s", g->daly_s);
+	add_d(o, "lost_work_per_failure_s", g->lost_per_failure_s);
+	add_d(o, "au_over_interval_percent", au_interval);
+	add_d(o, "goodput_percent", goodput);
+	return o;
+}
+
+static struct json_object *point_json(const struct gf_system *sys, const struct gf_sim_point *p)
+{
+	struct json_object *o = json_object_new_object(), *f = json_object_new_object(), *sim;
+
+	json_object_object_add(o, "nodes", json_object_new_int((int)p->nodes));
+	json_object_object_add(o, "ranks", json_object_new_int((int)p->ranks));
+	json_object_object_add(o, "accelerators", json_object_new_int((int)p->accels));
+	if (p->ckpt) {
+		struct json_object *c = json_object_new_object();
+		/* An integer, as in a measured run (exact: shares are whole bytes, far below 2^53). */
+		json_object_object_add(c, "bytes", json_object_new_uint64((uint64_t)llround(p->write.bytes)));
+		add_d(c, "unscaled_bytes", p->unscaled_bytes);
+		json_object_object_add(c, "parameters", json_object_new_uint64(p->params));
+		json_object_object_add(c, "tensor", json_object_new_int(p->tp));
+		json_object_object_add(c, "pipeline", json_object_new_int(p->pp));
+		json_object_object_add(c, "data", json_object_new_int(p->dp));
+		json_object_object_add(c, "zero_stage", json_object_new_int(p->zero));
+		burst_json(c, "write", p->write_count, &p->write, p->write_burst_max_s);
+		burst_json(c, "restore", p->restore_count, &p->restore, p->restore_burst_max_s);
+		json_object_object_add(o, "checkpoint", c);
+	}
+	if (p->reads) {
+		struct json_object *t = json_object_new_object(), *au = json_object_new_object();
+		add_d(au, "mean", p->read.au_mean);
+		add_d(au, "min", p->read.au_min);
+		add_d(au, "max", p->read.au_max);
+		json_object_object_add(t, "au_percent", au);
+		add_d(t, "read_bytes_per_s", p->read.bytes_per_s);
+		add_d(t, "demand_read_bytes_per_s", p->demand_per_accel * p->accels);
+		add_d(t, "demand_read_bytes_per_s_per_accelerator", p->demand_per_accel);
+		add_d(t, "request_bytes", p->request_bytes);
+		add_d(t, "requests_in_flight_per_rank", p->depth);
+		json_object_object_add(t, "limit", json_object_new_string(gf_sim_limit_key(p->read.limit)));
+		json_object_object_add(o, "train", t);
+	}
+	if (p->ckpt && p->reads) {
+		struct json_object *as = json_object_new_object();
+		add_d(as, "burst_s", p->async.burst_s);
+		add_d(as, "bytes_per_s", p->async.bytes_per_s);
+		add_d(as, "read_bytes_per_s_during", p->async.read_bytes_per_s);
+		add_d(as, "read_bytes_per_s_outside", p->read.bytes_per_s);
+		add_d(as, "au_during_percent", p->async.read_au_mean);
+		add_d(as, "au_outside_percent", p->read.au_mean);
+		add_d(as, "au_drop_points", p->read.au_mean - p->async.read_au_mean);
+		json_object_object_add(as, "limit", json_object_new_string(gf_sim_limit_key(p->async.limit)));
+		json_object_object_add(o, "async", as);
+	}
+	if (p->ckpt) {
+		add_d(f, "accelerator_mttf_s", sys->failures.accelerator_mttf);
+		add_d(f, "job_mttf_s", p->sync_fail.job_mttf_s);
+		add_d(f, "failures_per_day", p->sync_fail.failures_per_day);
+		json_object_object_add(f, "sync", failures_json(&p->sync_fail, p->au_interval_sync, p->goodput_sync));
+		if (p->reads)
+			json_object_object_add(f, "async", failures_json(&p->async_fail, p->au_interval_async,
+									 p->goodput_async));
+		json_object_object_add(o, "failures", f);
+	} else {
+		json_object_put(f);
+	}
+	sim = json_object_new_object();
+	add_d(sim, "cpu_s", p->cpu_s);
+	json_object_object_add(sim, "flow_classes", json_object_new_uint64(p->classes));
+	json_object_object_add(sim, "solves", json_object_new_uint64(p->solves));
+	json_object_object_add(sim, "events", json_object_new_uint64(p->events));
+	json_object_object_add(o, "simulation", sim);
+	return o;
+}
+
+static struct json_object *summary_json(const struct sweep *s)
+{
+	struct json_object *root = json_object_new_object(), *pts = json_object_new_array();
+
+	json_object_object_add(root, "schema", json_object_new_string(GF_SIMULATE_SCHEMA));
+	json_object_object_add(root, "status", json_object_new_string("complete"));
+	json_object_object_add(root, "command", json_object_new_string("simulate"));
+	json_object_object_add(root, "started_utc", json_object_new_string(s->started));
+	json_object_object_add(root, "workload_name", json_object_new_string(s->name));
+	json_object_object_add(root, "workload", gf_workload_to_json(&s->w));
+	json_object_object_add(root, "system", gf_system_to_json(&s->sys));
+	json_object_object_add(root, "data_parallel_follows_ranks", json_object_new_boolean(s->data_follows));
+	for (int i = 0; i < s->npts; i++)
+		json_object_array_add(pts, point_json(&s->sys, &s->pts[i]));
+	json_object_object_add(root, "points", pts);
+	return root;
+}
+
+/* sweep.csv: one row per node count; a figure that was not simulated is an empty field. */
+static int write_csv(const char *dir, const struct sweep *s)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "nodes,ranks,accelerators,write_burst_s,write_bytes_per_s,rank_min_s,rank_max_s,"
+		   "restore_burst_s,au_percent,read_bytes_per_s,async_burst_s,async_au_percent,"
+		   "goodput_sync_percent,goodput_async_percent,limit\n");
+	for (int i = 0; i < s->npts; i++) {
+		const struct gf_sim_point *p = &s->pts[i];
+		fprintf(f, "%u,%u,%u,", p->nodes, p->ranks, p->accels);
+		if (p->ckpt)
+			fprintf(f, "%.9g,%.9g,%.9g,%.9g,%.9g,", p->write.burst_s, p->write.bytes_per_s,
+				p->write.rank_min_s, p->write.rank_max_s, p->restore.burst_s);
+		else
+			fprintf(f, ",,,,,");
+		if (p->reads)
+			fprintf(f, "%.9g,%.9g,", p->read.au_mean, p->read.bytes_per_s);
+		else
+			fprintf(f, ",,");
+		if (p->ckpt && p->reads)
+			fprintf(f, "%.9g,%.9g,", p->async.burst_s, p->async.read_au_mean);
+		else
+			fprintf(f, ",,");
+		if (p->ckpt)
+			fprintf(f, "%.9g,", p->goodput_sync);
+		else
+			fprintf(f, ",");
+		if (p->ckpt && p->reads)
+			fprintf(f, "%.9g,", p->goodput_async);
+		else
+			fprintf(f, ",");
+		fprintf(f, "%s\n", gf_sim_limit_key(p->ckpt ? p->write.limit : p->read.limit));
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+static int write_system(const char *dir, const struct gf_system *sys)
+{
+	char path[4200];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/system.yaml", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	rc = gf_system_write(f, sys, "The system as simulated: every key, defaults included.");
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+static int write_results(const struct args *a, struct sweep *s, FILE *out, FILE *errf)
+{
+	char partial[4096], final[4096], title[512];
+	struct json_object *j = NULL;
+	int rc = gf_sim_out_create(a->results, s->name, "simulate", partial, sizeof(partial), final,
+				   sizeof(final));
+
+	if (rc) {
+		fprintf(errf, "gpufeed: cannot create a results folder under %s: %s\n", a->results, strerror(-rc));
+		return rc;
+	}
+	j = summary_json(s);
+	rc = j ? gf_sim_out_json(partial, "summary.json", j) : -ENOMEM;
+	json_object_put(j);
+	if (!rc)
+		rc = write_csv(partial, s);
+	if (!rc)
+		rc = write_system(partial, &s->sys);
+	if (rc) {
+		fprintf(errf, "gpufeed: writing %s: %s\n", partial, strerror(-rc));
+		return rc;
+	}
+	snprintf(title, sizeof(title), "%s on %s", s->name, s->sys.name);
+	if (a->no_plot)
+		gf_sim_out_note(partial, "no plot: --no-plot was given; sweep.csv holds the data");
+	else if (gf_sim_out_plot(partial, "simulate.gp", "sweep.csv", "simulate", title,
+			    s->pts[0].ckpt && s->pts[0].reads ? "checkpoint train" :
+			    s->pts[0].ckpt ? "checkpoint" : "train"))
+		fprintf(errf, "gpufeed: no plot (see %s/plots/NOTE.txt)\n", final);
+	rc = gf_sim_out_finish(partial, final);
+	if (rc) {
+		fprintf(errf, "gpufeed: renaming %s: %s\n", partial, strerror(-rc));
+		return rc;
+	}
+	fprintf(out, "\nresults: %s\n", final);
+	return 0;
+}
+
+int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
+{
+	struct args a;
+	struct sweep *s;
+	char err[2048];
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc;
+
+	if (parse_args(argc, argv, &a, err, sizeof(err))) {
+		fprintf(errf, "gpufeed: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
+	if (a.help) {
+		gf_simulate_usage(out);
+		return GF_EXIT_OK;
+	}
+	if (a.calibrate)
+		return gf_cmd_calibrate(a.dirs, a.ndirs, a.system, a.results, out, errf);
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		fprintf(errf, "gpufeed: out of memory\n");
+		return GF_EXIT_FAILED;
+	}
+	gmtime_r(&now, &tm);
+	strftime(s->started, sizeof(s->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rc = load(&a, s, err, sizeof(err));
+	if (!rc)
+		rc = run_sweep(&a, s, err, sizeof(err));
+	if (rc) {
+		fprintf(errf, "gpufeed: %s\n", err);
+		free(s);
+		return rc == -ENOMEM ? GF_EXIT_FAILED : GF_EXIT_USAGE;
+	}
+	if (!a.quiet)
+		print_table(out, s);
+	rc = write_results(&a, s, out, errf);
+	free(s);
+	return rc ? GF_EXIT_FAILED : GF_EXIT_OK;
+}

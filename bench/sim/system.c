@@ -1,0 +1,644 @@
+/* system: see system.h. */
+#include "sim/system.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#include "model/units.h"
+
+#define KEY(p, t, f, lo, hi, req, h) \
+	{ p, t, offsetof(struct gf_system, f), sizeof(((struct gf_system *)0)->f), lo, hi, req, h }
+#define BW_MAX 1e18 /* 1 EB/s: anything above is a typo */
+
+const struct gf_sys_key gf_sys_keys[] = {
+	KEY("name", GF_SYS_STRING, name, 0, 0, false, "short name, used in results folder names"),
+	KEY("description", GF_SYS_STRING, description, 0, 0, false, "what the system is"),
+	KEY("source", GF_SYS_STRING, source, 0, 0, false, "where the numbers come from (a citation)"),
+	KEY("clients.nodes", GF_SYS_COUNT, clients.nodes, 0, 1e7, false,
+	    "client nodes when --nodes is not given (0: the workload's ranks / ranks_per_node)"),
+	KEY("clients.ranks_per_node", GF_SYS_COUNT, clients.ranks_per_node, 1, 4096, false,
+	    "MPI ranks (emulated accelerator groups) per client node"),
+	KEY("clients.nic_bandwidth", GF_SYS_BANDWIDTH, clients.nic_bandwidth, 0, BW_MAX, false,
+	    "network bandwidth of one client node, each direction (0: no limit)"),
+	KEY("clients.node_read_bandwidth", GF_SYS_BANDWIDTH, clients.node_read_bandwidth, 0, BW_MAX, false,
+	    "the file system client's read ceiling per node (0: none)"),
+	KEY("clients.node_write_bandwidth", GF_SYS_BANDWIDTH, clients.node_write_bandwidth, 0, BW_MAX, false,
+	    "the file system client's write ceiling per node (0: none)"),
+	KEY("clients.rank_read_bandwidth", GF_SYS_BANDWIDTH, clients.rank_read_bandwidth, 0, BW_MAX, false,
+	    "read ceiling of one client (rank) (0: none); calibrate fits it"),
+	KEY("clients.rank_write_bandwidth", GF_SYS_BANDWIDTH, clients.rank_write_bandwidth, 0, BW_MAX, false,
+	    "write ceiling of one client (rank) (0: none); calibrate fits it"),
+	KEY("network.link_bandwidth", GF_SYS_BANDWIDTH, network.link_bandwidth, 0, BW_MAX, false,
+	    "network link of each storage server, each direction (0: no limit)"),
+	KEY("network.bisection_bandwidth", GF_SYS_BANDWIDTH, network.bisection_bandwidth, 0, BW_MAX, false,
+	    "between all clients and all servers, each direction (0: full bisection)"),
+	KEY("servers.count", GF_SYS_COUNT, servers.count, 1, 1e7, true, "storage servers"),
+	KEY("servers.read_bandwidth", GF_SYS_BANDWIDTH, servers.read_bandwidth, 1, BW_MAX, true,
+	    "what one server reads, all clients together"),
+	KEY("servers.write_bandwidth", GF_SYS_BANDWIDTH, servers.write_bandwidth, 1, BW_MAX, true,
+	    "what one server writes durably, all clients together"),
+	KEY("servers.request_latency", GF_SYS_SECONDS, servers.request_latency, 0, 60, false,
+	    "time of one request besides its transfer"),
+	KEY("servers.metadata_rate", GF_SYS_RATE, servers.metadata_rate, 0, 1e12, false,
+	    "file creates and opens per second, the whole system (0: no limit)"),
+	KEY("object_store.prefix_request_rate", GF_SYS_RATE, object_store.prefix_request_rate, 0, 1e12, false,
+	    "requests per second per key prefix (0: not an object store)"),
+	KEY("object_store.prefixes", GF_SYS_COUNT, object_store.prefixes, 1, 1e9, false,
+	    "key prefixes the objects spread over"),
+	KEY("object_store.ttfb", GF_SYS_SECONDS, object_store.ttfb, 0, 60, false,
+	    "time to first byte of every request"),
+	KEY("object_store.request_bytes", GF_SYS_SIZE, object_store.request_bytes, 4096, 5e9, false,
+	    "bytes per request (multipart part, ranged GET)"),
+	KEY("failures.accelerator_mttf", GF_SYS_SECONDS, failures.accelerator_mttf, 1, 1e15, false,
+	    "mean time to failure of one accelerator"),
+	KEY("failures.restart_time", GF_SYS_SECONDS, failures.restart_time, 0, 1e9, false,
+	    "time to restart a failed job, besides reading its checkpoint"),
+};
+const size_t gf_sys_nkeys = sizeof(gf_sys_keys) / sizeof(gf_sys_keys[0]);
+
+_Static_assert(sizeof(gf_sys_keys) / sizeof(gf_sys_keys[0]) <=
+		       sizeof(((struct gf_system *)0)->key_line) / sizeof(unsigned),
+	       "key_line must have room for every key");
+
+void gf_system_defaults(struct gf_system *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->clients.ranks_per_node = 8;
+	s->object_store.prefixes = 1;
+	s->object_store.request_bytes = 16.0 * 1024 * 1024;
+	/* MLCommons, MLPerf Storage v2.0 announcement (2025-08-04): "if the mean time to
+	 * failure for an accelerator is 50,000 hours, then a 100,000-accelerator cluster ...
+	 * will likely experience a failure every half-hour". */
+	s->failures.accelerator_mttf = 50000.0 * 3600.0;
+}
+
+static const struct gf_sys_key *find_key(const char *path)
+{
+	for (size_t i = 0; i < gf_sys_nkeys; i++)
+		if (!strcmp(gf_sys_keys[i].path, path))
+			return &gf_sys_keys[i];
+	return NULL;
+}
+
+static bool is_group(const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < gf_sys_nkeys; i++)
+		if (!strncmp(gf_sys_keys[i].path, path, n) && gf_sys_keys[i].path[n] == '.')
+			return true;
+	return false;
+}
+
+/* The first key of a section, for messages. */
+static const char *first_in(const char *section)
+{
+	size_t n = strlen(section);
+
+	for (size_t i = 0; i < gf_sys_nkeys; i++)
+		if (!strncmp(gf_sys_keys[i].path, section, n) && gf_sys_keys[i].path[n] == '.')
+			return gf_sys_keys[i].path;
+	return section;
+}
+
+/* Levenshtein distance of two short strings (key paths). */
+static unsigned distance(const char *a, const char *b)
+{
+	unsigned row[96];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > 95 || lb > 95)
+		return 1000;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j], best = diag + (tolower((unsigned char)a[i - 1]) !=
+							     tolower((unsigned char)b[j - 1]));
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *gf_system_nearest(const char *path)
+{
+	static char best[96];
+	unsigned best_d = 1000;
+	const char *dot = strrchr(path, '.');
+
+	for (size_t i = 0; i < gf_sys_nkeys; i++) {
+		const char *k = gf_sys_keys[i].path, *kdot = strrchr(k, '.');
+		unsigned d = distance(path, k);
+		/* The right key in the wrong section ("servers.nic_bandwidth") is near too. */
+		unsigned dl = distance(dot ? dot + 1 : path, kdot ? kdot + 1 : k) + 1;
+		char section[64];
+
+		if (dl < d)
+			d = dl;
+		if (d < best_d) {
+			best_d = d;
+			snprintf(best, sizeof(best), "%s", k);
+		}
+		if (!dot && kdot) {
+			snprintf(section, sizeof(section), "%.*s", (int)(kdot - k), k);
+			d = distance(path, section);
+			if (d < best_d) {
+				best_d = d;
+				snprintf(best, sizeof(best), "%s", section);
+			}
+		}
+	}
+	return best_d <= 6 ? best : NULL;
+}
+
+int gf_parse_bandwidth(const char *text, double *out)
+{
+	char buf[64], *end;
+	size_t n;
+	uint64_t b;
+
+	while (isspace((unsigned char)*text))
+		text++;
+	n = strlen(text);
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	if (n == 0 || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	/* Bits per second, as links are quoted: SI prefixes only. */
+	if (n > 5 && !strcmp(buf + n - 5, "bit/s")) {
+		static const char pre[] = " kMGTP";
+		double v;
+		buf[n - 5] = '\0';
+		v = strtod(buf, &end);
+		if (end == buf || !(v >= 0) || !isfinite(v))
+			return -EINVAL;
+		while (*end == ' ')
+			end++;
+		const char *p = *end ? strchr(pre + 1, *end) : pre;
+		if (!p || (*end && end[1]))
+			return -EINVAL;
+		*out = v * pow(1000.0, (double)(p - pre)) / 8.0;
+		return 0;
+	}
+	if (n > 2 && !strcmp(buf + n - 2, "/s"))
+		buf[n - 2] = '\0';
+	if (gf_parse_size(buf, &b) == 0) {
+		*out = (double)b;
+		return 0;
+	}
+	/* A plain number, also in exponent form (1.5e9). */
+	double v = strtod(buf, &end);
+	if (end == buf || *end || !(v >= 0) || !isfinite(v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Operations per second: a number with an optional SI k, M or G and an optional "/s". */
+static int parse_rate(const char *text, double *out)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (end == text || !(v >= 0) || !isfinite(v))
+		return -EINVAL;
+	if (*end == 'k' || *end == 'K')
+		v *= 1e3, end++;
+	else if (*end == 'M')
+		v *= 1e6, end++;
+	else if (*end == 'G')
+		v *= 1e9, end++;
+	if (!strcmp(end, "/s"))
+		end += 2;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static const char *expected(enum gf_sys_key_type t)
+{
+	switch (t) {
+	case GF_SYS_COUNT: return "a whole number";
+	case GF_SYS_BANDWIDTH: return "a bandwidth such as 25GB/s, 1.5GiB/s or 200Gbit/s";
+	case GF_SYS_SECONDS: return "a time such as 50us, 2ms, 30s or 50000h";
+	case GF_SYS_RATE: return "a rate such as 20000 or 50k (per second)";
+	case GF_SYS_SIZE: return "a size such as 16MiB";
+	default: return "text";
+	}
+}
+
+static void where(char *err, size_t errlen, const char *file, unsigned line, const char *msg)
+{
+	if (line)
+		snprintf(err, errlen, "%s:%u: %s", file, line, msg);
+	else
+		snprintf(err, errlen, "%s: %s", file, msg);
+}
+
+int gf_system_set(struct gf_system *s, const char *path, const char *value, const char *file,
+		  unsigned line, char *err, size_t errlen)
+{
+	const struct gf_sys_key *k = find_key(path);
+	char msg[1024];
+	void *field;
+	double v = 0;
+	int rc = 0;
+
+	if (!k) {
+		const char *near = gf_system_nearest(path);
+		snprintf(msg, sizeof(msg), "unknown key '%s'%s%s%s (the keys: docs/simulate.md)", path,
+			 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		where(err, errlen, file, line, msg);
+		return -EINVAL;
+	}
+	field = (char *)s + k->offset;
+	/* Set from the command line counts as set too. */
+	s->key_line[k - gf_sys_keys] = line ? line : UINT_MAX;
+	switch (k->type) {
+	case GF_SYS_STRING:
+		if (strlen(value) >= k->size) {
+			snprintf(msg, sizeof(msg), "%s: at most %zu characters", path, k->size - 1);
+			where(err, errlen, file, line, msg);
+			return -EINVAL;
+		}
+		snprintf(field, k->size, "%s", value);
+		return 0;
+	case GF_SYS_COUNT: {
+		char *end;
+		errno = 0;
+		long long n = strtoll(value, &end, 10);
+		rc = end == value || *end || errno ? -EINVAL : 0;
+		v = (double)n;
+		break;
+	}
+	case GF_SYS_BANDWIDTH: rc = gf_parse_bandwidth(value, &v); break;
+	case GF_SYS_SECONDS: rc = gf_parse_time(value, &v); break;
+	case GF_SYS_RATE: rc = parse_rate(value, &v); break;
+	case GF_SYS_SIZE: {
+		uint64_t b;
+		rc = gf_parse_size(value, &b);
+		v = (double)b;
+		break;
+	}
+	}
+	if (rc || v < k->min || v > k->max) {
+		/* 0 is allowed where the key says so: "0: no limit". */
+		if (rc) {
+			snprintf(msg, sizeof(msg), "%s: '%s' is not %s", path, value, expected(k->type));
+		} else {
+			char lo[64];
+			snprintf(lo, sizeof(lo), "%.15g", k->min);
+			snprintf(msg, sizeof(msg), "%s: %s is out of range: from %s to %.15g%s", path, value, lo,
+				 k->max, k->min == 0 ? " (0: none)" : "");
+		}
+		where(err, errlen, file, line, msg);
+		return -EINVAL;
+	}
+	if (k->type == GF_SYS_COUNT)
+		*(int64_t *)field = (int64_t)v;
+	else
+		*(double *)field = v;
+	return 0;
+}
+
+struct loader {
+	yaml_document_t *doc;
+	struct gf_system *s;
+	const char *file;
+	char *err;
+	size_t errlen;
+};
+
+static unsigned line_of(const yaml_node_t *n)
+{
+	return (unsigned)n->start_mark.line + 1;
+}
+
+static int load_map(struct loader *L, const char *prefix, yaml_node_t *map)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(L->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(L->doc, p->value);
+		char path[256], msg[512];
+		int rc;
+
+		if (k->type != YAML_SCALAR_NODE) {
+			where(L->err, L->errlen, L->file, line_of(k), "a key must be a plain name");
+			return -EINVAL;
+		}
+		/* libyaml keeps duplicate keys; "last one wins" would hide a typo. */
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *qk = yaml_document_get_node(L->doc, q->key);
+			if (qk->type == YAML_SCALAR_NODE &&
+			    !strcmp((char *)qk->data.scalar.value, (char *)k->data.scalar.value)) {
+				snprintf(msg, sizeof(msg), "key '%s' is given twice (first on line %u)",
+					 (char *)k->data.scalar.value, line_of(qk));
+				where(L->err, L->errlen, L->file, line_of(k), msg);
+				return -EINVAL;
+			}
+		}
+		snprintf(path, sizeof(path), "%s%s%s", prefix, prefix[0] ? "." : "",
+			 (char *)k->data.scalar.value);
+		if (find_key(path)) {
+			if (v->type != YAML_SCALAR_NODE) {
+				snprintf(msg, sizeof(msg), "%s takes a single value, not a %s", path,
+					 v->type == YAML_MAPPING_NODE ? "map" : "list");
+				where(L->err, L->errlen, L->file, line_of(v), msg);
+				return -EINVAL;
+			}
+			rc = gf_system_set(L->s, path, (char *)v->data.scalar.value, L->file, line_of(v),
+					   L->err, L->errlen);
+		} else if (is_group(path)) {
+			if (v->type == YAML_SCALAR_NODE && !v->data.scalar.value[0])
+				continue; /* an empty section */
+			if (v->type != YAML_MAPPING_NODE) {
+				snprintf(msg, sizeof(msg), "'%s' is a section: it takes keys such as %s", path,
+					 first_in(path));
+				where(L->err, L->errlen, L->file, line_of(v), msg);
+				return -EINVAL;
+			}
+			rc = load_map(L, path, v);
+		} else {
+			rc = gf_system_set(L->s, path, "", L->file, line_of(k), L->err, L->errlen);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int load_doc(struct loader *L, yaml_parser_t *parser)
+{
+	yaml_document_t doc;
+	yaml_node_t *root;
+	int rc;
+
+	if (!yaml_parser_load(parser, &doc)) {
+		snprintf(L->err, L->errlen, "%s:%zu: YAML syntax error: %s", L->file,
+			 parser->problem_mark.line + 1, parser->problem ? parser->problem : "unknown");
+		return -EINVAL;
+	}
+	L->doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		where(L->err, L->errlen, L->file, 0, "the system file is empty");
+		rc = -EINVAL;
+	} else if (root->type != YAML_MAPPING_NODE) {
+		where(L->err, L->errlen, L->file, line_of(root),
+		      "a system file is a map of sections (clients:, network:, servers:, ...)");
+		rc = -EINVAL;
+	} else {
+		rc = load_map(L, "", root);
+	}
+	yaml_document_delete(&doc);
+	return rc;
+}
+
+/* A system file is a page of keys: anything far larger or deeper is a mistake (or
+ * /dev/zero), and libyaml's time grows faster than linearly with nesting. Both are
+ * bounded before the document is built, as for workloads (model/yaml.c). */
+#define SYS_MAX_BYTES (256u << 10)
+#define SYS_MAX_DEPTH 8
+
+/* Whether the text nests deeper than SYS_MAX_DEPTH, with libyaml's event parser, which
+ * stops at the first level too deep instead of building the whole tree. */
+static int check_depth(const unsigned char *text, size_t len, const char *file, char *err, size_t errlen)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, rc = 0;
+
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_string(&parser, text, len);
+	while (yaml_parser_parse(&parser, &ev)) { /* syntax errors: the loader names their line */
+		yaml_event_type_t type = ev.type;
+		unsigned line = (unsigned)ev.start_mark.line + 1;
+		yaml_event_delete(&ev);
+		if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT) {
+			if (++depth > SYS_MAX_DEPTH) {
+				snprintf(err, errlen, "%s:%u: nested more than %d levels deep; a system file "
+					 "has sections of keys (2 levels)", file, line, SYS_MAX_DEPTH);
+				rc = -EINVAL;
+				break;
+			}
+		} else if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+		} else if (type == YAML_STREAM_END_EVENT) {
+			break;
+		}
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+/* The whole file, if it is a regular file of at most SYS_MAX_BYTES. */
+static int read_file(const char *file, unsigned char **text, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	unsigned char *buf = NULL;
+	size_t got;
+	FILE *f = fopen(file, "rb");
+	int rc = 0;
+
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read the system file: %s", file, strerror(errno));
+		return rc;
+	}
+	if (fstat(fileno(f), &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read the system file: %s", file, strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s is a folder; give a system file such as systems/local.yaml", file);
+		rc = -EISDIR;
+	} else if (!S_ISREG(st.st_mode) || st.st_size > (off_t)SYS_MAX_BYTES) {
+		snprintf(err, errlen, "%s: %s; a system file is a regular file of at most %u KiB", file,
+			 S_ISREG(st.st_mode) ? "too large" : "not a regular file", SYS_MAX_BYTES / 1024);
+		rc = -EINVAL;
+	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		rc = -ENOMEM;
+	} else {
+		got = fread(buf, 1, (size_t)st.st_size, f);
+		if (ferror(f)) {
+			snprintf(err, errlen, "%s: cannot read the system file: %s", file, strerror(EIO));
+			free(buf);
+			rc = -EIO;
+		} else {
+			buf[got] = '\0';
+			*text = buf;
+			*len = got;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+int gf_system_load(const char *file, struct gf_system *s, char *err, size_t errlen)
+{
+	struct loader L = { .s = s, .file = file, .err = err, .errlen = errlen };
+	yaml_parser_t parser;
+	unsigned char *text = NULL;
+	size_t len = 0;
+	int rc = read_file(file, &text, &len, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = check_depth(text, len, file, err, errlen);
+	if (rc)
+		goto out_free;
+	snprintf(s->file, sizeof(s->file), "%s", file);
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		rc = -ENOMEM;
+		goto out_free;
+	}
+	yaml_parser_set_input_string(&parser, text, len);
+	rc = load_doc(&L, &parser);
+	yaml_parser_delete(&parser);
+	if (!rc)
+		rc = gf_system_check(s, err, errlen);
+	if (!rc && !s->name[0]) {
+		/* The file's base name without .yaml names the system. */
+		const char *b = strrchr(file, '/');
+		b = b ? b + 1 : file;
+		snprintf(s->name, sizeof(s->name), "%.*s", (int)strcspn(b, "."), b);
+	}
+out_free:
+	free(text);
+	return rc;
+}
+
+int gf_system_check(const struct gf_system *s, char *err, size_t errlen)
+{
+	const char *file = s->file[0] ? s->file : "system";
+
+	for (size_t i = 0; i < gf_sys_nkeys; i++) {
+		const struct gf_sys_key *k = &gf_sys_keys[i];
+		if (k->required && !s->key_line[i]) {
+			snprintf(err, errlen, "%s: %s is required (%s)", file, k->path, k->help);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A bandwidth in SI units that gf_parse_bandwidth reads back ("30.3GB/s"), the value
+ * always >= 1 in its unit so that %g never prints an exponent. */
+static void put_bandwidth(char *buf, size_t len, double v)
+{
+	static const char *const unit[] = { "B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s" };
+	int u = 0;
+
+	while (u < 5 && v >= 1000.0) {
+		v /= 1000.0;
+		u++;
+	}
+	snprintf(buf, len, "%.6g%s", v, v == 0 ? "" : unit[u]);
+}
+
+int gf_system_write(FILE *f, const struct gf_system *s, const char *header)
+{
+	char section[64] = "";
+
+	if (header) {
+		for (const char *p = header; *p;) {
+			size_t n = strcspn(p, "\n");
+			fprintf(f, "# %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+	for (size_t i = 0; i < gf_sys_nkeys; i++) {
+		const struct gf_sys_key *k = &gf_sys_keys[i];
+		const char *dot = strchr(k->path, '.');
+		const void *field = (const char *)s + k->offset;
+		char val[GF_SYS_STR * 2 + 4];
+
+		if (dot && strncmp(section, k->path, (size_t)(dot - k->path) + 1)) {
+			snprintf(section, sizeof(section), "%.*s", (int)(dot - k->path) + 1, k->path);
+			fprintf(f, "\n%.*s:\n", (int)(dot - k->path), k->path);
+		}
+		switch (k->type) {
+		case GF_SYS_STRING: {
+			/* Double-quoted YAML: only the quote and the backslash need escaping. */
+			size_t o = 0;
+			val[o++] = '"';
+			for (const char *p = field; *p && o + 3 < sizeof(val); p++) {
+				if (*p == '"' || *p == '\\')
+					val[o++] = '\\';
+				val[o++] = *p;
+			}
+			val[o++] = '"';
+			val[o] = '\0';
+			if (!((const char *)field)[0])
+				continue;
+			break;
+		}
+		case GF_SYS_COUNT: snprintf(val, sizeof(val), "%lld", (long long)*(const int64_t *)field); break;
+		case GF_SYS_BANDWIDTH: put_bandwidth(val, sizeof(val), *(const double *)field); break;
+		case GF_SYS_SECONDS:
+		case GF_SYS_RATE: snprintf(val, sizeof(val), "%.9g", *(const double *)field); break;
+		case GF_SYS_SIZE: snprintf(val, sizeof(val), "%.0f", *(const double *)field); break;
+		}
+		fprintf(f, "%s%s: %s\n", dot ? "  " : "", dot ? dot + 1 : k->path, val);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+struct json_object *gf_system_to_json(const struct gf_system *s)
+{
+	struct json_object *root = json_object_new_object();
+
+	if (!root)
+		return NULL;
+	json_object_object_add(root, "file", json_object_new_string(s->file));
+	for (size_t i = 0; i < gf_sys_nkeys; i++) {
+		const struct gf_sys_key *k = &gf_sys_keys[i];
+		const void *field = (const char *)s + k->offset;
+		const char *dot = strchr(k->path, '.');
+		struct json_object *sec = root, *v;
+		char name[64];
+
+		if (dot) {
+			snprintf(name, sizeof(name), "%.*s", (int)(dot - k->path), k->path);
+			if (!json_object_object_get_ex(root, name, &sec)) {
+				sec = json_object_new_object();
+				json_object_object_add(root, name, sec);
+			}
+		}
+		switch (k->type) {
+		case GF_SYS_STRING: v = json_object_new_string(field); break;
+		case GF_SYS_COUNT: v = json_object_new_int64(*(const int64_t *)field); break;
+		default: v = json_object_new_double(*(const double *)field); break;
+		}
+		/* Units in the key names, as everywhere in summary.json. */
+		snprintf(name, sizeof(name), "%s%s", dot ? dot + 1 : k->path,
+			 k->type == GF_SYS_BANDWIDTH ? "_bytes_per_s" : k->type == GF_SYS_SECONDS ? "_s" :
+			 k->type == GF_SYS_RATE ? "_per_s" : "");
+		json_object_object_add(sec, name, v);
+	}
+	return root;
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Description: gpufeed simulate end to end: a sweep over node counts on the shipped
+# example system writes a results folder (summary.json "gpufeed.simulate/1", sweep.csv,
+# the system as simulated, a plot), with the checkpoint bytes of the model's sizing; an
+# analytic case through the command line (one server: burst = bytes / bandwidth); the
+# training reads' AU; --calibrate on two measured runs (1 and 2 ranks on a local
+# folder) writes a system file that simulate reads back; every bad system file in
+# tests/bad_system exits 2 with the message its first line names; paths with quotes
+# reach gnuplot as data.
+# Expected: exit 0 and the figures above; exit 2 with file, line and key for bad input.
+# Buggy: a typo in a system file ignored, bytes that differ from a measured run's,
+# a results folder overwritten, a path pasted into gnuplot code.
+. "$(dirname "$0")/lib.sh"
+
+W=$SRCDIR/workloads
+SYS=$SRCDIR/systems
+
+# A sweep on the example system.
+res=$TMP/sweep
+"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$SYS/example.yaml" --nodes 8,16 --results "$res" >"$TMP/o" 2>&1 \
+	|| { bad "sweep failed"; cat "$TMP/o"; }
+d=$(only_result "$res")
+s=$d/summary.json
+expect "schema and two points" "$s" '.schema == "gpufeed.simulate/1" and .status == "complete" and (.points | length) == 2'
+expect "ranks = nodes x ranks_per_node, data parallel follows" "$s" '.points[0].ranks == 64 and .points[1].ranks == 128 and .points[1].checkpoint.data == 128 and .data_parallel_follows_ranks == true'
+# 8,030,261,248 parameters x 14 bytes, each of 64 ranks' two shards rounded up to 4 KiB.
+expect "the model's checkpoint bytes" "$s" '.points[0].checkpoint.bytes >= 112423657472 and .points[0].checkpoint.bytes < 112423657472 + 64 * 2 * 4096 and .points[0].checkpoint.parameters == 8030261248'
+expect "burst is the slowest rank, bandwidth = bytes / burst" "$s" '[.points[] | .checkpoint | .write_burst_s == .per_rank_write_s.max and ((.bytes / .write_burst_s) - .write_bytes_per_s | fabs) < 1] | all'
+expect "no faster than the servers" "$s" '[.points[] | .checkpoint.write_bytes_per_s <= 40 * 30e9 * 1.000001] | all'
+expect "goodput and Daly's interval" "$s" '[.points[].failures.sync | .goodput_percent > 0 and .goodput_percent <= 100 and .daly_interval_s > 0] | all'
+[ "$(wc -l <"$d/sweep.csv")" -eq 3 ] && ok "sweep.csv: header and two rows" || bad "sweep.csv rows"
+"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$d/system.yaml" --nodes 8 --results "$TMP/again" --no-plot >/dev/null 2>&1 \
+	&& ok "the system as simulated loads back" || bad "system.yaml of the results does not load"
+if command -v gnuplot >/dev/null; then
+	[ -s "$d/plots/simulate.png" ] && [ -s "$d/plots/simulate.svg" ] && ok "plot rendered" || bad "no plot: $(cat "$d/plots/NOTE.txt" 2>/dev/null)"
+fi
+grep -q "results: $d" "$TMP/o" && ok "the table names the folder" || bad "no results line"
+
+# One server of 1 GB/s and nothing else: a burst is bytes / 1 GB/s, exactly.
+cat >"$TMP/one.yaml" <<'YAML'
+servers:
+  count: 1
+  read_bandwidth: 1GB/s
+  write_bandwidth: 1GB/s
+YAML
+"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$TMP/one.yaml" --results "$TMP/one" --no-plot --quiet >/dev/null 2>&1 || bad "one server failed"
+expect "one server: bytes / bandwidth" "$(only_result "$TMP/one")/summary.json" '.points[0].ranks == 8 and (.points[0].checkpoint | ((.write_burst_s - .bytes / 1e9) | fabs) < 1e-6 and .write_limit == "servers")'
+
+# Training reads on the example system: AU from what the servers deliver.
+"$GPUFEED" simulate "$W/unet3d_h100.yaml" --system "$SYS/example.yaml" --nodes 1..64 --set workflow.checkpoint=true \
+	--results "$TMP/unet" --no-plot >/dev/null 2>&1 || bad "unet3d sweep failed"
+s=$(only_result "$TMP/unet")/summary.json
+expect "AU within 0..100, reads no more than the demand" "$s" '[.points[] | .train | .au_percent.mean <= 100 and .au_percent.mean > 0 and .read_bytes_per_s <= .demand_read_bytes_per_s * 1.000001] | all'
+# 512 H100s need 1.63 TB/s; the example's bisection carries 1.5 TB/s: AU = 1.5 / 1.63.
+expect "AU = bisection / demand at 64 nodes" "$s" '.points[0].train.au_percent.mean == 100 and (.points[-1].train | .limit == "bisection" and ((.au_percent.mean - 100 * 1.5e12 / .demand_read_bytes_per_s) | fabs) < 1e-6)'
+expect "async: reads drop during a burst" "$s" '[.points[] | .async.au_during_percent <= .async.au_outside_percent + 1e-9] | all'
+
+# Bad input: exit 2 and the message.
+for f in "$SRCDIR"/tests/bad_system/*.yaml; do
+	want=$(sed -n '1s/^# expect: //p' "$f")
+	"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$f" --results "$TMP/bad" >"$TMP/o" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF -- "$want" "$TMP/o" && grep -qF -- "$(basename "$f")" "$TMP/o"; then
+		ok "$(basename "$f"): exit 2, $want"
+	else
+		bad "$(basename "$f"): exit $rc, wanted '$want'"; cat "$TMP/o"
+	fi
+done
+[ ! -e "$TMP/bad" ] || [ -z "$(ls -A "$TMP/bad")" ] && ok "no results folder for bad input" || bad "results written for bad input"
+"$GPUFEED" simulate "$W/llama3_405b.yaml" --system "$SYS/example.yaml" --nodes 3 --results "$TMP/bad" >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q "3 nodes (24 ranks).*tensor 8 x pipeline 32" "$TMP/o" && ok "a node count the parallelism cannot use: exit 2" || { bad "parallelism misfit"; cat "$TMP/o"; }
+"$GPUFEED" simulate "$W/llama3_8b.yaml" >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q -- "--system" "$TMP/o" && ok "no --system: exit 2" || bad "no --system"
+"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$SYS/example.yaml" --nodes 8,x >"$TMP/o" 2>&1
+[ $? -eq 2 ] && ok "bad --nodes: exit 2" || bad "bad --nodes"
+"$GPUFEED" simulate --help >"$TMP/o" 2>&1 && grep -q -- "--calibrate" "$TMP/o" && ok "--help" || bad "--help"
+
+# Paths with quotes and a dollar go to gnuplot as arguments, never as code.
+odd="$TMP/it's \"odd\" \$HOME"
+if command -v gnuplot >/dev/null; then
+	"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$SYS/example.yaml" --nodes 1,2 --results "$odd" >/dev/null 2>&1 || bad "odd path run"
+	[ -s "$(only_result "$odd")/plots/simulate.png" ] && ok "plot under a path with quotes" || bad "no plot under an odd path"
+fi
+
+# Calibrate on two measured runs, 1 and 2 ranks writing to a local folder.
+for n in 1 2; do
+	gf "$n" run "$W/llama3_8b.yaml" --target "$TMP/t$n" --results "$TMP/m$n" --quiet --set checkpoint.scale=1/1000 \
+		--set model.parallelism.data=$n --set checkpoint.time_between_checkpoints=0 \
+		--set checkpoint.num_checkpoints_write=2 --set checkpoint.num_checkpoints_read=2 >"$TMP/o" 2>&1 \
+		|| { bad "measured run at $n ranks failed"; cat "$TMP/o"; }
+done
+"$GPUFEED" simulate --calibrate "$(only_result "$TMP/m1")" "$(only_result "$TMP/m2")" --system "$SYS/local.yaml" \
+	--results "$TMP/cal" >"$TMP/o" 2>&1 || { bad "calibrate failed"; cat "$TMP/o"; }
+c=$(only_result "$TMP/cal")
+expect "calibrate: parameters and every run's fit" "$c/summary.json" '.schema == "gpufeed.calibrate/1" and (.runs | length) == 2 and ([.runs[].figures.write_burst_s | .measured > 0 and .predicted > 0 and (.error_percent | type) == "number"] | all) and .parameters["clients.rank_write_bandwidth"].fitted == true'
+grep -q "^#.*write burst" "$c/system.yaml" && ok "the fitted file lists the fit per run" || bad "no fit in the fitted file"
+"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$c/system.yaml" --results "$TMP/fitted" --no-plot >/dev/null 2>&1 \
+	&& ok "the fitted system simulates" || bad "the fitted system does not load"
+"$GPUFEED" simulate --calibrate "$TMP/nowhere" --system "$SYS/local.yaml" --results "$TMP/cal2" >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q "summary.json" "$TMP/o" && ok "calibrate without a results folder: exit 2" || bad "calibrate on nothing"
+finish

@@ -1,0 +1,699 @@
+/* Description: the simulator (bench/sim). The flow solver's max-min fair rates and
+ * event times on hand-solved networks, exact; the cluster model's analytic cases, exact:
+ * one bottleneck (bytes / bandwidth), N equal clients on one server, clients faster than
+ * the servers and the reverse, a bisection limit, latency and metadata as the model
+ * defines them, training reads' AU; checkpoint shards from the model's sizing (the bytes
+ * of a measured run, one flow class per node for equal shards); Young's and Daly's
+ * intervals; the system file's keys, units and errors; calibration recovering known
+ * parameters. Buggy: a rate off by a share, a flow that ends before its bytes moved,
+ * classes that grow with ranks on a node, a typo accepted in a system file. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "model/model.h"
+#include "model/workload.h"
+#include "sim/calibrate.h"
+#include "sim/cluster.h"
+#include "sim/flow.h"
+#include "sim/goodput.h"
+#include "sim/point.h"
+#include "sim/system.h"
+
+#define REL(a, b) (fabs((a) - (b)) <= 1e-9 * fabs(b) + 1e-12)
+#define assert_rel(a, b)                                                                         \
+	do {                                                                                     \
+		double a_ = (a), b_ = (b);                                                       \
+		if (!REL(a_, b_))                                                                \
+			fail_msg("%s = %.12g, expected %.12g", #a, a_, b_);                       \
+	} while (0)
+
+/* --- the flow solver --- */
+
+static int64_t add(struct gf_flow_net *n, double mult, double cap, double bytes, const uint32_t *res,
+		   const double *coef, uint32_t nres)
+{
+	struct gf_flow_use u[8];
+	struct gf_flow_class c = { .mult = mult, .cap = cap, .bytes = bytes };
+
+	for (uint32_t i = 0; i < nres; i++)
+		u[i] = (struct gf_flow_use){ res[i], coef ? coef[i] : 1.0 };
+	return gf_flow_add_class(n, &c, u, nres);
+}
+
+static void test_flow_one_bottleneck(void **state)
+{
+	struct gf_flow_net n;
+	double end, bytes_end;
+	uint32_t r0;
+
+	(void)state;
+	gf_flow_init(&n);
+	r0 = (uint32_t)gf_flow_add_res(&n, 2e9, 0);
+	assert_true(add(&n, 1, INFINITY, 10e9, &r0, NULL, 1) >= 0);
+	assert_int_equal(gf_flow_run(&n, 0, &end, &bytes_end), 0);
+	assert_rel(end, 5.0); /* 10 GB / 2 GB/s */
+	assert_rel(n.cls[0].moved, 10e9);
+	assert_int_equal(n.cls[0].limit, 0);
+	gf_flow_free(&n);
+}
+
+/* A class of N flows and N classes of one flow: the same rates and times. */
+static void test_flow_multiplicity(void **state)
+{
+	struct gf_flow_net a, b;
+	double ea, eb, x;
+	uint32_t ra, rb;
+
+	(void)state;
+	gf_flow_init(&a);
+	gf_flow_init(&b);
+	ra = (uint32_t)gf_flow_add_res(&a, 1e9, 0);
+	rb = (uint32_t)gf_flow_add_res(&b, 1e9, 0);
+	add(&a, 7, INFINITY, 1e8, &ra, NULL, 1);
+	for (int i = 0; i < 7; i++)
+		add(&b, 1, INFINITY, 1e8, &rb, NULL, 1);
+	assert_int_equal(gf_flow_solve(&a), 0);
+	assert_rel(a.cls[0].rate, 1e9 / 7);
+	assert_int_equal(gf_flow_run(&a, 0, &ea, &x), 0);
+	assert_int_equal(gf_flow_run(&b, 0, &eb, &x), 0);
+	assert_rel(ea, 7 * 1e8 / 1e9);
+	assert_rel(eb, ea);
+	assert_int_equal(b.events, 1); /* seven equal flows end in one event */
+	gf_flow_free(&a);
+	gf_flow_free(&b);
+}
+
+/* Bertsekas and Gallager's kind of example, solved by hand. Links A (10) and B (4); flow 1
+ * crosses both, flow 2 only A, flow 3 only B. Max-min: B gives 2 and 2 to flows 1 and 3,
+ * flow 2 takes the rest of A, 8. With 4, 16 and 2 bytes: flow 3 ends at 1 s; then flow 1
+ * is alone on B (4) and flow 2 gets A's other 6, so flow 1 ends at 1.5 s; flow 2, with 16
+ * - 8 - 3 = 5 left, alone at 10, ends at 2 s. */
+static void test_flow_maxmin_hand_solved(void **state)
+{
+	struct gf_flow_net n;
+	double end, bytes_end;
+	uint32_t A, B, ab[2];
+
+	(void)state;
+	gf_flow_init(&n);
+	A = (uint32_t)gf_flow_add_res(&n, 10, 0);
+	B = (uint32_t)gf_flow_add_res(&n, 4, 1);
+	ab[0] = A;
+	ab[1] = B;
+	add(&n, 1, INFINITY, 4, ab, NULL, 2);
+	add(&n, 1, INFINITY, 16, &A, NULL, 1);
+	add(&n, 1, INFINITY, 2, &B, NULL, 1);
+	assert_int_equal(gf_flow_solve(&n), 0);
+	assert_rel(n.cls[0].rate, 2);
+	assert_rel(n.cls[1].rate, 8);
+	assert_rel(n.cls[2].rate, 2);
+	assert_int_equal(n.cls[0].limit, (int)B);
+	assert_int_equal(n.cls[1].limit, (int)A);
+	assert_int_equal(gf_flow_run(&n, 0, &end, &bytes_end), 0);
+	assert_rel(n.cls[2].done_s, 1.0);
+	assert_rel(n.cls[0].done_s, 1.5);
+	assert_rel(n.cls[1].done_s, 2.0);
+	assert_rel(end, 2.0);
+	/* Flow 1 spent its whole life limited by B (kind 1). */
+	assert_rel(n.cls[0].kind_s[1], 1.5);
+	gf_flow_free(&n);
+}
+
+/* Caps: a flow capped below its fair share leaves the rest to the others. */
+static void test_flow_caps(void **state)
+{
+	struct gf_flow_net n;
+	uint32_t r;
+
+	(void)state;
+	gf_flow_init(&n);
+	r = (uint32_t)gf_flow_add_res(&n, 12, 0);
+	add(&n, 1, 2, 1, &r, NULL, 1);        /* capped at 2 */
+	add(&n, 2, INFINITY, 1, &r, NULL, 1); /* two flows share the other 10 */
+	assert_int_equal(gf_flow_solve(&n), 0);
+	assert_rel(n.cls[0].rate, 2);
+	assert_int_equal(n.cls[0].limit, GF_FLOW_CAPPED);
+	assert_rel(n.cls[1].rate, 5);
+	gf_flow_free(&n);
+}
+
+/* A server whose time is shared: 1/W s per byte written, 1/R per byte read. One writer
+ * and one reader at equal rates x: x / 2 + x / 4 = 1, x = 4/3. */
+static void test_flow_coefficients(void **state)
+{
+	struct gf_flow_net n;
+	uint32_t r;
+	double w = 1.0 / 2, rd = 1.0 / 4;
+
+	(void)state;
+	gf_flow_init(&n);
+	r = (uint32_t)gf_flow_add_res(&n, 1, 0);
+	add(&n, 1, INFINITY, 1, &r, &w, 1);
+	add(&n, 1, INFINITY, 1, &r, &rd, 1);
+	assert_int_equal(gf_flow_solve(&n), 0);
+	assert_rel(n.cls[0].rate, 4.0 / 3);
+	assert_rel(n.cls[1].rate, 4.0 / 3);
+	gf_flow_free(&n);
+}
+
+/* A persistent flow shares with a finite one, then takes everything; tails add. */
+static void test_flow_persistent_and_tail(void **state)
+{
+	struct gf_flow_net n;
+	struct gf_flow_use u = { 0, 1.0 };
+	struct gf_flow_class fin = { .mult = 1, .cap = INFINITY, .bytes = 10, .tail_s = 0.25 };
+	struct gf_flow_class per = { .mult = 1, .cap = INFINITY, .bytes = INFINITY };
+	double end, bytes_end;
+
+	(void)state;
+	gf_flow_init(&n);
+	gf_flow_add_res(&n, 4, 0);
+	gf_flow_add_class(&n, &fin, &u, 1);
+	gf_flow_add_class(&n, &per, &u, 1);
+	assert_int_equal(gf_flow_run(&n, 1.0, &end, &bytes_end), 0);
+	assert_rel(bytes_end, 1.0 + 10 / 2.0); /* at 2 each */
+	assert_rel(end, bytes_end + 0.25);
+	assert_rel(n.cls[1].moved, 10);
+	gf_flow_coast(&n, end - bytes_end); /* alone at 4 during the tail */
+	assert_rel(n.cls[1].moved, 10 + 4 * 0.25);
+	gf_flow_free(&n);
+}
+
+static void test_flow_errors(void **state)
+{
+	struct gf_flow_net n;
+	struct gf_flow_class c = { .mult = 1, .cap = INFINITY, .bytes = 1 };
+	struct gf_flow_use bad = { 7, 1.0 };
+	double e, b;
+
+	(void)state;
+	gf_flow_init(&n);
+	assert_int_equal(gf_flow_add_res(&n, 0, 0), -EINVAL);
+	assert_int_equal(gf_flow_add_class(&n, &c, &bad, 1), -EINVAL); /* no resource 7 */
+	assert_true(gf_flow_add_class(&n, &c, NULL, 0) >= 0);          /* nothing limits it */
+	assert_int_equal(gf_flow_run(&n, 0, &e, &b), -EDOM);
+	gf_flow_free(&n);
+}
+
+/* --- the cluster model: analytic cases --- */
+
+static void sys_basic(struct gf_system *s, int64_t servers, double bw, int64_t rpn)
+{
+	gf_system_defaults(s);
+	snprintf(s->name, sizeof(s->name), "test");
+	s->clients.ranks_per_node = rpn;
+	s->servers.count = servers;
+	s->servers.read_bandwidth = bw;
+	s->servers.write_bandwidth = bw;
+}
+
+static uint64_t equal_share(const void *ctx, unsigned rank)
+{
+	(void)rank;
+	return *(const uint64_t *)ctx;
+}
+
+/* One write burst of `ranks` ranks of `bytes` each; returns its figures. */
+static struct gf_sim_burst burst(const struct gf_system *s, unsigned nodes, unsigned ranks, uint64_t bytes,
+				 bool write)
+{
+	struct gf_sim_cluster c;
+	struct gf_sim_burst b;
+	char err[256];
+
+	assert_int_equal(gf_sim_cluster_init(&c, s, nodes, ranks, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_burst_setup(&c, write, equal_share, &bytes, 64 << 20, NULL), 0);
+	assert_int_equal(gf_sim_burst_run(&c, NULL, &b), 0);
+	gf_sim_cluster_free(&c);
+	return b;
+}
+
+static void test_cluster_one_bottleneck(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_burst b;
+
+	(void)state;
+	sys_basic(&s, 1, 2e9, 8);
+	b = burst(&s, 1, 1, 6000000000ull, true);
+	assert_rel(b.burst_s, 3.0); /* 6 GB / 2 GB/s */
+	assert_rel(b.bytes_per_s, 2e9);
+	assert_int_equal(b.limit, GF_LIM_SERVERS);
+	assert_int_equal(b.ranks_moving, 1);
+}
+
+static void test_cluster_equal_clients_one_server(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_burst b;
+
+	(void)state;
+	sys_basic(&s, 1, 1e9, 16);
+	b = burst(&s, 1, 16, 500000000ull, true);
+	assert_rel(b.burst_s, 16 * 0.5); /* 16 x 0.5 GB through 1 GB/s */
+	assert_rel(b.rank_min_s, b.rank_max_s);
+	assert_rel(b.rank_median_s, b.burst_s);
+}
+
+/* Clients faster than the servers: the servers set the time. The reverse: each client's
+ * own ceiling does, whatever the servers could take. */
+static void test_cluster_clients_vs_servers(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_burst b;
+
+	(void)state;
+	sys_basic(&s, 4, 1e9, 8);                   /* 4 GB/s of servers */
+	s.clients.rank_write_bandwidth = 2e9;       /* 8 clients could do 16 GB/s */
+	b = burst(&s, 1, 8, 1000000000ull, true);
+	assert_rel(b.burst_s, 8 * 1e9 / 4e9);
+	assert_int_equal(b.limit, GF_LIM_SERVERS);
+	s.clients.rank_write_bandwidth = 0.25e9;    /* 8 clients do 2 GB/s < 4 */
+	b = burst(&s, 1, 8, 1000000000ull, true);
+	assert_rel(b.burst_s, 1e9 / 0.25e9);
+	assert_int_equal(b.limit, GF_LIM_RANK);
+	/* Reads use the read ceiling, not the write one. */
+	s.clients.rank_read_bandwidth = 0.5e9;
+	b = burst(&s, 1, 8, 1000000000ull, false);
+	assert_rel(b.burst_s, 8 * 1e9 / 4e9); /* 8 x 0.5 = 4 GB/s = the servers: both full */
+}
+
+/* Four nodes with 10 GB/s NICs could push 40 GB/s; a 25 GB/s bisection is the limit. A
+ * node with fewer ranks (the last one, partial) is not slower: the bisection is shared by
+ * flows, not by nodes. */
+static void test_cluster_bisection(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_burst b;
+
+	(void)state;
+	sys_basic(&s, 100, 10e9, 4);
+	s.clients.nic_bandwidth = 10e9;
+	s.network.bisection_bandwidth = 25e9;
+	b = burst(&s, 4, 16, 1000000000ull, true);
+	assert_rel(b.burst_s, 16e9 / 25e9);
+	assert_int_equal(b.limit, GF_LIM_BISECTION);
+	/* Without the bisection limit, the NICs: 4 GB per node at 10 GB/s. */
+	s.network.bisection_bandwidth = 0;
+	b = burst(&s, 4, 16, 1000000000ull, true);
+	assert_rel(b.burst_s, 0.4);
+	assert_int_equal(b.limit, GF_LIM_NODE);
+	/* The servers' links, pooled: 100 x 0.1 GB/s = 10 GB/s. */
+	s.network.link_bandwidth = 0.1e9;
+	b = burst(&s, 4, 16, 1000000000ull, true);
+	assert_rel(b.burst_s, 1.6);
+	assert_int_equal(b.limit, GF_LIM_LINK);
+}
+
+/* Latency: a rank streams its requests one at a time, so each adds its latency, plus one
+ * for the fsync; creating the files costs ranks / metadata_rate first. */
+static void test_cluster_latency_metadata(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_burst b;
+	uint64_t bytes = 640ull << 20; /* 10 requests of 64 MiB */
+
+	(void)state;
+	sys_basic(&s, 1, 1e9, 2);
+	s.servers.request_latency = 0.01;
+	s.servers.metadata_rate = 100;
+	b = burst(&s, 1, 2, bytes, true);
+	assert_rel(b.metadata_s, 2 / 100.0);
+	assert_rel(b.burst_s, 0.02 + 2.0 * (double)bytes / 1e9 + 11 * 0.01);
+}
+
+/* Training reads: AU = what the storage delivers / what the accelerators need. */
+static void test_cluster_reads_au(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_cluster c;
+	struct gf_sim_read_figs f;
+	struct gf_sim_reads r = { .demand = 1e9, .request_bytes = 1 << 20, .depth = 4 };
+	char err[256];
+
+	(void)state;
+	sys_basic(&s, 2, 3e9, 8);
+	assert_int_equal(gf_sim_cluster_init(&c, &s, 1, 8, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_reads_run(&c, &r, &f), 0);
+	assert_rel(f.bytes_per_s, 6e9);
+	assert_rel(f.au_mean, 100.0 * 6 / 8);
+	assert_int_equal(f.limit, GF_LIM_SERVERS);
+	r.demand = 0.5e9; /* 4 GB/s needed, 6 available: fed */
+	assert_int_equal(gf_sim_reads_run(&c, &r, &f), 0);
+	assert_rel(f.au_mean, 100.0);
+	assert_rel(f.bytes_per_s, 4e9);
+	assert_int_equal(f.limit, GF_LIM_DEMAND);
+	/* Latency caps a rank at depth x request / latency: 4 MiB / 10 ms = 419 MB/s. */
+	gf_sim_cluster_free(&c);
+	s.servers.request_latency = 0.01;
+	assert_int_equal(gf_sim_cluster_init(&c, &s, 1, 8, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_reads_run(&c, &r, &f), 0);
+	assert_rel(f.au_mean, 100.0 * (4.0 * (1 << 20) / 0.01) / 0.5e9);
+	assert_int_equal(f.limit, GF_LIM_LATENCY);
+	gf_sim_cluster_free(&c);
+}
+
+/* A write burst while the reads go on: both share the servers' time. 1 node, 2 ranks,
+ * each writing 2 GB and reading with a demand of 2 GB/s; the server does 4 GB/s of
+ * either. Four flows at equal rates x: 4x / 4 GB/s = 1, x = 1 GB/s. The burst takes 2 s
+ * and the reads get half of what they need. */
+static void test_cluster_async(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_cluster c;
+	struct gf_sim_read_figs alone;
+	struct gf_sim_burst b;
+	struct gf_sim_reads r = { .demand = 2e9, .request_bytes = 1 << 20, .depth = 1 };
+	uint64_t share = 2000000000ull;
+	char err[256];
+
+	(void)state;
+	sys_basic(&s, 1, 4e9, 2);
+	assert_int_equal(gf_sim_cluster_init(&c, &s, 1, 2, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_reads_run(&c, &r, &alone), 0);
+	assert_rel(alone.au_mean, 100.0);
+	assert_int_equal(gf_sim_burst_setup(&c, true, equal_share, &share, 64 << 20, &r), 0);
+	assert_int_equal(gf_sim_burst_run(&c, &alone, &b), 0);
+	assert_rel(b.burst_s, 2.0);
+	assert_rel(b.read_au_mean, 50.0);
+	assert_rel(b.read_bytes_per_s, 2e9);
+	gf_sim_cluster_free(&c);
+}
+
+static void test_cluster_refuses(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_cluster c;
+	char err[256];
+
+	(void)state;
+	sys_basic(&s, 1, 1e9, 8);
+	assert_int_equal(gf_sim_cluster_init(&c, &s, 2, 17, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "17 ranks do not fill 2 nodes"));
+	assert_int_equal(gf_sim_cluster_init(&c, &s, 3, 16, err, sizeof(err)), -EINVAL);
+}
+
+/* --- checkpoint shards from the model's sizing --- */
+
+static void transformer(struct gf_workload *w, int64_t h, int64_t f, int64_t heads, int64_t kv,
+			int64_t layers, int64_t tp, int64_t pp, int64_t zero)
+{
+	gf_workload_defaults(w);
+	snprintf(w->model.type, sizeof(w->model.type), "transformer");
+	snprintf(w->model.model_datatype, sizeof(w->model.model_datatype), "fp16");
+	w->model.hidden_size = h;
+	w->model.ffn_hidden_size = f;
+	w->model.num_attention_heads = heads;
+	w->model.num_kv_heads = kv;
+	w->model.num_layers = layers;
+	w->model.vocab_size = 128256;
+	w->model.tensor = tp;
+	w->model.pipeline = pp;
+	w->model.data = 0;
+	w->model.zero_stage = zero;
+	w->workflow.checkpoint = true;
+	w->workflow.train = false;
+	w->checkpoint.num_checkpoints_write = 3;
+	w->checkpoint.num_checkpoints_read = 2;
+}
+
+/* Llama 3 8B, ZeRO 3, 16 ranks on 2 nodes: every shard is equal, so a node is one class
+ * and the burst is all bytes / the servers' bandwidth. */
+static void test_point_llama8b(void **state)
+{
+	struct gf_workload w;
+	struct gf_system s;
+	struct gf_model_layout m;
+	struct gf_sim_point p;
+	char err[512];
+
+	(void)state;
+	transformer(&w, 4096, 14336, 32, 8, 32, 1, 1, 3);
+	sys_basic(&s, 1, 1e9, 8);
+	assert_int_equal(gf_sim_point(&w, &s, 2, 16, &p, err, sizeof(err)), 0);
+	assert_int_equal(gf_model_layout(&w, 16, &m, err, sizeof(err)), 0);
+	assert_rel(p.write.bytes, (double)gf_model_written_bytes(&w, &m, 16));
+	assert_true(p.params == 8030261248ull);
+	assert_int_equal(p.dp, 16);
+	assert_rel(p.write.burst_s, p.write.bytes / 1e9);
+	assert_rel(p.restore.burst_s, p.write.bytes / 1e9);
+	assert_int_equal(p.write_count, 3);
+	assert_int_equal(p.restore_count, 2);
+	assert_int_equal(p.write.ranks_moving, 16);
+	assert_int_equal((int)p.classes, 2); /* one per node */
+	/* 16 accelerators, 50,000 h each: the job fails every 3125 h. */
+	assert_rel(p.sync_fail.job_mttf_s, 50000.0 * 3600 / 16);
+}
+
+/* Llama 3 405B's layout (tensor 8, pipeline 32, ZeRO 1) at 512 ranks: the first and last
+ * pipeline stages hold the embeddings and ZeRO 1's data-parallel rank 0 the model, so
+ * shards differ; the burst is the slowest rank and the bytes are the model's. */
+static void test_point_llama405b_shards(void **state)
+{
+	struct gf_workload w;
+	struct gf_system s;
+	struct gf_model_layout m;
+	struct gf_sim_point p;
+	char err[512];
+
+	(void)state;
+	transformer(&w, 16384, 53248, 128, 8, 126, 8, 32, 1);
+	sys_basic(&s, 64, 5e9, 8);
+	s.clients.nic_bandwidth = 25e9;
+	assert_int_equal(gf_sim_point(&w, &s, 64, 512, &p, err, sizeof(err)), 0);
+	assert_int_equal(gf_model_layout(&w, 512, &m, err, sizeof(err)), 0);
+	assert_rel(p.write.bytes, (double)gf_model_written_bytes(&w, &m, 512));
+	assert_true(p.write.rank_min_s < p.write.rank_max_s);
+	assert_rel(p.write.burst_s, p.write.rank_max_s);
+	assert_true(p.write.bytes_per_s <= 64 * 5e9 * (1 + 1e-9));
+	if (!(p.classes >= 64 && p.classes <= 128))
+		fail_msg("%llu classes for 64 nodes", (unsigned long long)p.classes);
+	/* A world that does not fit the parallelism is refused with the reason. */
+	assert_int_equal(gf_sim_point(&w, &s, 3, 24, &p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "tensor 8 x pipeline 32"));
+}
+
+/* --- failures --- */
+
+static void test_goodput_young_daly(void **state)
+{
+	struct gf_goodput g;
+
+	(void)state;
+	/* 100,000 accelerators of 50,000 h: a failure every 1800 s (MLCommons' example:
+	 * "a failure every half-hour"). A 60 s checkpoint, 120 s to restart. */
+	gf_goodput(50000.0 * 3600, 100000, 60, 120, &g);
+	assert_rel(g.job_mttf_s, 1800);
+	assert_rel(g.young_s, 464.75800154489);
+	if (fabs(g.daly_s - 425.6186645107138) > 1e-6)
+		fail_msg("Daly %.9f", g.daly_s);
+	if (fabs(g.useful - 0.7142862252445862) > 1e-9)
+		fail_msg("useful %.12f", g.useful);
+	if (fabs(g.lost_per_failure_s - 231.90470708443308) > 1e-6)
+		fail_msg("lost %.9f", g.lost_per_failure_s);
+	assert_rel(g.failures_per_day, 48);
+	/* A cheaper checkpoint: a shorter interval and more useful time. */
+	{
+		struct gf_goodput h;
+		gf_goodput(50000.0 * 3600, 100000, 6, 120, &h);
+		assert_true(h.daly_s < g.daly_s && h.useful > g.useful);
+	}
+	/* A checkpoint longer than twice the MTTF: Daly's interval is the MTTF. */
+	gf_goodput(3600, 1, 10000, 0, &g);
+	assert_rel(g.daly_s, 3600);
+}
+
+/* --- the system file --- */
+
+static int load_text(const char *text, struct gf_system *s, char *err, size_t errlen)
+{
+	char path[] = "/tmp/gpufeed-test-sim-XXXXXX";
+	int fd = mkstemp(path), rc;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	gf_system_defaults(s);
+	rc = gf_system_load(path, s, err, errlen);
+	unlink(path);
+	return rc;
+}
+
+static void test_system_load(void **state)
+{
+	struct gf_system s;
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(load_text("name: lab\nsource: \"a datasheet\"\nclients:\n  ranks_per_node: 4\n"
+				   "  nic_bandwidth: 200Gbit/s\nnetwork:\n  bisection_bandwidth: 1.5TB/s\n"
+				   "servers:\n  count: 12\n  read_bandwidth: 20GB/s\n  write_bandwidth: 10GiB/s\n"
+				   "  request_latency: 50us\n  metadata_rate: 50k\nfailures:\n  accelerator_mttf: 1000h\n",
+				   &s, err, sizeof(err)), 0);
+	assert_string_equal(s.name, "lab");
+	assert_int_equal(s.clients.ranks_per_node, 4);
+	assert_rel(s.clients.nic_bandwidth, 25e9);
+	assert_rel(s.network.bisection_bandwidth, 1.5e12);
+	assert_int_equal(s.servers.count, 12);
+	assert_rel(s.servers.write_bandwidth, 10.0 * 1024 * 1024 * 1024);
+	assert_rel(s.servers.request_latency, 50e-6);
+	assert_rel(s.servers.metadata_rate, 50e3);
+	assert_rel(s.failures.accelerator_mttf, 3.6e6);
+
+	/* What the writer writes, the loader reads back to the same values. */
+	{
+		char path[] = "/tmp/gpufeed-test-sim-XXXXXX";
+		int fd = mkstemp(path);
+		struct gf_system back;
+		FILE *f = fdopen(fd, "w");
+		assert_int_equal(gf_system_write(f, &s, "a header\nof two lines"), 0);
+		fclose(f);
+		gf_system_defaults(&back);
+		assert_int_equal(gf_system_load(path, &back, err, sizeof(err)), 0);
+		unlink(path);
+		assert_rel(back.clients.nic_bandwidth, s.clients.nic_bandwidth);
+		assert_true(fabs(back.servers.write_bandwidth / s.servers.write_bandwidth - 1) < 1e-5);
+		assert_rel(back.servers.request_latency, s.servers.request_latency);
+		assert_rel(back.failures.accelerator_mttf, s.failures.accelerator_mttf);
+		assert_string_equal(back.source, "a datasheet");
+	}
+}
+
+static void test_system_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "servers:\n  count: 1\n  read_bandwidth: 1GB/s\n  write_bandwith: 1GB/s\n",
+		  ":4: unknown key 'servers.write_bandwith' (did you mean 'servers.write_bandwidth'?)" },
+		{ "servers:\n  count: 1\n  read_bandwidth: 1GB/s\n", "servers.write_bandwidth is required" },
+		{ "servers:\n  count: two\n", ":2: servers.count: 'two' is not a whole number" },
+		{ "servers:\n  count: 0\n", "servers.count: 0 is out of range" },
+		{ "servers:\n  count: 1\n  read_bandwidth: fast\n", "is not a bandwidth such as 25GB/s" },
+		{ "servers: 4\n", "'servers' is a section: it takes keys such as servers.count" },
+		{ "severs:\n  count: 1\n", "unknown key 'severs' (did you mean 'servers'?)" },
+		{ "servers:\n  count: 1\n  count: 2\n", "key 'count' is given twice" },
+		{ "- 1\n- 2\n", "a system file is a map of sections" },
+		{ "clients:\n  nic_bandwidth: [1, 2]\n", "clients.nic_bandwidth takes a single value" },
+	};
+	struct gf_system s;
+	char err[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(load_text(bad[i].text, &s, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, bad[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].msg);
+	}
+}
+
+static void test_bandwidth_units(void **state)
+{
+	double v;
+
+	(void)state;
+	assert_int_equal(gf_parse_bandwidth("25GB/s", &v), 0);
+	assert_rel(v, 25e9);
+	assert_int_equal(gf_parse_bandwidth("1.5 GiB/s", &v), 0);
+	assert_rel(v, 1.5 * 1024 * 1024 * 1024);
+	assert_int_equal(gf_parse_bandwidth("200Gbit/s", &v), 0);
+	assert_rel(v, 25e9);
+	assert_int_equal(gf_parse_bandwidth("1.2e9", &v), 0);
+	assert_rel(v, 1.2e9);
+	assert_int_equal(gf_parse_bandwidth("-1GB/s", &v), -EINVAL);
+	assert_int_equal(gf_parse_bandwidth("10 furlongs", &v), -EINVAL);
+	assert_int_equal(gf_parse_bandwidth("", &v), -EINVAL);
+}
+
+/* --- calibration --- */
+
+/* Runs measured on a known system (clients 150 MB/s each, one server of 250 MB/s): the
+ * fit finds both from 1, 2 and 4 ranks. With 1 rank alone the server is only bounded. */
+static void test_calibrate_recovers(void **state)
+{
+	struct gf_system truth, base, fitted;
+	struct gf_calib_run runs[3];
+	struct gf_calib_fit fit;
+	char err[256];
+	unsigned ranks[3] = { 1, 2, 4 };
+
+	(void)state;
+	sys_basic(&truth, 1, 250e6, 8);
+	truth.clients.rank_write_bandwidth = 150e6;
+	for (int i = 0; i < 3; i++) {
+		memset(&runs[i], 0, sizeof(runs[i]));
+		runs[i].ranks = runs[i].moving = ranks[i];
+		runs[i].nodes = 1;
+		runs[i].rpn = ranks[i];
+		runs[i].bytes_per_rank = 1e9;
+		runs[i].request_bytes = 64 << 20;
+		runs[i].measured[GF_CAL_WRITE] = 1; /* so that predict computes it */
+		assert_int_equal(gf_calib_predict(&truth, &runs[i]), 0);
+		runs[i].measured[GF_CAL_WRITE] = runs[i].predicted[GF_CAL_WRITE];
+	}
+	assert_rel(runs[0].measured[GF_CAL_WRITE], 1e9 / 150e6);
+	assert_rel(runs[2].measured[GF_CAL_WRITE], 4e9 / 250e6);
+	sys_basic(&base, 1, 1e9, 8);
+	assert_int_equal(gf_calib_fit(runs, 3, &base, &fitted, &fit, err, sizeof(err)), 0);
+	assert_true(fit.identified[GF_CAL_RANK_WRITE] && fit.identified[GF_CAL_SERVER_WRITE]);
+	assert_true(fabs(fitted.clients.rank_write_bandwidth / 150e6 - 1) < 0.01);
+	assert_true(fabs(fitted.servers.write_bandwidth / 250e6 - 1) < 0.01);
+	assert_true(fit.rms_log_error < 0.01);
+	assert_false(fit.used[GF_CAL_RANK_READ]); /* nothing read: the read pair is the base's */
+	assert_rel(fitted.servers.read_bandwidth, 1e9);
+
+	/* One rank only: the server is at least the client's rate, no more is known; the
+	 * base's 1 GB/s lies in that range and stays. */
+	assert_int_equal(gf_calib_fit(runs, 1, &base, &fitted, &fit, err, sizeof(err)), 0);
+	assert_false(fit.identified[GF_CAL_SERVER_WRITE]);
+	assert_true(fit.lo[GF_CAL_SERVER_WRITE] <= 152e6 && fit.lo[GF_CAL_SERVER_WRITE] >= 148e6);
+	assert_rel(fitted.servers.write_bandwidth, 1e9);
+
+	/* Nothing measured at all. */
+	runs[0].measured[GF_CAL_WRITE] = 0;
+	assert_int_equal(gf_calib_fit(runs, 1, &base, &fitted, &fit, err, sizeof(err)), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flow_one_bottleneck),
+		cmocka_unit_test(test_flow_multiplicity),
+		cmocka_unit_test(test_flow_maxmin_hand_solved),
+		cmocka_unit_test(test_flow_caps),
+		cmocka_unit_test(test_flow_coefficients),
+		cmocka_unit_test(test_flow_persistent_and_tail),
+		cmocka_unit_test(test_flow_errors),
+		cmocka_unit_test(test_cluster_one_bottleneck),
+		cmocka_unit_test(test_cluster_equal_clients_one_server),
+		cmocka_unit_test(test_cluster_clients_vs_servers),
+		cmocka_unit_test(test_cluster_bisection),
+		cmocka_unit_test(test_cluster_latency_metadata),
+		cmocka_unit_test(test_cluster_reads_au),
+		cmocka_unit_test(test_cluster_async),
+		cmocka_unit_test(test_cluster_refuses),
+		cmocka_unit_test(test_point_llama8b),
+		cmocka_unit_test(test_point_llama405b_shards),
+		cmocka_unit_test(test_goodput_young_daly),
+		cmocka_unit_test(test_system_load),
+		cmocka_unit_test(test_system_errors),
+		cmocka_unit_test(test_bandwidth_units),
+		cmocka_unit_test(test_calibrate_recovers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
