@@ -38,9 +38,23 @@ int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p
 	p->share = p->samples / p->accels;
 	p->steps_per_epoch = p->share / p->batch;
 	p->epochs = (uint64_t)w->train.epochs;
+	/* DLIO (mlperf_storage_v2.0) main.py:348: _train stops each epoch after
+	 * total_training_steps; the step counter restarts every epoch (:318), so the cap is per
+	 * epoch, and statscounter.py:79-81 refuses a cap above what the data gives. */
+	if (w->train.total_training_steps > 0 && w->workflow.train) {
+		if ((uint64_t)w->train.total_training_steps > p->steps_per_epoch && p->steps_per_epoch) {
+			snprintf(err, errlen, "%s: train.total_training_steps is %lld, but the dataset gives each of "
+				 "the %u accelerator(s) only %llu step(s) per epoch (%llu samples / %u / batch %llu); "
+				 "DLIO stops with the same error. Lower it, or raise dataset.num_files_train",
+				 w->source[0] ? w->source : "workload", (long long)w->train.total_training_steps,
+				 p->accels, (unsigned long long)p->steps_per_epoch, (unsigned long long)p->samples,
+				 p->accels, (unsigned long long)p->batch);
+			return -EINVAL;
+		}
+		if (p->steps_per_epoch)
+			p->steps_per_epoch = (uint64_t)w->train.total_training_steps;
+	}
 	p->total_steps = p->steps_per_epoch * p->epochs;
-	if (w->train.total_training_steps > 0 && (uint64_t)w->train.total_training_steps < p->total_steps)
-		p->total_steps = (uint64_t)w->train.total_training_steps;
 	p->file_shuffle = w->reader.file_shuffle;
 	p->sample_shuffle = w->reader.sample_shuffle;
 	p->shuffle_seed = (uint64_t)w->train.seed;
@@ -208,4 +222,62 @@ int gf_plan_file_path(const struct gf_workload *w, const struct gf_plan *p, cons
 		     w->dataset.file_prefix, (unsigned long long)file, (unsigned long long)p->files,
 		     w->dataset.format);
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+bool gf_plan_checkpoint_due(const struct gf_workload *w, const struct gf_plan *p, uint64_t step)
+{
+	int64_t sbc = w->checkpoint.steps_between_checkpoints;
+	uint64_t in_epoch, epoch, after;
+
+	if (!w->workflow.checkpoint || !p->steps_per_epoch)
+		return false;
+	/* main.py:318 overall_step starts at 1 in every epoch; :403 next_checkpoint_step =
+	 * steps_between_checkpoints at every epoch's start. */
+	in_epoch = step % p->steps_per_epoch + 1;
+	epoch = step / p->steps_per_epoch + 1;
+	/* main.py:335-336: a step checkpoint when steps_between_checkpoints >= 0 (0 never
+	 * matches a step, and turns the epoch checkpoints off too: :360 wants it < 0). */
+	if (sbc >= 0)
+		return sbc > 0 && in_epoch % (uint64_t)sbc == 0;
+	if (in_epoch != p->steps_per_epoch)
+		return false;
+	/* main.py:360, :365, :393: epoch == next_checkpoint_epoch, which starts at
+	 * checkpoint_after_epoch and grows by epochs_between_checkpoints. */
+	after = w->checkpoint.checkpoint_after_epoch > 0 ? (uint64_t)w->checkpoint.checkpoint_after_epoch : 1;
+	return epoch >= after && (epoch - after) % (uint64_t)w->checkpoint.epochs_between_checkpoints == 0;
+}
+
+uint64_t gf_plan_checkpoints(const struct gf_workload *w, const struct gf_plan *p)
+{
+	int64_t sbc = w->checkpoint.steps_between_checkpoints;
+	uint64_t after, between;
+
+	if (!w->workflow.checkpoint || !p->steps_per_epoch)
+		return 0;
+	if (sbc >= 0)
+		return sbc > 0 ? p->steps_per_epoch / (uint64_t)sbc * p->epochs : 0;
+	after = w->checkpoint.checkpoint_after_epoch > 0 ? (uint64_t)w->checkpoint.checkpoint_after_epoch : 1;
+	between = (uint64_t)w->checkpoint.epochs_between_checkpoints;
+	return p->epochs >= after ? (p->epochs - after) / between + 1 : 0;
+}
+
+void gf_plan_checkpoint_id(const struct gf_workload *w, const struct gf_plan *p, uint64_t k,
+			   uint64_t *epoch, uint64_t *step)
+{
+	int64_t sbc = w->checkpoint.steps_between_checkpoints;
+
+	if (!p || !w->workflow.train || !p->steps_per_epoch) {
+		/* main.py:275-289 (_checkpoint_write): epoch 1, overall_step 1, 2, ... */
+		*epoch = 1;
+		*step = k + 1;
+	} else if (sbc > 0 && p->steps_per_epoch >= (uint64_t)sbc) {
+		uint64_t per = p->steps_per_epoch / (uint64_t)sbc;
+		*epoch = k / per + 1;
+		*step = (k % per + 1) * (uint64_t)sbc;
+	} else {
+		uint64_t after = w->checkpoint.checkpoint_after_epoch > 0 ? (uint64_t)w->checkpoint.checkpoint_after_epoch : 1;
+		*epoch = after + k * (uint64_t)w->checkpoint.epochs_between_checkpoints;
+		/* main.py:363 passes overall_step after the loop's last increment: steps + 1. */
+		*step = p->steps_per_epoch + 1;
+	}
 }

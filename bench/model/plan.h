@@ -82,6 +82,19 @@ void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e);
 /* The pos-th sample (0 <= pos < share) of global accelerator accel in epoch e. */
 void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s);
 
+/* The checkpoint schedule of a training run, as DLIO's main.py (mlperf_storage_v2.0) has
+ * it. Is one due after step (0-based, over all epochs)? With
+ * checkpoint.steps_between_checkpoints >= 0 after every S-th step of each epoch (the count
+ * restarts every epoch; 0 = never), else after the last step of epoch
+ * checkpoint_after_epoch and every epochs_between_checkpoints after it. */
+bool gf_plan_checkpoint_due(const struct gf_workload *w, const struct gf_plan *p, uint64_t step);
+/* Checkpoints a training run writes (0 without workflow.checkpoint). */
+uint64_t gf_plan_checkpoints(const struct gf_workload *w, const struct gf_plan *p);
+/* DLIO's epoch and step of checkpoint k (0-based, in write order), for its folder name
+ * global_epoch{E}_step{S}. p NULL: the checkpoint-only schedule (epoch 1, step k + 1). */
+void gf_plan_checkpoint_id(const struct gf_workload *w, const struct gf_plan *p, uint64_t k,
+			   uint64_t *epoch, uint64_t *step);
+
 /* "<root>/train[/<sub>]/<prefix>_<i>_of_<N>.<format>" */
 int gf_plan_file_path(const struct gf_workload *w, const struct gf_plan *p, const char *root,
 		      uint64_t file, char *buf, size_t len);

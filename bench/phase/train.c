@@ -37,6 +37,7 @@ struct slot {
 struct accel_q {
 	struct slot *slots;  /* prefetch_size */
 	uint64_t consumed;   /* steps whose batch the accelerator has taken */
+	uint64_t epochs_done; /* epochs the accelerator finished, checkpoint included */
 };
 
 #define WINDOW_OPEN UINT64_MAX /* the end of a burst still running */
@@ -225,18 +226,16 @@ static int hand_over(struct accel_thread *t, struct gf_accel *acc, uint64_t step
 	pthread_mutex_lock(&k->mu);
 	if (k->busy) {
 		uint64_t from = acc->prev_deadline_ns, resume;
-		bool counted = acc->steps > acc->exclude;
 
 		pthread_mutex_unlock(&k->mu);
 		gf_progress_checkpoint(cfg->progress, "waiting for the previous checkpoint burst");
 		wait_idle(k);
 		resume = gf_now_ns();
-		/* From when the accelerator would have gone on: what gf_accel_halt adds. */
+		/* From when the accelerator would have gone on: what gf_accel_halt adds. A halt
+		 * ends the AU block, so the wait lies outside every counted span. */
 		if (resume > from)
 			sh->res->async.wait_s += (resume - from) / 1e9;
 		gf_accel_halt(acc, resume);
-		if (counted && resume > from)
-			sh->res->async.elapsed_in_ns[t->local] += in_windows(k, &t->win_cursor, from, resume);
 		pthread_mutex_lock(&k->mu);
 	}
 	rc = k->rc;
@@ -284,7 +283,10 @@ static void *reader_main(void *arg)
 		job = sh->next_job++;
 		a = (unsigned)(job % sh->naccel);
 		step = job / sh->naccel;
-		while (!sh->abort && step >= sh->q[a].consumed + sh->prefetch)
+		/* Room in the prefetch queue, and the accelerator done with the previous epoch: a
+		 * framework's loader starts an epoch's reads when the epoch starts. */
+		while (!sh->abort && (step >= sh->q[a].consumed + sh->prefetch ||
+				      step / cfg->plan->steps_per_epoch > sh->q[a].epochs_done))
 			pthread_cond_wait(&sh->room, &sh->mu);
 		if (sh->abort) {
 			pthread_mutex_unlock(&sh->mu);
@@ -366,7 +368,7 @@ static void *accel_main(void *arg)
 		gf_sleep_until(deadline);
 		/* After the step's end every window that overlaps it has begun: split the counted
 		 * stall and compute by the bursts. */
-		if (sh->ck && acc->steps > acc->exclude) {
+		if (sh->ck && acc->last_step_counted) {
 			/* The stall first: the cursor only moves forward in time. */
 			uint64_t sin = begun && start_ns > prev ? in_windows(sh->ck, &t->win_cursor, prev, start_ns) : 0;
 			uint64_t cin = in_windows(sh->ck, &t->win_cursor, start_ns, deadline);
@@ -382,8 +384,9 @@ static void *accel_main(void *arg)
 				break;
 			}
 		} else if (cfg->checkpoint && gf_train_checkpoint_due(cfg->w, cfg->plan, step)) {
-			/* Every accelerator halts while the burst runs; the readers go on filling the
-			 * prefetch queue, as a real data loader does. */
+			/* Every accelerator halts while the burst runs, outside the AU block
+			 * (gf_accel_halt ends it). Readers already filling this epoch's batches go on,
+			 * as a real data loader's workers do. */
 			uint64_t halt = gf_now_ns();
 			gf_progress_checkpoint(cfg->progress, "checkpoint burst in progress");
 			int rc = cfg->checkpoint(cfg->checkpoint_arg, step);
@@ -396,10 +399,21 @@ static void *accel_main(void *arg)
 				break;
 			}
 		}
+		if ((step + 1) % cfg->plan->steps_per_epoch == 0) {
+			/* DLIO ends the epoch's last block here and starts the next epoch's loader
+			 * iterator only now (main.py:401-405: _train per epoch, each a new pass of
+			 * loader.next()), so the readers may begin the next epoch. */
+			gf_accel_end_epoch(acc);
+			pthread_mutex_lock(&sh->mu);
+			q->epochs_done = (step + 1) / cfg->plan->steps_per_epoch;
+			pthread_cond_broadcast(&sh->room);
+			pthread_mutex_unlock(&sh->mu);
+		}
 	}
 	/* Readers may wait for room that this accelerator will never free. */
 	pthread_mutex_lock(&sh->mu);
 	q->consumed = UINT64_MAX / 2;
+	q->epochs_done = UINT64_MAX / 2;
 	pthread_cond_broadcast(&sh->room);
 	pthread_mutex_unlock(&sh->mu);
 	return NULL;
@@ -539,8 +553,6 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 			snprintf(err, errlen, "out of memory");
 			goto out_free;
 		}
-		gf_accel_init(&res->accel[a], (unsigned)cfg->rank * p->per_rank + a,
-			      (uint64_t)cfg->w->output.exclude_start_steps);
 	}
 	if (cfg->checkpoint && cfg->checkpoint_async) {
 		rc = ckpt_worker_init(&ck, cfg, res);
@@ -553,6 +565,10 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	}
 
 	res->start_ns = gf_now_ns();
+	for (unsigned a = 0; a < p->per_rank; a++)
+		gf_accel_init(&res->accel[a], (unsigned)cfg->rank * p->per_rank + a,
+			      (uint64_t)cfg->w->output.exclude_start_steps,
+			      (uint64_t)cfg->w->output.exclude_end_steps, p->steps_per_epoch, res->start_ns);
 	/* Before anything that could hand it a burst: without it an accelerator would wait for
 	 * a burst that never ends. */
 	if (sh.ck) {
@@ -682,15 +698,5 @@ void gf_train_result_free(struct gf_train_result *res)
 
 bool gf_train_checkpoint_due(const struct gf_workload *w, const struct gf_plan *p, uint64_t step)
 {
-	uint64_t done = step + 1;
-
-	if (!w->workflow.checkpoint)
-		return false;
-	if (w->checkpoint.steps_between_checkpoints > 0)
-		return done % (uint64_t)w->checkpoint.steps_between_checkpoints == 0;
-	if (p->steps_per_epoch == 0 || done % p->steps_per_epoch)
-		return false;
-	/* The end of epoch e (1-based). */
-	int64_t e = (int64_t)(done / p->steps_per_epoch), after = w->checkpoint.checkpoint_after_epoch;
-	return e >= after && (e - after) % w->checkpoint.epochs_between_checkpoints == 0;
+	return gf_plan_checkpoint_due(w, p, step);
 }

@@ -82,8 +82,8 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 		 size_t errlen);
 void gf_train_result_free(struct gf_train_result *res);
 
-/* Is a checkpoint due after step (0-based, counted over all epochs)? steps_between_checkpoints
- * when set, else after epoch checkpoint_after_epoch and every epochs_between_checkpoints. */
+/* Is a checkpoint due after step (0-based, counted over all epochs)? gf_plan_checkpoint_due:
+ * DLIO's schedule, steps_between_checkpoints counted within each epoch. */
 bool gf_train_checkpoint_due(const struct gf_workload *w, const struct gf_plan *p, uint64_t step);
 
 #endif

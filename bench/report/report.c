@@ -145,7 +145,22 @@ static void hints(FILE *o, const char *dir, struct json_object *s)
 		fprintf(o, "  - none: the training phase did not run\n");
 		return;
 	}
-	if (measured && !passed && demand > 0 && bw < 0.95 * demand) {
+	/* Checkpoint halts are outside AU (DLIO's blocks): rate the reads over the time the
+	 * accelerators were not halted, and never blame reads for a halt. */
+	double halt = num(s, "/train/checkpoint_halt_s", 0), accels = num(s, "/train/accelerators", 1);
+	double stall = num(s, "/train/stall_s", 0);
+	if (halt > 0 && accels > 0 && el > halt / accels)
+		bw = num(s, "/train/read_bytes", 0) / (el - halt / accels);
+	if (halt > 0) {
+		fprintf(o, "  - checkpoint halt: training stood still %s per accelerator for checkpoints. AU "
+			"leaves it out, as DLIO does; goodput (%.1f%%) includes it. A long halt is checkpoint "
+			"write bandwidth (see CHECKPOINT), not reads.\n", tm(halt / (accels > 0 ? accels : 1), a,
+			sizeof(a)), num(s, "/train/goodput_percent", 0));
+		n++;
+	}
+	if (measured && !passed && stall <= 0) {
+		/* Below the threshold with no stall: nothing the storage's reads did. */
+	} else if (measured && !passed && demand > 0 && bw < 0.95 * demand) {
 		fprintf(o, "  - read bandwidth: storage delivered %s of the %s the accelerators need (%.0f%%). "
 			"Rerun with more reader.read_threads or a deeper target.queue_depth: if the bandwidth "
 			"rises, the client was the limit; if not, the storage is.\n",

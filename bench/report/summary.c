@@ -165,6 +165,9 @@ static struct json_object *train_json(const struct gf_run_summary *s)
 	add_d(t, "elapsed_s", s->elapsed_s);
 	add_d(t, "cpu_s", s->cpu_s);
 	add_d(t, "checkpoint_halt_s", s->checkpoint_halt_s);
+	/* AU leaves checkpoint halts out (DLIO's blocks); goodput keeps them. */
+	json_object_object_add(t, "goodput_percent", s->goodput_percent >= 0 ?
+			       json_object_new_double(s->goodput_percent) : NULL);
 	add_d(t, "demand_read_bytes_per_s", s->plan->demand_bytes_per_s * s->nrows);
 	add_d(t, "demand_read_bytes_per_s_per_accelerator", s->plan->demand_bytes_per_s);
 	json_object_object_add(t, "stopped_by_duration", json_object_new_boolean(s->duration_reached));
@@ -659,6 +662,10 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			fprintf(f, "verdict: %s - AU %.2f%% (min %.2f%%, max %.2f%%) %s the %.0f%% threshold\n",
 				gf_summary_passed(s) ? "FED" : "STARVED", mean, min, max,
 				gf_summary_passed(s) ? "meets" : "is below", s->w->metric.au * 100);
+		if (s->checkpoint_halt_s > 0 && s->nrows)
+			fprintf(f, "checkpoint halt: %s per accelerator, outside the AU blocks (as DLIO); goodput "
+				"%.2f%% (compute / wall time, checkpoints included)\n",
+				gf_format_time(s->checkpoint_halt_s / s->nrows, a, sizeof(a)), s->goodput_percent);
 	}
 	if (s->ckpt && s->ckpt->nbursts) {
 		const struct gf_ckpt_burst *b = &s->ckpt->bursts[0];

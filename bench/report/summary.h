@@ -86,6 +86,9 @@ struct gf_run_summary {
 	double elapsed_s, cpu_s;
 	bool duration_reached;
 	double checkpoint_halt_s; /* accelerator time halted for checkpoints, all accelerators */
+	/* Mean over accelerators of all compute / wall time, checkpoint halts included (AU
+	 * leaves the halts out, as DLIO); -1 when nothing ran. */
+	double goodput_percent;
 
 	const struct gf_ckpt_phase *ckpt;       /* NULL when no checkpoint ran */
 	/* checkpoint.mode async: what the bursts did to training, over all ranks. A burst's

@@ -428,11 +428,19 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 	gf_world_sum_double(&cpu, 1);
 	gf_world_max_u64(&dur, 1);
 	{
-		double halted = 0;
-		for (unsigned a = 0; a < per; a++)
-			halted += tr->accel[a].halted_ns / 1e9;
-		gf_world_sum_double(&halted, 1);
-		s->checkpoint_halt_s = halted;
+		/* halted (all accelerators), goodput summed over the accelerators that have one */
+		double h[3] = { 0, 0, 0 };
+		for (unsigned a = 0; a < per; a++) {
+			double g = gf_accel_goodput(&tr->accel[a]);
+			h[0] += tr->accel[a].halted_ns / 1e9;
+			if (g >= 0) {
+				h[1] += g;
+				h[2]++;
+			}
+		}
+		gf_world_sum_double(h, 3);
+		s->checkpoint_halt_s = h[0];
+		s->goodput_percent = h[2] > 0 ? h[1] / h[2] : -1;
 	}
 	/* The mode, not tr->async_ran: every rank must make the same calls even if one failed
 	 * before its checkpoint thread started. */

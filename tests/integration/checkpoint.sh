@@ -96,4 +96,19 @@ d=$(only_result "$TMP/r-train")
 expect "training wrote checkpoints" "$d/summary.json" '.checkpoint.write_count == 4 and .checkpoint.bytes >= 64 * 1048576'
 expect "training halted for them" "$d/summary.json" '.train.checkpoint_halt_s > 0 and .checkpoint.training_halt_s > 0'
 awk -F, 'NR > 1 && $11 > 0 { found = 1 } END { exit !found }' "$d/timeseries.csv" && ok "bursts in the time series" || bad "no checkpoint time in timeseries.csv"
+# DLIO (mlperf_storage_v2.0 main.py:337-339, :355-356) closes the AU block before every
+# checkpoint and opens a new one after it: the halt is not in AU, it is in goodput.
+expect "AU leaves the halts out, goodput keeps them" "$d/summary.json" \
+	'.train.au_percent.mean >= 80 and .train.goodput_percent < .train.au_percent.mean'
+
+# DLIO's counting: total_training_steps caps each epoch (main.py:348) and
+# steps_between_checkpoints restarts every epoch (:403): 3 epochs of 5 steps with a
+# checkpoint every 5 steps is 15 steps and 3 checkpoints, global_epoch{1,2,3}_step5.
+gf 2 run "$SMALL" --target "$TMP/t-ep" --results "$TMP/r-ep" --set workflow.checkpoint=true \
+	--set model.model_size_bytes=1MiB --set train.epochs=3 --set train.total_training_steps=5 \
+	--set checkpoint.steps_between_checkpoints=5 --set checkpoint.keep=true >"$TMP/o" 2>&1 || { bad "3 epochs of 5 steps"; cat "$TMP/o"; }
+d=$(only_result "$TMP/r-ep")
+expect "15 steps per accelerator, 3 checkpoints" "$d/summary.json" '.train.steps == 30 and .checkpoint.write_count == 3'
+grep -q "^checkpoint halt: .* outside the AU blocks (as DLIO); goodput" "$TMP/o" && ok "the verdict reports the halt and goodput" \
+	|| { bad "no halt/goodput line in the verdict"; cat "$TMP/o"; }
 finish

@@ -9,7 +9,7 @@
 res=$TMP/results
 gf 4 train "$SMALL" --engine null --results "$res" --quiet \
 	--set dataset.num_files_train=100000 --set reader.batch_size=4 \
-	--set train.computation_time=5ms --set train.total_training_steps=400 \
+	--set train.computation_time=5ms --set train.total_training_steps=400 --set train.epochs=1 \
 	--set metric.au=0.995 >"$TMP/out" 2>&1 || { bad "null run failed"; cat "$TMP/out"; }
 s=$(only_result "$res")/summary.json
 expect "status complete, 4 accelerators" "$s" '.status == "complete" and .train.accelerators == 4'

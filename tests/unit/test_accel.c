@@ -1,14 +1,22 @@
 /* Description: the AU arithmetic of the emulated accelerator (gf_accel_step, gf_accel_au,
- * gf_accel_elapsed_ns). Table-driven timelines with hand-computed start times, deadlines,
- * compute, stall, elapsed time and AU: a fully fed accelerator gives exactly 100%; a batch
- * that arrives late adds exactly its lateness to stall and AU becomes
- * compute / (compute + stall); the first exclude_start_steps steps are left out (their
- * stall too), exclude 0 counts from the first start; too few steps gives -1; batches ready
- * before (or exactly at) the previous deadline give no stall and do not move the
- * timeline, so a thread that wakes up late changes nothing.
+ * gf_accel_halt, gf_accel_end_epoch, gf_accel_goodput). Table-driven timelines with
+ * hand-computed start times, deadlines, compute, stall, elapsed time and AU: a fully fed
+ * accelerator gives exactly 100%; a batch that arrives late adds exactly its lateness to
+ * stall and AU becomes compute / (compute + stall); the first exclude_start_steps steps of
+ * every block are left out (their stall too), and with exclude 0 the first block counts
+ * from the phase start, the wait for the first batch included; too few steps gives -1;
+ * batches ready before (or exactly at) the previous deadline give no stall and do not move
+ * the timeline, so a thread that wakes up late changes nothing.
+ * DLIO's blocks (argonne-lcf/dlio_benchmark, branch mlperf_storage_v2.0): a checkpoint
+ * halt ends the block (main.py:337-339) and lies outside AU, the next block's first step
+ * is left out (statscounter.py:406-407 slice every block from metric_start_step); an
+ * epoch's AU is its blocks' AU weighted by their steps (statscounter.py:255) and the run's
+ * the mean over epochs (:171, :176); exclude_end_steps leaves out block positions after
+ * steps - 1 - exclude_end_steps (:89). Goodput keeps the halts.
  * Expected result: every figure equals the hand-computed one. Buggy result: AU above 100%
  * or below it for a fed accelerator, stall counted for early batches, lateness counted
- * twice or not at all, the excluded step counted, or AU reported for too few steps. */
+ * twice or not at all, the excluded step counted, a checkpoint halt inside AU, AU of all
+ * epochs pooled instead of averaged, or AU reported for too few steps. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,11 +82,12 @@ static const struct scenario scenarios[] = {
 		500, 50, 50, 550, 100.0 * 500.0 / 550.0,
 	},
 	{
-		/* exclude 0: the first batch arriving "late" (at 70) is not a stall: there is no
-		 * previous deadline. Elapsed runs from its start. */
-		"exclude 0, late first batch is no stall", 0, 3,
+		/* exclude 0: the first block starts with the phase (DLIO's start_block comes
+		 * before the first batch is asked for, main.py:322), so the first batch arriving
+		 * at 70 is 70 ms of stall: AU = 300 / 370. */
+		"exclude 0, a late first batch is stall", 0, 3,
 		{ { 70, 100, 70, 170 }, { 0, 100, 170, 270 }, { 0, 100, 270, 370 } },
-		300, 0, 0, 300, 100.0,
+		300, 70, 70, 370, 100.0 * 300.0 / 370.0,
 	},
 	{
 		/* The first (excluded) step is long (a warm-up of 1000 ms) and the second step's
@@ -146,7 +155,7 @@ static void run_scenario(const struct scenario *in)
 	struct gf_accel a;
 	double au;
 
-	gf_accel_init(&a, 7, sc.exclude);
+	gf_accel_init(&a, 7, sc.exclude, 0, 1000, T0);
 	assert_int_equal(a.id, 7);
 	assert_int_equal(a.steps, 0);
 	for (int i = 0; i < sc.nsteps; i++) {
@@ -198,7 +207,7 @@ static void test_fed_exactly_100(void **state)
 		struct gf_accel a;
 		uint64_t t = T0, ready = T0;
 
-		gf_accel_init(&a, 0, excludes[e]);
+		gf_accel_init(&a, 0, excludes[e], 0, 100000, T0);
 		for (uint64_t i = 0; i < 10000; i++) {
 			uint64_t c = 323 * MS + (i * 7919) % 1000003; /* 323 ms plus jitter */
 
@@ -222,7 +231,7 @@ static void test_lateness_exact(void **state)
 		struct gf_accel a;
 		uint64_t dl, c = 100 * MS, start;
 
-		gf_accel_init(&a, 0, 1);
+		gf_accel_init(&a, 0, 1, 0, 1000, T0);
 		dl = gf_accel_step(&a, T0, c, NULL);
 		for (int i = 0; i < 9; i++) {
 			uint64_t ready = (i == 4) ? dl + lateness[l] : dl - 1;
@@ -249,14 +258,145 @@ static void test_init_resets(void **state)
 	a.stall_ns = 456;
 	a.steps = 9;
 	a.samples = 3;
-	gf_accel_init(&a, 3, 2);
+	gf_accel_init(&a, 3, 2, 0, 10, T0);
 	assert_int_equal(a.compute_ns, 0);
 	assert_int_equal(a.stall_ns, 0);
 	assert_int_equal(a.steps, 0);
 	assert_int_equal(a.samples, 0);
-	assert_int_equal(a.exclude, 2);
+	assert_int_equal(a.exclude_start, 2);
+	assert_int_equal(a.last_counted, 9);
 	assert_int_equal(gf_accel_elapsed_ns(&a), 0);
 	assert_true(gf_accel_au(&a) == -1.0);
+}
+
+/* --- DLIO's blocks: halts, epochs, end exclusion --- */
+
+struct ev {
+	char kind;        /* 'S' step (ready a, compute b), 'H' halt until a, 'E' epoch end */
+	uint64_t a, b;
+};
+
+struct block_case {
+	const char *name;
+	uint64_t exclude_start, exclude_end, steps_per_epoch;
+	int nev;
+	struct ev ev[16];
+	uint64_t compute_ns, stall_ns, elapsed_ns, halted_ns, compute_all_ns, stall_all_ns;
+	double au, goodput; /* percent */
+};
+
+/* Times in ms from T0, compute 100 ms a step unless said. */
+static const struct block_case blocks[] = {
+	{
+		/* A checkpoint after step 3 halts until 1000. Block 1 = steps 1-3, step 1 left
+		 * out: AU 200/200 = 100%. Block 2 = step 4 at position 0, left out. The halt (700)
+		 * is in neither; goodput = 400 / 1100. The old single window said 300/1000. */
+		"a checkpoint halt is outside AU", 1, 0, 4, 6,
+		{ { 'S', 0, 100 }, { 'S', 0, 100 }, { 'S', 0, 100 }, { 'H', 1000, 0 }, { 'S', 0, 100 },
+		  { 'E', 0, 0 } },
+		200, 0, 200, 700, 400, 0, 100.0, 100.0 * 400 / 1100,
+	},
+	{
+		/* Steps 1-3 (0-300), halt to 500, step 4 500-600 (left out: first of block 2),
+		 * step 5's batch at 650 (stall 50) 650-750, step 6 750-850. Block 1: 200/200 =
+		 * 100% x 3 steps; block 2: 200/250 = 80% x 3 steps; epoch (300 + 240) / 6 = 90%. */
+		"blocks weighted by their steps", 1, 0, 6, 8,
+		{ { 'S', 0, 100 }, { 'S', 0, 100 }, { 'S', 0, 100 }, { 'H', 500, 0 }, { 'S', 0, 100 },
+		  { 'S', 650, 100 }, { 'S', 0, 100 }, { 'E', 0, 0 } },
+		400, 50, 450, 200, 600, 50, 90.0, 100.0 * 600 / 850,
+	},
+	{
+		/* Epoch 1: step 2's batch 50 late: AU 200/250 = 80%. Epoch 2 starts cold: step 4's
+		 * batch comes at 1000 (650 of stall, left out), steps 5-6 fed: 100%. The run's AU
+		 * is the mean of the epochs, 90% (pooled it would be 400/450 = 88.9%). */
+		"the mean over epochs", 1, 0, 3, 8,
+		{ { 'S', 0, 100 }, { 'S', 150, 100 }, { 'S', 0, 100 }, { 'E', 0, 0 }, { 'S', 1000, 100 },
+		  { 'S', 0, 100 }, { 'S', 0, 100 }, { 'E', 0, 0 } },
+		400, 50, 450, 0, 600, 700, 90.0, 100.0 * 600 / 1300,
+	},
+	{
+		/* exclude_end_steps 1 with 4 steps an epoch: positions 1..2 count. Step 4's batch
+		 * is 200 late, left out with it: AU 100% (60% if it counted). */
+		"exclude_end_steps", 1, 1, 4, 5,
+		{ { 'S', 0, 100 }, { 'S', 0, 100 }, { 'S', 0, 100 }, { 'S', 500, 100 }, { 'E', 0, 0 } },
+		200, 0, 200, 0, 400, 200, 100.0, 100.0 * 400 / 600,
+	},
+	{
+		/* The end exclusion is a position in the block, counted from the block's start as
+		 * DLIO's slice does: a halt after step 2 makes step 4 position 1 of block 2, which
+		 * counts (last counted position: 4 - 1 - 1 = 2). Block 1: step 2, 100% x 2 steps;
+		 * block 2: step 4 with 100 of stall, 50% x 2 steps; epoch 75%. */
+		"the end exclusion is a block position", 1, 1, 4, 7,
+		{ { 'S', 0, 100 }, { 'S', 0, 100 }, { 'H', 300, 0 }, { 'S', 0, 100 }, { 'S', 500, 100 },
+		  { 'E', 0, 0 }, { 'E', 0, 0 } },
+		200, 100, 300, 100, 400, 100, 75.0, 100.0 * 400 / 600,
+	},
+	{
+		/* Two one-step blocks between checkpoints have no counted step: left out (DLIO
+		 * would average them in at 0%, giving 50%). */
+		"one-step blocks are left out", 1, 0, 4, 7,
+		{ { 'S', 0, 100 }, { 'S', 0, 100 }, { 'H', 300, 0 }, { 'S', 0, 100 }, { 'H', 500, 0 },
+		  { 'S', 0, 100 }, { 'E', 0, 0 } },
+		100, 0, 100, 200, 400, 0, 100.0, 100.0 * 400 / 600,
+	},
+	{
+		/* A halt that ends before the last deadline stands nothing still; it still ends
+		 * the block. */
+		"a halt already over", 0, 0, 10, 4,
+		{ { 'S', 0, 100 }, { 'H', 50, 0 }, { 'S', 0, 100 }, { 'E', 0, 0 } },
+		200, 0, 200, 0, 200, 0, 100.0, 100.0,
+	},
+};
+
+static void test_blocks(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(blocks); i++) {
+		const struct block_case *c = &blocks[i];
+		struct gf_accel a;
+
+		gf_accel_init(&a, 0, c->exclude_start, c->exclude_end, c->steps_per_epoch, T0);
+		for (int e = 0; e < c->nev; e++) {
+			const struct ev *v = &c->ev[e];
+			if (v->kind == 'S')
+				gf_accel_step(&a, T0 + v->a * MS, v->b * MS, NULL);
+			else if (v->kind == 'H')
+				gf_accel_halt(&a, T0 + v->a * MS);
+			else
+				gf_accel_end_epoch(&a);
+		}
+		if (a.compute_ns != c->compute_ns * MS || a.stall_ns != c->stall_ns * MS ||
+		    gf_accel_elapsed_ns(&a) != c->elapsed_ns * MS || a.halted_ns != c->halted_ns * MS ||
+		    a.compute_all_ns != c->compute_all_ns * MS || a.stall_all_ns != c->stall_all_ns * MS)
+			fail_msg("%s: compute %llu stall %llu elapsed %llu halted %llu compute_all %llu "
+				 "stall_all %llu ms", c->name, (unsigned long long)(a.compute_ns / MS),
+				 (unsigned long long)(a.stall_ns / MS),
+				 (unsigned long long)(gf_accel_elapsed_ns(&a) / MS),
+				 (unsigned long long)(a.halted_ns / MS),
+				 (unsigned long long)(a.compute_all_ns / MS),
+				 (unsigned long long)(a.stall_all_ns / MS));
+		if (fabs(gf_accel_au(&a) - c->au) > 1e-9)
+			fail_msg("%s: AU %.9f, expected %.9f", c->name, gf_accel_au(&a), c->au);
+		if (fabs(gf_accel_goodput(&a) - c->goodput) > 1e-9)
+			fail_msg("%s: goodput %.9f, expected %.9f", c->name, gf_accel_goodput(&a), c->goodput);
+	}
+}
+
+/* gf_accel_au looks at the open block and epoch without closing them: asking twice, or
+ * asking and then going on, changes nothing. */
+static void test_au_does_not_close(void **state)
+{
+	struct gf_accel a;
+
+	(void)state;
+	gf_accel_init(&a, 0, 1, 0, 100, T0);
+	gf_accel_step(&a, T0, 100 * MS, NULL);
+	gf_accel_step(&a, T0 + 150 * MS, 100 * MS, NULL);
+	assert_true(fabs(gf_accel_au(&a) - 100.0 * 100 / 150) < 1e-9);
+	assert_true(fabs(gf_accel_au(&a) - 100.0 * 100 / 150) < 1e-9);
+	gf_accel_step(&a, T0, 100 * MS, NULL); /* the same block goes on: 200 / 250 */
+	assert_true(fabs(gf_accel_au(&a) - 80.0) < 1e-9);
+	assert_true(a.in_block);
 }
 
 int main(void)
@@ -266,6 +406,8 @@ int main(void)
 		cmocka_unit_test(test_fed_exactly_100),
 		cmocka_unit_test(test_lateness_exact),
 		cmocka_unit_test(test_init_resets),
+		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_au_does_not_close),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,10 @@
  * true and repeat when it is false; sample sizes have the configured mean and standard
  * deviation, are never below 1 byte, and offsets are the prefix sums of the sizes within a
  * file, with gf_plan_file_size the sum of all of them; steps_per_epoch and total_steps
- * follow the arithmetic (total_training_steps cap, several accelerators per rank);
+ * follow the arithmetic (total_training_steps caps each epoch, as DLIO's main.py:348, and
+ * a cap above the epoch is refused as statscounter.py:79 does; several accelerators per
+ * rank); the checkpoint schedule restarts steps_between_checkpoints every epoch (DLIO
+ * main.py:403) and names folders global_epoch{E}_step{S} (base_checkpointing.py:389);
  * demand_bytes_per_s = batch x mean / compute; a dataset too small for one batch per
  * accelerator is -EINVAL with a message; file paths look like
  * "<root>/train[/<sub>]/img_3_of_10.npz"; a plan of 10^10 samples builds at once and
@@ -452,8 +455,9 @@ static void test_offsets_prefix_sums(void **state)
 	}
 }
 
-/* steps_per_epoch = floor(floor(samples / accels) / batch), total_steps = steps x epochs,
- * capped (never raised) by total_training_steps. */
+/* steps_per_epoch = floor(floor(samples / accels) / batch), or total_training_steps when
+ * set (DLIO mlperf_storage_v2.0 main.py:348 stops each epoch there; the count restarts
+ * every epoch, :318), total_steps = steps x epochs. */
 static void test_steps(void **state)
 {
 	static const struct {
@@ -465,9 +469,8 @@ static void test_steps(void **state)
 		{ 1000, 1, 4, 1, 3, -1, 2, 2, 500, 125, 375 },
 		{ 1000, 1, 4, 1, 3, -1, 3, 3, 333, 83, 249 },
 		{ 100, 10, 4, 2, 3, -1, 3, 6, 166, 41, 123 },
-		{ 100, 10, 4, 2, 3, 50, 3, 6, 166, 41, 50 },
-		{ 100, 10, 4, 2, 3, 123, 3, 6, 166, 41, 123 },
-		{ 100, 10, 4, 2, 3, 500, 3, 6, 166, 41, 123 }, /* a cap above the total is no cap */
+		{ 100, 10, 4, 2, 3, 20, 3, 6, 166, 20, 60 },   /* the cap is per epoch */
+		{ 100, 10, 4, 2, 3, 41, 3, 6, 166, 41, 123 },
 		{ 100, 10, 4, 2, 3, 0, 3, 6, 166, 41, 123 },   /* 0 is not a cap */
 		{ 168, 1, 7, 1, 5, -1, 8, 8, 21, 3, 15 },      /* unet3d-like */
 		{ 168, 1, 7, 4, 5, -1, 2, 8, 21, 3, 15 },      /* same accelerators, 4 per rank */
@@ -498,6 +501,93 @@ static void test_steps(void **state)
 		assert_int_equal(p.samples, (uint64_t)(t[i].files * t[i].spf));
 		assert_int_equal(p.epochs, (uint64_t)t[i].epochs);
 		assert_int_equal(p.batch, (uint64_t)t[i].batch);
+	}
+}
+
+/* A cap above what the dataset gives an epoch is refused, as DLIO's statscounter.py:79-81
+ * ("Only have enough data for N steps but M wanted"). */
+static void test_steps_cap_refused(void **state)
+{
+	struct gf_workload w;
+	struct gf_plan p;
+	char err[512] = "";
+
+	(void)state;
+	small_workload(&w, 100, 10, 4, 2, GF_SHUFFLE_OFF, GF_SHUFFLE_SEED);
+	w.train.total_training_steps = 42; /* 41 steps per epoch at 3 ranks */
+	assert_int_equal(gf_plan_build(&w, 3, &p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "train.total_training_steps is 42"));
+	assert_non_null(strstr(err, "41 step(s) per epoch"));
+}
+
+/* DLIO's checkpoint schedule in training (mlperf_storage_v2.0 main.py): the megatron
+ * file (3 epochs, total_training_steps 1000, steps_between_checkpoints 1000) runs 3000
+ * steps and 3 checkpoints, one per epoch, because next_checkpoint_step is reset every
+ * epoch (:403); epoch checkpoints follow checkpoint_after_epoch and
+ * epochs_between_checkpoints (:360, :365), unet3d's 5 and 2 give one after epoch 5 of 5;
+ * steps_between_checkpoints 0 gives none (:336 never matches, :360 wants it < 0). */
+static void test_checkpoint_schedule(void **state)
+{
+	static const struct {
+		int64_t epochs, tts, sbc, after, between;
+		uint64_t count, first_step, first_epoch, first_s, last_epoch, last_s;
+	} t[] = {
+		/* megatron_deepspeed_LLNL: 3 x 1000 steps, a checkpoint after step 1000 of each */
+		{ 3, 1000, 1000, 1, 1, 3, 999, 1, 1000, 3, 1000 },
+		/* every 250 steps of 1000 (bert_v100): 4 per epoch */
+		{ 2, 1000, 250, 1, 1, 8, 249, 1, 250, 2, 1000 },
+		/* unet3d: after epoch 5, every 2 after it, in 5 epochs: one, named step 1001 */
+		{ 5, 1000, -1, 5, 2, 1, 4999, 5, 1001, 5, 1001 },
+		/* every epoch from the first */
+		{ 3, 1000, -1, 1, 1, 3, 999, 1, 1001, 3, 1001 },
+		/* 0: none at all */
+		{ 3, 1000, 0, 1, 1, 0, 0, 0, 0, 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+		uint64_t due = 0, first = UINT64_MAX, e, st;
+
+		small_workload(&w, 100000, 1, 4, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		w.train.epochs = t[i].epochs;
+		w.train.total_training_steps = t[i].tts;
+		w.workflow.checkpoint = true;
+		w.checkpoint.steps_between_checkpoints = t[i].sbc;
+		w.checkpoint.checkpoint_after_epoch = t[i].after;
+		w.checkpoint.epochs_between_checkpoints = t[i].between;
+		build_ok(&w, 8, &p);
+		assert_int_equal(p.total_steps, (uint64_t)(t[i].epochs * t[i].tts));
+		for (uint64_t s = 0; s < p.total_steps; s++)
+			if (gf_plan_checkpoint_due(&w, &p, s)) {
+				if (first == UINT64_MAX)
+					first = s;
+				due++;
+			}
+		if (due != t[i].count || gf_plan_checkpoints(&w, &p) != t[i].count)
+			fail_msg("case %zu: %llu due, %llu counted, expected %llu", i, (unsigned long long)due,
+				 (unsigned long long)gf_plan_checkpoints(&w, &p), (unsigned long long)t[i].count);
+		if (!t[i].count)
+			continue;
+		assert_int_equal(first, t[i].first_step);
+		gf_plan_checkpoint_id(&w, &p, 0, &e, &st);
+		assert_int_equal(e, t[i].first_epoch);
+		assert_int_equal(st, t[i].first_s);
+		gf_plan_checkpoint_id(&w, &p, t[i].count - 1, &e, &st);
+		assert_int_equal(e, t[i].last_epoch);
+		assert_int_equal(st, t[i].last_s);
+	}
+	/* Checkpoint-only (main.py:275-289): epoch 1, steps 1, 2, 3 ... */
+	{
+		struct gf_workload w;
+		uint64_t e, st;
+		small_workload(&w, 100, 1, 4, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		w.workflow.train = false;
+		w.workflow.checkpoint = true;
+		gf_plan_checkpoint_id(&w, NULL, 6, &e, &st);
+		assert_int_equal(e, 1);
+		assert_int_equal(st, 7);
 	}
 }
 
@@ -847,6 +937,8 @@ int main(void)
 		cmocka_unit_test(test_sizes_at_least_one),
 		cmocka_unit_test(test_offsets_prefix_sums),
 		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_steps_cap_refused),
+		cmocka_unit_test(test_checkpoint_schedule),
 		cmocka_unit_test(test_demand),
 		cmocka_unit_test(test_too_small),
 		cmocka_unit_test(test_file_paths),
