@@ -11,6 +11,63 @@
 
 #include "model/dist.h"
 
+/* TFRecordDataset's read buffer when reader.transfer_size is unset (tensorflow
+ * python/data/ops/readers.py _DEFAULT_READER_BUFFER_SIZE_BYTES). */
+#define TF_DEFAULT_BUFFER (256u << 10)
+
+/* The loader model: the framework's by default, an asynchronous queue when
+ * target.queue_depth is given. Names are compared here because the loader is decided from
+ * the workload's own words (reader.data_loader, dataset.format). */
+static void plan_loader(const struct gf_workload *w, struct gf_plan *p)
+{
+	p->threads = w->reader.read_threads > 0 ? (unsigned)w->reader.read_threads : 1;
+	p->read_depth = 1;
+	/* indexed_binary_mmap_reader.py:53-66 maps every file once per reader, at its start. */
+	p->keep_open = !strcmp(w->dataset.format, "mmap_indexed_binary");
+	if (w->target.queue_depth > 0) {
+		p->loader = GF_LOADER_ASYNC;
+		p->read_depth = (unsigned)w->target.queue_depth;
+	} else if (!strcmp(w->reader.data_loader, "tensorflow") && !strcmp(w->dataset.format, "tfrecord") &&
+		   w->accelerator.per_rank == 1) {
+		/* tf_reader.py:91-99: TFRecordDataset(buffer_size=transfer_size,
+		 * num_parallel_reads=read_threads), then shuffle(shuffle_size) when sample_shuffle
+		 * is on. */
+		p->loader = GF_LOADER_TF_STREAM;
+		p->chunk = w->reader.transfer_size ? w->reader.transfer_size : TF_DEFAULT_BUFFER;
+		p->shuffle_buffer = w->reader.sample_shuffle != GF_SHUFFLE_OFF && w->reader.shuffle_size > 1
+				    ? (uint64_t)w->reader.shuffle_size : 1;
+	} else {
+		/* torch_data_loader.py:143-156: DataLoader workers (read_threads of them), each
+		 * calling the reader's read_index one sample at a time (reader_handler.py:111-125:
+		 * open, read, close with read_type on_demand). */
+		p->loader = GF_LOADER_WORKER;
+	}
+}
+
+const char *gf_plan_loader_name(const struct gf_plan *p)
+{
+	switch (p->loader) {
+	case GF_LOADER_TF_STREAM: return "tf_stream";
+	case GF_LOADER_ASYNC: return "async";
+	default: return "pytorch_worker";
+	}
+}
+
+const char *gf_plan_loader_words(const struct gf_plan *p)
+{
+	switch (p->loader) {
+	case GF_LOADER_TF_STREAM:
+		return "tf.data TFRecord stream: each file opened once and read front to back, one chunk in "
+		       "flight per reader thread";
+	case GF_LOADER_ASYNC:
+		return "asynchronous: target.queue_depth requests in flight per reader thread";
+	default:
+		return p->keep_open ? "PyTorch worker: one sample read in flight per reader thread, each file "
+				      "opened once and kept (mmap_indexed_binary)"
+				    : "PyTorch worker: one sample read in flight per reader thread";
+	}
+}
+
 int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p, char *err,
 		  size_t errlen)
 {
@@ -28,6 +85,7 @@ int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p
 	p->stdev_bytes = w->dataset.record_length_bytes_stdev;
 	p->size_seed = (uint64_t)w->train.seed ^ 0x5a17e5u;
 	p->chunk = w->reader.transfer_size ? w->reader.transfer_size : GF_DEFAULT_CHUNK;
+	plan_loader(w, p);
 	p->rows_chunked = w->dataset.enable_chunking;
 	p->rows_chunk_bytes = w->dataset.chunk_size;
 
@@ -280,4 +338,85 @@ void gf_plan_checkpoint_id(const struct gf_workload *w, const struct gf_plan *p,
 		/* main.py:363 passes overall_step after the loop's last increment: steps + 1. */
 		*step = p->steps_per_epoch + 1;
 	}
+}
+
+/* --- the TFRecord stream --- */
+
+/* Rank a's view of the files: n files in its shard; its output record o is stream record
+ * o x stride + off (records are sharded when there are fewer files than ranks). */
+static void stream_shape(const struct gf_plan *p, unsigned a, uint64_t *n, uint64_t *stride,
+			 uint64_t *off)
+{
+	if (p->files >= p->accels) {
+		*n = (p->files - a + p->accels - 1) / p->accels;
+		*stride = 1;
+		*off = 0;
+	} else {
+		*n = p->files;
+		*stride = p->accels;
+		*off = a;
+	}
+}
+
+static uint64_t thread_files(uint64_t n, uint64_t T, uint64_t t)
+{
+	return t < n ? (n - t + T - 1) / T : 0;
+}
+
+uint64_t gf_plan_stream_thread_files(const struct gf_plan *p, unsigned a, unsigned t)
+{
+	uint64_t n, stride, off;
+
+	stream_shape(p, a, &n, &stride, &off);
+	return thread_files(n, p->threads, t);
+}
+
+uint64_t gf_plan_stream_file(const struct gf_plan *p, unsigned a, unsigned t, uint64_t idx)
+{
+	uint64_t per = gf_plan_stream_thread_files(p, a, t);
+	uint64_t pos = per ? (idx % per) * p->threads + t : 0;
+
+	/* tf_reader.py:85-88: list_files(shuffle=False) then shard(num_shards, index). */
+	return p->files >= p->accels ? a + pos * p->accels : pos;
+}
+
+/* Records of thread t among the first k records of one pass: the interleave takes the
+ * shard's files T at a time (the last group may hold fewer, m) and one record from each
+ * in turn; all files hold spf records, so the groups end together. */
+static uint64_t count_in_pass(uint64_t n, uint64_t T, uint64_t spf, uint64_t t, uint64_t k)
+{
+	uint64_t full = n / T, m = n % T, c;
+
+	if (k < full * T * spf) {
+		uint64_t rem = k % (T * spf);
+		return k / (T * spf) * spf + rem / T + (t < rem % T ? 1 : 0);
+	}
+	c = full * spf;
+	k -= full * T * spf;
+	if (t < m)
+		c += k / m + (t < k % m ? 1 : 0);
+	return c;
+}
+
+uint64_t gf_plan_stream_need(const struct gf_plan *p, unsigned a, unsigned t, uint64_t b)
+{
+	uint64_t n, stride, off, T = p->threads, spf = p->samples_per_file, pass, outs, per_pass, k;
+
+	stream_shape(p, a, &n, &stride, &off);
+	if (!n || t >= n)
+		return 0;
+	pass = n * spf;
+	outs = pass > off ? (pass - off + stride - 1) / stride : 0; /* this rank's records a pass */
+	/* tf_reader.py:105, :110: batch(drop_remainder=True) comes before repeat(), so every
+	 * pass gives whole batches and the shuffle buffer drains at a pass's end. */
+	per_pass = outs / p->batch;
+	if (!per_pass)
+		return b * thread_files(n, T, t) * spf + count_in_pass(n, T, spf, t, pass);
+	/* Output o leaves a shuffle buffer of S once o + S records went in (S = 1: none), or
+	 * when the pass has no more. */
+	k = ((b % per_pass + 1) * p->batch - 1) * stride + off + p->shuffle_buffer;
+	if (k > pass)
+		k = pass;
+	return b / per_pass * thread_files(n, T, t) * spf +
+	       (k == pass ? thread_files(n, T, t) * spf : count_in_pass(n, T, spf, t, k));
 }

@@ -13,8 +13,26 @@
 #include "model/perm.h"
 #include "model/workload.h"
 
+/* How the framework's loader reads, which sets the concurrency storage sees. */
+enum gf_loader {
+	/* A PyTorch DataLoader worker (DLIO's default reader path): each reader thread reads
+	 * one sample at a time, blocking, its file opened and closed per sample. */
+	GF_LOADER_WORKER = 0,
+	/* tf.data.TFRecordDataset (tensorflow + tfrecord): each rank streams its shard of the
+	 * files, read_threads of them at once, each file opened once and read front to back in
+	 * transfer_size chunks; batches come out of a shuffle buffer. */
+	GF_LOADER_TF_STREAM,
+	/* target.queue_depth given: that many requests in flight per reader thread. */
+	GF_LOADER_ASYNC,
+};
+
 struct gf_plan {
 	enum gf_layout layout;
+	enum gf_loader loader;
+	unsigned read_depth;   /* requests in flight per reader thread */
+	unsigned threads;      /* reader threads per rank */
+	bool keep_open;        /* mmap_indexed_binary: each reader maps (opens) each file once */
+	uint64_t shuffle_buffer; /* GF_LOADER_TF_STREAM: elements the shuffle buffer holds (1: off) */
 	uint64_t files, samples_per_file, samples; /* training set */
 	uint64_t mean_bytes, stdev_bytes;          /* per sample */
 	uint64_t size_seed;                        /* keys the sample sizes */
@@ -81,6 +99,25 @@ void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e);
 
 /* The pos-th sample (0 <= pos < share) of global accelerator accel in epoch e. */
 void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s);
+
+/* "pytorch_worker", "tf_stream" or "async": the loader model, for summary.json. */
+const char *gf_plan_loader_name(const struct gf_plan *p);
+/* The same in words, for the terminal: "one sample read in flight per reader thread ...". */
+const char *gf_plan_loader_words(const struct gf_plan *p);
+
+/* GF_LOADER_TF_STREAM, for accelerator (rank) a. DLIO's tf_reader.py:85-103 (mlperf_storage_v2.0)
+ * shards the sorted file list over ranks when there are at least as many files as ranks
+ * (the rank's files a, a + R, ...), else every rank reads every file and keeps every R-th
+ * record; TFRecordDataset interleaves read_threads files record by record. Reader thread t
+ * streams the rank's files t, t + T, t + 2T ... of its shard, passes repeating (the
+ * dataset repeats). Its idx-th file in that sequence: */
+uint64_t gf_plan_stream_file(const struct gf_plan *p, unsigned a, unsigned t, uint64_t idx);
+/* Files thread t streams per pass over the shard (0: none). */
+uint64_t gf_plan_stream_thread_files(const struct gf_plan *p, unsigned a, unsigned t);
+/* Records thread t must have read (counted from the epoch's start) before batch b of the
+ * epoch can leave the shuffle buffer: batch b needs the rank's output record
+ * (b + 1) x batch - 1, which needs that many stream records plus the shuffle buffer. */
+uint64_t gf_plan_stream_need(const struct gf_plan *p, unsigned a, unsigned t, uint64_t b);
 
 /* The checkpoint schedule of a training run, as DLIO's main.py (mlperf_storage_v2.0) has
  * it. Is one due after step (0-based, over all epochs)? With

@@ -155,7 +155,7 @@ const struct gf_key gf_keys[] = {
 	KEY("target.path", GF_K_STR, target.path, NULL, 1, 0, "data folder: a path or URI (overrides storage_root/data_folder)"),
 	KEY("target.engine", GF_K_STR, target.engine, NULL, 1, 0, "I/O engine (default: by scheme)"),
 	KEY("target.direct", GF_K_ENUM, target.direct, "false|true|auto", 1, 0, "O_DIRECT: true, false, or auto (fall back where refused)"),
-	KEY("target.queue_depth", GF_K_INT, target.queue_depth, NULL, 1, 65536, "requests in flight per reader thread"),
+	KEY("target.queue_depth", GF_K_INT, target.queue_depth, NULL, 1, 65536, "requests in flight per reader thread (unset: the loader's own, one sample at a time for pytorch, a stream per file for tensorflow + tfrecord)"),
 	KEY("target.sqpoll", GF_K_BOOL, target.sqpoll, NULL, 1, 0, "uring: a kernel thread polls for submissions (no system call per batch)"),
 	KEY("target.lustre.stripe_count", GF_K_INT, target.lustre_stripe_count, NULL, 0, 65536, "Lustre: OSTs per new file (0 = default; MPI-IO striping_factor)"),
 	KEY("target.lustre.stripe_size", GF_K_SIZE, target.lustre_stripe_size, NULL, 1, 0, "Lustre: stripe size of new files (0 = default; MPI-IO striping_unit)"),
@@ -669,7 +669,7 @@ void gf_workload_defaults(struct gf_workload *w)
 	w->output.exclude_start_steps = 1;
 	snprintf(w->accelerator.profile, sizeof(w->accelerator.profile), "unspecified");
 	w->accelerator.per_rank = 1;
-	w->target.queue_depth = 8;
+	w->target.queue_depth = 0; /* the framework's loader model (plan.h) */
 }
 
 /* "file:line" of the key, or the file alone when it was not set on a line. */

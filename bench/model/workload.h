@@ -150,7 +150,7 @@ struct gf_workload {
 		char path[GF_STR];   /* path or URI of the data folder */
 		char engine[32];     /* "" = the default for the scheme */
 		enum gf_direct direct;
-		int64_t queue_depth; /* requests in flight per reader thread */
+		int64_t queue_depth; /* requests in flight per reader thread; 0 = the loader's */
 		bool sqpoll;         /* uring: kernel thread polls the submission queue */
 		int64_t open_files;  /* per reader thread with read_type memory; 0 = auto */
 		/* Lustre striping of new files (0 = the filesystem's default). Without
@@ -166,6 +166,10 @@ struct gf_workload {
 		double ceiling_duration; /* seconds; 0 = duration, else the whole schedule */
 	} run;
 };
+
+/* Requests in flight for dataset generation and checkpoint bursts when target.queue_depth
+ * is not given (it is 0 then, and reads follow the loader model: plan.h). */
+#define GF_WRITE_DEPTH 8
 
 /* Read sizes are capped at this when transfer_size is not set, so that a 140 MB sample
  * never needs a 140 MB buffer. */

@@ -65,7 +65,7 @@ static uint64_t shard_id(unsigned index, int rank, int group)
 static void block_geometry(const struct gf_workload *w, size_t *block, unsigned *qd)
 {
 	uint64_t buf = w->checkpoint.buffer_size ? w->checkpoint.buffer_size : (64u << 20);
-	unsigned q = (unsigned)w->target.queue_depth;
+	unsigned q = w->target.queue_depth > 0 ? (unsigned)w->target.queue_depth : GF_WRITE_DEPTH;
 
 	if (q < 1)
 		q = 1;

@@ -247,8 +247,8 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 {
 	/* Object stores: queue_depth objects on the wire at once (close() returns before the
 	 * PUT ends); flush() below waits for them. */
-	struct gf_io_config cfg = { .queue_depth = (unsigned)w->target.queue_depth, .direct = false,
-				    .deferred_closes = (unsigned)w->target.queue_depth };
+	unsigned depth = w->target.queue_depth > 0 ? (unsigned)w->target.queue_depth : GF_WRITE_DEPTH;
+	struct gf_io_config cfg = { .queue_depth = depth, .direct = false, .deferred_closes = depth };
 	size_t bufsz = w->dataset.generation_buffer_size ? w->dataset.generation_buffer_size : (2u << 20);
 	struct gf_io *io = NULL;
 	struct gf_engine eng;

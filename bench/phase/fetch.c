@@ -76,15 +76,19 @@ static void on_done(void *arg, struct gf_io_req *r)
 		finish(f, ps);
 }
 
-unsigned gf_fetch_open_files(const struct gf_workload *w)
+unsigned gf_fetch_open_files(const struct gf_workload *w, const struct gf_plan *p)
 {
 	uint64_t threads = w->reader.read_threads > 0 ? (uint64_t)w->reader.read_threads : 1;
-	uint64_t qd = w->target.queue_depth > 0 ? (uint64_t)w->target.queue_depth : 1;
+	uint64_t qd = p->read_depth > 0 ? p->read_depth : 1;
 	uint64_t n = 1024;
 	struct rlimit rl;
 
-	if (w->reader.read_type == GF_READ_ON_DEMAND)
+	/* The TFRecord stream opens each file itself, once per pass. */
+	if (p->loader == GF_LOADER_TF_STREAM || (w->reader.read_type == GF_READ_ON_DEMAND && !p->keep_open))
 		return 0;
+	/* mmap_indexed_binary: every file stays mapped for the run, as DLIO's reader does. */
+	if (p->keep_open && !w->target.open_files)
+		n = p->files + 1 < 1024 ? p->files + 1 : 1024;
 	if (w->target.open_files > 0) {
 		n = (uint64_t)w->target.open_files;
 	} else if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
@@ -104,7 +108,7 @@ int gf_fetch_init(struct gf_fetch *f, const struct gf_fetch_cfg *cfg, struct gf_
 	const struct gf_plan *p = cfg->plan;
 	unsigned align = cfg->align ? cfg->align : 1;
 	struct gf_io_config iocfg = {
-		.queue_depth = (unsigned)cfg->w->target.queue_depth,
+		.queue_depth = p->read_depth,
 		.direct = cfg->direct,
 		.sqpoll = cfg->w->target.sqpoll,
 		.max_open = cfg->open_files,
@@ -132,6 +136,8 @@ int gf_fetch_init(struct gf_fetch *f, const struct gf_fetch_cfg *cfg, struct gf_
 	 * no 4 MiB buffers. A sample is at most twice the mean (sizes come in pairs around
 	 * it); an aligned read of it spans one more block. */
 	maxlen = p->stdev_bytes ? 2 * p->mean_bytes : p->mean_bytes;
+	if (p->loader == GF_LOADER_TF_STREAM)
+		maxlen = p->chunk; /* stream reads span records */
 	bufsize = align > 1 ? gf_align_up(maxlen, align) : maxlen;
 	/* Samples of equal, aligned sizes start aligned; others may straddle a block more. */
 	if (align > 1 && (p->stdev_bytes || p->mean_bytes % align))
@@ -343,4 +349,51 @@ int gf_fetch_batch(struct gf_fetch *f, unsigned accel, uint64_t step, bool drain
 		}
 	}
 	return drain ? gf_fetch_drain(f) : 0;
+}
+
+int gf_fetch_stream_file(struct gf_fetch *f, uint64_t file,
+			 int (*progress)(void *arg, uint64_t done), void *arg)
+{
+	const struct gf_fetch_cfg *cfg = f->cfg;
+	uint64_t size = gf_plan_file_size(cfg->plan, file), handle, t0, open_ns, off;
+	int rc, prc = 0;
+
+	if (f->error)
+		return f->error;
+	rc = gf_plan_file_path(cfg->w, cfg->plan, cfg->root, file, f->path, sizeof(f->path));
+	if (rc) {
+		snprintf(f->errmsg, sizeof(f->errmsg), "file name too long under %s", cfg->root);
+		return f->error = rc;
+	}
+	t0 = gf_now_ns();
+	f->io->detail[0] = '\0';
+	rc = f->io->ops->open(f->io, f->path, GF_O_READ | (cfg->direct ? GF_O_DIRECT : 0), &handle);
+	if (rc) {
+		snprintf(f->errmsg, sizeof(f->errmsg), "cannot open %s: %s", f->path, strerror(-rc));
+		return f->error = rc;
+	}
+	open_ns = gf_now_ns() - t0;
+	f->opens++;
+	/* Front to back, one chunk at a time: TFRecordDataset's buffered reader refills its
+	 * buffer_size buffer when the parser has used it up. */
+	for (off = 0; off < size && !prc; ) {
+		uint64_t len = size - off < cfg->plan->chunk ? size - off : cfg->plan->chunk;
+		struct gf_span_iter it;
+		struct gf_span sp;
+
+		gf_span_begin(&it, off, len, (size_t)cfg->plan->chunk, cfg->align);
+		while (!rc && gf_span_next(&it, &sp))
+			rc = gf_engine_read_span(&f->eng, handle, sp.offset, sp.length, sp.need, NULL);
+		if (!rc)
+			rc = gf_engine_drain(&f->eng);
+		if (rc) {
+			set_error(f, rc, f->eng.errmsg[0] ? f->eng.errmsg : strerror(-rc), file);
+			break;
+		}
+		off += len;
+		f->requested_bytes += len;
+		prc = progress(arg, off);
+	}
+	close_file(f, handle, open_ns);
+	return f->error ? f->error : (prc < 0 ? prc : 0);
 }

@@ -1,6 +1,7 @@
 /* fetch: one reader thread's way of reading samples. It owns a backend instance, an
  * engine and (with reader.read_type memory) a bounded cache of open files, and keeps up
- * to queue_depth requests in flight across samples: a sample's file is opened, its
+ * to the plan's read_depth requests in flight across samples (1 for a framework's loader,
+ * target.queue_depth when given): a sample's file is opened, its
  * reads are queued, and the next sample starts while they are still in flight. A file
  * opened per sample is closed when its last request completes; open and close time are
  * recorded apart from read latency.
@@ -54,10 +55,11 @@ struct gf_fetch {
 };
 
 /* Files each reader thread keeps open: 0 with read_type on_demand (open, read, close per
- * sample, as DLIO does); with read_type memory target.open_files, or when that is 0 the
+ * sample, as DLIO does) and for the TFRecord stream; every file (up to 1024) for
+ * mmap_indexed_binary; with read_type memory target.open_files, or when that is 0 the
  * smaller of 1024 and a quarter of the descriptor limit shared by the reader threads,
  * never fewer than queue_depth + 1 (every sample in flight pins its file). */
-unsigned gf_fetch_open_files(const struct gf_workload *w);
+unsigned gf_fetch_open_files(const struct gf_workload *w, const struct gf_plan *p);
 
 /* Start a backend instance and its engine. latency, open_latency and series are the
  * caller's and stay valid until gf_fetch_destroy. Returns 0 or -errno with errmsg. */
@@ -70,6 +72,13 @@ void gf_fetch_destroy(struct gf_fetch *f);
 int gf_fetch_sample(struct gf_fetch *f, const struct gf_sample *s);
 /* Wait until every queued sample is complete. Returns 0 or the first error. */
 int gf_fetch_drain(struct gf_fetch *f);
+
+/* GF_LOADER_TF_STREAM: open file, read it front to back in plan->chunk reads, one in
+ * flight, calling progress(arg, bytes read so far) after each; progress may block, and
+ * stops the stream with a non-zero return (a negative one is returned). Closes the file.
+ * Returns 0 or -errno with errmsg. */
+int gf_fetch_stream_file(struct gf_fetch *f, uint64_t file,
+			 int (*progress)(void *arg, uint64_t done), void *arg);
 
 /* Queue the batch of global accelerator accel at step (the plan's order), sleeping
  * reader.preprocess_time after each sample when preprocess is set; with drain, return

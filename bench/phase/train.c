@@ -77,6 +77,11 @@ struct shared {
 	int error;
 	char errmsg[512];
 	struct ckpt_worker *ck; /* NULL unless checkpoint_async */
+	/* GF_LOADER_TF_STREAM (one accelerator per rank): per reader thread, the epoch it
+	 * streams and the records it read in it; the epoch's next batch to hand over. */
+	uint64_t *st_epoch, *st_produced;
+	uint64_t st_started;     /* epochs begun (the first reader to begin one resets the rest) */
+	uint64_t st_next_b, st_bytes, st_bytes_marked, st_last_ns;
 };
 
 struct reader {
@@ -248,28 +253,133 @@ static int hand_over(struct accel_thread *t, struct gf_accel *acc, uint64_t step
 	return rc;
 }
 
-static void *reader_main(void *arg)
+/* --- GF_LOADER_TF_STREAM --- */
+
+/* Under sh->mu: hand over every batch of the epoch whose records all reader threads have
+ * read (gf_plan_stream_need), in order, while its prefetch slot is free. */
+static void stream_mark_ready(struct shared *sh)
 {
-	struct reader *r = arg;
+	const struct gf_plan *p = sh->cfg->plan;
+	unsigned a = (unsigned)sh->cfg->rank * p->per_rank;
+	uint64_t e = sh->st_started - 1;
+
+	while (sh->st_started && sh->st_next_b < p->steps_per_epoch) {
+		uint64_t step = e * p->steps_per_epoch + sh->st_next_b;
+		struct slot *slot = &sh->q[0].slots[step % sh->prefetch];
+
+		if (step >= sh->q[0].consumed + sh->prefetch)
+			return;
+		for (unsigned t = 0; t < p->threads; t++)
+			if ((sh->st_epoch[t] == e ? sh->st_produced[t] : 0) <
+			    gf_plan_stream_need(p, a, t, sh->st_next_b))
+				return;
+		slot->state = SLOT_READY;
+		slot->step = step;
+		slot->ready_ns = sh->st_last_ns;
+		slot->bytes = sh->st_bytes - sh->st_bytes_marked;
+		slot->samples = p->batch;
+		sh->st_bytes_marked = sh->st_bytes;
+		sh->st_next_b++;
+		pthread_cond_broadcast(&sh->ready);
+	}
+}
+
+struct stream_ctx {
+	struct reader *r;
+	uint64_t epoch, file, base, rec, done, need_end;
+	bool stop;
+};
+
+/* After every chunk: count the file's records read whole, publish them, and wait while
+ * this thread is prefetch_size batches ahead of the accelerator. Returns 1 to end the
+ * file (the epoch needs no more from this thread, or the run stops). */
+static int stream_progress(void *arg, uint64_t done)
+{
+	struct stream_ctx *c = arg;
+	struct shared *sh = c->r->sh;
+	const struct gf_plan *p = sh->cfg->plan;
+	unsigned a = (unsigned)sh->cfg->rank * p->per_rank;
+
+	while (c->rec < p->samples_per_file && gf_plan_sample_offset(p, c->file, c->rec) +
+	       gf_plan_sample_size(p, c->file, c->rec) <= done)
+		c->rec++;
+	gf_progress_read(sh->cfg->progress, done - c->done);
+	pthread_mutex_lock(&sh->mu);
+	sh->st_produced[c->r->idx] = c->base + c->rec;
+	sh->st_bytes += done - c->done;
+	sh->st_last_ns = gf_now_ns();
+	c->done = done;
+	stream_mark_ready(sh);
+	for (;;) {
+		uint64_t consumed = sh->q[0].consumed - c->epoch * p->steps_per_epoch, b;
+
+		if (should_stop(sh) || c->base + c->rec >= c->need_end) {
+			c->stop = should_stop(sh);
+			pthread_mutex_unlock(&sh->mu);
+			return 1;
+		}
+		b = consumed + sh->prefetch - 1;
+		if (b >= p->steps_per_epoch)
+			b = p->steps_per_epoch - 1;
+		if (c->base + c->rec < gf_plan_stream_need(p, a, c->r->idx, b))
+			break;
+		pthread_cond_wait(&sh->room, &sh->mu);
+	}
+	pthread_mutex_unlock(&sh->mu);
+	return 0;
+}
+
+/* One reader thread of tf.data: every epoch (a new iterator, main.py:401-405) it streams
+ * its files of the rank's shard from the first, until the epoch has what it needs. */
+static void stream_reader(struct reader *r, struct gf_fetch *f)
+{
+	struct shared *sh = r->sh;
+	const struct gf_plan *p = sh->cfg->plan;
+	unsigned a = (unsigned)sh->cfg->rank * p->per_rank;
+	uint64_t per = gf_plan_stream_thread_files(p, a, r->idx);
+	struct stream_ctx c = { .r = r };
+
+	for (uint64_t e = 0; e < p->epochs && !c.stop; e++) {
+		pthread_mutex_lock(&sh->mu);
+		while (!should_stop(sh) && sh->q[0].epochs_done < e)
+			pthread_cond_wait(&sh->room, &sh->mu);
+		if (should_stop(sh)) {
+			pthread_mutex_unlock(&sh->mu);
+			break;
+		}
+		if (sh->st_started < e + 1) {
+			sh->st_started = e + 1;
+			sh->st_next_b = sh->st_bytes = sh->st_bytes_marked = 0;
+		}
+		sh->st_epoch[r->idx] = e;
+		sh->st_produced[r->idx] = 0;
+		c.epoch = e;
+		c.base = 0;
+		c.need_end = gf_plan_stream_need(p, a, r->idx, p->steps_per_epoch - 1);
+		stream_mark_ready(sh);
+		pthread_mutex_unlock(&sh->mu);
+		for (uint64_t idx = 0; per && c.base < c.need_end && !c.stop; idx++) {
+			int rc;
+			c.file = gf_plan_stream_file(p, a, r->idx, idx);
+			c.rec = c.done = 0;
+			rc = gf_fetch_stream_file(f, c.file, stream_progress, &c);
+			if (rc < 0) {
+				set_error(sh, rc, f->errmsg);
+				return;
+			}
+			c.base += p->samples_per_file;
+		}
+	}
+}
+
+/* A DataLoader worker (or the asynchronous loader): claim the next batch of the schedule,
+ * read its samples through the fetch (read_depth in flight), hand it over. */
+static void worker_loop(struct reader *r, struct gf_fetch *f)
+{
 	struct shared *sh = r->sh;
 	const struct gf_train_cfg *cfg = sh->cfg;
-	struct gf_fetch f;
 	int rc;
 
-	/* Samples of a batch are read through one fetch, many in flight at once: the batch
-	 * is ready when the last of them completes. */
-	rc = gf_fetch_init(&f, cfg->read, &r->latency, &r->open_latency, &r->series);
-	if (rc) {
-		set_error(sh, rc, f.errmsg);
-		return NULL;
-	}
-	if (sh->ck) {
-		/* Whatever fetch hooked there still runs, after the attribution. */
-		r->chained_on_read = f.eng.on_read;
-		r->chained_arg = f.eng.on_read_arg;
-		f.eng.on_read = attribute_read;
-		f.eng.on_read_arg = r;
-	}
 	for (;;) {
 		uint64_t job, step, samples0, bytes0;
 		unsigned a;
@@ -297,22 +407,50 @@ static void *reader_main(void *arg)
 		slot->step = step;
 		pthread_mutex_unlock(&sh->mu);
 
-		bytes0 = f.eng.bytes;
-		samples0 = f.samples;
-		rc = gf_fetch_batch(&f, (unsigned)cfg->rank * cfg->plan->per_rank + a, step, true, true);
+		bytes0 = f->eng.bytes;
+		samples0 = f->samples;
+		rc = gf_fetch_batch(f, (unsigned)cfg->rank * cfg->plan->per_rank + a, step, true, true);
 		if (rc) {
-			set_error(sh, rc, f.errmsg);
+			set_error(sh, rc, f->errmsg);
 			break;
 		}
-		gf_progress_read(cfg->progress, f.eng.bytes - bytes0);
+		gf_progress_read(cfg->progress, f->eng.bytes - bytes0);
 		pthread_mutex_lock(&sh->mu);
 		slot->state = SLOT_READY;
 		slot->ready_ns = gf_now_ns();
-		slot->bytes = f.eng.bytes - bytes0;
-		slot->samples = f.samples - samples0;
+		slot->bytes = f->eng.bytes - bytes0;
+		slot->samples = f->samples - samples0;
 		pthread_cond_broadcast(&sh->ready);
 		pthread_mutex_unlock(&sh->mu);
 	}
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	struct shared *sh = r->sh;
+	const struct gf_train_cfg *cfg = sh->cfg;
+	struct gf_fetch f;
+	int rc;
+
+	/* Samples of a batch are read through one fetch, read_depth of them in flight: the
+	 * batch is ready when the last of them completes. */
+	rc = gf_fetch_init(&f, cfg->read, &r->latency, &r->open_latency, &r->series);
+	if (rc) {
+		set_error(sh, rc, f.errmsg);
+		return NULL;
+	}
+	if (sh->ck) {
+		/* Whatever fetch hooked there still runs, after the attribution. */
+		r->chained_on_read = f.eng.on_read;
+		r->chained_arg = f.eng.on_read_arg;
+		f.eng.on_read = attribute_read;
+		f.eng.on_read_arg = r;
+	}
+	if (cfg->plan->loader == GF_LOADER_TF_STREAM)
+		stream_reader(r, &f);
+	else
+		worker_loop(r, &f);
 	gf_fetch_drain(&f); /* after an error: count what completed */
 	r->bytes = f.eng.bytes;
 	r->requests = f.eng.requests;
@@ -354,6 +492,8 @@ static void *accel_main(void *arg)
 		/* The batch moves to the accelerator: its loader slot is free again. */
 		slot->state = SLOT_EMPTY;
 		q->consumed = step + 1;
+		if (sh->st_epoch)
+			stream_mark_ready(sh); /* a batch read earlier may have waited for the slot */
 		pthread_cond_broadcast(&sh->room);
 		pthread_mutex_unlock(&sh->mu);
 
@@ -541,7 +681,12 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	sh.q = calloc(p->per_rank, sizeof(*sh.q));
 	readers = calloc(nreaders, sizeof(*readers));
 	accels = calloc(p->per_rank, sizeof(*accels));
-	if (!res->accel || !sh.q || !readers || !accels) {
+	if (p->loader == GF_LOADER_TF_STREAM) {
+		sh.st_epoch = calloc(nreaders, sizeof(uint64_t));
+		sh.st_produced = calloc(nreaders, sizeof(uint64_t));
+	}
+	if (!res->accel || !sh.q || !readers || !accels ||
+	    (p->loader == GF_LOADER_TF_STREAM && (!sh.st_epoch || !sh.st_produced))) {
 		rc = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
@@ -678,6 +823,8 @@ out_free:
 	for (unsigned a = 0; a < p->per_rank && sh.q; a++)
 		free(sh.q[a].slots);
 	free(sh.q);
+	free(sh.st_epoch);
+	free(sh.st_produced);
 	free(accels);
 	free(readers);
 	pthread_cond_destroy(&sh.room);

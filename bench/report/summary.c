@@ -168,6 +168,15 @@ static struct json_object *train_json(const struct gf_run_summary *s)
 	/* AU leaves checkpoint halts out (DLIO's blocks); goodput keeps them. */
 	json_object_object_add(t, "goodput_percent", s->goodput_percent >= 0 ?
 			       json_object_new_double(s->goodput_percent) : NULL);
+	{
+		/* Which loader model ran: it sets the concurrency storage saw. */
+		struct json_object *l = json_object_new_object();
+		json_object_object_add(l, "model", json_object_new_string(gf_plan_loader_name(s->plan)));
+		json_object_object_add(l, "description", json_object_new_string(gf_plan_loader_words(s->plan)));
+		json_object_object_add(l, "reads_in_flight_per_thread", json_object_new_int((int)s->plan->read_depth));
+		json_object_object_add(l, "reader_threads", json_object_new_int((int)s->plan->threads));
+		json_object_object_add(t, "loader", l);
+	}
 	add_d(t, "demand_read_bytes_per_s", s->plan->demand_bytes_per_s * s->nrows);
 	add_d(t, "demand_read_bytes_per_s_per_accelerator", s->plan->demand_bytes_per_s);
 	json_object_object_add(t, "stopped_by_duration", json_object_new_boolean(s->duration_reached));
@@ -420,7 +429,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 		json_object_object_add(tgt, "direct_align_bytes", json_object_new_int((int)s->dio->align));
 		json_object_object_add(tgt, "buffer_align_bytes", json_object_new_int((int)s->dio->mem_align));
 		json_object_object_add(tgt, "open_files_per_thread", json_object_new_int((int)s->open_files));
-		json_object_object_add(tgt, "queue_depth", json_object_new_int64(s->w->target.queue_depth));
+		json_object_object_add(tgt, "queue_depth", json_object_new_int64(s->plan->read_depth));
 	}
 	if (s->w->target.lustre_stripe_count > 0 || s->w->target.lustre_stripe_size > 0) {
 		struct json_object *l = json_object_new_object();
@@ -652,6 +661,8 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			gf_format_size(s->read_bytes, a, sizeof(a)),
 			gf_format_rate(s->elapsed_s > 0 ? s->read_bytes / s->elapsed_s : 0, b, sizeof(b)),
 			gf_format_time(gf_hist_percentile(&s->latency, 99) / 1e9, c, sizeof(c)));
+		fprintf(f, "loader: %s, %u reader thread(s): %s\n", gf_plan_loader_name(s->plan), s->plan->threads,
+			gf_plan_loader_words(s->plan));
 		if (s->plan->compute_s <= 0)
 			fprintf(f, "verdict: NOT MEASURED - train.computation_time is 0, so there is no compute to "
 				"keep fed; this run measured read throughput only\n");

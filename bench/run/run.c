@@ -242,9 +242,9 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 			gf_format_size((uint64_t)(p.bytes_per_step * (double)p.steps_per_epoch * p.accels), a, sizeof(a)));
 		fprintf(out, "compute       %.6g s per step (%s)\n", p.compute_s,
 			gf_dist_name(w->train.computation_time.type));
-		fprintf(out, "requests      up to %s each, %lld in flight per reader thread, %lld reader thread(s)\n",
-			gf_format_size(p.chunk, a, sizeof(a)), (long long)w->target.queue_depth,
-			(long long)w->reader.read_threads);
+		fprintf(out, "requests      up to %s each, %u in flight per reader thread, %u reader thread(s)\n",
+			gf_format_size(p.chunk, a, sizeof(a)), p.read_depth, p.threads);
+		fprintf(out, "loader        %s: %s\n", gf_plan_loader_name(&p), gf_plan_loader_words(&p));
 		if (p.compute_s > 0) {
 			fprintf(out, "demand        %s per accelerator (batch %llu x %s / %.6g s), %.1f samples/s\n",
 				gf_format_rate(p.demand_bytes_per_s, a, sizeof(a)), (unsigned long long)p.batch,
@@ -1012,7 +1012,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	if (c->cmd != GF_CMD_DATAGEN && (w->workflow.train || c->cmd == GF_CMD_CEILING) && !stop_requested) {
 		decide_read_path(w, &p, &t, s.fs_type, root, &dio);
 		s.dio = &dio;
-		s.open_files = gf_fetch_open_files(w);
+		s.open_files = gf_fetch_open_files(w, &p);
 		if (dio.status) {
 			if (root)
 				fprintf(stderr, "gpufeed: %s: %s\n", t.root, dio.reason);
@@ -1032,9 +1032,10 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			.open_files = s.open_files,
 		};
 		if (root && !c->quiet)
-			fprintf(stderr, "reads: engine %s, queue depth %lld per thread, %s, %s\n", t.engine,
-				(long long)w->target.queue_depth, dio.reason,
-				s.open_files ? "files kept open (read_type memory)" : "open and close per sample");
+			fprintf(stderr, "reads: engine %s, loader %s (%s), %u in flight per thread, %s, %s\n", t.engine,
+				gf_plan_loader_name(&p), gf_plan_loader_words(&p), p.read_depth, dio.reason,
+				p.loader == GF_LOADER_TF_STREAM ? "each file opened once per pass"
+				: s.open_files ? "files kept open" : "open and close per sample");
 	}
 	if ((c->cmd == GF_CMD_CEILING || (c->cmd == GF_CMD_RUN && w->run.ceiling)) && !stop_requested &&
 	    !strcmp(s.status, "complete")) {

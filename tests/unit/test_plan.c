@@ -591,6 +591,158 @@ static void test_checkpoint_schedule(void **state)
 	}
 }
 
+/* The loader model follows the framework: pytorch (DLIO torch_data_loader.py:143-156)
+ * one sample read in flight per reader thread; tensorflow + tfrecord the TFRecord stream
+ * (tf_reader.py:91); mmap_indexed_binary keeps files open (indexed_binary_mmap_reader.py:
+ * 53-66); target.queue_depth given is the asynchronous loader at that depth. */
+static void test_loader_model(void **state)
+{
+	static const struct {
+		const char *loader, *format;
+		int64_t qd, per_rank;
+		enum gf_loader want;
+		unsigned depth;
+		bool keep_open;
+	} t[] = {
+		{ "pytorch", "npz", 0, 1, GF_LOADER_WORKER, 1, false },
+		{ "pytorch", "hdf5", 0, 1, GF_LOADER_WORKER, 1, false },
+		{ "pytorch", "mmap_indexed_binary", 0, 1, GF_LOADER_WORKER, 1, true },
+		{ "tensorflow", "tfrecord", 0, 1, GF_LOADER_TF_STREAM, 1, false },
+		{ "tensorflow", "tfrecord", 0, 2, GF_LOADER_WORKER, 1, false }, /* a stream per rank */
+		{ "tensorflow", "npz", 0, 1, GF_LOADER_WORKER, 1, false },
+		{ "pytorch", "npz", 8, 1, GF_LOADER_ASYNC, 8, false },
+		{ "tensorflow", "tfrecord", 4, 1, GF_LOADER_ASYNC, 4, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+
+		small_workload(&w, 64, 4, 2, t[i].per_rank, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		snprintf(w.reader.data_loader, sizeof(w.reader.data_loader), "%s", t[i].loader);
+		snprintf(w.dataset.format, sizeof(w.dataset.format), "%s", t[i].format);
+		w.target.queue_depth = t[i].qd;
+		w.reader.read_threads = 3;
+		build_ok(&w, 2, &p);
+		assert_int_equal(p.loader, t[i].want);
+		assert_int_equal(p.read_depth, t[i].depth);
+		assert_int_equal(p.keep_open, t[i].keep_open);
+		assert_int_equal(p.threads, 3);
+	}
+}
+
+/* A plain simulation of DLIO's tf.data pipeline for one rank (tf_reader.py:85-112,
+ * mlperf_storage_v2.0): the sorted files sharded over ranks (or, with fewer files than
+ * ranks, every record sharded after the shuffle), TFRecordDataset interleaving T files a
+ * record at a time, a shuffle buffer of S, batch(drop_remainder) then repeat. For batch b
+ * it returns the records each interleave slot had to read: the closed form of
+ * gf_plan_stream_need must match it. */
+static void simulate_need(uint64_t files, uint64_t spf, unsigned R, unsigned r, unsigned T,
+			  uint64_t B, uint64_t S, uint64_t b, uint64_t *need)
+{
+	uint64_t n = 0, pass_slot[64] = { 0 }, outs = 0, want, passes = 0;
+
+	for (uint64_t f = 0; f < files; f++)
+		if (files < R || f % R == r)
+			n++;
+	/* One pass: the slot (thread) of every record in interleave order. */
+	uint64_t order[4096], len = 0;
+	for (uint64_t g = 0; g * T < n; g++) {
+		uint64_t m = n - g * T < T ? n - g * T : T;
+		for (uint64_t rec = 0; rec < spf; rec++)
+			for (uint64_t j = 0; j < m; j++)
+				order[len++] = j; /* slot j of group g is thread j */
+	}
+	for (uint64_t k = 0; k < len; k++)
+		if (files >= R || k % R == r)
+			outs++;
+	want = b / (outs / B); /* whole passes before this batch */
+	passes = want;
+	b %= outs / B;
+	/* Inputs consumed when output o = (b + 1) B - 1 of this rank leaves the buffer. */
+	{
+		uint64_t o = (b + 1) * B - 1, k = (files >= R ? o : o * R + r) + S;
+		if (k > len)
+			k = len;
+		for (unsigned t = 0; t < T; t++)
+			need[t] = 0;
+		for (uint64_t i = 0; i < len; i++)
+			pass_slot[order[i]]++;
+		for (unsigned t = 0; t < T; t++)
+			need[t] = passes * pass_slot[t];
+		for (uint64_t i = 0; i < k; i++)
+			need[order[i]]++;
+	}
+}
+
+static void test_stream_need(void **state)
+{
+	static const struct {
+		uint64_t files, spf;
+		unsigned ranks, threads;
+		uint64_t batch, shuffle;
+	} t[] = {
+		{ 8, 3, 2, 2, 2, 1 },     /* the hand example below */
+		{ 32, 5, 4, 8, 4, 1 },    /* more threads than the shard's files */
+		{ 30, 4, 4, 3, 5, 16 },   /* shards of 8 and 7 files, a shuffle buffer */
+		{ 3, 10, 4, 2, 2, 4 },    /* fewer files than ranks: records sharded */
+		{ 16, 1, 2, 4, 1, 2 },    /* cosmoflow-like: one record per file, batch 1 */
+		{ 64, 6, 2, 8, 7, 1024 }, /* a buffer larger than a pass */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+
+		small_workload(&w, (int64_t)t[i].files, (int64_t)t[i].spf, (int64_t)t[i].batch, 1,
+			       GF_SHUFFLE_OFF, t[i].shuffle > 1 ? GF_SHUFFLE_SEED : GF_SHUFFLE_OFF);
+		snprintf(w.reader.data_loader, sizeof(w.reader.data_loader), "tensorflow");
+		snprintf(w.dataset.format, sizeof(w.dataset.format), "tfrecord");
+		w.reader.read_threads = t[i].threads;
+		w.reader.shuffle_size = (int64_t)t[i].shuffle;
+		build_ok(&w, t[i].ranks, &p);
+		assert_int_equal(p.loader, GF_LOADER_TF_STREAM);
+		assert_int_equal(p.chunk, 256 << 10); /* TFRecordDataset's default buffer */
+		for (unsigned r = 0; r < t[i].ranks; r++)
+			for (uint64_t b = 0; b < 3 * p.steps_per_epoch + 2; b++) {
+				uint64_t need[64];
+				simulate_need(t[i].files, t[i].spf, t[i].ranks, r, t[i].threads, t[i].batch,
+					      t[i].shuffle, b, need);
+				for (unsigned th = 0; th < t[i].threads; th++)
+					if (gf_plan_stream_need(&p, r, th, b) != need[th])
+						fail_msg("case %zu rank %u batch %llu thread %u: need %llu, simulated %llu",
+							 i, r, (unsigned long long)b, th,
+							 (unsigned long long)gf_plan_stream_need(&p, r, th, b),
+							 (unsigned long long)need[th]);
+			}
+	}
+	/* By hand: 8 files, 2 ranks, 2 threads, 3 records a file, batch 2. Rank 0's shard is
+	 * files 0 2 4 6; thread 0 streams 0 then 4, thread 1 2 then 6; the interleave reads
+	 * f0r0 f2r0 f0r1 f2r1 f0r2 f2r2 f4r0 f6r0 ...; batch 3 (records 6, 7) needs 4 from each,
+	 * batch 6 opens the second pass: 6 + 1 each. */
+	{
+		struct gf_workload w;
+		struct gf_plan p;
+		small_workload(&w, 8, 3, 2, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		snprintf(w.reader.data_loader, sizeof(w.reader.data_loader), "tensorflow");
+		snprintf(w.dataset.format, sizeof(w.dataset.format), "tfrecord");
+		w.reader.read_threads = 2;
+		build_ok(&w, 2, &p);
+		assert_int_equal(gf_plan_stream_need(&p, 0, 0, 0), 1);
+		assert_int_equal(gf_plan_stream_need(&p, 0, 1, 0), 1);
+		assert_int_equal(gf_plan_stream_need(&p, 0, 0, 3), 4);
+		assert_int_equal(gf_plan_stream_need(&p, 0, 1, 3), 4);
+		assert_int_equal(gf_plan_stream_need(&p, 0, 0, 6), 7);
+		assert_int_equal(gf_plan_stream_file(&p, 0, 0, 0), 0);
+		assert_int_equal(gf_plan_stream_file(&p, 0, 0, 1), 4);
+		assert_int_equal(gf_plan_stream_file(&p, 0, 1, 1), 6);
+		assert_int_equal(gf_plan_stream_file(&p, 0, 1, 2), 2); /* the next pass */
+		assert_int_equal(gf_plan_stream_file(&p, 1, 0, 1), 5);
+	}
+}
+
 /* demand_bytes_per_s = batch x mean / mean compute; bytes_per_step = batch x mean. */
 static void test_demand(void **state)
 {
@@ -939,6 +1091,8 @@ int main(void)
 		cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_steps_cap_refused),
 		cmocka_unit_test(test_checkpoint_schedule),
+		cmocka_unit_test(test_loader_model),
+		cmocka_unit_test(test_stream_need),
 		cmocka_unit_test(test_demand),
 		cmocka_unit_test(test_too_small),
 		cmocka_unit_test(test_file_paths),
