@@ -27,13 +27,13 @@ static const char DTYPES[] = "fp16|bf16|fp32|fp64|int8|uint8";
 const struct gf_key gf_keys[] = {
 	KEY("model.name", GF_K_STR, model.name, NULL, 1, 0, "label of the model"),
 	KEY("model.type", GF_K_STR, model.type, NULL, 1, 0, "cnn, transformer, ... (transformer switches on transformer sizing)"),
-	KEY("model.model_size", GF_K_SIZE, model.model_size_bytes, NULL, 1, 0, "checkpoint size of the model (MLPerf spelling)"),
+	KEY("model.model_size", GF_K_SIZE, model.model_size, NULL, 1, 0, "checkpoint size of the model (MLPerf spelling; honoured, where DLIO reads only model_size_bytes and writes its 10 KiB default)"),
 	KEY("model.model_size_bytes", GF_K_SIZE, model.model_size_bytes, NULL, 1, 0, "checkpoint size of the model (DLIO spelling)"),
 	KEY("model.model_datatype", GF_K_ENUM_STR, model.model_datatype, DTYPES, 1, 0, "datatype of the model weights"),
 	KEY("model.optimizer_datatype", GF_K_ENUM_STR, model.optimizer_datatype, DTYPES, 1, 0, "datatype of the optimizer state"),
 	KEY("model.num_layers", GF_K_INT, model.num_layers, NULL, 0, 1e6, "transformer layers"),
-	IGN("model.optimization_groups", "DLIO optimizer groups (sizes come from the transformer shape)"),
-	IGN("model.layer_parameters", "DLIO per-layer parameter counts"),
+	KEY("model.optimization_groups", GF_K_LIST, model.optimization_groups, NULL, 1, 0, "DLIO's predefined optimizer groups: every writing rank saves 3 x their sum in bytes (base_checkpointing.py)"),
+	KEY("model.layer_parameters", GF_K_LIST, model.layer_parameters, NULL, 1, 0, "DLIO's predefined parameters of one layer: sum / tensor bytes per layer of the rank's pipeline stage"),
 	KEY("model.parallelism.tensor", GF_K_INT, model.tensor, NULL, 1, 1e6, "tensor parallel degree"),
 	KEY("model.parallelism.pipeline", GF_K_INT, model.pipeline, NULL, 1, 1e6, "pipeline parallel degree"),
 	KEY("model.parallelism.data", GF_K_INT, model.data, NULL, 0, 1e9, "data parallel degree (0 = world / (tensor x pipeline))"),
@@ -118,7 +118,7 @@ const struct gf_key gf_keys[] = {
 	KEY("checkpoint.num_checkpoints_read", GF_K_INT, checkpoint.num_checkpoints_read, NULL, -1, 1e9, "checkpoints to read back"),
 	KEY("checkpoint.fsync", GF_K_BOOL, checkpoint.fsync, NULL, 1, 0, "make each shard durable (honoured, unlike DLIO)"),
 	KEY("checkpoint.rank_sync", GF_K_BOOL, checkpoint.rank_sync, NULL, 1, 0, "barrier after each checkpoint"),
-	KEY("checkpoint.recovery_rank_shift", GF_K_BOOL, checkpoint.recovery_rank_shift, NULL, 1, 0, "restore from another node's shard"),
+	KEY("checkpoint.recovery_rank_shift", GF_K_ENUM, checkpoint.recovery_rank_shift, "false|true|auto", 1, 0, "restore another node's shard (true; unset = auto, the same) or each rank its own (false); DLIO never applies it (a misspelled name), gpufeed does"),
 	KEY("checkpoint.mode", GF_K_ENUM_STR, checkpoint.mode, "default|subset|async", 1, 0, "default: training halts for each burst; async (gpufeed): a background thread per rank writes it while training goes on, one burst in flight, and summary.json checkpoint.async reports how much reads and AU drop meanwhile (needs workflow.train and MPI_THREAD_MULTIPLE); subset: DLIO's, which ranks take part"),
 	KEY("checkpoint.type", GF_K_ENUM_STR, checkpoint.type, "rank_zero|all_ranks", 1, 0, "who writes"),
 	KEY("checkpoint.model_size", GF_K_SIZE, checkpoint.model_size, NULL, 1, 0, "flat checkpoint size"),
@@ -128,6 +128,7 @@ const struct gf_key gf_keys[] = {
 	KEY("checkpoint.buffer_size", GF_K_SIZE, checkpoint.buffer_size, NULL, 1, 0, "memory each rank streams its shard through"),
 	KEY("checkpoint.part_size", GF_K_SIZE, checkpoint.part_size, NULL, 1, 0, "object_per_rank: multipart part size (default storage_options.s3_part_size, 16 MiB; kept within 5 MiB..5 GiB and 10,000 parts)"),
 	KEY("checkpoint.scale", GF_K_RATIO, checkpoint.scale, NULL, 1, 0, "shrink every shard by this factor (1/1000) keeping the rank layout"),
+	KEY("checkpoint.shares", GF_K_ENUM, checkpoint.shares, "dlio|stage_exact", 1, 0, "dlio: every rank's optimizer share is parameters // (data x tensor x pipeline), as DLIO; stage_exact: its pipeline stage's parameters / data"),
 	KEY("checkpoint.restore_shift", GF_K_INT, checkpoint.restore_shift, NULL, 0, 1e9, "restore the shard of rank + shift (0 = ranks per node, or 1 on one node)"),
 	KEY("checkpoint.verify", GF_K_BOOL, checkpoint.verify, NULL, 1, 0, "verify every block's checksum on restore"),
 	KEY("checkpoint.keep", GF_K_BOOL, checkpoint.keep, NULL, 1, 0, "keep the checkpoints after the run (a later run with num_checkpoints_write: 0 restores them)"),
@@ -506,6 +507,21 @@ int gf_key_set(struct gf_workload *w, const struct gf_key *k, const char *v,
 	}
 	case GF_K_KV:
 		return fail(err, errlen, o, k->path, v, "expected a map of names to values");
+	case GF_K_LIST: {
+		struct gf_i64list *l = FIELD(w, k, struct gf_i64list);
+		char buf[GF_STR], *tok, *save = NULL;
+		snprintf(buf, sizeof(buf), "%s", v);
+		l->n = 0;
+		for (tok = strtok_r(buf, "[], \t", &save); tok; tok = strtok_r(NULL, "[], \t", &save)) {
+			int64_t x;
+			if (parse_int(tok, &x) || x < 0)
+				return fail(err, errlen, o, k->path, v, "expected a list of whole numbers, such as [52583936, 209715200]");
+			if (l->n == GF_LIST_MAX)
+				return fail(err, errlen, o, k->path, v, "too many entries");
+			l->v[l->n++] = x;
+		}
+		return 0;
+	}
 	case GF_K_IGNORED:
 		if (w->nignored >= GF_KV_MAX)
 			return 0;
@@ -663,6 +679,7 @@ void gf_workload_defaults(struct gf_workload *w)
 	w->checkpoint.collective = true;
 	w->checkpoint.buffer_size = 64u << 20;
 	w->checkpoint.scale = 1.0;
+	w->checkpoint.recovery_rank_shift = GF_SHIFT_AUTO;
 	w->checkpoint.verify = true;
 	snprintf(w->storage.storage_type, sizeof(w->storage.storage_type), "local_fs");
 	w->metric.au = 0.90;
@@ -882,6 +899,13 @@ struct json_object *gf_workload_to_json(const struct gf_workload *w)
 			for (int j = 0; j < n; j++)
 				json_object_object_add(v, kv[j].key, json_object_new_string(
 					is_secret(kv[j].key) ? "<redacted>" : kv[j].value));
+			break;
+		}
+		case GF_K_LIST: {
+			const struct gf_i64list *l = f;
+			v = json_object_new_array();
+			for (int j = 0; j < l->n; j++)
+				json_object_array_add(v, json_object_new_int64(l->v[j]));
 			break;
 		}
 		case GF_K_STDEV:

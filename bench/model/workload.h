@@ -29,6 +29,20 @@ enum gf_layout {
 	GF_LAYOUT_ROWS,            /* hdf5: rows of a 2-D byte dataset, one hyperslab per sample */
 };
 
+/* A list of whole numbers (DLIO's model.layer_parameters, model.optimization_groups). */
+#define GF_LIST_MAX 64
+struct gf_i64list {
+	int64_t v[GF_LIST_MAX];
+	int n;
+};
+
+/* checkpoint.recovery_rank_shift: false restores every rank's own shard; true and auto
+ * (unset) another node's (or, on one node, the next rank's). */
+enum gf_shift { GF_SHIFT_FALSE = 0, GF_SHIFT_TRUE, GF_SHIFT_AUTO };
+
+/* checkpoint.shares: how a rank's checkpoint share is sized. */
+enum gf_ckpt_shares { GF_SHARES_DLIO = 0, GF_SHARES_STAGE_EXACT };
+
 struct gf_workload {
 	char source[GF_STR]; /* the file it was loaded from */
 
@@ -36,11 +50,13 @@ struct gf_workload {
 		char name[GF_STR];
 		char type[64];
 		uint64_t model_size_bytes;
+		uint64_t model_size;  /* MLPerf's spelling, which DLIO does not read */
 		char model_datatype[16];
 		char optimizer_datatype[16];
 		int64_t num_layers;
 		int64_t tensor, pipeline, data, zero_stage;
 		int64_t hidden_size, ffn_hidden_size, vocab_size, num_attention_heads, num_kv_heads;
+		struct gf_i64list layer_parameters, optimization_groups; /* DLIO's predefined sizes */
 	} model;
 
 	char framework[32];
@@ -99,7 +115,8 @@ struct gf_workload {
 		int64_t steps_between_checkpoints;
 		double time_between_checkpoints;
 		int64_t num_checkpoints_write, num_checkpoints_read;
-		bool fsync, rank_sync, recovery_rank_shift;
+		bool fsync, rank_sync;
+		enum gf_shift recovery_rank_shift; /* false | true | auto (unset: gpufeed's shift) */
 		char mode[32];
 		char type[32];
 		uint64_t model_size;
@@ -110,6 +127,7 @@ struct gf_workload {
 		uint64_t buffer_size;     /* per rank, streamed through */
 		uint64_t part_size;       /* object_per_rank: multipart part (0 = s3_part_size) */
 		double scale;             /* shrink every shard by this factor */
+		enum gf_ckpt_shares shares; /* dlio (default) | stage_exact */
 		int64_t restore_shift;    /* restore the shard of rank + shift (0 = ranks per node) */
 		bool verify;              /* check every block's checksum on restore */
 		bool keep;                /* keep the checkpoints after the run */
@@ -190,6 +208,7 @@ enum gf_key_type {
 	GF_K_RATIO,  /* double in (0, 1]: "1/1000", "0.001" or "1e-3" */
 	GF_K_KV,     /* a map passed through */
 	GF_K_IGNORED,/* accepted for compatibility, recorded, no effect on I/O */
+	GF_K_LIST,   /* struct gf_i64list: "[1, 2, 3]" */
 };
 
 struct gf_key {

@@ -135,7 +135,7 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 	const struct gf_key *k = gf_key_find(path);
 	struct gf_origin o = { L->file, line_of(n) };
 
-	if (k && k->type == GF_K_IGNORED) {
+	if (k && (k->type == GF_K_IGNORED || (k->type == GF_K_LIST && n->type == YAML_SEQUENCE_NODE))) {
 		char text[GF_STR] = "";
 		render(L->doc, n, text, sizeof(text));
 		return gf_key_set(L->w, k, text, &o, L->err, L->errlen);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <json-c/json.h>
 #include <xxhash.h>
 
 #include "stats/clock.h"
@@ -54,11 +55,47 @@ int gf_ckpt_check_block(const void *buf, size_t len, uint64_t shard, uint64_t of
 	return 0;
 }
 
-/* Shard ids: one per (checkpoint, rank, group) so that a block restored from the wrong
+/* Shard ids: one per (checkpoint, rank, file) so that a block restored from the wrong
  * file, rank or checkpoint fails its tag. */
 static uint64_t shard_id(unsigned index, int rank, int group)
 {
-	return ((uint64_t)index << 40) | ((uint64_t)rank << 1) | (uint64_t)group;
+	return ((uint64_t)index << 44) | ((uint64_t)rank << 22) | (uint64_t)group;
+}
+
+/* File i of a rank's share, in DLIO's order (base_checkpointing.py:391-415 on
+ * mlperf_storage_v2.0): model_states, the model (one file, or one per layer), the
+ * optimizer. group: GROUP_MODEL, GROUP_OPTIM, GROUP_FLAT, or GROUP_LAYER + layer. */
+enum { GROUP_MODEL = 0, GROUP_OPTIM = 1, GROUP_FLAT = 2, GROUP_LAYER = 3 };
+
+static bool shard_file(const struct gf_ckpt_cfg *c, const struct gf_model_share *s, unsigned i,
+		       int *group, uint64_t *bytes)
+{
+	unsigned k = 0;
+
+	if (s->flat_bytes && i == k++) {
+		*group = GROUP_FLAT;
+		*bytes = s->flat_bytes;
+		return true;
+	}
+	if (s->model_bytes && s->per_layer) {
+		unsigned n = (unsigned)(s->last_layer - s->first_layer + 1);
+		if (i < k + n) {
+			*group = GROUP_LAYER + s->first_layer + (int)(i - k);
+			*bytes = gf_model_layer_bytes(c->w, c->m, s, *group - GROUP_LAYER);
+			return true;
+		}
+		k += n;
+	} else if (s->model_bytes && i == k++) {
+		*group = GROUP_MODEL;
+		*bytes = s->model_bytes;
+		return true;
+	}
+	if (s->optim_bytes && i == k) {
+		*group = GROUP_OPTIM;
+		*bytes = s->optim_bytes;
+		return true;
+	}
+	return false;
 }
 
 /* Block size and how many are in flight: together they stay within buffer_size. */
@@ -80,6 +117,10 @@ int gf_ckpt_restore_shift(const struct gf_ckpt_cfg *c)
 {
 	if (c->w->checkpoint.restore_shift > 0)
 		return (int)(c->w->checkpoint.restore_shift % c->world);
+	/* recovery_rank_shift false: every rank restores its own shard (DLIO stores the key
+	 * under a misspelled name and never applies it; gpufeed honours it). */
+	if (c->w->checkpoint.recovery_rank_shift == GF_SHIFT_FALSE)
+		return 0;
 	/* Another node's shard when there are several nodes; on one node at least another
 	 * rank's. */
 	if (c->nodes > 1)
@@ -113,7 +154,16 @@ uint64_t gf_ckpt_part_size(uint64_t want, uint64_t object_bytes)
 
 static void ckpt_dir(const struct gf_ckpt_cfg *c, unsigned index, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/global_step%u", c->root, index);
+	uint64_t epoch, step;
+
+	if (c->names && index < c->nnames) {
+		snprintf(buf, len, "%s/%s", c->root, c->names[index]);
+		return;
+	}
+	/* base_checkpointing.py:389: global_epoch{epoch}_step{step}, as DLIO numbers them. */
+	gf_plan_checkpoint_id(c->w, c->plan, index, &epoch, &step);
+	snprintf(buf, len, "%s/global_epoch%llu_step%llu", c->root, (unsigned long long)epoch,
+		 (unsigned long long)step);
 }
 
 static void shard_path(const struct gf_ckpt_cfg *c, unsigned index, int rank, int group, char *buf,
@@ -124,9 +174,16 @@ static void shard_path(const struct gf_ckpt_cfg *c, unsigned index, int rank, in
 
 	gf_model_share(c->w, c->m, rank, &s);
 	ckpt_dir(c, index, dir, sizeof(dir));
-	/* DeepSpeed-like names, so a listing of the folder reads like a real checkpoint. */
-	snprintf(buf, len, "%s/zero_pp_rank_%d_mp_rank_%02d_%s_states.pt", dir, s.dp_rank, s.mp_rank,
-		 group ? "optim" : "model");
+	/* DLIO's names (base_checkpointing.py:393-415), so a listing reads like its checkpoint. */
+	if (group == GROUP_FLAT)
+		snprintf(buf, len, "%s/model_states-%d.pt", dir, rank);
+	else if (group >= GROUP_LAYER)
+		snprintf(buf, len, "%s/layer_%d-model_%d_model_states.pt", dir, group - GROUP_LAYER, s.mp_rank);
+	else if (group == GROUP_MODEL && s.model_by_mp)
+		snprintf(buf, len, "%s/model_%d_model_states.pt", dir, s.mp_rank);
+	else
+		snprintf(buf, len, "%s/zero_pp_rank_%d_mp_rank_%d_%s_states.pt", dir, s.dp_rank, s.mp_rank,
+			 group == GROUP_OPTIM ? "optim" : "model");
 }
 
 /* --- file per rank, through the engine --- */
@@ -235,7 +292,7 @@ static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner,
 	int rc;
 
 	gf_model_share(c->w, c->m, owner, &s);
-	if (!s.model_bytes && !s.optim_bytes)
+	if (!gf_model_share_bytes(&s))
 		return 0;
 	block_geometry(c->w, &block, &qd);
 	iocfg.queue_depth = qd;
@@ -247,8 +304,8 @@ static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner,
 		if (!want)
 			want = gf_s3_part_size();
 #endif
-		iocfg.part_size = gf_ckpt_part_size(want, s.model_bytes > s.optim_bytes ? s.model_bytes
-									 : s.optim_bytes);
+		uint64_t most = s.flat_bytes > s.model_bytes ? s.flat_bytes : s.model_bytes;
+		iocfg.part_size = gf_ckpt_part_size(want, most > s.optim_bytes ? most : s.optim_bytes);
 	}
 	rc = gf_io_open_backend(c->ops, &iocfg, &io);
 	if (rc) {
@@ -260,10 +317,12 @@ static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner,
 		snprintf(msg, msglen, "out of memory for %u x %zu-byte checkpoint buffers", qd, block);
 		goto out_io;
 	}
-	if (s.model_bytes)
-		rc = fpr_one(c, &eng, index, owner, 0, s.model_bytes, restore, t, msg, msglen);
-	if (!rc && s.optim_bytes)
-		rc = fpr_one(c, &eng, index, owner, 1, s.optim_bytes, restore, t, msg, msglen);
+	{
+		int group;
+		uint64_t bytes;
+		for (unsigned i = 0; !rc && shard_file(c, &s, i, &group, &bytes); i++)
+			rc = fpr_one(c, &eng, index, owner, group, bytes, restore, t, msg, msglen);
+	}
 	gf_engine_destroy(&eng);
 out_io:
 	gf_io_close_backend(io);
@@ -303,15 +362,16 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 	 * shares are a pure function of the rank, so no exchange is needed. */
 	for (int r = 0; r < c->world; r++) {
 		gf_model_share(c->w, c->m, r, &s);
+		/* One model region per rank: its model_states and layers together. */
 		if (r < owner) {
-			base[0] += s.model_bytes;
+			base[0] += s.flat_bytes + s.model_bytes;
 			base[1] += s.optim_bytes;
 		}
-		total[0] += s.model_bytes;
+		total[0] += s.flat_bytes + s.model_bytes;
 		total[1] += s.optim_bytes;
 	}
 	gf_model_share(c->w, c->m, owner, &s);
-	mine[0] = s.model_bytes;
+	mine[0] = s.flat_bytes + s.model_bytes;
 	mine[1] = s.optim_bytes;
 	rc = gf_world_agree_on(GF_COMM_CKPT, rc, "out of memory for the checkpoint buffer", msg, msglen);
 	if (rc)
@@ -506,7 +566,11 @@ int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
 	bool per_rank = per_rank_layout(c->w);
 
 	if (per_rank) {
-		for (int g = 0; g < 2; g++) {
+		struct gf_model_share s;
+		uint64_t bytes;
+		int g;
+		gf_model_share(c->w, c->m, c->rank, &s);
+		for (unsigned i = 0; shard_file(c, &s, i, &g, &bytes); i++) {
 			shard_path(c, index, c->rank, g, path, sizeof(path));
 			int urc = gf_ns_unlink(path); /* local, gluster:// or s3:// */
 			if (urc)
@@ -529,6 +593,52 @@ int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
 			rc = drc;
 	}
 	return rc;
+}
+
+int gf_ckpt_write_index(const struct gf_ckpt_cfg *c, unsigned count)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	char path[4300], dir[4200];
+	int rc;
+
+	if (!o || !a) {
+		json_object_put(o);
+		json_object_put(a);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < count && i < GF_CKPT_INDEX_MAX; i++) {
+		const char *base;
+		ckpt_dir(c, i, dir, sizeof(dir));
+		base = strrchr(dir, '/');
+		json_object_array_add(a, json_object_new_string(base ? base + 1 : dir));
+	}
+	json_object_object_add(o, "checkpoints", a);
+	snprintf(path, sizeof(path), "%s/%s", c->root, GF_CKPT_INDEX);
+	rc = gf_ns_json_to_file(path, o);
+	json_object_put(o);
+	return rc;
+}
+
+/* Rank 0 reads the index of kept checkpoints (none: 0) and every rank gets the names. */
+static unsigned read_index(const struct gf_ckpt_cfg *c, char (*names)[GF_CKPT_NAME])
+{
+	unsigned n = 0;
+
+	if (c->rank == 0) {
+		char path[4300];
+		struct json_object *o, *a;
+		snprintf(path, sizeof(path), "%s/%s", c->root, GF_CKPT_INDEX);
+		o = gf_ns_json_from_file(path);
+		if (o && json_object_object_get_ex(o, "checkpoints", &a) && json_object_is_type(a, json_type_array))
+			for (size_t i = 0; i < json_object_array_length(a) && n < GF_CKPT_INDEX_MAX; i++)
+				snprintf(names[n++], GF_CKPT_NAME, "%s",
+					 json_object_get_string(json_object_array_get_idx(a, i)));
+		json_object_put(o);
+	}
+	gf_world_bcast_on(GF_COMM_CKPT, &n, sizeof(n), 0);
+	if (n)
+		gf_world_bcast_on(GF_COMM_CKPT, names, (size_t)n * GF_CKPT_NAME, 0);
+	return n;
 }
 
 int gf_ckpt_phase_add(struct gf_ckpt_phase *ph, struct gf_ckpt_burst *b)
@@ -556,64 +666,88 @@ void gf_ckpt_phase_free(struct gf_ckpt_phase *ph)
 	memset(ph, 0, sizeof(*ph));
 }
 
+/* Restore-only: how many kept checkpoints there are, named by the index a keeping run
+ * wrote, else probed under the checkpoint-only names. */
+static unsigned find_existing(struct gf_ckpt_cfg *k, char (*names)[GF_CKPT_NAME])
+{
+	unsigned existing = read_index(k, names);
+
+	if (existing) {
+		k->names = (const char (*)[GF_CKPT_NAME])names;
+		k->nnames = existing;
+		return existing;
+	}
+	if (k->rank == 0) {
+		char dir[4200];
+		for (;; existing++) {
+			ckpt_dir(k, existing, dir, sizeof(dir));
+			/* S3 has no folders: a checkpoint there is keys under the prefix. */
+			if (gf_ns_exists(dir) != 1 && gf_ns_dir_empty(dir) != 0)
+				break;
+		}
+	}
+	gf_world_bcast_on(GF_COMM_CKPT, &existing, sizeof(existing), 0);
+	return existing;
+}
+
+/* Emulated compute before a burst; every rank leaves it and agrees whether to stop. */
+static int wait_between(double between_s, volatile sig_atomic_t *stop)
+{
+	double stopped[1];
+
+	if (between_s > 0)
+		gf_sleep_until(gf_now_ns() + (uint64_t)(between_s * 1e9));
+	stopped[0] = stop && *stop;
+	gf_world_allmax_double_on(GF_COMM_CKPT, stopped, 1);
+	return stopped[0] > 0 ? -EINTR : 0;
+}
+
 int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, double between_s,
 		volatile sig_atomic_t *stop, struct gf_ckpt_phase *ph, char *err, size_t errlen)
 {
+	struct gf_ckpt_cfg k = *c;
 	struct gf_ckpt_burst b;
-	unsigned written = 0;
+	char (*names)[GF_CKPT_NAME] = NULL;
+	unsigned written = 0, existing = 0;
 	int rc = 0;
-
-	unsigned existing = 0;
 
 	ph->bytes_per_checkpoint = gf_model_written_bytes(c->w, c->m, c->world);
 	ph->verified = nread > 0 && c->w->checkpoint.verify;
 	/* Restore-only (num_checkpoints_write: 0) reads what an earlier run kept, the way MLPerf
 	 * Storage runs its read phase separately. */
 	if (nwrite == 0) {
-		if (c->rank == 0) {
-			char dir[4200];
-			for (;; existing++) {
-				ckpt_dir(c, existing, dir, sizeof(dir));
-				/* S3 has no folders: a checkpoint there is keys under the prefix. */
-				if (gf_ns_exists(dir) != 1 && gf_ns_dir_empty(dir) != 0)
-					break;
-			}
+		names = calloc(GF_CKPT_INDEX_MAX, GF_CKPT_NAME);
+		rc = gf_world_agree_on(GF_COMM_CKPT, names ? 0 : -ENOMEM, "out of memory", err, errlen);
+		if (rc) {
+			free(names);
+			return rc;
 		}
-		gf_world_bcast_on(GF_COMM_CKPT, &existing, sizeof(existing), 0);
+		existing = find_existing(&k, names);
 		if (!existing && nread) {
 			snprintf(err, errlen, "no checkpoint to restore in %s: write some first "
 				 "(checkpoint.num_checkpoints_write > 0 with checkpoint.keep: true)", c->root);
+			free(names);
 			return -ENOENT;
 		}
 	}
+	/* DLIO (mlperf_storage_v2.0 main.py:278-282) computes time_between_checkpoints before
+	 * every write, the first too; the burst's barrier lines the ranks up. */
 	for (unsigned i = 0; i < nwrite && !rc; i++) {
-		double secs[1];
-		int stopped[1];
-
-		/* The compute between checkpoints; all ranks leave it together. */
-		if (i > 0 && between_s > 0)
-			gf_sleep_until(gf_now_ns() + (uint64_t)(between_s * 1e9));
-		stopped[0] = stop && *stop;
-		secs[0] = stopped[0];
-		gf_world_allmax_double_on(GF_COMM_CKPT, secs, 1);
-		if (secs[0] > 0) {
-			rc = -EINTR;
+		rc = wait_between(between_s, stop);
+		if (rc)
 			break;
-		}
-		rc = gf_ckpt_burst(c, i, false, &b, err, errlen);
+		rc = gf_ckpt_burst(&k, i, false, &b, err, errlen);
 		/* Even a failed burst made its folder; count it so it is removed below. */
 		written++;
 		if (gf_ckpt_phase_add(ph, &b) && !rc)
 			rc = -ENOMEM;
 	}
+	/* main.py:299-303: and before every read, checkpoints read in the order written. */
 	for (unsigned i = 0; i < nread && (written || existing) && !rc; i++) {
-		double stopped[1] = { stop && *stop };
-		gf_world_allmax_double_on(GF_COMM_CKPT, stopped, 1);
-		if (stopped[0] > 0) {
-			rc = -EINTR;
+		rc = wait_between(between_s, stop);
+		if (rc)
 			break;
-		}
-		rc = gf_ckpt_burst(c, i % (written ? written : existing), true, &b, err, errlen);
+		rc = gf_ckpt_burst(&k, i % (written ? written : existing), true, &b, err, errlen);
 		if (gf_ckpt_phase_add(ph, &b) && !rc)
 			rc = -ENOMEM;
 	}
@@ -621,6 +755,9 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 		ph->verified = false;
 	/* Leave nothing behind unless asked: only what this run wrote, inside gpufeed's folder. */
 	for (unsigned i = 0; i < written && !c->w->checkpoint.keep; i++)
-		gf_ckpt_remove(c, i);
+		gf_ckpt_remove(&k, i);
+	if (written && c->w->checkpoint.keep && c->rank == 0)
+		gf_ckpt_write_index(&k, written);
+	free(names);
 	return rc;
 }

@@ -21,11 +21,19 @@
 
 #include "io/io.h"
 #include "model/model.h"
+#include "model/plan.h"
 #include "model/workload.h"
+
+#define GF_CKPT_NAME 64                      /* "global_epoch{E}_step{S}" */
+#define GF_CKPT_INDEX "gpufeed_checkpoints.json" /* the kept checkpoints' names, in order */
+#define GF_CKPT_INDEX_MAX 1024
 
 struct gf_ckpt_cfg {
 	const struct gf_workload *w;
 	const struct gf_model_layout *m;
+	const struct gf_plan *plan;   /* training's, for DLIO's folder names; NULL: checkpoint-only */
+	const char (*names)[GF_CKPT_NAME]; /* restore-only: folder names from the index (else NULL) */
+	unsigned nnames;
 	const struct gf_io_ops *ops;  /* file_per_rank, object_per_rank */
 	const char *root;             /* checkpoint folder */
 	int rank, world, ranks_per_node, nodes;
@@ -74,14 +82,19 @@ struct gf_ckpt_phase {
 	bool verified;                 /* every restore checked every block */
 };
 
-/* Checkpoint-only mode, as MLPerf Storage runs it: nwrite bursts time_between seconds apart
- * (the emulated compute between them), then nread restores. Returns 0 or -errno with a
+/* Checkpoint-only mode, as MLPerf Storage runs it: nwrite bursts, each after time_between
+ * seconds (the emulated compute before it), then nread restores, each after the same. Returns 0 or -errno with a
  * message; ph keeps the bursts that ran. */
 int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, double between_s,
 		volatile sig_atomic_t *stop, struct gf_ckpt_phase *ph, char *err, size_t errlen);
 /* Add one burst to the phase (takes over b's allocations). Returns 0 or -ENOMEM. */
 int gf_ckpt_phase_add(struct gf_ckpt_phase *ph, struct gf_ckpt_burst *b);
 void gf_ckpt_phase_free(struct gf_ckpt_phase *ph);
+
+/* Rank 0: write GF_CKPT_INDEX in the checkpoint folder, the names of checkpoints 0..count-1,
+ * so that a later restore-only run (num_checkpoints_write: 0) finds kept checkpoints
+ * whatever schedule named them. Returns 0 or -errno. */
+int gf_ckpt_write_index(const struct gf_ckpt_cfg *c, unsigned count);
 
 /* Remove checkpoint number index (this rank's files; rank 0 the folder). */
 int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index);

@@ -314,6 +314,13 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 		json_object_object_add(o, "pipeline", json_object_new_int(s->model->pp));
 		json_object_object_add(o, "data", json_object_new_int(s->model->dp));
 		json_object_object_add(o, "zero_stage", json_object_new_int(s->model->zero));
+		json_object_object_add(o, "shares", json_object_new_string(
+			w->checkpoint.shares == GF_SHARES_STAGE_EXACT ? "stage_exact" : "dlio"));
+		json_object_object_add(o, "subset", json_object_new_boolean(s->model->subset));
+		if (s->model->flat_from_model_size)
+			json_object_object_add(o, "note", json_object_new_string(
+				"model.model_size is honoured; DLIO reads only model_size_bytes and writes its 10240-byte "
+				"default model_states there"));
 	}
 	burst_figures(o, ph, false, "write");
 	burst_figures(o, ph, true, "restore");

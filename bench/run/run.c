@@ -72,6 +72,20 @@ static int check_supported(const struct gf_workload *w, char *err, size_t errlen
 			return -EINVAL;
 		}
 	}
+	if (w->workflow.checkpoint && !w->workflow.train && w->checkpoint.num_checkpoints_write <= 0 &&
+	    w->checkpoint.num_checkpoints_read <= 0) {
+		snprintf(err, errlen, "%s: a checkpoint-only workflow with checkpoint.num_checkpoints_write and "
+			 "num_checkpoints_read unset (-1) or 0 writes and reads nothing (as in DLIO); set them", src);
+		return -EINVAL;
+	}
+	/* config.py validate (mlperf_storage_v2.0): no more reads than writes. */
+	if (w->workflow.checkpoint && w->checkpoint.num_checkpoints_write > 0 &&
+	    w->checkpoint.num_checkpoints_read > w->checkpoint.num_checkpoints_write) {
+		snprintf(err, errlen, "%s: checkpoint.num_checkpoints_read (%lld) is more than num_checkpoints_write "
+			 "(%lld); DLIO refuses it too", src, (long long)w->checkpoint.num_checkpoints_read,
+			 (long long)w->checkpoint.num_checkpoints_write);
+		return -EINVAL;
+	}
 	if (w->workflow.evaluation) {
 		snprintf(err, errlen, "%s: workflow.evaluation is true, but this version of gpufeed "
 			 "does not emulate evaluation yet; set workflow.evaluation=false", src);
@@ -191,20 +205,152 @@ static const char *layout_name(enum gf_layout l)
 	return "?";
 }
 
+/* plan: the training part (reads, compute, demand); returns the warnings printed. */
+static int plan_train(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p,
+		      unsigned ranks, FILE *out)
+{
+	unsigned nodes = c->nodes ? c->nodes : 1;
+	double mem = c->node_memory > 0 ? c->node_memory : node_memory_bytes();
+	char a[64], b[64], err[1024];
+	int warnings = 0;
+
+	fprintf(out, "ranks         %u on %u node(s), %u accelerator(s) per rank = %u accelerators (%s)\n",
+		ranks, nodes, p->per_rank, p->accels, w->accelerator.profile);
+	fprintf(out, "per epoch     %llu samples per accelerator = %llu steps of batch %llu%s\n",
+		(unsigned long long)p->share, (unsigned long long)p->steps_per_epoch, (unsigned long long)p->batch,
+		w->train.total_training_steps > 0 ? " (train.total_training_steps caps each epoch, as DLIO)" : "");
+	fprintf(out, "run           %llu epoch(s), %llu steps per accelerator\n",
+		(unsigned long long)p->epochs, (unsigned long long)p->total_steps);
+	fprintf(out, "bytes/epoch   %s read by all accelerators\n",
+		gf_format_size((uint64_t)(p->bytes_per_step * (double)p->steps_per_epoch * p->accels), a, sizeof(a)));
+	fprintf(out, "compute       %.6g s per step (%s)\n", p->compute_s, gf_dist_name(w->train.computation_time.type));
+	fprintf(out, "requests      up to %s each, %u in flight per reader thread, %u reader thread(s)\n",
+		gf_format_size(p->chunk, a, sizeof(a)), p->read_depth, p->threads);
+	fprintf(out, "loader        %s: %s\n", gf_plan_loader_name(p), gf_plan_loader_words(p));
+	if (p->compute_s > 0) {
+		fprintf(out, "demand        %s per accelerator (batch %llu x %s / %.6g s), %.1f samples/s\n",
+			gf_format_rate(p->demand_bytes_per_s, a, sizeof(a)), (unsigned long long)p->batch,
+			gf_format_size(p->mean_bytes, b, sizeof(b)), p->compute_s, p->demand_samples_per_s);
+		fprintf(out, "demand total  %s for all %u accelerators\n",
+			gf_format_rate(p->demand_bytes_per_s * p->accels, a, sizeof(a)), p->accels);
+	} else {
+		fprintf(out, "demand        unbounded (computation_time is 0: reads as fast as storage allows)\n");
+	}
+	if (mem > 0 && p->dataset_bytes < 5.0 * mem * nodes) {
+		/* Only a client that caches what it read can serve a re-read from memory. */
+		struct gf_target t;
+		char fs[32] = "unknown", why[256];
+		bool cached = true;
+		if (!gf_target_resolve(w, c->target, c->engine, &t, err, sizeof(err))) {
+			gf_target_fs_type(t.root, fs, sizeof(fs));
+			cached = gf_target_client_cached(fs, direct_mode(w) == GF_DIRECT_ON, why, sizeof(why));
+		}
+		if (cached) {
+			fprintf(out, "warning       the dataset (%s) is smaller than 5x the memory of %u node(s) "
+				"(%s each): the page cache can serve reads, so results may show memory, not storage\n",
+				gf_format_size((uint64_t)p->dataset_bytes, a, sizeof(a)), nodes,
+				gf_format_size((uint64_t)mem, b, sizeof(b)));
+			warnings++;
+		} else {
+			fprintf(out, "note          the dataset is smaller than 5x node memory, but %s\n", why);
+		}
+	}
+	if (p->steps_per_epoch <= (uint64_t)w->output.exclude_start_steps) {
+		fprintf(out, "warning       %llu step(s) per epoch and %lld excluded from AU at the start of every "
+			"epoch: nothing would be measured; raise the dataset size\n",
+			(unsigned long long)p->steps_per_epoch, (long long)w->output.exclude_start_steps);
+		warnings++;
+	}
+	if (p->samples % p->accels || p->share % p->batch) {
+		uint64_t unused = p->samples - (p->share / p->batch) * p->batch * p->accels;
+		fprintf(out, "note          %llu sample(s) per epoch are not read: they do not fill a batch "
+			"on every accelerator\n", (unsigned long long)unused);
+	}
+	return warnings;
+}
+
+/* plan: the checkpoint part, in DLIO's terms. Returns 0 or GF_EXIT_USAGE. */
+static int plan_checkpoint(const struct gf_workload *w, const struct gf_plan *p, unsigned ranks,
+			   FILE *out, FILE *errf)
+{
+	struct gf_model_layout m, raw;
+	uint64_t lo = UINT64_MAX, hi = 0, sum = 0, flat = 0, model = 0, optim = 0;
+	unsigned writers = 0;
+	char err[1024], a[64], b[64], c[64];
+
+	if (gf_model_layout(w, (int)ranks, &m, err, sizeof(err))) {
+		fprintf(errf, "gpufeed: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
+	raw = m;
+	raw.scale = 1;
+	for (unsigned r = 0; r < ranks; r++) {
+		struct gf_model_share sh, rs;
+		gf_model_share(w, &m, (int)r, &sh);
+		gf_model_share(w, &raw, (int)r, &rs);
+		uint64_t v = gf_model_share_bytes(&sh);
+		flat += rs.flat_bytes;
+		model += rs.model_bytes;
+		optim += rs.optim_bytes;
+		sum += v;
+		if (v) {
+			writers++;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	}
+	if (m.transformer && !m.predefined)
+		fprintf(out, "model         %llu parameters; tensor %d x pipeline %d x data %d, ZeRO %d%s\n",
+			(unsigned long long)m.params, m.tp, m.pp, m.dp, m.zero, m.subset ? " (subset: the first ranks)" : "");
+	else if (m.transformer)
+		fprintf(out, "model         DLIO's predefined layer_parameters%s (one byte each); tensor %d x "
+			"pipeline %d x data %d, ZeRO %d\n", w->model.optimization_groups.n ? " and optimization_groups" : "",
+			m.tp, m.pp, m.dp, m.zero);
+	fprintf(out, "checkpoint    %s (%.0f bytes) per checkpoint before scaling:", gf_format_size((uint64_t)m.total_bytes,
+		a, sizeof(a)), m.total_bytes);
+	if (model)
+		fprintf(out, " model %s (%s)", gf_format_size(model, a, sizeof(a)), m.predefined ? "int8" : w->model.model_datatype);
+	if (optim)
+		fprintf(out, "%s optimizer %s (%s)", model ? " +" : "", gf_format_size(optim, b, sizeof(b)),
+			w->model.optimization_groups.n ? "3 x optimization_groups, int8"
+			: w->checkpoint.shares == GF_SHARES_STAGE_EXACT ? "each rank its stage's share"
+			: "parameters // (data x tensor x pipeline) per rank, as DLIO");
+	if (flat)
+		fprintf(out, "%s model_states %s (a flat model size)", model || optim ? " +" : "",
+			gf_format_size(flat, c, sizeof(c)));
+	fprintf(out, "\n");
+	if (m.flat_from_model_size)
+		fprintf(out, "note          model.model_size (%s) is honoured; DLIO reads only model_size_bytes and "
+			"would write its 10 KiB default model_states instead\n", gf_format_size(m.flat, a, sizeof(a)));
+	if (m.scale < 1)
+		fprintf(out, "scaled        x %g: %s written per checkpoint\n", m.scale, gf_format_size(sum, a, sizeof(a)));
+	fprintf(out, "per rank      %u of %u ranks write, %s to %s each, layout %s\n", writers, ranks,
+		gf_format_size(writers ? lo : 0, a, sizeof(a)), gf_format_size(hi, b, sizeof(b)), w->checkpoint.layout);
+	if (w->workflow.train) {
+		fprintf(out, "checkpoints   %llu during training\n", (unsigned long long)gf_plan_checkpoints(w, p));
+	} else {
+		fprintf(out, "schedule      %lld write(s) then %lld read(s), each after %g s of compute (DLIO's "
+			"checkpoint-only loop)\n", (long long)(w->checkpoint.num_checkpoints_write > 0 ?
+			w->checkpoint.num_checkpoints_write : 0), (long long)(w->checkpoint.num_checkpoints_read > 0 ?
+			w->checkpoint.num_checkpoints_read : 0), w->checkpoint.time_between_checkpoints > 0 ?
+			w->checkpoint.time_between_checkpoints : 0);
+	}
+	return 0;
+}
+
 int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, FILE *errf)
 {
 	struct gf_plan p;
 	char err[1024], a[64], b[64], name[GF_STR];
 	unsigned ranks = c->ranks;
-	unsigned nodes = c->nodes ? c->nodes : 1;
-	double mem = c->node_memory > 0 ? c->node_memory : node_memory_bytes();
-	int warnings = 0;
+	int warnings = 0, rc;
 
 	if (!ranks) {
 		const char *env = getenv("OMPI_COMM_WORLD_SIZE");
 		ranks = env ? (unsigned)atoi(env) : 1;
 		/* A checkpoint workload names its own world: tensor x pipeline x data. */
-		if (!env && w->workflow.checkpoint && !strcmp(w->model.type, "transformer") && w->model.data > 0)
+		if (!env && w->workflow.checkpoint && w->model.num_layers > 0 && w->model.data > 0 &&
+		    strcmp(w->checkpoint.mode, "subset"))
 			ranks = (unsigned)(w->model.tensor * w->model.pipeline * w->model.data);
 		if (!ranks)
 			ranks = 1;
@@ -231,97 +377,24 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 		fprintf(out, "sample size   mean %s, stdev %s; dataset about %s\n",
 			gf_format_size(p.mean_bytes, a, sizeof(a)), gf_format_size(p.stdev_bytes, b, sizeof(b)),
 			gf_format_size((uint64_t)p.dataset_bytes, name, sizeof(name)));
-		fprintf(out, "ranks         %u on %u node(s), %u accelerator(s) per rank = %u accelerators (%s)\n",
-			ranks, nodes, p.per_rank, p.accels, w->accelerator.profile);
-		fprintf(out, "per epoch     %llu samples per accelerator = %llu steps of batch %llu\n",
-			(unsigned long long)p.share, (unsigned long long)p.steps_per_epoch,
-			(unsigned long long)p.batch);
-		fprintf(out, "run           %llu epoch(s), %llu steps per accelerator\n",
-			(unsigned long long)p.epochs, (unsigned long long)p.total_steps);
-		fprintf(out, "bytes/epoch   %s read by all accelerators\n",
-			gf_format_size((uint64_t)(p.bytes_per_step * (double)p.steps_per_epoch * p.accels), a, sizeof(a)));
-		fprintf(out, "compute       %.6g s per step (%s)\n", p.compute_s,
-			gf_dist_name(w->train.computation_time.type));
-		fprintf(out, "requests      up to %s each, %u in flight per reader thread, %u reader thread(s)\n",
-			gf_format_size(p.chunk, a, sizeof(a)), p.read_depth, p.threads);
-		fprintf(out, "loader        %s: %s\n", gf_plan_loader_name(&p), gf_plan_loader_words(&p));
-		if (p.compute_s > 0) {
-			fprintf(out, "demand        %s per accelerator (batch %llu x %s / %.6g s), %.1f samples/s\n",
-				gf_format_rate(p.demand_bytes_per_s, a, sizeof(a)), (unsigned long long)p.batch,
-				gf_format_size(p.mean_bytes, b, sizeof(b)), p.compute_s, p.demand_samples_per_s);
-			fprintf(out, "demand total  %s for all %u accelerators\n",
-				gf_format_rate(p.demand_bytes_per_s * p.accels, a, sizeof(a)), p.accels);
-		} else {
-			fprintf(out, "demand        unbounded (computation_time is 0: reads as fast as storage allows)\n");
-		}
-		if (mem > 0 && p.dataset_bytes < 5.0 * mem * nodes) {
-			/* Only a client that caches what it read can serve a re-read from memory. */
-			struct gf_target t;
-			char fs[32] = "unknown", why[256];
-			bool cached = true;
-			if (!gf_target_resolve(w, c->target, c->engine, &t, err, sizeof(err))) {
-				gf_target_fs_type(t.root, fs, sizeof(fs));
-				cached = gf_target_client_cached(fs, direct_mode(w) == GF_DIRECT_ON, why, sizeof(why));
-			}
-			if (cached) {
-				fprintf(out, "warning       the dataset (%s) is smaller than 5x the memory of %u node(s) "
-					"(%s each): the page cache can serve reads, so results may show memory, not storage\n",
-					gf_format_size((uint64_t)p.dataset_bytes, a, sizeof(a)), nodes,
-					gf_format_size((uint64_t)mem, b, sizeof(b)));
-				warnings++;
-			} else {
-				fprintf(out, "note          the dataset is smaller than 5x node memory, but %s\n", why);
-			}
-		}
-		if (p.total_steps <= (uint64_t)w->output.exclude_start_steps) {
-			fprintf(out, "warning       %llu step(s) per accelerator and %lld excluded from AU: nothing "
-				"would be measured; raise train.epochs or the dataset size\n",
-				(unsigned long long)p.total_steps, (long long)w->output.exclude_start_steps);
-			warnings++;
-		}
-		if (p.samples % p.accels || p.share % p.batch) {
-			uint64_t unused = p.samples - p.steps_per_epoch * p.batch * p.accels;
-			fprintf(out, "note          %llu sample(s) per epoch are not read: they do not fill a batch "
-				"on every accelerator\n", (unsigned long long)unused);
-		}
-	} else {
-		fprintf(out, "train         not in this workflow (checkpoint only)\n");
 	}
+	if (w->workflow.train)
+		warnings += plan_train(c, w, &p, ranks, out);
+	else
+		fprintf(out, "train         not in this workflow (%s)\n",
+			w->workflow.checkpoint ? "checkpoint only" : "generate only");
 	if (w->workflow.checkpoint) {
-		struct gf_model_layout m;
-		uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
-		unsigned writers = 0;
-
-		if (gf_model_layout(w, (int)ranks, &m, err, sizeof(err))) {
-			fprintf(errf, "gpufeed: %s\n", err);
-			return GF_EXIT_USAGE;
-		}
-		for (unsigned r = 0; r < ranks; r++) {
-			struct gf_model_share sh;
-			gf_model_share(w, &m, (int)r, &sh);
-			uint64_t b = sh.model_bytes + sh.optim_bytes;
-			sum += b;
-			if (b) {
-				writers++;
-				lo = b < lo ? b : lo;
-				hi = b > hi ? b : hi;
-			}
-		}
-		if (m.transformer)
-			fprintf(out, "model         %llu parameters; tensor %d x pipeline %d x data %d, ZeRO %d\n",
-				(unsigned long long)m.params, m.tp, m.pp, m.dp, m.zero);
-		fprintf(out, "checkpoint    %s (%.0f bytes) in all: model %s + optimizer 12 B per parameter\n",
-			gf_format_size((uint64_t)m.total_bytes, a, sizeof(a)), m.total_bytes,
-			w->model.model_datatype);
-		if (m.scale < 1)
-			fprintf(out, "scaled        x %g: %s written per checkpoint\n", m.scale,
-				gf_format_size(sum, a, sizeof(a)));
-		fprintf(out, "per rank      %u of %u ranks write, %s to %s each, layout %s\n", writers, ranks,
-			gf_format_size(writers ? lo : 0, a, sizeof(a)), gf_format_size(hi, b, sizeof(b)),
-			w->checkpoint.layout);
+		rc = plan_checkpoint(w, &p, ranks, out, errf);
+		if (rc)
+			return rc;
 	}
 	if (!warnings)
 		fprintf(out, "warnings      none\n");
+	/* What run would refuse, said here where nothing was done yet. */
+	if (check_supported(w, err, sizeof(err))) {
+		fprintf(out, "refused       run would stop here: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
 	return GF_EXIT_OK;
 }
 
@@ -870,7 +943,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		const struct gf_io_ops *ck_ops = strcmp(t.engine, "hdf5") ? ops : gf_io_default_local(why, sizeof(why));
 		ckpt_root(w, &t, ckpt_folder, sizeof(ckpt_folder));
 		ck = (struct gf_ckpt_cfg){
-			.w = w, .m = &model, .ops = ck_ops, .root = ckpt_folder, .rank = world->rank,
+			.w = w, .m = &model, .plan = w->workflow.train ? &p : NULL, .ops = ck_ops, .root = ckpt_folder, .rank = world->rank,
 			.world = world->size, .ranks_per_node = world->ranks_per_node, .nodes = world->nodes,
 			.direct = w->reader.odirect || w->target.direct == GF_DIRECT_ON,
 		};
@@ -1107,6 +1180,8 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		}
 		if (tc.count && !w->checkpoint.keep)
 			gf_ckpt_remove(&ck, tc.count - 1);
+		else if (tc.count && root)
+			gf_ckpt_write_index(&ck, tc.count); /* a restore-only run finds them by name */
 		{
 			int irc = merge_train(world, &tr, &s);
 			if (!rc && irc) {
@@ -1124,8 +1199,9 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	}
 	if (c->cmd == GF_CMD_RUN && w->workflow.checkpoint && !w->workflow.train && !stop_requested &&
 	    !strcmp(s.status, "complete")) {
-		unsigned nw = w->checkpoint.num_checkpoints_write >= 0 ? (unsigned)w->checkpoint.num_checkpoints_write : 1;
-		unsigned nr = w->checkpoint.num_checkpoints_read >= 0 ? (unsigned)w->checkpoint.num_checkpoints_read : 1;
+		/* -1 (unset) is none, as DLIO (main.py:262, :267 want > 0). */
+		unsigned nw = w->checkpoint.num_checkpoints_write > 0 ? (unsigned)w->checkpoint.num_checkpoints_write : 0;
+		unsigned nr = w->checkpoint.num_checkpoints_read > 0 ? (unsigned)w->checkpoint.num_checkpoints_read : 0;
 		double between = w->checkpoint.time_between_checkpoints > 0 ? w->checkpoint.time_between_checkpoints : 0;
 
 		if (root && !c->quiet)

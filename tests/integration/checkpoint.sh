@@ -57,7 +57,7 @@ fi
 # Corruption: keep one checkpoint, flip one byte in the middle of a shard, restore only.
 gf 4 run "$LLAMA" --target "$TMP/t-bad" --results "$TMP/r-bad1" "${common[@]}" --set checkpoint.keep=true \
 	--set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=0 >/dev/null 2>&1 || bad "keep run"
-victim=$(find "$TMP/t-bad" -name 'zero_pp_rank_2_mp_rank_00_optim_states.pt' | head -1)
+victim=$(find "$TMP/t-bad" -name 'zero_pp_rank_2_mp_rank_0_optim_states.pt' | head -1)
 if [ -n "$victim" ]; then
 	off=$(( $(stat -c %s "$victim") / 2 + 13 ))
 	printf '\xff' | dd of="$victim" bs=1 seek="$off" conv=notrunc status=none
@@ -65,8 +65,15 @@ if [ -n "$victim" ]; then
 		--set checkpoint.num_checkpoints_write=0 --set checkpoint.num_checkpoints_read=1 >"$TMP/o" 2>&1
 	rc=$?
 	[ "$rc" -eq 1 ] && ok "corruption: exit 1" || bad "corruption: exit $rc"
-	grep -q "checksum mismatch in .*zero_pp_rank_2_mp_rank_00_optim_states.pt at offset" "$TMP/o" &&
+	grep -q "checksum mismatch in .*zero_pp_rank_2_mp_rank_0_optim_states.pt at offset" "$TMP/o" &&
 		grep -q "written by rank 2" "$TMP/o" && ok "corruption named (file, offset, rank)" || { bad "corruption message"; cat "$TMP/o"; }
+	# checkpoint.recovery_rank_shift false: every rank restores its own shard (DLIO never
+	# applies the key: base_checkpointing.py:423 reads a name config.py:887 misspells).
+	gf 4 run "$LLAMA" --target "$TMP/t-bad" --results "$TMP/r-bad3" "${common[@]}" --set checkpoint.recovery_rank_shift=false \
+		--set checkpoint.num_checkpoints_write=0 --set checkpoint.num_checkpoints_read=1 >"$TMP/o3" 2>&1
+	grep -q "rank 1: checksum mismatch" "$TMP/o" && grep -q "rank 2: checksum mismatch" "$TMP/o3" &&
+		ok "recovery_rank_shift: rank 1 reads rank 2's shard by default, rank 2 its own when false" ||
+		{ bad "recovery_rank_shift not honoured"; cat "$TMP/o" "$TMP/o3"; }
 	p=$(find "$TMP/r-bad2" -maxdepth 1 -name '*.partial' | head -1)
 	[ -n "$p" ] && expect "failed run says failed" "$p/summary.json" '.status == "failed" and (.error | test("checksum"))' || bad "no .partial summary"
 else
@@ -101,6 +108,41 @@ awk -F, 'NR > 1 && $11 > 0 { found = 1 } END { exit !found }' "$d/timeseries.csv
 expect "AU leaves the halts out, goodput keeps them" "$d/summary.json" \
 	'.train.au_percent.mean >= 80 and .train.goodput_percent < .train.au_percent.mean'
 
+# DLIO's files (base_checkpointing.py:389-415, mlperf_storage_v2.0): pipeline 2 with ZeRO 1
+# writes one file per layer of each stage on data-parallel rank 0 (layers 0-16 and 17-34 of
+# the 32-layer model with embedding, head and norm), global_epoch1_step1 for the first
+# checkpoint-only write, and an optimizer file on every rank.
+gf 4 run "$LLAMA" --target "$TMP/t-pl" --results "$TMP/r-pl" "${common[@]}" --set model.parallelism.pipeline=2 \
+	--set model.parallelism.data=2 --set model.parallelism.zero_stage=1 --set checkpoint.keep=true \
+	--set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=1 >"$TMP/o" 2>&1 || { bad "pipeline 2 ZeRO 1"; cat "$TMP/o"; }
+d=$TMP/t-pl/checkpoints/llama3_8b/global_epoch1_step1
+n0=$(find "$d" -name 'layer_*-model_0_model_states.pt' | wc -l)
+n1=$(find "$d" -name 'layer_*-model_1_model_states.pt' | wc -l)
+no=$(find "$d" -name 'zero_pp_rank_*_mp_rank_*_optim_states.pt' | wc -l)
+[ "$n0" -eq 17 ] && [ "$n1" -eq 18 ] && [ "$no" -eq 4 ] && [ -f "$d/layer_34-model_1_model_states.pt" ] &&
+	ok "per-layer files: 17 + 18 layers, 4 optimizer files, DLIO's names" || bad "per-layer files: $n0 + $n1 layers, $no optimizer files"
+expect "per-layer checkpoint restores and verifies" "$(only_result "$TMP/r-pl")/summary.json" '.checkpoint.verified == true and .checkpoint.restore_count == 1'
+
+# checkpoint.mode subset (mlpstorage's single-host runs): 2 processes write the shares of
+# ranks 0 and 1 of the 4-rank job (config.py validate: comm_size <= data x tp x pp).
+gf 2 run "$LLAMA" --target "$TMP/t-sub" --results "$TMP/r-sub" "${common[@]}" --set checkpoint.mode=subset \
+	--set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=1 >"$TMP/o" 2>&1 || { bad "subset run"; cat "$TMP/o"; }
+full=$(jq '.checkpoint.bytes' "$(only_result "$TMP/r-file_per_rank-true")/summary.json")
+expect "subset: half the job's checkpoint, restored" "$(only_result "$TMP/r-sub")/summary.json" \
+	".checkpoint.bytes * 2 == $full and .checkpoint.verified == true"
+
+# The checkpoint-only schedule (main.py:278-303): time_between_checkpoints before every
+# write and every read, the first too.
+gf 4 run "$LLAMA" --target "$TMP/t-sched" --results "$TMP/r-sched" "${common[@]}" \
+	--set checkpoint.time_between_checkpoints=0.4 >"$TMP/o" 2>&1 || { bad "schedule run"; cat "$TMP/o"; }
+expect "a wait before the first write and before every burst" "$(only_result "$TMP/r-sched")/summary.json" \
+	'.checkpoint.bursts[0].start_s >= 0.38 and ([range(1; .checkpoint.bursts | length) as $i | .checkpoint.bursts[$i].start_s - .checkpoint.bursts[$i - 1].start_s >= 0.38] | all)'
+# num_checkpoints_write / _read unset (-1) is none (main.py:262, :267): nothing to do.
+gf 1 run "$LLAMA" --target "$TMP/t-none" --results "$TMP/r-none" --quiet --set model.parallelism.data=1 \
+	--set checkpoint.num_checkpoints_write=-1 --set checkpoint.num_checkpoints_read=-1 >"$TMP/o" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "writes and reads nothing" "$TMP/o" && ok "-1 writes and reads none: refused, exit 2" || { bad "-1: exit $rc"; cat "$TMP/o"; }
+
 # DLIO's counting: total_training_steps caps each epoch (main.py:348) and
 # steps_between_checkpoints restarts every epoch (:403): 3 epochs of 5 steps with a
 # checkpoint every 5 steps is 15 steps and 3 checkpoints, global_epoch{1,2,3}_step5.
@@ -109,6 +151,8 @@ gf 2 run "$SMALL" --target "$TMP/t-ep" --results "$TMP/r-ep" --set workflow.chec
 	--set checkpoint.steps_between_checkpoints=5 --set checkpoint.keep=true >"$TMP/o" 2>&1 || { bad "3 epochs of 5 steps"; cat "$TMP/o"; }
 d=$(only_result "$TMP/r-ep")
 expect "15 steps per accelerator, 3 checkpoints" "$d/summary.json" '.train.steps == 30 and .checkpoint.write_count == 3'
+ls -d "$TMP"/t-ep/checkpoints/global_epoch{1,2,3}_step5 >/dev/null 2>&1 && ok "folders global_epoch{1,2,3}_step5 (base_checkpointing.py:389)" ||
+	{ bad "checkpoint folder names"; ls "$TMP/t-ep/checkpoints"; }
 grep -q "^checkpoint halt: .* outside the AU blocks (as DLIO); goodput" "$TMP/o" && ok "the verdict reports the halt and goodput" \
 	|| { bad "no halt/goodput line in the verdict"; cat "$TMP/o"; }
 finish

@@ -33,4 +33,25 @@ grep -q "page cache" "$out" && bad "warning with 1 KiB node memory" || ok "--nod
 "$GPUFEED" plan "$SMALL" --ranks 64 >"$out" 2>&1
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "fewer than one batch" "$out" && ok "too many ranks: exit 2 with reason" || { bad "too many ranks: exit $rc"; cat "$out"; }
+
+# plan says what run will refuse (here: evaluation, which run does not emulate), prints no
+# training lines for a generate-only workflow, and words checkpoint sizes as they are:
+# a flat model_size is a model_states file, and DLIO would write 10 KiB there
+# (base_checkpointing.py:159-168 reads model_size_bytes only, config.py:123 default).
+"$GPUFEED" plan "$SMALL" --ranks 2 --set workflow.evaluation=true >"$out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "^refused       run would stop here: .*workflow.evaluation" "$out" &&
+	ok "plan says run refuses evaluation, exit 2" || { bad "evaluation: exit $rc"; cat "$out"; }
+"$GPUFEED" plan "$SMALL" --ranks 2 --set workflow.train=false --set workflow.generate_data=true >"$out" 2>&1 ||
+	{ bad "generate-only plan"; cat "$out"; }
+grep -qE "^(per epoch|run |compute|demand|loader)" "$out" && { bad "training lines for generate-only"; cat "$out"; } ||
+	ok "generate-only: no training lines"
+grep -q "train         not in this workflow (generate only)" "$out" && ok "generate-only said" || bad "generate-only not said"
+"$GPUFEED" plan "$SRCDIR/workloads/unet3d_h100.yaml" --ranks 2 --set workflow.checkpoint=true >"$out" 2>&1 ||
+	{ bad "unet3d checkpoint plan"; cat "$out"; }
+grep -q "model_states 476 MiB (a flat model size)" "$out" && ! grep -q "12 B per parameter" "$out" &&
+	ok "a flat checkpoint is worded as one" || { bad "flat checkpoint wording"; grep -E "checkpoint|note" "$out"; }
+grep -q "DLIO reads only model_size_bytes and would write its 10 KiB default" "$out" && ok "model_size note" ||
+	{ bad "no model_size note"; cat "$out"; }
+grep -q "^checkpoints   1 during training" "$out" && ok "unet3d: one checkpoint (after epoch 5)" || { bad "checkpoint count"; cat "$out"; }
 finish
