@@ -27,7 +27,7 @@ static uint64_t model_share(const void *ctx, unsigned rank)
 	struct gf_model_share sh;
 
 	gf_model_share(s->w, s->m, (int)((rank + s->shift) % s->world), &sh);
-	return sh.model_bytes + sh.optim_bytes;
+	return gf_model_share_bytes(&sh);
 }
 
 static int cmp_burst(const void *a, const void *b)
