@@ -420,3 +420,71 @@ uint64_t gf_plan_stream_need(const struct gf_plan *p, unsigned a, unsigned t, ui
 	return b / per_pass * thread_files(n, T, t) * spf +
 	       (k == pass ? thread_files(n, T, t) * spf : count_in_pass(n, T, spf, t, k));
 }
+
+/* --- keys without effect --- */
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Why key path, given, does nothing in this run; NULL when it does something. */
+static const char *no_effect(const struct gf_workload *w, const struct gf_plan *p, const char *path)
+{
+	static const struct { const char *path, *why; } recorded[] = {
+		{ "framework", "recorded: the loader model follows reader.data_loader and dataset.format" },
+		{ "workflow.profiling", "DLIO's profiler; recorded" },
+		{ "output.folder", "gpufeed writes into --results" },
+		{ "output.log_file", "gpufeed writes report.txt and summary.json" },
+		{ "dataset.record_length_bytes_resize", "the tensor size after decode: no I/O" },
+		{ "dataset.record_length_resize", "the tensor size after decode: no I/O" },
+		{ "dataset.compression", "recorded: the data is incompressible" },
+		{ "dataset.compression_level", "recorded: the data is incompressible" },
+		{ "dataset.record_element_type", "recorded: no I/O effect" },
+		{ "reader.computation_threads", "decode threads: no I/O" },
+		{ "reader.batch_size_eval", "evaluation is not emulated" },
+		{ "reader.file_access", "recorded: each rank reads its own samples" },
+		{ "storage.storage_type", "the target's scheme picks the backend" },
+		{ "dataset.num_files_eval", "evaluation is not emulated" },
+		{ "dataset.num_subfolders_eval", "evaluation is not emulated" },
+	};
+	bool layers = w->model.num_layers > 0 || w->model.layer_parameters.n > 0;
+
+	for (size_t i = 0; i < sizeof(recorded) / sizeof(recorded[0]); i++)
+		if (!strcmp(path, recorded[i].path))
+			return recorded[i].why;
+	if (has_prefix(path, "evaluation."))
+		return "evaluation is not emulated";
+	if (!w->workflow.train && (has_prefix(path, "train.") || has_prefix(path, "reader.") ||
+				   has_prefix(path, "output.metric.")))
+		return "workflow.train is false";
+	if (!w->workflow.checkpoint && (has_prefix(path, "checkpoint.") ||
+					(has_prefix(path, "model.") && strcmp(path, "model.name"))))
+		return "workflow.checkpoint is false";
+	if (!strcmp(path, "reader.shuffle_size") &&
+	    (p->loader != GF_LOADER_TF_STREAM || p->shuffle_buffer <= 1))
+		return "tf.data's shuffle buffer only (tensorflow + tfrecord with sample_shuffle); gpufeed "
+		       "shuffles the whole epoch otherwise";
+	if (!layers && (has_prefix(path, "model.transformer.") || !strcmp(path, "model.optimization_groups")))
+		return "the model has no layers (model.num_layers is not set)";
+	if (layers && !strcmp(path, "checkpoint.type"))
+		return "DLIO ignores checkpoint.type; gpufeed uses it for a flat model size only";
+	return NULL;
+}
+
+void gf_plan_without_effect(const struct gf_workload *w, const struct gf_plan *p,
+			    void (*cb)(void *arg, const char *key, const char *why), void *arg)
+{
+	for (size_t i = 0; i < gf_nkeys && i < GF_KEYS_MAX; i++) {
+		const char *why;
+		if (!w->key_origin[i] || gf_keys[i].type == GF_K_IGNORED)
+			continue;
+		why = no_effect(w, p, gf_keys[i].path);
+		if (why)
+			cb(arg, gf_keys[i].path, why);
+	}
+	for (int i = 0; i < w->nignored; i++) {
+		const struct gf_key *k = gf_key_find(w->ignored[i].key);
+		cb(arg, w->ignored[i].key, k ? k->help : "accepted for compatibility");
+	}
+}

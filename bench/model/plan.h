@@ -119,6 +119,12 @@ uint64_t gf_plan_stream_thread_files(const struct gf_plan *p, unsigned a, unsign
  * (b + 1) x batch - 1, which needs that many stream records plus the shuffle buffer. */
 uint64_t gf_plan_stream_need(const struct gf_plan *p, unsigned a, unsigned t, uint64_t b);
 
+/* Keys the workload gives (file or command line) that change nothing this run does, with
+ * the reason: keys gpufeed accepts for compatibility only, keys of a phase that does not
+ * run, keys the loader model does not use. For summary.json accepted_without_effect. */
+void gf_plan_without_effect(const struct gf_workload *w, const struct gf_plan *p,
+			    void (*cb)(void *arg, const char *key, const char *why), void *arg);
+
 /* The checkpoint schedule of a training run, as DLIO's main.py (mlperf_storage_v2.0) has
  * it. Is one due after step (0-based, over all epochs)? With
  * checkpoint.steps_between_checkpoints >= 0 after every S-th step of each epoch (the count

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/profiles.h"
 #include "model/units.h"
 
 #define F(field) offsetof(struct gf_workload, field), sizeof(((struct gf_workload *)0)->field)
@@ -51,6 +52,7 @@ const struct gf_key gf_keys[] = {
 	KEY("workflow.evaluation", GF_K_BOOL, workflow.evaluation, NULL, 1, 0, "run evaluation"),
 	KEY("workflow.checkpoint", GF_K_BOOL, workflow.checkpoint, NULL, 1, 0, "write checkpoints"),
 	KEY("workflow.profiling", GF_K_BOOL, workflow.profiling, NULL, 1, 0, "DLIO profiling (recorded; no effect)"),
+	IGN("workflow.debug", "a DLIO key that DLIO itself does not read (its bert_v100 file sets it)"),
 
 	KEY("dataset.data_folder", GF_K_STR, dataset.data_folder, NULL, 1, 0, "where the dataset lives (under storage_root)"),
 	KEY("dataset.format", GF_K_ENUM_STR, dataset.format, FORMATS, 1, 0, "file format: decides the access pattern"),
@@ -92,6 +94,9 @@ const struct gf_key gf_keys[] = {
 	KEY("reader.preprocess_time_stdev", GF_K_STDEV, reader.preprocess_time, NULL, 1, 0, "its standard deviation"),
 	KEY("reader.odirect", GF_K_BOOL, reader.odirect, NULL, 1, 0, "O_DIRECT reads"),
 	IGN("reader.pin_memory", "framework only"),
+	IGN("reader.data_loader_classname", "a custom DLIO Python data loader: gpufeed emulates the built-in ones"),
+	IGN("reader.data_loader_sampler", "the sampler of a custom DLIO data loader"),
+	IGN("reader.reader_classname", "a custom DLIO Python reader: gpufeed reads the format's bytes"),
 	IGN("reader.multiprocessing_context", "framework only"),
 	IGN("reader.dont_use_mmap", "framework only"),
 	IGN("reader.transformed_record_dims", "framework only"),
@@ -133,6 +138,7 @@ const struct gf_key gf_keys[] = {
 	KEY("checkpoint.verify", GF_K_BOOL, checkpoint.verify, NULL, 1, 0, "verify every block's checksum on restore"),
 	KEY("checkpoint.keep", GF_K_BOOL, checkpoint.keep, NULL, 1, 0, "keep the checkpoints after the run (a later run with num_checkpoints_write: 0 restores them)"),
 	IGN("checkpoint.randomize_tensor", "framework only"),
+	IGN("checkpoint.checkpoint_mechanism_classname", "a custom DLIO Python checkpointing class"),
 	IGN("checkpoint.ksm", "framework only"),
 
 	KEY("storage.storage_type", GF_K_ENUM_STR, storage.storage_type, "local_fs|parallel_fs|s3|aistore", 1, 0, "kind of storage"),
@@ -149,7 +155,7 @@ const struct gf_key gf_keys[] = {
 	IGN("profiling.profiler", "DLIO profiler"),
 	IGN("profiling.iostat_devices", "DLIO profiler"),
 
-	KEY("accelerator.profile", GF_K_STR, accelerator.profile, NULL, 1, 0, "accelerator the computation time was measured on (a100, h100, b200 ...)"),
+	KEY("accelerator.profile", GF_K_STR, accelerator.profile, NULL, 1, 0, "the GPU: a100, h100 or b200; for unet3d, resnet50 and cosmoflow it selects MLPerf Storage's published computation_time, unless that is given with it"),
 	KEY("accelerator.per_rank", GF_K_INT, accelerator.per_rank, NULL, 1, 1024, "accelerators emulated by each rank"),
 	KEY("accelerator.step_barrier", GF_K_BOOL, accelerator.step_barrier, NULL, 1, 0, "barrier across ranks after every step, as DLIO does"),
 
@@ -359,8 +365,10 @@ static void note_line(struct gf_workload *w, const struct gf_key *k, const struc
 {
 	size_t i = (size_t)(k - gf_keys);
 
-	if (i < GF_KEYS_MAX)
+	if (i < GF_KEYS_MAX) {
 		w->key_line[i] = o && o->file ? o->line : 0;
+		w->key_origin[i] = o && o->file ? GF_ORIGIN_FILE : GF_ORIGIN_CLI;
+	}
 }
 
 int gf_key_set(struct gf_workload *w, const struct gf_key *k, const char *v,
@@ -641,7 +649,7 @@ void gf_workload_defaults(struct gf_workload *w)
 	w->model.vocab_size = 32000;
 	w->model.num_attention_heads = 32;
 	w->model.num_kv_heads = 8;
-	snprintf(w->framework, sizeof(w->framework), "pytorch");
+	snprintf(w->framework, sizeof(w->framework), "tensorflow"); /* DLIO's config.py:47 */
 	w->workflow.train = true;
 	snprintf(w->dataset.data_folder, sizeof(w->dataset.data_folder), "./data/");
 	snprintf(w->dataset.format, sizeof(w->dataset.format), "tfrecord");
@@ -714,6 +722,13 @@ int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
 	}
 	if (w->reader.read_threads == 0)
 		w->reader.read_threads = 1;
+	/* DLIO defaults data_loader to tensorflow and refuses it with framework pytorch
+	 * (config.py validate): the framework's own loader is the only default DLIO runs. */
+	{
+		const struct gf_key *k = gf_key_find("reader.data_loader");
+		if (k && !w->key_origin[k - gf_keys])
+			snprintf(w->reader.data_loader, sizeof(w->reader.data_loader), "%s", w->framework);
+	}
 	if (w->reader.prefetch_size == 0)
 		w->reader.prefetch_size = 1;
 	if (w->dataset.record_length_bytes == 0) {
@@ -745,7 +760,7 @@ int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
 			 where(w, "workflow.train", at, sizeof(at)));
 		return -EINVAL;
 	}
-	return 0;
+	return gf_profile_apply(w, err, errlen);
 }
 
 enum gf_layout gf_workload_layout(const struct gf_workload *w)

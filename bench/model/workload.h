@@ -152,6 +152,8 @@ struct gf_workload {
 	/* the line each key was set on (0 = default or command line), for messages about
 	 * checks that span keys; indexed like gf_keys */
 	unsigned key_line[GF_KEYS_MAX];
+	/* where each key was set: GF_ORIGIN_DEFAULT, _FILE or _CLI (the last setter wins) */
+	unsigned char key_origin[GF_KEYS_MAX];
 
 	/* keys accepted for compatibility that do not change what gpufeed does */
 	struct gf_kv ignored[GF_KV_MAX];
@@ -160,6 +162,7 @@ struct gf_workload {
 	/* gpufeed's own sections */
 	struct {
 		char profile[32];
+		char compute_source[160]; /* where train.computation_time came from (profiles.h) */
 		int64_t per_rank;
 		bool step_barrier; /* DLIO's MPI_Barrier after every step */
 	} accelerator;
@@ -192,6 +195,8 @@ struct gf_workload {
 /* Read sizes are capped at this when transfer_size is not set, so that a 140 MB sample
  * never needs a 140 MB buffer. */
 #define GF_DEFAULT_CHUNK (4u << 20)
+
+enum gf_origin_kind { GF_ORIGIN_DEFAULT = 0, GF_ORIGIN_FILE, GF_ORIGIN_CLI };
 
 enum gf_key_type {
 	GF_K_BOOL,

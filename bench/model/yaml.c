@@ -177,6 +177,18 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 			return where_fail(L, n, "%s takes a single value, not a list%s", path, NULL);
 		}
 	}
+	/* One entry of a map key given by its full path, as Hydra takes it
+	 * (++workload.storage.storage_options.endpoint_url=...). */
+	if (n->type == YAML_SCALAR_NODE) {
+		const char *dot = strrchr(path, '.');
+		char parent[512];
+		const struct gf_key *pk;
+
+		snprintf(parent, sizeof(parent), "%.*s", dot ? (int)(dot - path) : 0, path);
+		pk = dot ? gf_key_find(parent) : NULL;
+		if (pk && pk->type == GF_K_KV)
+			return gf_key_set_kv(L->w, pk, dot + 1, scalar(n), &o, L->err, L->errlen);
+	}
 	if (gf_key_is_group(path)) {
 		if (is_null(n))
 			return 0; /* an empty section */

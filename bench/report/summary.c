@@ -177,6 +177,7 @@ static struct json_object *train_json(const struct gf_run_summary *s)
 		json_object_object_add(l, "reader_threads", json_object_new_int((int)s->plan->threads));
 		json_object_object_add(t, "loader", l);
 	}
+	json_object_object_add(t, "computation_time_source", json_object_new_string(s->w->accelerator.compute_source));
 	add_d(t, "demand_read_bytes_per_s", s->plan->demand_bytes_per_s * s->nrows);
 	add_d(t, "demand_read_bytes_per_s_per_accelerator", s->plan->demand_bytes_per_s);
 	json_object_object_add(t, "stopped_by_duration", json_object_new_boolean(s->duration_reached));
@@ -384,6 +385,15 @@ static const char *layout_key(enum gf_layout l)
 	return "?";
 }
 
+static void add_without_effect(void *arg, const char *key, const char *why)
+{
+	struct json_object *e = json_object_new_object();
+
+	json_object_object_add(e, "key", json_object_new_string(key));
+	json_object_object_add(e, "why", json_object_new_string(why));
+	json_object_array_add(arg, e);
+}
+
 struct json_object *gf_summary_json(const struct gf_run_summary *s)
 {
 	struct json_object *root = json_object_new_object();
@@ -400,6 +410,12 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	json_object_object_add(root, "workload_name",
 			       json_object_new_string(gf_workload_name(s->w, name, sizeof(name))));
 	json_object_object_add(root, "workload", gf_workload_to_json(s->w));
+	{
+		/* Every key given that changed nothing this run did, and why. */
+		struct json_object *a = json_object_new_array();
+		gf_plan_without_effect(s->w, s->plan, add_without_effect, a);
+		json_object_object_add(root, "accepted_without_effect", a);
+	}
 
 	json_object_object_add(env, "ranks", json_object_new_int(s->ranks));
 	json_object_object_add(env, "nodes", json_object_new_int(s->nodes));

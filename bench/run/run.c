@@ -86,6 +86,20 @@ static int check_supported(const struct gf_workload *w, char *err, size_t errlen
 			 (long long)w->checkpoint.num_checkpoints_write);
 		return -EINVAL;
 	}
+	/* config.py validate (mlperf_storage_v2.0): a framework's loader only, and no tfrecord
+	 * through PyTorch (DLIO's TFReader reads nothing there). */
+	if (w->workflow.train && ((!strcmp(w->framework, "tensorflow") && !strcmp(w->reader.data_loader, "pytorch")) ||
+				  (!strcmp(w->framework, "pytorch") && !strcmp(w->reader.data_loader, "tensorflow")))) {
+		snprintf(err, errlen, "%s: framework %s with reader.data_loader %s: DLIO refuses the pair; set "
+			 "framework=%s", src, w->framework, w->reader.data_loader, w->reader.data_loader);
+		return -EINVAL;
+	}
+	if (w->workflow.train && !strcmp(w->dataset.format, "tfrecord") && !strcmp(w->reader.data_loader, "pytorch")) {
+		snprintf(err, errlen, "%s: dataset.format tfrecord with reader.data_loader pytorch: DLIO refuses it "
+			 "(tfrecord is read by tf.data); set framework=tensorflow and reader.data_loader=tensorflow",
+			 src);
+		return -EINVAL;
+	}
 	if (w->workflow.evaluation) {
 		snprintf(err, errlen, "%s: workflow.evaluation is true, but this version of gpufeed "
 			 "does not emulate evaluation yet; set workflow.evaluation=false", src);
@@ -205,6 +219,19 @@ static const char *layout_name(enum gf_layout l)
 	return "?";
 }
 
+/* plan: keys accepted without effect, on one line. */
+struct noted {
+	FILE *out;
+	unsigned count;
+};
+
+static void note_without_effect(void *arg, const char *key, const char *why)
+{
+	struct noted *n = arg;
+
+	fprintf(n->out, "%s%s (%s)", n->count++ ? "; " : "accepted      without effect: ", key, why);
+}
+
 /* plan: the training part (reads, compute, demand); returns the warnings printed. */
 static int plan_train(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p,
 		      unsigned ranks, FILE *out)
@@ -223,7 +250,8 @@ static int plan_train(const struct gf_cli *c, const struct gf_workload *w, const
 		(unsigned long long)p->epochs, (unsigned long long)p->total_steps);
 	fprintf(out, "bytes/epoch   %s read by all accelerators\n",
 		gf_format_size((uint64_t)(p->bytes_per_step * (double)p->steps_per_epoch * p->accels), a, sizeof(a)));
-	fprintf(out, "compute       %.6g s per step (%s)\n", p->compute_s, gf_dist_name(w->train.computation_time.type));
+	fprintf(out, "compute       %.6g s per step (%s), from %s\n", p->compute_s,
+		gf_dist_name(w->train.computation_time.type), w->accelerator.compute_source);
 	fprintf(out, "requests      up to %s each, %u in flight per reader thread, %u reader thread(s)\n",
 		gf_format_size(p->chunk, a, sizeof(a)), p->read_depth, p->threads);
 	fprintf(out, "loader        %s: %s\n", gf_plan_loader_name(p), gf_plan_loader_words(p));
@@ -377,6 +405,13 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 		fprintf(out, "sample size   mean %s, stdev %s; dataset about %s\n",
 			gf_format_size(p.mean_bytes, a, sizeof(a)), gf_format_size(p.stdev_bytes, b, sizeof(b)),
 			gf_format_size((uint64_t)p.dataset_bytes, name, sizeof(name)));
+		{
+			struct gf_target t;
+			if (!gf_target_resolve(w, c->target, c->engine, &t, err, sizeof(err)))
+				fprintf(out, "target        %s (engine %s)\n", t.root, t.engine);
+			else
+				fprintf(out, "target        %s\n", err);
+		}
 	}
 	if (w->workflow.train)
 		warnings += plan_train(c, w, &p, ranks, out);
@@ -387,6 +422,12 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 		rc = plan_checkpoint(w, &p, ranks, out, errf);
 		if (rc)
 			return rc;
+	}
+	{
+		struct noted n = { out, 0 };
+		gf_plan_without_effect(w, &p, note_without_effect, &n);
+		if (n.count)
+			fprintf(out, "\n");
 	}
 	if (!warnings)
 		fprintf(out, "warnings      none\n");
@@ -1020,6 +1061,12 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		fprintf(stderr, "gpufeed: note: a rank may use only 1 CPU (mpirun binds ranks to cores by default); "
 			"its reader threads%s share it: mpirun --bind-to none (or socket) lets them spread\n",
 			ops->async ? " and the engine's kernel workers" : "");
+	/* Keys accepted for DLIO compatibility only: said once, listed in summary.json. */
+	for (int i = 0; root && i < w->nignored; i++) {
+		const struct gf_key *k = gf_key_find(w->ignored[i].key);
+		fprintf(stderr, "gpufeed: note: accepted without effect: %s (%s)\n", w->ignored[i].key,
+			k ? k->help : "accepted for compatibility");
+	}
 	if (root && !c->quiet && !gf_progress_start(&progress, stderr))
 		prog = &progress;
 

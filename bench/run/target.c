@@ -107,8 +107,11 @@ int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const
 
 	memset(t, 0, sizeof(*t));
 	if (!uri || !*uri) {
-		/* DLIO's way: storage_root joined with data_folder. */
-		if (w->storage.storage_root[0] && w->dataset.data_folder[0] != '/')
+		/* DLIO's way: storage_root joined with data_folder, unless data_folder is a URI
+		 * already: MLPerf's unet3d_h100_s3 names the bucket in both, and DLIO's S3 storage
+		 * uses the data folder as the URI (storage/s3_torch_storage.py:78-79 get_uri returns it as is). */
+		if (w->storage.storage_root[0] && w->dataset.data_folder[0] != '/' &&
+		    !strstr(w->dataset.data_folder, "://"))
 			snprintf(t->uri, sizeof(t->uri), "%s/%s", w->storage.storage_root, w->dataset.data_folder);
 		else
 			snprintf(t->uri, sizeof(t->uri), "%s", w->dataset.data_folder);

@@ -15,7 +15,7 @@ LLAMA=$SRCDIR/workloads/llama3_8b.yaml
 # 512 samples / 4 ranks / batch 2 = 64 steps of 50 ms; a checkpoint every 20 steps (1 s of
 # compute) is due after steps 20, 40 and 60. A burst of the 1/2000 checkpoint (56 MB, fsync)
 # takes 0.2-0.5 s here, up to 1-2 s when the disk is busy.
-train=(--set checkpoint.scale=1/2000 --set model.parallelism.data=4 --set workflow.train=true
+train=(--set checkpoint.scale=1/2000 --set model.parallelism.data=4 --set workflow.train=true --set dataset.format=npz
 	--set dataset.num_files_train=512 --set dataset.record_length_bytes=64KiB --set reader.batch_size=2
 	--set reader.read_threads=2 --set train.epochs=1 --set train.computation_time=50ms
 	--set checkpoint.steps_between_checkpoints=20 --set checkpoint.keep=true)

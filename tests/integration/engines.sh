@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 data=$TMP/data
-common=(--set dataset.format=tfrecord --set dataset.num_files_train=16 --set dataset.num_samples_per_file=8
+common=(--set framework=tensorflow --set dataset.format=tfrecord --set dataset.num_files_train=16 --set dataset.num_samples_per_file=8
 	--set dataset.record_length_bytes=24000 --set dataset.record_length_bytes_stdev=3000
 	--set train.epochs=1 --set train.computation_time=0 --quiet)
 gf 2 datagen "$SMALL" --target "$data" --results "$TMP/r-gen" "${common[@]}" >"$TMP/gen" 2>&1 || { bad "datagen failed"; cat "$TMP/gen"; }

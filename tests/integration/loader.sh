@@ -48,6 +48,13 @@ expect "tfrecord: each file opened once per epoch (16 = 8 files x 2 epochs)" "$s
 expect "tfrecord: the whole shard read, once per epoch" "$s" '.train.read_bytes == 2 * 8 * 4 * 8192'
 expect "tfrecord: tf_stream, every step ran" "$s" '.train.loader.model == "tf_stream" and .train.steps == 32'
 grep -q "^loader: tf_stream" "$TMP/o" && ok "the verdict names the loader" || { bad "no loader line"; cat "$TMP/o"; }
+# Keys given that change nothing are listed with the reason; a DLIO key DLIO ignores too.
+gf 1 run "$SMALL" --target "$TMP/t-npz1" --results "$TMP/r-we" --quiet --set workflow.debug=false \
+	--set reader.computation_threads=8 --set reader.shuffle_size=64 >"$TMP/o" 2>&1 || { bad "without-effect run"; cat "$TMP/o"; }
+s=$(only_result "$TMP/r-we")/summary.json
+expect "accepted_without_effect lists workflow.debug, computation_threads and shuffle_size (pytorch)" "$s" \
+	'([.accepted_without_effect[].key] | index("workflow.debug") != null and index("reader.computation_threads") != null and index("reader.shuffle_size") != null)'
+grep -q "note: accepted without effect: workflow.debug" "$TMP/o" && ok "run says it" || { bad "no note"; cat "$TMP/o"; }
 
 # An explicit target.queue_depth keeps the asynchronous depth.
 gf 2 run "$SMALL" --target "$TMP/t-npz" --results "$TMP/r-qd" "${common[@]}" --set dataset.format=npz \

@@ -54,4 +54,33 @@ grep -q "model_states 476 MiB (a flat model size)" "$out" && ! grep -q "12 B per
 grep -q "DLIO reads only model_size_bytes and would write its 10 KiB default" "$out" && ok "model_size note" ||
 	{ bad "no model_size note"; cat "$out"; }
 grep -q "^checkpoints   1 during training" "$out" && ok "unet3d: one checkpoint (after epoch 5)" || { bad "checkpoint count"; cat "$out"; }
+
+# storage_root + an s3:// data_folder (MLPerf's unet3d_h100_s3): the data folder is the URI
+# (DLIO's s3_torch_storage.py get_uri returns it as is), not root/s3://...
+cat >"$TMP/s3.yaml" <<'YAML'
+model:
+  name: unet3d
+framework: pytorch
+dataset:
+  data_folder: s3://s3pytorchconnector
+  format: npz
+  num_files_train: 168
+storage:
+  storage_type: s3
+  storage_root: s3pytorchconnector
+  storage_options:
+    endpoint_url: http://localhost:9020
+    access_key_id: access-key
+    secret_access_key: secret-key
+reader:
+  data_loader: pytorch
+  batch_size: 7
+train:
+  computation_time: 0.323
+YAML
+"$GPUFEED" plan "$TMP/s3.yaml" --ranks 2 --set storage.storage_options.region=us-east-1 >"$out" 2>&1 || { bad "s3 plan"; cat "$out"; }
+grep -q "^target        s3://s3pytorchconnector (engine s3)" "$out" && ok "s3:// data_folder is the target, storage_root not prefixed" ||
+	{ bad "s3 target"; grep target "$out"; }
+grep -q "storage.storage_type (the target's scheme picks the backend)" "$out" && ok "storage_type listed as without effect" ||
+	{ bad "accepted without effect"; cat "$out"; }
 finish

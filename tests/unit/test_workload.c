@@ -803,7 +803,8 @@ static void test_to_json(void **state)
 	assert_near(json_object_get_double(get_path(j, "metric/au")), 0.9);
 	assert_int_equal(json_object_get_int64(get_path(j, "output/metric/exclude_start_steps")), 1);
 	assert_int_equal(json_object_get_int64(get_path(j, "model/parallelism/tensor")), 1);
-	assert_string_equal(json_object_get_string(get_path(j, "framework")), "pytorch");
+	/* DLIO's default framework (config.py:47), and the loader follows it. */
+	assert_string_equal(json_object_get_string(get_path(j, "framework")), "tensorflow");
 	/* computation_time + computation_time_stdev resolved into one distribution. */
 	v = get_path(j, "train/computation_time");
 	assert_true(json_object_is_type(v, json_type_object));
@@ -890,6 +891,97 @@ static void test_ignored_keys(void **state)
 	assert_int_equal(w.reader.batch_size, 1);
 }
 
+/* The workload file as DLIO and MLPerf Storage write it (mlperf_storage_v2.0):
+ * - accelerator.profile selects MLPerf Storage's published computation_time for unet3d,
+ *   resnet50 and cosmoflow (configs/dlio/workload/<model>_<gpu>.yaml), a time given with it
+ *   wins, a profile on the command line replaces the file's time, an unknown profile is an
+ *   error listing the known ones, and a GPU without a published time keeps the file's;
+ * - entries of a map key by their full path (Hydra's ++workload.storage.storage_options.x);
+ * - workflow.debug (DLIO's bert_v100 sets it; DLIO reads no such key) is accepted and
+ *   recorded, a typo of it still refused;
+ * - reader.data_loader follows the framework when not given (config.py validate refuses a
+ *   framework with the other's loader);
+ * - model.layer_parameters / optimization_groups are lists that size checkpoints. */
+static void test_dlio_compat(void **state)
+{
+	static const char unet[] =
+		"model:\n  name: unet3d\nframework: pytorch\ntrain:\n  computation_time: 0.323\n"
+		"accelerator:\n  profile: h100\n";
+	static const char unet_no_time[] = "model:\n  name: unet3d\nframework: pytorch\naccelerator:\n  profile: a100\n";
+	struct gf_workload w;
+	char path[256], err[ERRLEN];
+
+	(void)state;
+	/* Profile and time in one file: the file's time. */
+	load_ok(unet, &w);
+	assert_int_equal(gf_workload_validate(&w, err, sizeof(err)), 0);
+	assert_near(w.train.computation_time.a, 0.323);
+	/* The profile alone: MLPerf's A100 time for unet3d (unet3d_a100.yaml:31). */
+	load_ok(unet_no_time, &w);
+	assert_int_equal(gf_workload_validate(&w, err, sizeof(err)), 0);
+	assert_near(w.train.computation_time.a, 0.636);
+	assert_non_null(strstr(w.accelerator.compute_source, "unet3d_a100.yaml"));
+	/* A profile on the command line replaces the file's time: b200 (unet3d_b200.yaml). */
+	load_ok(unet, &w);
+	assert_int_equal(gf_yaml_override(&w, "accelerator.profile=b200", err, sizeof(err)), 0);
+	assert_int_equal(gf_workload_validate(&w, err, sizeof(err)), 0);
+	assert_near(w.train.computation_time.a, 0.162);
+	/* ... unless the time is given on the command line too. */
+	load_ok(unet, &w);
+	assert_int_equal(gf_yaml_override(&w, "accelerator.profile=b200", err, sizeof(err)), 0);
+	assert_int_equal(gf_yaml_override(&w, "train.computation_time=0.5", err, sizeof(err)), 0);
+	assert_int_equal(gf_workload_validate(&w, err, sizeof(err)), 0);
+	assert_near(w.train.computation_time.a, 0.5);
+	/* Unknown: an error with the known ones. */
+	load_ok(unet, &w);
+	assert_int_equal(gf_yaml_override(&w, "accelerator.profile=mi300x", err, sizeof(err)), 0);
+	assert_int_equal(gf_workload_validate(&w, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "accelerator.profile 'mi300x' is not known; known: a100, h100, b200"));
+	/* No published b200 time for resnet50: the file's time stays, and the reason is said. */
+	assert_int_equal(load_text("model:\n  name: resnet50\ntrain:\n  computation_time: 0.224\n",
+				   &w, path, sizeof(path), err), 0);
+	assert_int_equal(gf_yaml_override(&w, "accelerator.profile=b200", err, sizeof(err)), 0);
+	assert_int_equal(gf_workload_validate(&w, err, sizeof(err)), 0);
+	assert_near(w.train.computation_time.a, 0.224);
+	assert_non_null(strstr(w.accelerator.compute_source, "publishes no b200 time"));
+
+	/* Map entries by path. */
+	gf_workload_defaults(&w);
+	assert_int_equal(gf_yaml_override(&w, "++workload.storage.storage_options.endpoint_url=http://h:9000",
+					  err, sizeof(err)), 0);
+	assert_int_equal(gf_yaml_override(&w, "checkpoint.mpiio_hints.striping_factor=4", err, sizeof(err)), 0);
+	assert_int_equal(w.storage.options.n, 1);
+	assert_string_equal(w.storage.options.kv[0].key, "endpoint_url");
+	assert_string_equal(w.storage.options.kv[0].value, "http://h:9000");
+	assert_string_equal(w.checkpoint.mpiio_hints.kv[0].value, "4");
+	assert_int_equal(gf_yaml_override(&w, "storage.storage_optons.endpoint_url=x", err, sizeof(err)), -EINVAL);
+
+	/* workflow.debug accepted and recorded; workflow.debgu refused. */
+	load_ok("workflow:\n  debug: False\n  train: True\n", &w);
+	assert_int_equal(w.nignored, 1);
+	assert_string_equal(w.ignored[0].key, "workflow.debug");
+	assert_int_equal(load_text("workflow:\n  debgu: False\n", &w, path, sizeof(path), err), -EINVAL);
+	assert_non_null(strstr(err, "did you mean 'workflow.debug'"));
+
+	/* The loader follows the framework unless given. */
+	load_ok("framework: pytorch\n", &w);
+	assert_int_equal(gf_workload_validate(&w, err, sizeof(err)), 0);
+	assert_string_equal(w.reader.data_loader, "pytorch");
+	load_ok("framework: tensorflow\nreader:\n  data_loader: dali\n", &w);
+	assert_int_equal(gf_workload_validate(&w, err, sizeof(err)), 0);
+	assert_string_equal(w.reader.data_loader, "dali");
+
+	/* Lists (megatron_deepspeed_LLNL). */
+	load_ok("model:\n  layer_parameters: [52583936, 209715200]\n  optimization_groups: [1009254400, 865075200, 793600]\n", &w);
+	assert_int_equal(w.model.layer_parameters.n, 2);
+	assert_int_equal(w.model.layer_parameters.v[1], 209715200);
+	assert_int_equal(w.model.optimization_groups.n, 3);
+	assert_int_equal(w.model.optimization_groups.v[2], 793600);
+	assert_int_equal(gf_yaml_override(&w, "model.layer_parameters=[1, 2, 3]", err, sizeof(err)), 0);
+	assert_int_equal(w.model.layer_parameters.n, 3);
+	assert_int_equal(gf_yaml_override(&w, "model.layer_parameters=[1, x]", err, sizeof(err)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -907,6 +999,7 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_to_json),
 		cmocka_unit_test(test_ignored_keys),
+		cmocka_unit_test(test_dlio_compat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
