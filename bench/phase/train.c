@@ -488,6 +488,10 @@ static void *accel_main(void *arg)
 		}
 		ready_ns = slot->ready_ns;
 		acc->samples += slot->samples;
+		/* The stream hands over batches, not samples: count them here (fetch counts a
+		 * worker's samples as they complete). */
+		if (sh->st_epoch)
+			gf_series_add(&t->series, gf_now_ns(), GF_TS_SAMPLES, slot->samples);
 		acc->bytes += slot->bytes;
 		/* The batch moves to the accelerator: its loader slot is free again. */
 		slot->state = SLOT_EMPTY;
