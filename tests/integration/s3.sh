@@ -209,9 +209,10 @@ ls3 spread/ | awk '{print $1}' >"$TMP/sp-keys"
 nd=$(grep -cE '^spread/[0-9a-f]/train/' "$TMP/sp-keys"); nc=$(grep -cE '^spread/[0-9a-f]/checkpoints/.*\.pt$' "$TMP/sp-keys")
 np_=$(grep -oE '^spread/[0-9a-f]/' "$TMP/sp-keys" | sort -u | wc -l)
 { [ "$nd" -eq 64 ] && [ "$nc" -eq 4 ] && [ "$np_" -ge 12 ] && grep -qx 'spread/.gpufeed-data' "$TMP/sp-keys" &&
-	grep -qx 'spread/.gpufeed-manifest.json' "$TMP/sp-keys" && [ "$(wc -l <"$TMP/sp-keys")" -eq 70 ]; } &&
-	ok "spread: 64 samples and 4 shards over $np_ prefixes, marker and manifest at the top" ||
-	{ bad "spread layout: $nd data, $nc shards, $np_ prefixes"; head "$TMP/sp-keys"; }
+	grep -qx 'spread/.gpufeed-manifest.json' "$TMP/sp-keys" && grep -qE '^spread/[0-9a-f]/checkpoints/gpufeed_checkpoints.json$' "$TMP/sp-keys" &&
+	[ "$(wc -l <"$TMP/sp-keys")" -eq 71 ]; } &&
+	ok "spread: 64 samples, 4 shards and the checkpoint index over $np_ prefixes, marker and manifest at the top" ||
+	{ bad "spread layout: $nd data, $nc shards, $np_ prefixes, $(wc -l <"$TMP/sp-keys") keys"; grep -v /train/ "$TMP/sp-keys"; }
 gf 1 train "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp2" --quiet >"$TMP/sp" 2>&1
 rc=$?
 { [ "$rc" -eq 2 ] && grep -q 'prefix_spread' "$TMP/sp"; } && ok "spread dataset not read without the spread (exit 2)" ||
@@ -221,8 +222,9 @@ gf 2 run "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp3" "${spread[
 expect "spread: checkpoint restored and verified" "$(only_result "$TMP/r-sp3")/summary.json" \
 	'.status == "complete" and .checkpoint.restore_count == 1 and .checkpoint.verified == true'
 ls3 spread/ | awk '{print $1}' >"$TMP/sp-keys"
-{ [ "$(grep -c '\.pt$' "$TMP/sp-keys")" -eq 4 ] && [ "$(wc -l <"$TMP/sp-keys")" -eq 5 ] && grep -qx 'spread/.gpufeed-data' "$TMP/sp-keys"; } &&
-	ok "spread cleanup kept the 4 kept shards and the marker only" || { bad "spread cleanup with kept checkpoints"; cat "$TMP/sp-keys"; }
+{ [ "$(grep -c '\.pt$' "$TMP/sp-keys")" -eq 4 ] && [ "$(wc -l <"$TMP/sp-keys")" -eq 6 ] && grep -qx 'spread/.gpufeed-data' "$TMP/sp-keys" &&
+	grep -q 'checkpoints/gpufeed_checkpoints.json$' "$TMP/sp-keys"; } &&
+	ok "spread cleanup kept the 4 kept shards, their index and the marker only" || { bad "spread cleanup with kept checkpoints"; cat "$TMP/sp-keys"; }
 gf 2 run "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp4" "${spread[@]}" "${restore[@]}" \
 	--set checkpoint.keep=false >"$TMP/sp" 2>&1 || { bad "spread final restore failed"; cat "$TMP/sp"; }
 listing >"$TMP/after"
