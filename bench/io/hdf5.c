@@ -1,36 +1,28 @@
-/* hdf5: the HDF5 library's two uses in gpufeed.
- *
- * Checkpoints (gf_shared_hdf5): one parallel HDF5 file (MPI-IO driver), one 1-D byte
- * dataset per tensor group ("model_states", "optim_states"), each rank writing its
- * hyperslab; collective transfers unless the workload asks for independent ones. Durable
- * = H5Fflush then close.
- *
- * Training data (gf_io_hdf5 and the writer of hdf5.h): samples as rows of a 2-D dataset,
- * one hyperslab per sample; see hdf5.h. */
+/* hdf5: the read engine of HDF5 training data (gf_io_hdf5), and the library lock and
+ * error words that h5rows.c and h5ckpt.c share; see hdf5.h. */
 #include "io/hdf5.h"
 
 #include <errno.h>
 #include <hdf5.h>
-#include <mpi.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "io/io.h"
-#include "io/shared.h"
 
 /* The library is not thread-safe in this build (no H5_HAVE_THREADSAFE): reader threads,
  * datagen and a checkpoint thread must never be inside it at once. */
 static pthread_mutex_t h5_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void lock(void)
+void gf_h5_lock(void)
 {
 	pthread_mutex_lock(&h5_lock);
 }
 
-static void unlock(void)
+void gf_h5_unlock(void)
 {
 	pthread_mutex_unlock(&h5_lock);
 }
@@ -45,8 +37,7 @@ static herr_t innermost(unsigned n, const H5E_error2_t *e, void *arg)
 	return 0;
 }
 
-/* detail = "<what>: <library's words>"; the stack is cleared for the next call. */
-static void why(char *detail, size_t dlen, const char *what)
+void gf_h5_why(char *detail, size_t dlen, const char *what)
 {
 	char desc[200] = "";
 
@@ -54,186 +45,6 @@ static void why(char *detail, size_t dlen, const char *what)
 	H5Eclear2(H5E_DEFAULT);
 	snprintf(detail, dlen, "%s%s%s", what, desc[0] ? ": " : "", desc);
 }
-
-static const char *const group_names[2] = { "model_states", "optim_states" };
-
-struct gf_shared {
-	hid_t file, dset[2], dxpl_coll, dxpl_indep;
-	char detail[512];
-};
-
-static int h5_fail(struct gf_shared *f, const char *what)
-{
-	snprintf(f->detail, sizeof(f->detail), "HDF5 %s failed", what);
-	return -EIO;
-}
-
-static const char *h5_detail(struct gf_shared *f)
-{
-	return f->detail;
-}
-
-static void h5_release(struct gf_shared *f)
-{
-	for (int g = 0; g < 2; g++)
-		if (f->dset[g] >= 0)
-			H5Dclose(f->dset[g]);
-	if (f->dxpl_coll >= 0)
-		H5Pclose(f->dxpl_coll);
-	if (f->dxpl_indep >= 0)
-		H5Pclose(f->dxpl_indep);
-	if (f->file >= 0)
-		H5Fclose(f->file);
-}
-
-static int h5_open_locked(struct gf_shared *f, void *comm, const char *path, bool create,
-			  const struct gf_kv *hints, int nhints, const uint64_t group_bytes[2],
-			  char *detail, size_t dlen)
-{
-	hid_t fapl;
-	MPI_Info info;
-
-	f->file = f->dset[0] = f->dset[1] = f->dxpl_coll = f->dxpl_indep = -1;
-	/* HDF5 prints its error stack by default; gpufeed reports errors itself. */
-	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-	MPI_Info_create(&info);
-	for (int i = 0; i < nhints; i++)
-		MPI_Info_set(info, hints[i].key, hints[i].value);
-	fapl = H5Pcreate(H5P_FILE_ACCESS);
-	H5Pset_fapl_mpio(fapl, *(MPI_Comm *)comm, info);
-	if (create)
-		f->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-	else
-		f->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-	H5Pclose(fapl);
-	MPI_Info_free(&info);
-	if (f->file < 0) {
-		snprintf(detail, dlen, "HDF5 could not %s %s", create ? "create" : "open", path);
-		return create ? -EIO : -ENOENT;
-	}
-	for (int g = 0; g < 2; g++) {
-		if (create) {
-			hsize_t dims = group_bytes[g];
-			hid_t space = H5Screate_simple(1, &dims, NULL);
-			f->dset[g] = H5Dcreate2(f->file, group_names[g], H5T_NATIVE_UINT8, space, H5P_DEFAULT,
-						H5P_DEFAULT, H5P_DEFAULT);
-			H5Sclose(space);
-		} else {
-			f->dset[g] = H5Dopen2(f->file, group_names[g], H5P_DEFAULT);
-		}
-		if (f->dset[g] < 0) {
-			snprintf(detail, dlen, "HDF5 could not %s dataset %s in %s",
-				 create ? "create" : "open", group_names[g], path);
-			h5_release(f);
-			return -EIO;
-		}
-	}
-	f->dxpl_coll = H5Pcreate(H5P_DATASET_XFER);
-	H5Pset_dxpl_mpio(f->dxpl_coll, H5FD_MPIO_COLLECTIVE);
-	f->dxpl_indep = H5Pcreate(H5P_DATASET_XFER);
-	H5Pset_dxpl_mpio(f->dxpl_indep, H5FD_MPIO_INDEPENDENT);
-	return 0;
-}
-
-static int h5_open(void *comm, const char *path, bool create, const struct gf_kv *hints, int nhints,
-		   const uint64_t group_bytes[2], struct gf_shared **out, char *detail, size_t dlen)
-{
-	struct gf_shared *f = calloc(1, sizeof(*f));
-	int rc;
-
-	if (!f)
-		return -ENOMEM;
-	lock();
-	rc = h5_open_locked(f, comm, path, create, hints, nhints, group_bytes, detail, dlen);
-	unlock();
-	if (rc) {
-		free(f);
-		return rc;
-	}
-	*out = f;
-	return 0;
-}
-
-/* Select [off, off + len) of the dataset, or nothing when len is 0 (a rank that takes part
- * in a collective call without data). */
-static int h5_io(struct gf_shared *f, int group, uint64_t off, void *buf, size_t len,
-		 bool collective, bool write)
-{
-	hid_t fspace, mspace;
-	hsize_t start = off, count = len, mdims = len ? len : 1;
-	herr_t rc;
-
-	lock();
-	fspace = H5Dget_space(f->dset[group]);
-	mspace = H5Screate_simple(1, &mdims, NULL);
-	if (len) {
-		H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL);
-	} else {
-		H5Sselect_none(fspace);
-		H5Sselect_none(mspace);
-	}
-	if (write)
-		rc = H5Dwrite(f->dset[group], H5T_NATIVE_UINT8, mspace, fspace,
-			      collective ? f->dxpl_coll : f->dxpl_indep, buf);
-	else
-		rc = H5Dread(f->dset[group], H5T_NATIVE_UINT8, mspace, fspace,
-			     collective ? f->dxpl_coll : f->dxpl_indep, buf);
-	H5Sclose(mspace);
-	H5Sclose(fspace);
-	unlock();
-	return rc < 0 ? h5_fail(f, write ? "H5Dwrite" : "H5Dread") : 0;
-}
-
-static int h5_write_at(struct gf_shared *f, int group, uint64_t off, const void *buf, size_t len,
-		       bool collective)
-{
-	return h5_io(f, group, off, (void *)buf, len, collective, true);
-}
-
-static int h5_read_at(struct gf_shared *f, int group, uint64_t off, void *buf, size_t len,
-		      bool collective)
-{
-	return h5_io(f, group, off, buf, len, collective, false);
-}
-
-static int h5_sync(struct gf_shared *f)
-{
-	herr_t rc;
-
-	lock();
-	rc = H5Fflush(f->file, H5F_SCOPE_GLOBAL);
-	unlock();
-	return rc < 0 ? h5_fail(f, "H5Fflush") : 0;
-}
-
-static int h5_close(struct gf_shared *f)
-{
-	int rc = 0;
-
-	lock();
-	for (int g = 0; g < 2; g++)
-		if (H5Dclose(f->dset[g]) < 0)
-			rc = -EIO;
-	H5Pclose(f->dxpl_coll);
-	H5Pclose(f->dxpl_indep);
-	if (H5Fclose(f->file) < 0)
-		rc = -EIO;
-	unlock();
-	free(f);
-	return rc;
-}
-
-const struct gf_shared_ops gf_shared_hdf5 = {
-	.name = "hdf5",
-	.open = h5_open,
-	.write_at = h5_write_at,
-	.read_at = h5_read_at,
-	.sync = h5_sync,
-	.close = h5_close,
-	.detail = h5_detail,
-};
-
-/* --- training data: samples as rows (hdf5.h) --- */
 
 int gf_h5_locate(uint64_t offset, uint64_t len, uint64_t rows, uint64_t width, uint64_t *row,
 		 uint64_t *col)
@@ -245,184 +56,21 @@ int gf_h5_locate(uint64_t offset, uint64_t len, uint64_t rows, uint64_t width, u
 	return *row < rows && len <= width - *col ? 0 : -EINVAL;
 }
 
-struct gf_h5_rows {
-	hid_t file, records, lengths, labels;
-};
-
-static void rows_release(struct gf_h5_rows *h)
+/* Read bytes [col, col + len) of row into buf. */
+static int read_row(hid_t dset, uint64_t row, uint64_t col, uint64_t len, void *buf)
 {
-	if (h->labels >= 0)
-		H5Dclose(h->labels);
-	if (h->lengths >= 0)
-		H5Dclose(h->lengths);
-	if (h->records >= 0)
-		H5Dclose(h->records);
-	if (h->file >= 0)
-		H5Fclose(h->file);
-}
-
-/* A 1-D dataset of n elements of type. */
-static hid_t create_1d(hid_t file, const char *name, hid_t type, uint64_t n)
-{
-	hsize_t dims = n;
-	hid_t space = H5Screate_simple(1, &dims, NULL), d;
-
-	if (space < 0)
-		return -1;
-	d = H5Dcreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-	H5Sclose(space);
-	return d;
-}
-
-static int rows_create_locked(struct gf_h5_rows *h, const char *path, uint64_t rows,
-			      uint64_t row_bytes, uint64_t chunk_rows, char *detail, size_t dlen)
-{
-	hsize_t dims[2] = { rows, row_bytes }, cdims[2] = { chunk_rows, row_bytes };
-	hid_t space = -1, dcpl = -1;
-	int rc = -EIO;
-
-	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-	h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-	if (h->file < 0) {
-		why(detail, dlen, "H5Fcreate");
-		return -EIO;
-	}
-	/* Every byte of every row is written: filling them first would write them twice. */
-	dcpl = H5Pcreate(H5P_DATASET_CREATE);
-	if (dcpl < 0 || H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0) {
-		why(detail, dlen, "dataset creation properties");
-		goto out;
-	}
-	if (chunk_rows) {
-		/* HDF5 refuses chunks of 4 GiB and more; say so in gpufeed's words. */
-		if ((double)chunk_rows * (double)row_bytes >= 4294967296.0) {
-			snprintf(detail, dlen, "a chunk of %llu row(s) of %llu bytes is 4 GiB or more, HDF5's "
-				 "limit: lower dataset.chunk_size or the sample size",
-				 (unsigned long long)chunk_rows, (unsigned long long)row_bytes);
-			rc = -EINVAL;
-			goto out;
-		}
-		if (H5Pset_chunk(dcpl, 2, cdims) < 0) {
-			why(detail, dlen, "H5Pset_chunk");
-			goto out;
-		}
-	}
-	space = H5Screate_simple(2, dims, NULL);
-	if (space < 0) {
-		why(detail, dlen, "H5Screate_simple");
-		goto out;
-	}
-	h->records = H5Dcreate2(h->file, GF_H5_RECORDS, H5T_STD_U8LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-	if (h->records < 0) {
-		why(detail, dlen, "H5Dcreate2 " GF_H5_RECORDS);
-		goto out;
-	}
-	h->lengths = create_1d(h->file, GF_H5_LENGTHS, H5T_STD_U64LE, rows);
-	h->labels = create_1d(h->file, GF_H5_LABELS, H5T_STD_U32LE, rows);
-	if (h->lengths < 0 || h->labels < 0) {
-		why(detail, dlen, "H5Dcreate2 " GF_H5_LENGTHS "/" GF_H5_LABELS);
-		goto out;
-	}
-	rc = 0;
-out:
-	if (space >= 0)
-		H5Sclose(space);
-	if (dcpl >= 0)
-		H5Pclose(dcpl);
-	return rc;
-}
-
-int gf_h5_rows_create(const char *path, uint64_t rows, uint64_t row_bytes, uint64_t chunk_rows,
-		      struct gf_h5_rows **out, char *detail, size_t dlen)
-{
-	struct gf_h5_rows *h = malloc(sizeof(*h));
-	int rc;
-
-	if (!h)
-		return -ENOMEM;
-	h->file = h->records = h->lengths = h->labels = -1;
-	lock();
-	rc = rows_create_locked(h, path, rows, row_bytes, chunk_rows, detail, dlen);
-	if (rc)
-		rows_release(h);
-	unlock();
-	if (rc) {
-		free(h);
-		return rc;
-	}
-	*out = h;
-	return 0;
-}
-
-/* Write (or read) the block [start, start + count) of dset from/to a buffer of the same
- * number of elements, packed. */
-static int slab(hid_t dset, hid_t memtype, int rank, const hsize_t *start, const hsize_t *count,
-		void *buf, bool write)
-{
-	hsize_t n = count[0] * (rank > 1 ? count[1] : 1);
+	hsize_t start[2] = { row, col }, count[2] = { 1, len }, n = len;
 	hid_t fspace = H5Dget_space(dset), mspace = H5Screate_simple(1, &n, NULL);
 	herr_t rc = -1;
 
 	if (fspace >= 0 && mspace >= 0 &&
 	    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL) >= 0)
-		rc = write ? H5Dwrite(dset, memtype, mspace, fspace, H5P_DEFAULT, buf)
-			   : H5Dread(dset, memtype, mspace, fspace, H5P_DEFAULT, buf);
+		rc = H5Dread(dset, H5T_NATIVE_UINT8, mspace, fspace, H5P_DEFAULT, buf);
 	if (mspace >= 0)
 		H5Sclose(mspace);
 	if (fspace >= 0)
 		H5Sclose(fspace);
 	return rc < 0 ? -EIO : 0;
-}
-
-int gf_h5_rows_write(struct gf_h5_rows *h, uint64_t row, uint64_t nrows, uint64_t col, uint64_t len,
-		     const void *buf, char *detail, size_t dlen)
-{
-	hsize_t start[2] = { row, col }, count[2] = { nrows, len };
-	int rc;
-
-	lock();
-	rc = slab(h->records, H5T_NATIVE_UINT8, 2, start, count, (void *)buf, true);
-	if (rc) {
-		char what[96];
-		snprintf(what, sizeof(what), "H5Dwrite rows %llu-%llu", (unsigned long long)row,
-			 (unsigned long long)(row + nrows - 1));
-		why(detail, dlen, what);
-	}
-	unlock();
-	return rc;
-}
-
-int gf_h5_rows_write_meta(struct gf_h5_rows *h, uint64_t row, uint64_t n, const uint64_t *lengths,
-			  const uint32_t *labels, char *detail, size_t dlen)
-{
-	hsize_t start = row, count = n;
-	int rc;
-
-	lock();
-	rc = slab(h->lengths, H5T_NATIVE_UINT64, 1, &start, &count, (void *)lengths, true);
-	if (!rc)
-		rc = slab(h->labels, H5T_NATIVE_UINT32, 1, &start, &count, (void *)labels, true);
-	if (rc)
-		why(detail, dlen, "H5Dwrite " GF_H5_LENGTHS "/" GF_H5_LABELS);
-	unlock();
-	return rc;
-}
-
-int gf_h5_rows_close(struct gf_h5_rows *h, char *detail, size_t dlen)
-{
-	int rc = 0;
-
-	lock();
-	if (H5Dclose(h->labels) < 0 || H5Dclose(h->lengths) < 0 || H5Dclose(h->records) < 0)
-		rc = -EIO;
-	/* The metadata is written here: a full disk shows up now. */
-	if (H5Fclose(h->file) < 0)
-		rc = -EIO;
-	if (rc)
-		why(detail, dlen, "H5Fclose");
-	unlock();
-	free(h);
-	return rc;
 }
 
 /* The engine: one open file per slot; a handle is its slot. */
@@ -446,9 +94,9 @@ static int h5e_init(struct gf_io *io)
 			 "driver, which has no O_DIRECT");
 		return -EINVAL;
 	}
-	lock();
+	gf_h5_lock();
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-	unlock();
+	gf_h5_unlock();
 	return 0;
 }
 
@@ -457,14 +105,14 @@ static void h5e_cleanup(struct gf_io *io)
 	struct h5_priv *pv = io->priv;
 
 	/* The caller closed its files; anything left is closed here. */
-	lock();
+	gf_h5_lock();
 	for (unsigned i = 0; i < pv->cap; i++) {
 		if (pv->files[i].file >= 0) {
 			H5Dclose(pv->files[i].dset);
 			H5Fclose(pv->files[i].file);
 		}
 	}
-	unlock();
+	gf_h5_unlock();
 	free(pv->files);
 	free(pv->free_slots);
 }
@@ -504,12 +152,12 @@ static int h5e_open_locked(struct gf_io *io, const char *path, struct h5_open_fi
 
 	of->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
 	if (of->file < 0) {
-		why(io->detail, sizeof(io->detail), "HDF5 H5Fopen");
+		gf_h5_why(io->detail, sizeof(io->detail), "HDF5 H5Fopen");
 		return -EIO;
 	}
 	of->dset = H5Dopen2(of->file, GF_H5_RECORDS, H5P_DEFAULT);
 	if (of->dset < 0) {
-		why(io->detail, sizeof(io->detail), "HDF5 H5Dopen /" GF_H5_RECORDS
+		gf_h5_why(io->detail, sizeof(io->detail), "HDF5 H5Dopen /" GF_H5_RECORDS
 		    " (not a dataset written by gpufeed datagen?)");
 		goto err;
 	}
@@ -562,9 +210,9 @@ static int h5e_open(struct gf_io *io, const char *path, unsigned flags, uint64_t
 	rc = take_slot(pv, &slot);
 	if (rc)
 		return rc;
-	lock();
+	gf_h5_lock();
 	rc = h5e_open_locked(io, path, &pv->files[slot]);
-	unlock();
+	gf_h5_unlock();
 	if (rc) {
 		pv->free_slots[pv->nfree++] = slot;
 		return rc;
@@ -586,12 +234,12 @@ static int h5e_close(struct gf_io *io, uint64_t handle)
 
 	if (!of)
 		return -EBADF;
-	lock();
+	gf_h5_lock();
 	if (H5Dclose(of->dset) < 0 || H5Fclose(of->file) < 0) {
-		why(io->detail, sizeof(io->detail), "HDF5 close");
+		gf_h5_why(io->detail, sizeof(io->detail), "HDF5 close");
 		rc = -EIO;
 	}
-	unlock();
+	gf_h5_unlock();
 	of->file = of->dset = -1;
 	pv->free_slots[pv->nfree++] = (unsigned)handle;
 	return rc;
@@ -601,7 +249,6 @@ static int h5e_submit(struct gf_io *io, struct gf_io_req *req)
 {
 	struct h5_open_file *of = h5e_file(io->priv, req->file);
 	uint64_t row, col;
-	hsize_t start[2], count[2];
 
 	if (!of || req->op != GF_IO_READ) {
 		snprintf(io->detail, sizeof(io->detail), "%s", of ? "the hdf5 engine only reads" : "no such file");
@@ -620,20 +267,16 @@ static int h5e_submit(struct gf_io *io, struct gf_io_req *req)
 		req->result = 0;
 		return GF_IO_COMPLETED;
 	}
-	start[0] = row;
-	start[1] = col;
-	count[0] = 1;
-	count[1] = req->length;
-	lock();
-	if (slab(of->dset, H5T_NATIVE_UINT8, 2, start, count, req->buf, false)) {
+	gf_h5_lock();
+	if (read_row(of->dset, row, col, req->length, req->buf)) {
 		char what[64];
 		snprintf(what, sizeof(what), "HDF5 H5Dread row %llu", (unsigned long long)row);
-		why(io->detail, sizeof(io->detail), what);
+		gf_h5_why(io->detail, sizeof(io->detail), what);
 		req->result = -EIO;
 	} else {
 		req->result = (int64_t)req->length;
 	}
-	unlock();
+	gf_h5_unlock();
 	return GF_IO_COMPLETED;
 }
 

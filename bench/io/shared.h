@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
 #include "kv.h"
 
 struct gf_shared;
@@ -33,8 +32,6 @@ struct gf_shared_ops {
 };
 
 extern const struct gf_shared_ops gf_shared_mpiio;
-#ifdef HAVE_HDF5
-extern const struct gf_shared_ops gf_shared_hdf5;
-#endif
+/* gf_shared_hdf5: h5ckpt.h (with parallel HDF5 only). */
 
 #endif

@@ -16,6 +16,9 @@
 #include "io/engine.h"
 #include "io/ns.h"
 #include "io/shared.h"
+#ifdef HAVE_HDF5
+#include "io/h5ckpt.h"
+#endif
 #ifdef HAVE_CURL
 #include "io/s3/s3.h"
 #endif

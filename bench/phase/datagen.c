@@ -15,7 +15,7 @@
 #include "io/ns.h"
 #include "run/target.h"
 #ifdef HAVE_HDF5
-#include "io/hdf5.h"
+#include "io/h5rows.h"
 #endif
 
 struct json_object *gf_dataset_manifest(const struct gf_workload *w, const struct gf_plan *p)

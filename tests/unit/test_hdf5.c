@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/h5rows.h"
 #include "io/hdf5.h"
 #include "io/io.h"
 

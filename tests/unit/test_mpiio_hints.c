@@ -7,15 +7,23 @@
  * is in the info with its value; ompio's stripe_width / stripe_size are set alongside
  * unless given themselves; target.lustre.stripe_count / stripe_size become
  * striping_factor / striping_unit unless the hints name those; an over-long name is
- * refused with -EINVAL rather than handed to MPI's fatal error handler.
+ * refused with -EINVAL rather than handed to MPI's fatal error handler, by gf_mpiio_info
+ * and by the HDF5 checkpoint layout (gf_shared_hdf5), which builds its info through it
+ * and then creates no file.
  * Buggy: a hint dropped or renamed, the ompio spelling overriding an explicit one, the
- * Lustre keys silently ignored. */
+ * Lustre keys silently ignored, the job killed by MPI_ERR_INFO_KEY in MPI_Info_set. */
 #include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "config.h"
 #include "io/mpiio.h"
+#ifdef HAVE_HDF5
+#include "io/h5ckpt.h"
+#endif
 #include "run/target.h"
 #include "model/workload.h"
 #include "model/yaml.h"
@@ -140,6 +148,27 @@ int main(int argc, char **argv)
 		why[0] = '\0';
 		CHECK(gf_mpiio_info(&kv, 1, &info, why, sizeof(why)) == -EINVAL && strstr(why, "at most"),
 		      "an over-long hint name is refused: %s", why);
+#ifdef HAVE_HDF5
+		/* The HDF5 layout too: before this went through gf_mpiio_info, MPI_Info_set
+		 * raised MPI_ERR_INFO_KEY on MPI_COMM_WORLD's fatal handler and the job died. */
+		char dir[] = "/tmp/gf-test-h5hints.XXXXXX", path[128];
+		uint64_t groups[2] = { 4096, 4096 };
+		struct gf_shared *f = NULL;
+		MPI_Comm comm = MPI_COMM_WORLD;
+		int rc;
+
+		CHECK(mkdtemp(dir) != NULL, "temporary folder %s", dir);
+		snprintf(path, sizeof(path), "%s/checkpoint.h5", dir);
+		why[0] = '\0';
+		rc = gf_shared_hdf5.open(&comm, path, true, &kv, 1, groups, &f, why, sizeof(why));
+		CHECK(rc == -EINVAL && strstr(why, "at most") && !f,
+		      "the hdf5 checkpoint layout refuses it too (rc %d): %s", rc, why);
+		CHECK(access(path, F_OK) != 0, "and creates no file");
+		if (f)
+			gf_shared_hdf5.close(f);
+		unlink(path);
+		rmdir(dir);
+#endif
 	}
 
 	MPI_Finalize();
