@@ -171,21 +171,6 @@ static int aio_fsync(struct gf_io *io, uint64_t file)
 	return gf_io_posix.fsync(io, file);
 }
 
-static int aio_mkdirs(struct gf_io *io, const char *path)
-{
-	return gf_io_posix.mkdirs(io, path);
-}
-
-static int aio_size(struct gf_io *io, const char *path, uint64_t *bytes)
-{
-	return gf_io_posix.size(io, path, bytes);
-}
-
-static int aio_unlink(struct gf_io *io, const char *path)
-{
-	return gf_io_posix.unlink(io, path);
-}
-
 static int aio_probe(char *why, size_t len)
 {
 	io_context_t ctx = 0;
@@ -214,8 +199,6 @@ const struct gf_io_ops gf_io_aio = {
 	.commit = aio_commit,
 	.reap = aio_reap,
 	.fsync = aio_fsync,
-	.mkdirs = aio_mkdirs,
-	.size = aio_size,
-	.unlink = aio_unlink,
+	.ns = &gf_io_posix_ns,
 	.probe = aio_probe,
 };

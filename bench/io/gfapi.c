@@ -182,20 +182,20 @@ static int fail(int err, char *detail, size_t dlen, const char *what, const char
 	return -err;
 }
 
-int gf_gfapi_stat(const char *uri, struct stat *st, char *detail, size_t dlen)
+static int ns_exists(const char *uri, char *detail, size_t dlen)
 {
 	const char *path;
+	struct stat st;
 	glfs_t *fs;
 	int rc = volume_of(uri, &fs, &path, detail, dlen);
 
 	if (rc)
 		return rc;
-	if (glfs_stat(fs, path, st))
-		return fail(errno, detail, dlen, "stat", uri);
-	return 0;
+	if (glfs_stat(fs, path, &st))
+		return errno == ENOENT ? 0 : fail(errno, detail, dlen, "stat", uri);
+	return 1;
 }
-
-int gf_gfapi_statvfs(const char *uri, struct statvfs *sv, char *detail, size_t dlen)
+static int ns_statvfs(const char *uri, struct statvfs *sv, char *detail, size_t dlen)
 {
 	const char *path;
 	glfs_t *fs;
@@ -209,7 +209,7 @@ int gf_gfapi_statvfs(const char *uri, struct statvfs *sv, char *detail, size_t d
 	return 0;
 }
 
-int gf_gfapi_mkdirs(const char *uri, char *detail, size_t dlen)
+static int ns_mkdirs(const char *uri, char *detail, size_t dlen)
 {
 	char buf[4096];
 	const char *path;
@@ -240,7 +240,7 @@ int gf_gfapi_mkdirs(const char *uri, char *detail, size_t dlen)
 	return 0;
 }
 
-int gf_gfapi_unlink(const char *uri, char *detail, size_t dlen)
+static int ns_unlink(const char *uri, char *detail, size_t dlen)
 {
 	const char *path;
 	glfs_t *fs;
@@ -253,7 +253,7 @@ int gf_gfapi_unlink(const char *uri, char *detail, size_t dlen)
 	return 0;
 }
 
-int gf_gfapi_rmdir(const char *uri, char *detail, size_t dlen)
+static int ns_rmdir(const char *uri, char *detail, size_t dlen)
 {
 	const char *path;
 	glfs_t *fs;
@@ -266,7 +266,7 @@ int gf_gfapi_rmdir(const char *uri, char *detail, size_t dlen)
 	return 0;
 }
 
-int gf_gfapi_dir_empty(const char *uri, char *detail, size_t dlen)
+static int ns_dir_empty(const char *uri, char *detail, size_t dlen)
 {
 	const char *path;
 	glfs_t *fs;
@@ -291,8 +291,8 @@ int gf_gfapi_dir_empty(const char *uri, char *detail, size_t dlen)
 	return empty;
 }
 
-int gf_gfapi_read_file(const char *uri, size_t max, char **buf, size_t *len, char *detail,
-		       size_t dlen)
+static int ns_read_small(const char *uri, size_t max, char **buf, size_t *len, char *detail,
+			 size_t dlen)
 {
 	const char *path;
 	glfs_t *fs;
@@ -306,13 +306,14 @@ int gf_gfapi_read_file(const char *uri, size_t max, char **buf, size_t *len, cha
 	fd = glfs_open(fs, path, O_RDONLY);
 	if (!fd)
 		return fail(errno, detail, dlen, "open", uri);
-	b = malloc(max + 1);
+	/* One byte past max tells a file that is too large. */
+	b = malloc(max + 2);
 	if (!b) {
 		rc = -ENOMEM;
 		goto out_fd;
 	}
-	while (got < max) {
-		ssize_t n = glfs_pread(fd, b + got, max - got, (off_t)got, 0, NULL);
+	while (got <= max) {
+		ssize_t n = glfs_pread(fd, b + got, max + 1 - got, (off_t)got, 0, NULL);
 		if (n < 0) {
 			rc = fail(errno, detail, dlen, "read", uri);
 			goto out_buf;
@@ -320,6 +321,10 @@ int gf_gfapi_read_file(const char *uri, size_t max, char **buf, size_t *len, cha
 		if (n == 0)
 			break;
 		got += (size_t)n;
+	}
+	if (got > max) {
+		rc = -EFBIG;
+		goto out_buf;
 	}
 	b[got] = '\0';
 	*buf = b;
@@ -332,7 +337,7 @@ out_fd:
 	return rc;
 }
 
-int gf_gfapi_write_file(const char *uri, const void *buf, size_t len, char *detail, size_t dlen)
+static int ns_write_small(const char *uri, const void *buf, size_t len, char *detail, size_t dlen)
 {
 	char tmp[4200];
 	const char *path;
@@ -365,6 +370,17 @@ int gf_gfapi_write_file(const char *uri, const void *buf, size_t len, char *deta
 		glfs_unlink(fs, tmp);
 	return rc;
 }
+
+static const struct gf_io_ns gfapi_ns = {
+	.exists = ns_exists,
+	.dir_empty = ns_dir_empty,
+	.mkdirs = ns_mkdirs,
+	.rmdir = ns_rmdir,
+	.unlink = ns_unlink,
+	.statvfs = ns_statvfs,
+	.read_small = ns_read_small,
+	.write_small = ns_write_small,
+};
 
 /* --- the backend --- */
 
@@ -583,26 +599,6 @@ static int gfapi_fsync(struct gf_io *io, uint64_t file)
 	return 0;
 }
 
-static int gfapi_mkdirs(struct gf_io *io, const char *uri)
-{
-	return gf_gfapi_mkdirs(uri, io ? io->detail : NULL, io ? sizeof(io->detail) : 0);
-}
-
-static int gfapi_size(struct gf_io *io, const char *uri, uint64_t *bytes)
-{
-	struct stat st;
-	int rc = gf_gfapi_stat(uri, &st, io ? io->detail : NULL, io ? sizeof(io->detail) : 0);
-
-	if (!rc)
-		*bytes = (uint64_t)st.st_size;
-	return rc;
-}
-
-static int gfapi_unlink(struct gf_io *io, const char *uri)
-{
-	return gf_gfapi_unlink(uri, io ? io->detail : NULL, io ? sizeof(io->detail) : 0);
-}
-
 const struct gf_io_ops gf_io_gfapi = {
 	.name = "gfapi",
 	.caps = GF_IO_CAP_ASYNC,
@@ -617,7 +613,6 @@ const struct gf_io_ops gf_io_gfapi = {
 	.commit = gfapi_commit,
 	.reap = gfapi_reap,
 	.fsync = gfapi_fsync,
-	.mkdirs = gfapi_mkdirs,
-	.size = gfapi_size,
-	.unlink = gfapi_unlink,
+	.scheme = GF_GLUSTER_SCHEME,
+	.ns = &gfapi_ns,
 };

@@ -288,22 +288,6 @@ static int h5e_fsync(struct gf_io *io, uint64_t file)
 	return 0;
 }
 
-/* Folders and sizes are the local filesystem's, as for posix. */
-static int h5e_mkdirs(struct gf_io *io, const char *path)
-{
-	return gf_io_posix.mkdirs(io, path);
-}
-
-static int h5e_size(struct gf_io *io, const char *path, uint64_t *bytes)
-{
-	return gf_io_posix.size(io, path, bytes);
-}
-
-static int h5e_unlink(struct gf_io *io, const char *path)
-{
-	return gf_io_posix.unlink(io, path);
-}
-
 const struct gf_io_ops gf_io_hdf5 = {
 	.name = "hdf5",
 	.caps = GF_IO_CAP_READONLY | GF_IO_CAP_KERNEL_PATH,
@@ -317,7 +301,6 @@ const struct gf_io_ops gf_io_hdf5 = {
 	.close = h5e_close,
 	.submit = h5e_submit,
 	.fsync = h5e_fsync,
-	.mkdirs = h5e_mkdirs,
-	.size = h5e_size,
-	.unlink = h5e_unlink,
+	/* Its files are the local filesystem's. */
+	.ns = &gf_io_posix_ns,
 };

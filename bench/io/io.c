@@ -3,6 +3,7 @@
 #include "io/io.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,12 @@ const char *gf_io_names(void)
 	return names;
 }
 
-const struct gf_io_ops *gf_io_default_local(char *why, size_t len)
+/* The default local engine depends on the kernel and the process only: probed once. */
+static pthread_once_t local_once = PTHREAD_ONCE_INIT;
+static const struct gf_io_ops *local_default;
+static char local_why[512];
+
+static void probe_local(void)
 {
 	char skipped[256] = "", reason[128];
 
@@ -65,24 +71,129 @@ const struct gf_io_ops *gf_io_default_local(char *why, size_t len)
 		const struct gf_io_ops *o = registry[i];
 		size_t l = strlen(skipped);
 
-		if (!strcmp(o->name, "null"))
+		/* Engines of other schemes, of no bytes, or of one format only are never the
+		 * default for a path. */
+		if (o->scheme || (o->caps & (GF_IO_CAP_NOIO | GF_IO_CAP_READONLY)))
 			continue;
 		if (!o->probe || o->probe(reason, sizeof(reason)) == 0) {
-			snprintf(why, len, "default for a local path: %s is the first engine this kernel "
-				 "allows%s%s", o->name, skipped[0] ? "; " : "", skipped);
-			return o;
+			snprintf(local_why, sizeof(local_why), "default for a local path: %s is the first engine "
+				 "this kernel allows%s%s", o->name, skipped[0] ? "; " : "", skipped);
+			local_default = o;
+			return;
 		}
 		snprintf(skipped + l, sizeof(skipped) - l, "%s%s unavailable (%s)", l ? ", " : "",
 			 o->name, reason);
 	}
-	snprintf(why, len, "no engine usable: %s", skipped);
+	snprintf(local_why, sizeof(local_why), "no engine usable: %s", skipped);
+}
+
+const struct gf_io_ops *gf_io_default_local(char *why, size_t len)
+{
+	pthread_once(&local_once, probe_local);
+	if (why && len)
+		snprintf(why, len, "%s", local_why);
+	return local_default;
+}
+
+/* The length of uri's scheme with its "://" ("s3://" is 5), 0 for a plain path. */
+static size_t scheme_len(const char *uri)
+{
+	size_t n = 0;
+
+	while ((uri[n] >= 'a' && uri[n] <= 'z') || (n && ((uri[n] >= '0' && uri[n] <= '9') ||
+							   uri[n] == '+' || uri[n] == '-' || uri[n] == '.')))
+		n++;
+	return n && !strncmp(uri + n, "://", 3) ? n + 3 : 0;
+}
+
+/* Whether ops takes names of the scheme uri[0, slen) (slen 0: the local kernel path). */
+static bool takes(const struct gf_io_ops *ops, const char *uri, size_t slen)
+{
+	if (!slen)
+		return !ops->scheme;
+	return ops->scheme && strlen(ops->scheme) == slen && !strncmp(ops->scheme, uri, slen);
+}
+
+/* Schemes whose backend configure may leave out, and what to install for them. */
+static const struct {
+	const char *scheme, *missing;
+} optional_schemes[] = {
+	{ "gluster://", "libgfapi (install libglusterfs-dev and rebuild), or give the path of the "
+			"volume's FUSE mount" },
+	{ "s3://", "libcurl (install libcurl4-openssl-dev and libssl-dev, and rebuild)" },
+};
+
+/* why for a scheme that no built-in backend takes. */
+static void no_backend(const char *uri, size_t slen, char *why, size_t len)
+{
+	char known[128] = "";
+
+	for (size_t i = 0; i < sizeof(optional_schemes) / sizeof(optional_schemes[0]); i++) {
+		if (strlen(optional_schemes[i].scheme) == slen && !strncmp(optional_schemes[i].scheme, uri, slen)) {
+			snprintf(why, len, "this build of gpufeed has no %s", optional_schemes[i].missing);
+			return;
+		}
+	}
+	for (size_t i = 0; i < NREG; i++) {
+		size_t l = strlen(known);
+		if (registry[i]->scheme && !strstr(known, registry[i]->scheme))
+			snprintf(known + l, sizeof(known) - l, ", %s", registry[i]->scheme);
+	}
+	snprintf(why, len, "this build of gpufeed reads local and mounted paths (/path or file:///path)%s%s "
+		 "URIs; other schemes are not available", known[0] ? " and " : "", known[0] ? known + 2 : "");
+}
+
+const struct gf_io_ops *gf_io_for_uri(const char *uri, const char *engine, char *why, size_t len)
+{
+	char dummy[8];
+	size_t slen = scheme_len(uri);
+	const struct gf_io_ops *ops = NULL;
+
+	if (!why || !len) {
+		why = dummy;
+		len = sizeof(dummy);
+	}
+	if (slen == strlen("file://") && !strncmp(uri, "file://", slen))
+		slen = 0;
+	for (size_t i = 0; i < NREG && !ops; i++)
+		if (takes(registry[i], uri, slen))
+			ops = registry[i];
+	if (!ops) {
+		no_backend(uri, slen, why, len);
+		return NULL;
+	}
+	if (!engine || !*engine) {
+		if (slen)
+			return ops; /* the first in the registry for the scheme */
+		ops = gf_io_default_local(why, len);
+		return ops;
+	}
+	const struct gf_io_ops *def = ops;
+	ops = gf_io_find(engine);
+	if (!ops) {
+		snprintf(why, len, "unknown engine '%s': built-in engines are %s", engine, gf_io_names());
+		return NULL;
+	}
+	/* The null engine moves no bytes: any name will do. */
+	if ((ops->caps & GF_IO_CAP_NOIO) || takes(ops, uri, slen))
+		return ops;
+	if (slen)
+		snprintf(why, len, "engine '%s' reads %s; a %.*s target is read with the %s engine", engine,
+			 ops->scheme ? ops->scheme : "local paths", (int)slen, uri, def->name);
+	else
+		snprintf(why, len, "engine '%s' reads %s URIs; the target is a local path", engine, ops->scheme);
 	return NULL;
 }
 
 int gf_io_check_ops(const struct gf_io_ops *ops)
 {
+	const struct gf_io_ns *ns = ops->ns;
+
 	if (!ops->name || !ops->init || !ops->cleanup || !ops->open || !ops->close ||
-	    !ops->submit || !ops->fsync || !ops->mkdirs || !ops->size || !ops->unlink)
+	    !ops->submit || !ops->fsync || !ns)
+		return -EINVAL;
+	if (!ns->exists || !ns->dir_empty || !ns->mkdirs || !ns->rmdir || !ns->unlink || !ns->statvfs ||
+	    !ns->read_small || !ns->write_small)
 		return -EINVAL;
 	/* An engine that can queue must be able to send and reap. */
 	if (ops->async && (!ops->commit || !ops->reap))

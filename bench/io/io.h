@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/statvfs.h>
 
 enum gf_io_op { GF_IO_READ = 0, GF_IO_WRITE };
 
@@ -70,10 +71,46 @@ enum gf_io_cap {
 	GF_IO_CAP_OBJECTS = 1u << 6,     /* an object store: keys, no folders, no free space */
 };
 
+/* Namespace operations: what gpufeed does to a target besides moving bytes (the data
+ * folder's marker, the dataset manifest, folders, free space, removing checkpoints). They
+ * take a whole name (a path, or a URI of the backend's scheme), need no per-thread
+ * instance and may be called from any thread. Each returns 0 (or what it says) or -errno;
+ * on failure detail (may be NULL) gets the backend's own words (the library's message,
+ * the S3 error code), never a secret. io/ns.h is how callers reach them. */
+struct gf_io_ns {
+	/* 1 if name exists, 0 if not. */
+	int (*exists)(const char *name, char *detail, size_t dlen);
+	/* 1 if the folder name is empty or missing, 0 if it holds something. */
+	int (*dir_empty)(const char *name, char *detail, size_t dlen);
+	/* name and every missing parent; folders that exist are no error. */
+	int (*mkdirs)(const char *name, char *detail, size_t dlen);
+	/* A missing folder or file is no error. */
+	int (*rmdir)(const char *name, char *detail, size_t dlen);
+	int (*unlink)(const char *name, char *detail, size_t dlen);
+	/* The free space of the storage that holds name (or would: its nearest existing
+	 * parent). -EOPNOTSUPP where there is no such figure (a bucket). */
+	int (*statvfs)(const char *name, struct statvfs *sv, char *detail, size_t dlen);
+	/* A small file whole, at most max bytes, NUL-terminated in a new *buf (the caller
+	 * frees it) with its length in *len; -EFBIG when it is larger. */
+	int (*read_small)(const char *name, size_t max, char **buf, size_t *len, char *detail, size_t dlen);
+	/* Create or replace a small file whole: a reader sees the old content or the new,
+	 * never half of it. */
+	int (*write_small)(const char *name, const void *buf, size_t len, char *detail, size_t dlen);
+	/* Optional (object stores, where a folder is a key prefix): delete everything under
+	 * root if root holds gpufeed's marker (GF_MARKER, io/ns.h), -EPERM if it does not.
+	 * keep (may be NULL): a folder under root whose contents stay, and the marker with them. */
+	int (*remove_all)(const char *root, const char *keep, char *detail, size_t dlen);
+};
+
 struct gf_io_ops {
 	const char *name;
 	const char *help;
 	unsigned caps; /* enum gf_io_cap bits */
+	/* The URI scheme of the names it takes ("s3://", "gluster://"), or NULL for the local
+	 * kernel path (a plain path or file://). An engine with GF_IO_CAP_NOIO takes any. */
+	const char *scheme;
+	/* The namespace of those names (the local kernel path's: gf_io_posix_ns). */
+	const struct gf_io_ns *ns;
 	bool async;   /* submit() may return GF_IO_QUEUED */
 	size_t priv_size;
 
@@ -94,10 +131,9 @@ struct gf_io_ops {
 	/* Make a file's written data durable. */
 	int (*fsync)(struct gf_io *io, uint64_t file);
 
-	/* Namespace operations, used by datagen and cleanup. */
+	/* Deprecated, set on gf_io_posix only: report/results.c creates the results folder
+	 * with it. A thin wrapper over gf_io_posix_ns.mkdirs; use gf_ns_mkdirs (io/ns.h). */
 	int (*mkdirs)(struct gf_io *io, const char *path);
-	int (*size)(struct gf_io *io, const char *path, uint64_t *bytes);
-	int (*unlink)(struct gf_io *io, const char *path);
 
 	/* Optional. The caller's n request buffers of size bytes each, back to back from
 	 * base, for the life of the instance (uring registers them: no page pinning per
@@ -125,6 +161,12 @@ const char *gf_io_names(void);
 /* The engine for a local path: the first in the registry (uring, aio, posix) whose probe
  * passes on this kernel. why says which ran and why the others did not. */
 const struct gf_io_ops *gf_io_default_local(char *why, size_t len);
+/* The backend for uri: by its scheme through the registry (a plain path or file:// is the
+ * local kernel path's, whose default is gf_io_default_local), or engine when it is given
+ * (not NULL or "") and can take that scheme. NULL with why (may be NULL) saying what is
+ * wrong: an unknown engine, an engine for another scheme, a scheme this build has no
+ * backend for. Pure but for the default local engine's probe, done once per process. */
+const struct gf_io_ops *gf_io_for_uri(const char *uri, const char *engine, char *why, size_t len);
 /* Checks that an ops table has every mandatory entry (fio's check_engine_ops). */
 int gf_io_check_ops(const struct gf_io_ops *ops);
 
@@ -135,6 +177,8 @@ void gf_io_close_backend(struct gf_io *io);
 
 /* The backends. */
 extern const struct gf_io_ops gf_io_posix;
+/* The local kernel path's namespace: posix, uring, aio, null and hdf5 share it. */
+extern const struct gf_io_ns gf_io_posix_ns;
 extern const struct gf_io_ops gf_io_null;
 /* Defined only when configure found liburing / libaio (HAVE_URING, HAVE_AIO). */
 extern const struct gf_io_ops gf_io_uring;

@@ -1,10 +1,10 @@
-/* ns: the few namespace operations that gpufeed does on a target outside the byte-moving
+/* ns: the namespace operations that gpufeed does on a target outside the byte-moving
  * backends (the data folder's marker, the dataset manifest, folders, free space, removing
- * checkpoints), for a local path and for a gluster:// URI alike. A local path goes to libc
- * exactly as before; a gluster:// URI goes through libgfapi when it is built in, and
- * fails with -EPROTONOSUPPORT when it is not; an s3:// URI goes to s3ns.c (objects under
- * a key prefix; no folders, no free space). Every call returns 0 (or what it says) or
- * -errno. */
+ * checkpoints), for any name a backend takes: a local path, a gluster:// or an s3:// URI.
+ * Each call goes to the namespace (ops->ns, io.h) of the backend that gf_io_for_uri
+ * picks for the name; a scheme that this build has no backend for fails with
+ * -EPROTONOSUPPORT. Every call returns 0 (or what it says) or -errno, and leaves the
+ * backend's words about a failure in gf_ns_detail(). */
 #ifndef GF_NS_H
 #define GF_NS_H
 
@@ -12,9 +12,14 @@
 #include <stddef.h>
 #include <sys/statvfs.h>
 
+/* gpufeed's marker in a data folder it made (its contents may be overwritten or deleted),
+ * and the manifest of the dataset in it. */
+#define GF_MARKER ".gpufeed-data"
+#define GF_MANIFEST ".gpufeed-manifest.json"
+
 struct json_object;
 
-/* Whether path is a URI that only a library backend can reach (gluster://, s3://). */
+/* Whether path is a name that only a library backend can reach (not a kernel path). */
 bool gf_ns_remote(const char *path);
 
 /* 1 if path exists, 0 if not, -errno if that cannot be told. */
@@ -25,17 +30,22 @@ int gf_ns_mkdirs(const char *path);
 /* A missing file or folder is not an error. */
 int gf_ns_unlink(const char *path);
 int gf_ns_rmdir(const char *path);
+/* Free space where path is (or its nearest existing parent); -EOPNOTSUPP for an object store. */
 int gf_ns_statvfs(const char *path, struct statvfs *sv);
-/* Create (or truncate) a small file with the given content. */
+/* Create or replace a small file whole. */
 int gf_ns_write_file(const char *path, const void *buf, size_t len);
+/* Delete everything under root if it holds GF_MARKER (-EPERM if not), but what is under
+ * keep (may be NULL); -EOPNOTSUPP where the backend removes files one by one instead. */
+int gf_ns_remove_all(const char *root, const char *keep);
 
-/* JSON files: read whole (NULL on failure), and written into path.tmp then renamed, so a
- * reader never sees half a file. */
+/* JSON files: read whole (NULL on failure), and written whole (a reader never sees half
+ * a file). */
 struct json_object *gf_ns_json_from_file(const char *path);
 int gf_ns_json_to_file(const char *path, struct json_object *o);
 
-/* The library's words about this thread's last failed gluster:// call ("glfs_init
- * gluster://host:24007/vol: ... (is glusterd running and the volume started?)"), or "". */
+/* What the backend said about this thread's last failed call ("glfs_init
+ * gluster://host:24007/vol: ... (is glusterd running and the volume started?)", "GET
+ * s3://b/k: HTTP 403 SignatureDoesNotMatch: ..."), or "". */
 const char *gf_ns_detail(void);
 
 #endif

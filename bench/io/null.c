@@ -46,28 +46,6 @@ static int null_fsync(struct gf_io *io, uint64_t file)
 	return 0;
 }
 
-static int null_mkdirs(struct gf_io *io, const char *path)
-{
-	(void)io;
-	(void)path;
-	return 0;
-}
-
-static int null_size(struct gf_io *io, const char *path, uint64_t *bytes)
-{
-	(void)io;
-	(void)path;
-	*bytes = 0;
-	return -ENOENT;
-}
-
-static int null_unlink(struct gf_io *io, const char *path)
-{
-	(void)io;
-	(void)path;
-	return 0;
-}
-
 const struct gf_io_ops gf_io_null = {
 	.name = "null",
 	.caps = GF_IO_CAP_NOIO | GF_IO_CAP_KERNEL_PATH,
@@ -79,7 +57,5 @@ const struct gf_io_ops gf_io_null = {
 	.close = null_close,
 	.submit = null_submit,
 	.fsync = null_fsync,
-	.mkdirs = null_mkdirs,
-	.size = null_size,
-	.unlink = null_unlink,
+	.ns = &gf_io_posix_ns,
 };

@@ -1,10 +1,14 @@
 /* posix: pread/pwrite, one request at a time, completed in submit(). The baseline every
- * other engine is compared with; O_DIRECT when asked. */
+ * other engine is compared with; O_DIRECT when asked. Also the local kernel path's
+ * namespace (gf_io_posix_ns), which every engine of local paths shares. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "io/io.h"
@@ -85,25 +89,58 @@ static int posix_fsync(struct gf_io *io, uint64_t file)
 	return 0;
 }
 
-static int posix_mkdirs(struct gf_io *io, const char *path)
+/* --- the local kernel path's namespace (gf_io_posix_ns) --- */
+
+/* The errno of a failed call as -errno, with "what name: reason" in detail. */
+static int ns_fail(char *detail, size_t dlen, const char *what, const char *name)
+{
+	int rc = -errno;
+
+	if (detail && dlen)
+		snprintf(detail, dlen, "%s %s: %s", what, name, strerror(-rc));
+	return rc;
+}
+
+static int ns_exists(const char *name, char *detail, size_t dlen)
+{
+	if (access(name, F_OK) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : ns_fail(detail, dlen, "access", name);
+}
+
+static int ns_dir_empty(const char *name, char *detail, size_t dlen)
+{
+	struct dirent *de;
+	DIR *d = opendir(name);
+	int empty = 1;
+
+	if (!d)
+		return errno == ENOENT ? 1 : ns_fail(detail, dlen, "opendir", name);
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			empty = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return empty;
+}
+
+static int ns_mkdirs(const char *name, char *detail, size_t dlen)
 {
 	char buf[4096];
-	size_t len = strlen(path);
+	size_t len = strlen(name);
 
 	if (len >= sizeof(buf))
 		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
+	memcpy(buf, name, len + 1);
 	for (char *p = buf + 1; ; p++) {
 		if (*p == '/' || *p == '\0') {
 			char c = *p;
 			*p = '\0';
-			if (mkdir(buf, 0755) && errno != EEXIST) {
-				int rc = -errno;
-				/* Also used without an instance, to create folders before a run. */
-				if (io)
-					snprintf(io->detail, sizeof(io->detail), "mkdir %s: %s", buf, strerror(errno));
-				return rc;
-			}
+			/* Several ranks may create the same parent at once: EEXIST is success. */
+			if (mkdir(buf, 0755) && errno != EEXIST)
+				return ns_fail(detail, dlen, "mkdir", buf);
 			*p = c;
 			if (c == '\0')
 				break;
@@ -112,27 +149,122 @@ static int posix_mkdirs(struct gf_io *io, const char *path)
 	return 0;
 }
 
-static int posix_size(struct gf_io *io, const char *path, uint64_t *bytes)
+static int ns_rmdir(const char *name, char *detail, size_t dlen)
 {
-	struct stat st;
+	return rmdir(name) && errno != ENOENT ? ns_fail(detail, dlen, "rmdir", name) : 0;
+}
 
-	if (stat(path, &st)) {
-		int rc = -errno;
-		snprintf(io->detail, sizeof(io->detail), "stat %s: %s", path, strerror(errno));
-		return rc;
+static int ns_unlink(const char *name, char *detail, size_t dlen)
+{
+	return unlink(name) && errno != ENOENT ? ns_fail(detail, dlen, "unlink", name) : 0;
+}
+
+static int ns_statvfs(const char *name, struct statvfs *sv, char *detail, size_t dlen)
+{
+	char p[4096];
+
+	/* The folder may not exist yet: its nearest existing parent is on the same storage. */
+	snprintf(p, sizeof(p), "%s", name);
+	while (statvfs(p, sv)) {
+		char *slash = strrchr(p, '/');
+		if (errno != ENOENT && errno != ENOTDIR)
+			return ns_fail(detail, dlen, "statvfs", p);
+		if (!slash)
+			snprintf(p, sizeof(p), ".");
+		else if (slash == p)
+			p[1] = '\0';
+		else
+			*slash = '\0';
 	}
-	*bytes = (uint64_t)st.st_size;
 	return 0;
 }
 
-static int posix_unlink(struct gf_io *io, const char *path)
+static int ns_read_small(const char *name, size_t max, char **buf, size_t *len, char *detail, size_t dlen)
 {
-	if (unlink(path) && errno != ENOENT) {
-		int rc = -errno;
-		snprintf(io->detail, sizeof(io->detail), "unlink %s: %s", path, strerror(errno));
-		return rc;
+	size_t got = 0;
+	char *b;
+	int fd, rc = 0;
+
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ns_fail(detail, dlen, "open", name);
+	/* One byte past max tells a file that is too large. */
+	b = malloc(max + 2);
+	if (!b) {
+		rc = -ENOMEM;
+		goto out;
 	}
-	return 0;
+	while (got <= max) {
+		ssize_t n = read(fd, b + got, max + 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = ns_fail(detail, dlen, "read", name);
+			goto out;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got > max) {
+		rc = -EFBIG;
+		goto out;
+	}
+	b[got] = '\0';
+	*buf = b;
+	*len = got;
+	b = NULL;
+out:
+	free(b);
+	close(fd);
+	return rc;
+}
+
+static int ns_write_small(const char *name, const void *buf, size_t len, char *detail, size_t dlen)
+{
+	char tmp[4200];
+	size_t done = 0;
+	int fd, rc = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", name) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return ns_fail(detail, dlen, "create", tmp);
+	while (done < len && !rc) {
+		ssize_t n = write(fd, (const char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			rc = n < 0 ? ns_fail(detail, dlen, "write", tmp) : -EIO;
+		else
+			done += (size_t)n;
+	}
+	if (close(fd) && !rc)
+		rc = ns_fail(detail, dlen, "close", tmp);
+	/* The rename is what a reader sees: the old file whole, or the new one. */
+	if (!rc && rename(tmp, name))
+		rc = ns_fail(detail, dlen, "rename", name);
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+const struct gf_io_ns gf_io_posix_ns = {
+	.exists = ns_exists,
+	.dir_empty = ns_dir_empty,
+	.mkdirs = ns_mkdirs,
+	.rmdir = ns_rmdir,
+	.unlink = ns_unlink,
+	.statvfs = ns_statvfs,
+	.read_small = ns_read_small,
+	.write_small = ns_write_small,
+};
+
+/* Deprecated (io.h): report/results.c's way to make the results folder. */
+static int posix_mkdirs(struct gf_io *io, const char *path)
+{
+	return ns_mkdirs(path, io ? io->detail : NULL, io ? sizeof(io->detail) : 0);
 }
 
 const struct gf_io_ops gf_io_posix = {
@@ -146,7 +278,6 @@ const struct gf_io_ops gf_io_posix = {
 	.close = posix_close,
 	.submit = posix_submit,
 	.fsync = posix_fsync,
+	.ns = &gf_io_posix_ns,
 	.mkdirs = posix_mkdirs,
-	.size = posix_size,
-	.unlink = posix_unlink,
 };

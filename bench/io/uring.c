@@ -278,21 +278,6 @@ static int uring_fsync(struct gf_io *io, uint64_t file)
 	return gf_io_posix.fsync(io, (uint64_t)FD_OF(file));
 }
 
-static int uring_mkdirs(struct gf_io *io, const char *path)
-{
-	return gf_io_posix.mkdirs(io, path);
-}
-
-static int uring_size(struct gf_io *io, const char *path, uint64_t *bytes)
-{
-	return gf_io_posix.size(io, path, bytes);
-}
-
-static int uring_unlink(struct gf_io *io, const char *path)
-{
-	return gf_io_posix.unlink(io, path);
-}
-
 static int uring_probe(char *why, size_t len)
 {
 	struct io_uring ring;
@@ -321,9 +306,7 @@ const struct gf_io_ops gf_io_uring = {
 	.commit = uring_commit,
 	.reap = uring_reap,
 	.fsync = uring_fsync,
-	.mkdirs = uring_mkdirs,
-	.size = uring_size,
-	.unlink = uring_unlink,
+	.ns = &gf_io_posix_ns,
 	.register_buffers = uring_register_buffers,
 	.probe = uring_probe,
 };

@@ -13,7 +13,6 @@
 #include "model/dist.h"
 #include "io/engine.h"
 #include "io/ns.h"
-#include "run/target.h"
 #ifdef HAVE_HDF5
 #include "io/h5rows.h"
 #endif

@@ -20,7 +20,8 @@
 #endif
 #include "io/s3/s3.h"
 #ifdef HAVE_CURL
-#include "io/s3/ns.h"
+#include "io/s3/conf.h"
+#include "io/s3/spread.h"
 #endif
 
 /* A gluster:// target: the data folder stays a URI (every file name is joined to it and
@@ -62,6 +63,62 @@ static int resolve_remote(const struct gf_workload *w, const char *engine, const
 	return -EINVAL;
 #endif
 }
+
+#ifdef HAVE_CURL
+/* An s3:// target: resolve the endpoint and credentials (s3conf), set up the s3 engine,
+ * pick the engine, and refuse what S3 targets cannot do (shared-file checkpoint layouts).
+ * Returns 0 or -EINVAL with a message (never a secret in it). */
+static int resolve_s3(const struct gf_workload *w, const char *engine, const char *cli_engine,
+		      struct gf_target *t, char *err, size_t errlen)
+{
+	struct gf_s3conf c;
+	char bucket[256];
+	const char *key;
+	int rc;
+
+	snprintf(t->root, sizeof(t->root), "%s", t->uri);
+	for (size_t l = strlen(t->root); l > 5 && t->root[l - 1] == '/'; l--)
+		t->root[l - 1] = '\0';
+	if (gf_s3_split(t->root, bucket, sizeof(bucket), &key)) {
+		snprintf(err, errlen, "target %s: expected s3://bucket/prefix", t->uri);
+		return -EINVAL;
+	}
+	if (engine && *engine && strcmp(engine, "s3") && strcmp(engine, "null")) {
+		snprintf(err, errlen, "target %s: engine '%s' reads local paths; an s3:// target is read "
+			 "with the s3 engine", t->uri, engine);
+		return -EINVAL;
+	}
+	/* MPI-IO and HDF5 open paths through the kernel, never s3://. */
+	if (w->workflow.checkpoint && strcmp(w->checkpoint.layout, "file_per_rank") &&
+	    strcmp(w->checkpoint.layout, "object_per_rank")) {
+		snprintf(err, errlen, "target %s: checkpoint.layout %s writes one shared file through MPI-IO, "
+			 "which cannot reach s3://; use object_per_rank (the default on s3://)", t->uri,
+			 w->checkpoint.layout);
+		return -EINVAL;
+	}
+	rc = gf_s3conf_resolve(&w->storage.options, &c, err, errlen);
+	if (rc)
+		return rc;
+	/* s3_insecure (--insecure) is warned about by rank 0 (run.c), not by every rank. */
+	rc = gf_s3_setup(&c);
+	gf_s3conf_clear(&c);
+	if (rc) {
+		snprintf(err, errlen, "cannot set up the s3 engine: %s", strerror(-rc));
+		return rc;
+	}
+	if (gf_s3_spread_setup(t->root, (unsigned)w->target.prefix_spread)) {
+		snprintf(err, errlen, "target %s: target.prefix_spread %lld: expected 0 to %u", t->uri,
+			 (long long)w->target.prefix_spread, GF_S3SPREAD_MAX);
+		return -EINVAL;
+	}
+	snprintf(t->engine, sizeof(t->engine), "%s", engine && *engine ? engine : "s3");
+	snprintf(t->engine_reason, sizeof(t->engine_reason), "%s", !engine || !*engine
+		 ? "default for an s3:// target (libcurl multi)"
+		 : cli_engine && *cli_engine ? "--engine" : "target.engine in the workload");
+	snprintf(t->kind, sizeof(t->kind), "%s", strcmp(t->engine, "null") ? "s3" : "null");
+	return 0;
+}
+#endif
 
 /* dataset.format hdf5 is read with hyperslabs through the HDF5 library: the hdf5 engine
  * is chosen for it (null still reads nothing); an engine that reads plain bytes would
@@ -136,13 +193,13 @@ int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const
 		path += 7;
 	} else if (gf_s3_is_uri(path)) {
 #ifdef HAVE_CURL
-		return gf_s3ns_resolve(w, engine, cli_engine, t, err, errlen);
+		return resolve_s3(w, engine, cli_engine, t, err, errlen);
 #else
 		snprintf(err, errlen, "target %s: this build of gpufeed has no libcurl (install "
 			 "libcurl4-openssl-dev and libssl-dev, and rebuild)", t->uri);
 		return -EINVAL;
 #endif
-	} else if (gf_ns_remote(path)) {
+	} else if (!strncmp(path, "gluster://", 10)) {
 		return resolve_remote(w, engine, cli_engine, t, err, errlen);
 	} else if (strstr(path, "://")) {
 		snprintf(err, errlen, "target %s: this build of gpufeed reads local and mounted paths "
@@ -282,84 +339,47 @@ void gf_target_fs_type(const char *path, char *buf, size_t len)
 int gf_target_check_owned(const char *path)
 {
 	char marker[4200];
-	struct dirent *de;
-	DIR *d;
-	int empty = 1;
+	int rc;
 
 	snprintf(marker, sizeof(marker), "%s/%s", path, GF_MARKER);
-	if (gf_ns_remote(path)) {
-		int rc = gf_ns_exists(marker);
-		if (rc)
-			return rc;
-		rc = gf_ns_dir_empty(path);
-		return rc < 0 ? rc : rc ? 0 : -ENOTEMPTY;
-	}
-	if (access(marker, F_OK) == 0)
-		return 1;
-	d = opendir(path);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			empty = 0;
-			break;
-		}
-	}
-	closedir(d);
-	return empty ? 0 : -ENOTEMPTY;
+	rc = gf_ns_exists(marker);
+	if (rc)
+		return rc;
+	rc = gf_ns_dir_empty(path);
+	return rc < 0 ? rc : rc ? 0 : -ENOTEMPTY;
 }
 
 int gf_target_mark(const char *path)
 {
+	static const char text[] = "This folder was created by gpufeed, which may overwrite or delete "
+				   "its contents.\n";
 	char marker[4200];
-	int fd, rc;
+	int rc;
 
 	rc = gf_ns_mkdirs(path);
 	if (rc)
 		return rc;
 	snprintf(marker, sizeof(marker), "%s/%s", path, GF_MARKER);
-	static const char text[] = "This folder was created by gpufeed, which may overwrite or delete "
-				   "its contents.\n";
-	if (gf_ns_remote(path))
-		return gf_ns_write_file(marker, text, sizeof(text) - 1);
-	fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	rc = write(fd, text, sizeof(text) - 1) < 0 ? -errno : 0;
-	close(fd);
-	return rc;
+	return gf_ns_write_file(marker, text, sizeof(text) - 1);
 }
 
 int gf_target_free_bytes(const char *path, uint64_t *bytes)
 {
-	char p[4096];
 	struct statvfs sv;
-	int rc;
+	int rc = gf_ns_statvfs(path, &sv);
 
-	if (gf_ns_remote(path)) {
-		rc = gf_ns_statvfs(path, &sv);
-		if (rc)
-			return rc;
-		*bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
-		return 0;
-	}
-	existing_parent(path, p, sizeof(p));
-	if (statvfs(p, &sv))
-		return -errno;
+	if (rc)
+		return rc;
 	*bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
 	return 0;
 }
 
 const char *gf_target_detail(const char *path)
 {
-#ifdef HAVE_CURL
-	if (gf_s3_is_uri(path))
-		return gf_s3ns_detail();
-#endif
-	/* gluster://: what libgfapi said (glfs_init, stat, mkdir ...). */
-	if (!strncmp(path, "gluster://", 10))
-		return gf_ns_detail();
-	return "";
+	/* What the storage said about the last failed gf_ns_* call of this thread: libgfapi's
+	 * words, an S3 error code. */
+	(void)path;
+	return gf_ns_detail();
 }
 
 bool gf_target_client_cached(const char *fs_type, bool direct, char *why, size_t len)

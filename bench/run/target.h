@@ -9,10 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/ns.h" /* GF_MARKER, GF_MANIFEST */
 #include "model/workload.h"
-
-#define GF_MARKER ".gpufeed-data"
-#define GF_MANIFEST ".gpufeed-manifest.json"
 
 struct gf_target {
 	char uri[GF_STR];    /* as given */

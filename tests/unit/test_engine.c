@@ -39,9 +39,6 @@ static void f_cleanup(struct gf_io *io) { (void)io; }
 static int f_open(struct gf_io *io, const char *p, unsigned fl, uint64_t *h) { (void)io; (void)p; (void)fl; *h = 7; return 0; }
 static int f_close(struct gf_io *io, uint64_t h) { (void)io; (void)h; return 0; }
 static int f_fsync(struct gf_io *io, uint64_t h) { (void)io; (void)h; return 0; }
-static int f_mkdirs(struct gf_io *io, const char *p) { (void)io; (void)p; return 0; }
-static int f_size(struct gf_io *io, const char *p, uint64_t *b) { (void)io; (void)p; *b = 0; return 0; }
-static int f_unlink(struct gf_io *io, const char *p) { (void)io; (void)p; return 0; }
 
 static int f_submit(struct gf_io *io, struct gf_io_req *r)
 {
@@ -90,7 +87,7 @@ static int f_register(struct gf_io *io, void *base, size_t size, unsigned n)
 static const struct gf_io_ops fake_async = {
 	.name = "fake", .async = true, .init = f_init, .cleanup = f_cleanup, .open = f_open,
 	.close = f_close, .submit = f_submit, .commit = f_commit, .reap = f_reap, .fsync = f_fsync,
-	.mkdirs = f_mkdirs, .size = f_size, .unlink = f_unlink, .register_buffers = f_register,
+	.ns = &gf_io_posix_ns, .register_buffers = f_register,
 };
 
 struct counts {

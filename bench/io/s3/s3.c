@@ -41,6 +41,7 @@
 
 #include "stats/clock.h"
 #include "io/io.h"
+#include "io/s3/ns.h"
 #include "io/s3/sign.h"
 #include "io/s3/spread.h"
 
@@ -1382,31 +1383,6 @@ static int s3_fsync(struct gf_io *io, uint64_t file)
 	return 0;
 }
 
-static int s3_mkdirs(struct gf_io *io, const char *path)
-{
-	/* Object stores have no folders: keys carry the whole name. */
-	(void)io;
-	(void)path;
-	return 0;
-}
-
-static int s3_size(struct gf_io *io, const char *path, uint64_t *bytes)
-{
-	char bucket[256];
-	const char *key;
-	struct s3_xfer *x;
-	int rc;
-
-	if (gf_s3_split(path, bucket, sizeof(bucket), &key))
-		return -EINVAL;
-	rc = sync_req(io, "HEAD", bucket, key, NULL, NULL, 0, &x);
-	if (rc)
-		return rc;
-	*bytes = x->content_length > 0 ? (uint64_t)x->content_length : 0;
-	x_put(io->priv, x);
-	return 0;
-}
-
 static int s3_unlink(struct gf_io *io, const char *path)
 {
 	char bucket[256];
@@ -1433,9 +1409,8 @@ const struct gf_io_ops gf_io_s3 = {
 	.commit = s3_commit,
 	.reap = s3_reap,
 	.fsync = s3_fsync,
-	.mkdirs = s3_mkdirs,
-	.size = s3_size,
-	.unlink = s3_unlink,
+	.scheme = "s3://",
+	.ns = &gf_s3_ns,
 	.flush = s3_flush,
 };
 
