@@ -291,8 +291,8 @@ static int h5e_fsync(struct gf_io *io, uint64_t file)
 const struct gf_io_ops gf_io_hdf5 = {
 	.name = "hdf5",
 	.caps = GF_IO_CAP_READONLY | GF_IO_CAP_KERNEL_PATH,
-	.help = "dataset.format hdf5: each sample one hyperslab (a row) of the records dataset, "
-		"H5Dread through the HDF5 library (sec2 driver, independent per rank)",
+	.help = "each sample is one hyperslab (a row) of the records dataset, read with H5Dread "
+		"(sec2 driver, independent per rank)",
 	.async = false,
 	.priv_size = sizeof(struct h5_priv),
 	.init = h5e_init,
@@ -303,4 +303,5 @@ const struct gf_io_ops gf_io_hdf5 = {
 	.fsync = h5e_fsync,
 	/* Its files are the local filesystem's. */
 	.ns = &gf_io_posix_ns,
+	.format = "hdf5",
 };

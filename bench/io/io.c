@@ -10,6 +10,10 @@
 
 #include "config.h"
 
+/* Each backend is defined in its own file; only the registry names them. Those after
+ * posix are built only when configure found their library. */
+extern const struct gf_io_ops gf_io_null, gf_io_uring, gf_io_aio, gf_io_hdf5, gf_io_gfapi, gf_io_s3;
+
 /* In order of preference for a local path: the default is the first that probes well. */
 static const struct gf_io_ops *const registry[] = {
 #ifdef HAVE_URING
@@ -114,6 +118,40 @@ static bool takes(const struct gf_io_ops *ops, const char *uri, size_t slen)
 	return ops->scheme && strlen(ops->scheme) == slen && !strncmp(ops->scheme, uri, slen);
 }
 
+const struct gf_io_ops *gf_io_for_fs_type(const char *fs_type)
+{
+	for (size_t i = 0; i < NREG; i++)
+		if (registry[i]->fs_type && !strcmp(registry[i]->fs_type, fs_type))
+			return registry[i];
+	return NULL;
+}
+
+/* Formats whose engine configure may leave out, and what to install for them. */
+static const struct {
+	const char *format, *missing;
+} optional_formats[] = {
+	{ "hdf5", "the HDF5 library, and this build of gpufeed has none (install libhdf5-openmpi-dev "
+		  "and rebuild)" },
+};
+
+int gf_io_for_format(const char *format, const struct gf_io_ops **ops, char *why, size_t len)
+{
+	*ops = NULL;
+	for (size_t i = 0; i < NREG; i++) {
+		if (registry[i]->format && !strcmp(registry[i]->format, format)) {
+			*ops = registry[i];
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < sizeof(optional_formats) / sizeof(optional_formats[0]); i++) {
+		if (!strcmp(optional_formats[i].format, format)) {
+			snprintf(why, len, "dataset.format %s is read through %s", format, optional_formats[i].missing);
+			return -ENOTSUP;
+		}
+	}
+	return 0;
+}
+
 /* Schemes whose backend configure may leave out, and what to install for them. */
 static const struct {
 	const char *scheme, *missing;
@@ -178,7 +216,7 @@ const struct gf_io_ops *gf_io_for_uri(const char *uri, const char *engine, char 
 	if ((ops->caps & GF_IO_CAP_NOIO) || takes(ops, uri, slen))
 		return ops;
 	if (slen)
-		snprintf(why, len, "engine '%s' reads %s; a %.*s target is read with the %s engine", engine,
+		snprintf(why, len, "engine '%s' reads %s; %.*s targets are read with the %s engine", engine,
 			 ops->scheme ? ops->scheme : "local paths", (int)slen, uri, def->name);
 	else
 		snprintf(why, len, "engine '%s' reads %s URIs; the target is a local path", engine, ops->scheme);

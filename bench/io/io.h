@@ -111,6 +111,17 @@ struct gf_io_ops {
 	const char *scheme;
 	/* The namespace of those names (the local kernel path's: gf_io_posix_ns). */
 	const struct gf_io_ns *ns;
+	/* Optional, pure: whether name has the form this backend takes
+	 * ("gluster://host[:port]/volume/path"). Returns 0 or -EINVAL with why. */
+	int (*check_name)(const char *name, char *why, size_t len);
+	/* The one dataset.format this engine reads (hdf5: rows of an HDF5 dataset), which no
+	 * other engine can; NULL for an engine of plain bytes, which reads every other format. */
+	const char *format;
+	/* For a backend that does not go through the kernel: what summary.json calls the
+	 * storage behind it ("glusterfs"), and why a client keeps none of what it reads. NULL
+	 * for kernel paths, where the filesystem of the path tells both. */
+	const char *fs_type;
+	const char *uncached;
 	bool async;   /* submit() may return GF_IO_QUEUED */
 	size_t priv_size;
 
@@ -167,6 +178,12 @@ const struct gf_io_ops *gf_io_default_local(char *why, size_t len);
  * wrong: an unknown engine, an engine for another scheme, a scheme this build has no
  * backend for. Pure but for the default local engine's probe, done once per process. */
 const struct gf_io_ops *gf_io_for_uri(const char *uri, const char *engine, char *why, size_t len);
+/* The backend whose fs_type is fs_type, or NULL (a kernel filesystem). */
+const struct gf_io_ops *gf_io_for_fs_type(const char *fs_type);
+/* The engine that reads dataset.format format when only one can (hdf5). Returns 0 with
+ * *ops NULL for a format of plain bytes, which every engine reads; -ENOTSUP with why when
+ * this build lacks that format's engine. */
+int gf_io_for_format(const char *format, const struct gf_io_ops **ops, char *why, size_t len);
 /* Checks that an ops table has every mandatory entry (fio's check_engine_ops). */
 int gf_io_check_ops(const struct gf_io_ops *ops);
 
@@ -175,19 +192,10 @@ int gf_io_open_backend(const struct gf_io_ops *ops, const struct gf_io_config *c
 		       struct gf_io **out);
 void gf_io_close_backend(struct gf_io *io);
 
-/* The backends. */
+/* The backends are listed in the registry (io.c) and reached through it. posix is named
+ * here because the engines of local paths build on it (open flags, fsync, namespace). */
 extern const struct gf_io_ops gf_io_posix;
 /* The local kernel path's namespace: posix, uring, aio, null and hdf5 share it. */
 extern const struct gf_io_ns gf_io_posix_ns;
-extern const struct gf_io_ops gf_io_null;
-/* Defined only when configure found liburing / libaio (HAVE_URING, HAVE_AIO). */
-extern const struct gf_io_ops gf_io_uring;
-extern const struct gf_io_ops gf_io_aio;
-/* Defined only when configure found libgfapi (HAVE_GFAPI): gluster:// targets. */
-extern const struct gf_io_ops gf_io_gfapi;
-/* Defined only when configure found libcurl (HAVE_CURL): s3:// targets (s3.h). */
-extern const struct gf_io_ops gf_io_s3;
-/* Defined only when configure found parallel HDF5 (HAVE_HDF5): dataset.format hdf5 (hdf5.h). */
-extern const struct gf_io_ops gf_io_hdf5;
 
 #endif

@@ -15,87 +15,112 @@
 #include "config.h"
 #include "io/io.h"
 #include "io/ns.h"
-#ifdef HAVE_GFAPI
-#include "io/gfapi.h"
-#endif
 #include "io/s3/s3.h"
 #ifdef HAVE_CURL
 #include "io/s3/conf.h"
 #include "io/s3/spread.h"
 #endif
 
-/* A gluster:// target: the data folder stays a URI (every file name is joined to it and
- * the gfapi backend and io/ns resolve it), read and written through libgfapi. */
-static int resolve_remote(const struct gf_workload *w, const char *engine, const char *cli_engine,
-			  struct gf_target *t, char *err, size_t errlen)
+/* The root: file:// taken off, no trailing slash (it makes doubled separators in file
+ * names), but never the scheme's own "//" or a lone "/". */
+static void set_root(struct gf_target *t)
 {
-#ifdef HAVE_GFAPI
-	if (gf_gfapi_check_uri(t->uri, err, errlen))
-		return -EINVAL;
-	snprintf(t->root, sizeof(t->root), "%s", t->uri);
-	for (size_t l = strlen(t->root); l > 1 && t->root[l - 1] == '/'; l--)
+	const char *path = t->uri, *sep = strstr(path, "://");
+	size_t keep;
+
+	if (!strncmp(path, "file://", 7))
+		path += 7;
+	snprintf(t->root, sizeof(t->root), "%s", path);
+	keep = sep && path == t->uri ? (size_t)(sep - path) + 4 : 1;
+	for (size_t l = strlen(t->root); l > keep && t->root[l - 1] == '/'; l--)
 		t->root[l - 1] = '\0';
-	if (engine && *engine && strcmp(engine, "gfapi") && strcmp(engine, "null")) {
-		snprintf(err, errlen, "target %s: engine '%s' reads local paths; a gluster:// target is read "
-			 "with the gfapi engine, or give the FUSE mount's path to use %s", t->uri, engine, engine);
+}
+
+/* What the target's storage rules out, whatever the engine: a format read through a
+ * library that opens kernel paths only, object-store key spreading on a file tree, and
+ * shared-file checkpoints (MPI-IO and HDF5 open kernel paths only). */
+static int check_store(const struct gf_workload *w, const struct gf_target *t, const struct gf_io_ops *fmt,
+		       char *err, size_t errlen)
+{
+	const struct gf_io_ops *store = t->store;
+	bool kernel = store->caps & GF_IO_CAP_KERNEL_PATH, objects = store->caps & GF_IO_CAP_OBJECTS;
+
+	if (fmt && !kernel) {
+		snprintf(err, errlen, "target %s: dataset.format %s is read through the %s engine, which opens "
+			 "local and mounted paths only; give the filesystem's mount path", t->uri,
+			 w->dataset.format, fmt->name);
 		return -EINVAL;
 	}
-	/* MPI-IO and HDF5 open paths through the kernel: they need the FUSE mount. */
-	if (w->workflow.checkpoint && strcmp(w->checkpoint.layout, "file_per_rank") &&
+	/* Request-rate limits per key prefix are an object store's: a file tree has none. */
+	if (w->target.prefix_spread > 1 && !objects) {
+		snprintf(err, errlen, "%s: target.prefix_spread %lld spreads S3 object keys over hashed "
+			 "prefixes, and the target %s is not s3://; set it to 0", w->source,
+			 (long long)w->target.prefix_spread, t->uri);
+		return -EINVAL;
+	}
+	/* The layout names become an enum of the key table; until then they are compared here. */
+	if (!kernel && w->workflow.checkpoint && strcmp(w->checkpoint.layout, "file_per_rank") &&
 	    strcmp(w->checkpoint.layout, "object_per_rank")) {
-		snprintf(err, errlen, "target %s: checkpoint.layout %s goes through MPI-IO, which cannot open "
-			 "gluster:// URIs; use file_per_rank, or the FUSE mount's path", t->uri,
-			 w->checkpoint.layout);
+		snprintf(err, errlen, "target %s: checkpoint.layout %s writes one shared file through MPI-IO, "
+			 "which cannot reach %s URIs; use %s", t->uri, w->checkpoint.layout, store->scheme,
+			 objects ? "object_per_rank (the default on s3://)"
+				 : "file_per_rank, or the path of a mount of the same storage");
 		return -EINVAL;
 	}
-	snprintf(t->engine, sizeof(t->engine), "%s", engine && *engine ? engine : "gfapi");
-	snprintf(t->engine_reason, sizeof(t->engine_reason), "%s", !engine || !*engine
-		 ? "default for a gluster:// target (libgfapi, no FUSE)"
-		 : cli_engine && *cli_engine ? "--engine" : "target.engine in the workload");
-	snprintf(t->kind, sizeof(t->kind), "%s", strcmp(t->engine, "null") ? "gluster" : "null");
 	return 0;
-#else
-	(void)w;
-	(void)engine;
-	(void)cli_engine;
-	snprintf(err, errlen, "target %s: this build of gpufeed has no libgfapi (install libglusterfs-dev "
-		 "and rebuild), or give the path of the volume's FUSE mount", t->uri);
-	return -EINVAL;
-#endif
+}
+
+/* The engine: --engine or target.engine when given (it must take the target's names, and
+ * read dataset.format: a format that one engine alone reads, hdf5, is read by it or by
+ * null), else the engine of the format, else the default of the target's scheme. */
+static int pick_engine(const struct gf_workload *w, const char *engine, const char *cli_engine,
+		       const struct gf_io_ops *fmt, struct gf_target *t, char *err, size_t errlen)
+{
+	const char *given = cli_engine && *cli_engine ? "--engine" : "target.engine in the workload";
+	char why[512];
+
+	if (!engine || !*engine) {
+		t->ops = fmt ? fmt : t->store;
+		if (fmt)
+			snprintf(t->engine_reason, sizeof(t->engine_reason), "dataset.format %s: %s",
+				 w->dataset.format, fmt->help);
+		else if (t->store->scheme)
+			snprintf(t->engine_reason, sizeof(t->engine_reason), "default for a %s target: %s",
+				 t->store->scheme, t->store->help);
+		else
+			gf_io_default_local(t->engine_reason, sizeof(t->engine_reason));
+		return 0;
+	}
+	t->ops = gf_io_for_uri(t->root, engine, why, sizeof(why));
+	if (!t->ops) {
+		snprintf(err, errlen, "target %s: %s", t->uri, why);
+		return -EINVAL;
+	}
+	if (fmt && t->ops != fmt && !(t->ops->caps & GF_IO_CAP_NOIO)) {
+		snprintf(err, errlen, "%s %s: dataset.format %s is read by the %s engine (%s); the %s engine "
+			 "reads plain files. Leave the engine out (%s is chosen for this format), or pick %s "
+			 "or null", given, engine, w->dataset.format, fmt->name, fmt->help, engine, fmt->name,
+			 fmt->name);
+		return -EINVAL;
+	}
+	if (!fmt && t->ops->format) {
+		snprintf(err, errlen, "engine %s reads %s training data (dataset.format %s); dataset.format "
+			 "is %s, read with the other engines (checkpoints in HDF5: checkpoint.layout hdf5)",
+			 engine, t->ops->format, t->ops->format, w->dataset.format);
+		return -EINVAL;
+	}
+	snprintf(t->engine_reason, sizeof(t->engine_reason), "%s", given);
+	return 0;
 }
 
 #ifdef HAVE_CURL
-/* An s3:// target: resolve the endpoint and credentials (s3conf), set up the s3 engine,
- * pick the engine, and refuse what S3 targets cannot do (shared-file checkpoint layouts).
- * Returns 0 or -EINVAL with a message (never a secret in it). */
-static int resolve_s3(const struct gf_workload *w, const char *engine, const char *cli_engine,
-		      struct gf_target *t, char *err, size_t errlen)
+/* Until setup(opts) (the next change): the s3 engine's process-wide configuration, set
+ * when the target is resolved. Returns 0 or -EINVAL with a message (never a secret). */
+static int configure_s3(const struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen)
 {
 	struct gf_s3conf c;
-	char bucket[256];
-	const char *key;
 	int rc;
 
-	snprintf(t->root, sizeof(t->root), "%s", t->uri);
-	for (size_t l = strlen(t->root); l > 5 && t->root[l - 1] == '/'; l--)
-		t->root[l - 1] = '\0';
-	if (gf_s3_split(t->root, bucket, sizeof(bucket), &key)) {
-		snprintf(err, errlen, "target %s: expected s3://bucket/prefix", t->uri);
-		return -EINVAL;
-	}
-	if (engine && *engine && strcmp(engine, "s3") && strcmp(engine, "null")) {
-		snprintf(err, errlen, "target %s: engine '%s' reads local paths; an s3:// target is read "
-			 "with the s3 engine", t->uri, engine);
-		return -EINVAL;
-	}
-	/* MPI-IO and HDF5 open paths through the kernel, never s3://. */
-	if (w->workflow.checkpoint && strcmp(w->checkpoint.layout, "file_per_rank") &&
-	    strcmp(w->checkpoint.layout, "object_per_rank")) {
-		snprintf(err, errlen, "target %s: checkpoint.layout %s writes one shared file through MPI-IO, "
-			 "which cannot reach s3://; use object_per_rank (the default on s3://)", t->uri,
-			 w->checkpoint.layout);
-		return -EINVAL;
-	}
 	rc = gf_s3conf_resolve(&w->storage.options, &c, err, errlen);
 	if (rc)
 		return rc;
@@ -111,56 +136,18 @@ static int resolve_s3(const struct gf_workload *w, const char *engine, const cha
 			 (long long)w->target.prefix_spread, GF_S3SPREAD_MAX);
 		return -EINVAL;
 	}
-	snprintf(t->engine, sizeof(t->engine), "%s", engine && *engine ? engine : "s3");
-	snprintf(t->engine_reason, sizeof(t->engine_reason), "%s", !engine || !*engine
-		 ? "default for an s3:// target (libcurl multi)"
-		 : cli_engine && *cli_engine ? "--engine" : "target.engine in the workload");
-	snprintf(t->kind, sizeof(t->kind), "%s", strcmp(t->engine, "null") ? "s3" : "null");
 	return 0;
 }
 #endif
-
-/* dataset.format hdf5 is read with hyperslabs through the HDF5 library: the hdf5 engine
- * is chosen for it (null still reads nothing); an engine that reads plain bytes would
- * read HDF5 metadata as samples, so asking for one is an error. Checkpoints written
- * with file_per_rank go through the default local engine (run.c). */
-static int hdf5_engine(const char *engine, const char *cli_engine, struct gf_target *t, char *err,
-		       size_t errlen)
-{
-	const char *given = cli_engine && *cli_engine ? "--engine" : "target.engine in the workload";
-
-	if (!gf_io_find("hdf5")) {
-		snprintf(err, errlen, "dataset.format hdf5 is read through the HDF5 library, and this build "
-			 "of gpufeed has none (install libhdf5-openmpi-dev and rebuild)");
-		return -EINVAL;
-	}
-	if (engine && *engine && !gf_io_find(engine)) {
-		snprintf(err, errlen, "unknown engine '%s': built-in engines are %s", engine, gf_io_names());
-		return -EINVAL;
-	}
-	if (engine && *engine && strcmp(engine, "hdf5") && strcmp(engine, "null")) {
-		snprintf(err, errlen, "%s %s: dataset.format hdf5 stores samples as rows of an HDF5 dataset, "
-			 "read with hyperslabs by the hdf5 engine; the %s engine reads plain files. Leave the "
-			 "engine out (hdf5 is chosen for this format), or pick hdf5 or null", given, engine, engine);
-		return -EINVAL;
-	}
-	snprintf(t->engine, sizeof(t->engine), "%s", engine && *engine ? engine : "hdf5");
-	if (engine && *engine)
-		snprintf(t->engine_reason, sizeof(t->engine_reason), "%s", given);
-	else
-		snprintf(t->engine_reason, sizeof(t->engine_reason), "dataset.format hdf5: each sample is one "
-			 "hyperslab (a row) of the records dataset, read with H5Dread (sec2 driver, independent "
-			 "per rank)");
-	snprintf(t->kind, sizeof(t->kind), "%s", strcmp(t->engine, "null") ? "local" : "null");
-	return 0;
-}
 
 int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
 		      struct gf_target *t, char *err, size_t errlen)
 {
 	const char *uri = cli_target && *cli_target ? cli_target : w->target.path;
 	const char *engine = cli_engine && *cli_engine ? cli_engine : w->target.engine;
-	const char *path;
+	const struct gf_io_ops *fmt;
+	char why[512];
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	if (!uri || !*uri) {
@@ -175,70 +162,39 @@ int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const
 	} else {
 		snprintf(t->uri, sizeof(t->uri), "%s", uri);
 	}
-	path = t->uri;
-	/* HDF5 opens files through the kernel: no URI it could not open gets this far. */
-	if (!strcmp(w->dataset.format, "hdf5") && (gf_s3_is_uri(path) || gf_ns_remote(path))) {
-		snprintf(err, errlen, "target %s: dataset.format hdf5 is read through the HDF5 library, "
-			 "which opens local and mounted paths only; give the filesystem's mount path", t->uri);
-		return -EINVAL;
-	}
-	/* Request-rate limits per key prefix are an object store's: a file tree has none. */
-	if (w->target.prefix_spread > 1 && !gf_s3_is_uri(path)) {
-		snprintf(err, errlen, "%s: target.prefix_spread %lld spreads S3 object keys over hashed "
-			 "prefixes, and the target %s is not s3://; set it to 0", w->source,
-			 (long long)w->target.prefix_spread, t->uri);
-		return -EINVAL;
-	}
-	if (!strncmp(path, "file://", 7)) {
-		path += 7;
-	} else if (gf_s3_is_uri(path)) {
-#ifdef HAVE_CURL
-		return resolve_s3(w, engine, cli_engine, t, err, errlen);
-#else
-		snprintf(err, errlen, "target %s: this build of gpufeed has no libcurl (install "
-			 "libcurl4-openssl-dev and libssl-dev, and rebuild)", t->uri);
-		return -EINVAL;
-#endif
-	} else if (!strncmp(path, "gluster://", 10)) {
-		return resolve_remote(w, engine, cli_engine, t, err, errlen);
-	} else if (strstr(path, "://")) {
-		snprintf(err, errlen, "target %s: this build of gpufeed reads local and mounted paths "
-			 "(/path or file:///path), gluster:// and s3:// URIs; other schemes are not available",
-			 t->uri);
-		return -EINVAL;
-	}
-	if (!*path) {
+	set_root(t);
+	if (!t->root[0]) {
 		snprintf(err, errlen, "no target: give --target PATH or dataset.data_folder");
 		return -EINVAL;
 	}
-	snprintf(t->root, sizeof(t->root), "%s", path);
-	/* Trailing slashes make doubled separators in file names. */
-	for (size_t l = strlen(t->root); l > 1 && t->root[l - 1] == '/'; l--)
-		t->root[l - 1] = '\0';
-
-	if (!strcmp(w->dataset.format, "hdf5"))
-		return hdf5_engine(engine, cli_engine, t, err, errlen);
-	if (engine && *engine) {
-		if (!gf_io_find(engine)) {
-			snprintf(err, errlen, "unknown engine '%s': built-in engines are %s", engine,
-				 gf_io_names());
-			return -EINVAL;
-		}
-		if (!strcmp(engine, "hdf5")) {
-			snprintf(err, errlen, "engine hdf5 reads HDF5 training data (dataset.format hdf5); "
-				 "dataset.format is %s, read with the other engines (checkpoints in HDF5: "
-				 "checkpoint.layout hdf5)", w->dataset.format);
-			return -EINVAL;
-		}
-		snprintf(t->engine, sizeof(t->engine), "%s", engine);
-		snprintf(t->engine_reason, sizeof(t->engine_reason), "%s",
-			 cli_engine && *cli_engine ? "--engine" : "target.engine in the workload");
-	} else {
-		/* uring, then aio, then posix: the first this kernel and process allow. */
-		const struct gf_io_ops *def = gf_io_default_local(t->engine_reason, sizeof(t->engine_reason));
-		snprintf(t->engine, sizeof(t->engine), "%s", def ? def->name : "posix");
+	/* The scheme picks the storage; the engine that moves the bytes may differ (null, or
+	 * the engine of the format). */
+	t->store = gf_io_for_uri(t->root, NULL, why, sizeof(why));
+	if (!t->store || (t->store->check_name && t->store->check_name(t->root, why, sizeof(why)))) {
+		snprintf(err, errlen, "target %s: %s", t->uri, why);
+		return -EINVAL;
 	}
-	snprintf(t->kind, sizeof(t->kind), "%s", strcmp(t->engine, "null") ? "local" : "null");
+	if (gf_io_for_format(w->dataset.format, &fmt, why, sizeof(why))) {
+		snprintf(err, errlen, "%s", why);
+		return -EINVAL;
+	}
+	rc = check_store(w, t, fmt, err, errlen);
+	if (!rc)
+		rc = pick_engine(w, engine, cli_engine, fmt, t, err, errlen);
+	if (rc)
+		return rc;
+	snprintf(t->engine, sizeof(t->engine), "%s", t->ops->name);
+	/* Results folders and summary.json name the storage by its scheme ("s3", "gluster"). */
+	if (t->ops->caps & GF_IO_CAP_NOIO)
+		snprintf(t->kind, sizeof(t->kind), "null");
+	else if (t->store->scheme)
+		snprintf(t->kind, sizeof(t->kind), "%.*s", (int)strcspn(t->store->scheme, ":"), t->store->scheme);
+	else
+		snprintf(t->kind, sizeof(t->kind), "local");
+#ifdef HAVE_CURL
+	if (t->store->caps & GF_IO_CAP_OBJECTS)
+		return configure_s3(w, t, err, errlen);
+#endif
 	return 0;
 }
 
@@ -312,13 +268,11 @@ void gf_target_fs_type(const char *path, char *buf, size_t len)
 	char p[4096];
 	struct statfs sf;
 
-	if (gf_s3_is_uri(path)) {
-		snprintf(buf, len, "s3");
-		return;
-	}
-	/* libgfapi is GlusterFS's own client, in this process: no kernel filesystem. */
-	if (gf_ns_remote(path)) {
-		snprintf(buf, len, "glusterfs");
+	const struct gf_io_ops *ops = gf_io_for_uri(path, NULL, NULL, 0);
+
+	/* A library's own client (libgfapi, S3 over HTTP) in this process: no kernel filesystem. */
+	if (ops && ops->fs_type) {
+		snprintf(buf, len, "%s", ops->fs_type);
 		return;
 	}
 	existing_parent(path, p, sizeof(p));
@@ -388,13 +342,10 @@ bool gf_target_client_cached(const char *fs_type, bool direct, char *why, size_t
 		snprintf(why, len, "O_DIRECT reads bypass the client's page cache");
 		return false;
 	}
-	if (!strcmp(fs_type, "glusterfs")) {
-		snprintf(why, len, "libgfapi reads bypass the kernel page cache; GlusterFS's own client "
-			 "caches (io-cache, quick-read) hold at most performance.cache-size, 32 MiB by default");
-		return false;
-	}
-	if (!strcmp(fs_type, "s3")) {
-		snprintf(why, len, "every S3 read is an HTTP GET to the server: no client cache");
+	const struct gf_io_ops *ops = gf_io_for_fs_type(fs_type);
+
+	if (ops && ops->uncached) {
+		snprintf(why, len, "%s", ops->uncached);
 		return false;
 	}
 	if (!strcmp(fs_type, "tmpfs") || !strcmp(fs_type, "ramfs")) {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/io.h"
 #include "io/ns.h" /* GF_MARKER, GF_MANIFEST */
 #include "model/workload.h"
 
@@ -18,6 +19,9 @@ struct gf_target {
 	char kind[16];       /* "local", "gluster", "null" (results folder names and summary) */
 	char engine[32];     /* resolved engine name */
 	char engine_reason[256];
+	const struct gf_io_ops *ops;   /* the engine (engine[] is its name) */
+	const struct gf_io_ops *store; /* the backend of the target's scheme: its namespace and
+					* its setup (differs from ops for null and hdf5) */
 };
 
 /* Resolve from the command line (may be NULL) and the workload. Returns 0 or -EINVAL with

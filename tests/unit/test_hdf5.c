@@ -114,7 +114,7 @@ static struct gf_io *engine(void)
 	struct gf_io_config cfg = { .queue_depth = 4 };
 	struct gf_io *io = NULL;
 
-	assert_int_equal(gf_io_open_backend(&gf_io_hdf5, &cfg, &io), 0);
+	assert_int_equal(gf_io_open_backend(gf_io_find("hdf5"), &cfg, &io), 0);
 	return io;
 }
 
@@ -260,7 +260,7 @@ static void test_errors(void **state)
 	gf_io_close_backend(io);
 
 	io = NULL;
-	assert_int_equal(gf_io_open_backend(&gf_io_hdf5, &cfg, &io), -EINVAL);
+	assert_int_equal(gf_io_open_backend(gf_io_find("hdf5"), &cfg, &io), -EINVAL);
 	assert_null(io);
 }
 

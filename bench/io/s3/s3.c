@@ -1395,6 +1395,18 @@ static int s3_unlink(struct gf_io *io, const char *path)
 	return rc == -ENOENT ? 0 : rc;
 }
 
+static int s3_check_name(const char *name, char *why, size_t len)
+{
+	char bucket[256];
+	const char *key;
+
+	if (gf_s3_split(name, bucket, sizeof(bucket), &key)) {
+		snprintf(why, len, "expected s3://bucket/prefix");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 const struct gf_io_ops gf_io_s3 = {
 	.name = "s3",
 	.caps = GF_IO_CAP_ASYNC | GF_IO_CAP_OBJECTS,
@@ -1411,6 +1423,9 @@ const struct gf_io_ops gf_io_s3 = {
 	.fsync = s3_fsync,
 	.scheme = "s3://",
 	.ns = &gf_s3_ns,
+	.check_name = s3_check_name,
+	.fs_type = "s3",
+	.uncached = "every S3 read is an HTTP GET to the server: no client cache",
 	.flush = s3_flush,
 };
 

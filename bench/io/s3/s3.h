@@ -107,6 +107,4 @@ int gf_s3_list(const char *uri, uint64_t max_keys,
 /* DeleteObjects in batches of up to 1000 keys (stored keys, as listed, without the bucket). */
 int gf_s3_delete_keys(const char *bucket, const char *const *keys, size_t n, char *detail, size_t dlen);
 
-extern const struct gf_io_ops gf_io_s3;
-
 #endif
