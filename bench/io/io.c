@@ -239,6 +239,140 @@ int gf_io_check_ops(const struct gf_io_ops *ops)
 	return 0;
 }
 
+/* --- set-up once per process --- */
+
+int gf_io_setup(const struct gf_io_ops *ops, const struct gf_kvmap *opts, char *err, size_t len)
+{
+	char dummy[8];
+
+	if (!err || !len) {
+		err = dummy;
+		len = sizeof(dummy);
+	}
+	err[0] = '\0';
+	return ops->setup ? ops->setup(opts, err, len) : 0;
+}
+
+void gf_io_teardown(const struct gf_io_ops *ops)
+{
+	if (ops->teardown)
+		ops->teardown();
+}
+
+/* The bridge (gf_io_setup_on_first_use): per backend of the registry, the options kept
+ * and whether setup ran. */
+static struct pending {
+	struct gf_kvmap *opts; /* kept until setup runs */
+	bool done;
+	int rc;
+	char err[512];
+} pending[NREG];
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool pending_atexit;
+
+static struct pending *pending_of(const struct gf_io_ops *ops)
+{
+	for (size_t i = 0; i < NREG; i++)
+		if (registry[i] == ops)
+			return &pending[i];
+	return NULL;
+}
+
+static void teardown_pending(void)
+{
+	pthread_mutex_lock(&pending_lock);
+	for (size_t i = 0; i < NREG; i++) {
+		if (pending[i].done && !pending[i].rc)
+			gf_io_teardown(registry[i]);
+		pending[i].done = false;
+		if (pending[i].opts)
+			explicit_bzero(pending[i].opts, sizeof(*pending[i].opts));
+		free(pending[i].opts);
+		pending[i].opts = NULL;
+	}
+	pthread_mutex_unlock(&pending_lock);
+}
+
+int gf_io_setup_on_first_use(const struct gf_io_ops *ops, const struct gf_kvmap *opts)
+{
+	struct pending *p = pending_of(ops);
+	struct gf_kvmap *copy;
+
+	if (!p || !ops->setup)
+		return 0;
+	copy = malloc(sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	if (opts)
+		*copy = *opts;
+	else
+		copy->n = 0;
+	pthread_mutex_lock(&pending_lock);
+	if (p->opts)
+		explicit_bzero(p->opts, sizeof(*p->opts));
+	free(p->opts);
+	p->opts = copy;
+	p->done = false;
+	if (!pending_atexit && atexit(teardown_pending) == 0)
+		pending_atexit = true;
+	pthread_mutex_unlock(&pending_lock);
+	return 0;
+}
+
+int gf_io_setup_pending(const struct gf_io_ops *ops, char *err, size_t len)
+{
+	struct pending *p = pending_of(ops);
+	int rc = 0;
+
+	if (!p)
+		return 0;
+	pthread_mutex_lock(&pending_lock);
+	if (p->opts && !p->done) {
+		p->rc = gf_io_setup(ops, p->opts, p->err, sizeof(p->err));
+		p->done = true;
+		/* The options may hold secrets (storage_options.secret_access_key). */
+		explicit_bzero(p->opts, sizeof(*p->opts));
+		free(p->opts);
+		p->opts = NULL;
+	}
+	if (p->done && p->rc) {
+		rc = p->rc;
+		if (err && len)
+			snprintf(err, len, "%s", p->err);
+	}
+	pthread_mutex_unlock(&pending_lock);
+	return rc;
+}
+
+const char *gf_io_opt(const struct gf_kvmap *m, const char *key)
+{
+	if (!m)
+		return NULL;
+	for (int i = 0; i < m->n; i++)
+		if (!strcmp(m->kv[i].key, key))
+			return m->kv[i].value;
+	return NULL;
+}
+
+int gf_io_opt_set(struct gf_kvmap *m, const char *key, const char *value)
+{
+	int i;
+
+	if (strlen(key) >= sizeof(m->kv[0].key) || strlen(value) >= sizeof(m->kv[0].value))
+		return -ENAMETOOLONG;
+	for (i = 0; i < m->n && strcmp(m->kv[i].key, key); i++)
+		;
+	if (i == GF_KV_MAX)
+		return -ENOSPC;
+	snprintf(m->kv[i].key, sizeof(m->kv[i].key), "%s", key);
+	snprintf(m->kv[i].value, sizeof(m->kv[i].value), "%s", value);
+	if (i == m->n)
+		m->n++;
+	return 0;
+}
+
+/* --- instances --- */
+
 int gf_io_open_backend(const struct gf_io_ops *ops, const struct gf_io_config *cfg,
 		       struct gf_io **out)
 {
@@ -246,6 +380,9 @@ int gf_io_open_backend(const struct gf_io_ops *ops, const struct gf_io_config *c
 	int rc;
 
 	rc = gf_io_check_ops(ops);
+	if (rc)
+		return rc;
+	rc = gf_io_setup_pending(ops, NULL, 0);
 	if (rc)
 		return rc;
 	io = calloc(1, sizeof(*io));

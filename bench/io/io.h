@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <sys/statvfs.h>
 
+#include "kv.h"
+
 enum gf_io_op { GF_IO_READ = 0, GF_IO_WRITE };
 
 struct gf_io_req {
@@ -37,23 +39,24 @@ enum { GF_IO_COMPLETED = 0, GF_IO_QUEUED = 1 };
 #define GF_O_READ   0x1u
 #define GF_O_WRITE  0x2u /* create or truncate */
 #define GF_O_DIRECT 0x4u
+/* close() of a file written whole may return with the data still on its way (an object's
+ * one PUT on the wire), at most queue_depth such closes at once, so one thread writing
+ * many small files keeps requests in flight (datagen); flush() waits for them. Without
+ * it close() returns when the file is stored (checkpoints time writes to durable).
+ * Backends that store at close anyway ignore it. */
+#define GF_O_ASYNC_CLOSE 0x8u
 
 struct gf_io_config {
 	unsigned queue_depth; /* the most requests the caller keeps in flight */
 	bool direct;          /* O_DIRECT or the backend's equivalent */
-	bool sqpoll;          /* uring: a kernel thread polls the submission queue */
 	/* Files the caller keeps open at once (its open-file cache), 0 when it opens and
 	 * closes a file per sample. Backends may register that many files (uring fixed
 	 * files): worth it only when a file serves many requests. */
 	unsigned max_open;
-	/* s3: the multipart part size of objects opened for writing, 0 for the process-wide
-	 * one (storage_options.s3_part_size). Checkpoints size parts to their shards. */
-	uint64_t part_size;
-	/* s3: close() of an object written in one PUT may return with the PUT still on the
-	 * wire, up to this many at once, so that one thread writing many small objects keeps
-	 * requests in flight (datagen); flush() waits for them. 0: close() returns when the
-	 * object is stored (checkpoints time writes to durable). */
-	unsigned deferred_closes;
+	/* This instance's own backend options, read by init (may be NULL; keys a backend does
+	 * not know are ignored). s3: "part_size", the multipart part size of objects opened
+	 * for writing (checkpoints size parts to their shards), the process-wide one when absent. */
+	const struct gf_kvmap *opts;
 };
 
 struct gf_io;
@@ -125,6 +128,16 @@ struct gf_io_ops {
 	bool async;   /* submit() may return GF_IO_QUEUED */
 	size_t priv_size;
 
+	/* Optional. Once per process, before any instance or namespace call (gf_io_setup): the
+	 * backend's own options. The driver passes storage.storage_options as given, with the
+	 * target root as "root", target.prefix_spread as "prefix_spread" and target.sqpoll as
+	 * "sqpoll"; a backend ignores keys it does not know. Returns 0 or -errno with why in
+	 * err, never a secret. */
+	int (*setup)(const struct gf_kvmap *opts, char *err, size_t len);
+	/* Optional. Once per process, after the last instance closed: releases what setup
+	 * took and wipes secrets (credentials) from memory. */
+	void (*teardown)(void);
+
 	/* Per-thread set-up and teardown. */
 	int (*init)(struct gf_io *io);
 	void (*cleanup)(struct gf_io *io);
@@ -153,8 +166,8 @@ struct gf_io_ops {
 	/* Optional. Whether this kernel and process can use the backend at all (io_uring
 	 * may be disabled by sysctl or seccomp). Returns 0 or -errno with the reason in why. */
 	int (*probe)(char *why, size_t len);
-	/* Optional. Wait for what close() left on the wire (cfg.deferred_closes). Returns 0
-	 * or the first error of any of them, with the object named in detail. */
+	/* Optional. Wait for what close() left on the wire (GF_O_ASYNC_CLOSE). Returns 0 or
+	 * the first error of any of them, with the object named in detail. */
 	int (*flush)(struct gf_io *io);
 };
 
@@ -186,6 +199,26 @@ const struct gf_io_ops *gf_io_for_fs_type(const char *fs_type);
 int gf_io_for_format(const char *format, const struct gf_io_ops **ops, char *why, size_t len);
 /* Checks that an ops table has every mandatory entry (fio's check_engine_ops). */
 int gf_io_check_ops(const struct gf_io_ops *ops);
+
+/* Once per process, before any thread opens ops (the driver calls it): ops->setup(opts),
+ * if it has one. Returns 0 or -errno with why in err. gf_io_teardown undoes it (ops->teardown,
+ * which wipes secrets); both do nothing for a backend without them. */
+int gf_io_setup(const struct gf_io_ops *ops, const struct gf_kvmap *opts, char *err, size_t len);
+void gf_io_teardown(const struct gf_io_ops *ops);
+/* A bridge until the driver calls gf_io_setup itself: keep opts for ops and set it up at
+ * the first instance or namespace call that needs it (gf_io_setup_pending), so that
+ * resolving a target reads no credentials and opens nothing; what was set up this way is
+ * torn down at exit. Returns 0 or -ENOMEM. */
+int gf_io_setup_on_first_use(const struct gf_io_ops *ops, const struct gf_kvmap *opts);
+/* Set ops up now if gf_io_setup_on_first_use left it pending. Returns 0 (nothing pending,
+ * set up now or before) or the setup's error, with its words in err (may be NULL). */
+int gf_io_setup_pending(const struct gf_io_ops *ops, char *err, size_t len);
+
+/* Options (struct gf_kvmap) for setup and for an instance: the value of key in m (may be
+ * NULL), or NULL; set key to value, replacing it (0, -ENOSPC when m is full, or
+ * -ENAMETOOLONG). */
+const char *gf_io_opt(const struct gf_kvmap *m, const char *key);
+int gf_io_opt_set(struct gf_kvmap *m, const char *key, const char *value);
 
 /* Create and destroy one thread's backend instance. Returns 0 or -errno. */
 int gf_io_open_backend(const struct gf_io_ops *ops, const struct gf_io_config *cfg,

@@ -20,15 +20,21 @@ const char *gf_ns_detail(void)
 	return ns_detail;
 }
 
-/* The namespace for path, and a clean detail for the call about to be made. */
-static const struct gf_io_ns *ns_of(const char *path)
+/* The namespace for path, set up if it was left for its first use, and a clean detail
+ * for the call about to be made. Returns 0 or -errno with why in ns_detail. */
+static int ns_of(const char *path, const struct gf_io_ns **ns)
 {
 	const struct gf_io_ops *ops = path ? gf_io_for_uri(path, NULL, ns_detail, sizeof(ns_detail)) : NULL;
+	int rc;
 
-	if (!ops || !ops->ns)
-		return NULL;
+	if (!ops)
+		return -EPROTONOSUPPORT;
+	rc = gf_io_setup_pending(ops, ns_detail, sizeof(ns_detail));
+	if (rc)
+		return rc;
 	ns_detail[0] = '\0';
-	return ops->ns;
+	*ns = ops->ns;
+	return 0;
 }
 
 bool gf_ns_remote(const char *path)
@@ -41,70 +47,78 @@ bool gf_ns_remote(const char *path)
 
 int gf_ns_exists(const char *path)
 {
-	const struct gf_io_ns *ns = ns_of(path);
+	const struct gf_io_ns *ns;
+	int rc = ns_of(path, &ns);
 
-	return ns ? ns->exists(path, ns_detail, sizeof(ns_detail)) : -EPROTONOSUPPORT;
+	return rc ? rc : ns->exists(path, ns_detail, sizeof(ns_detail));
 }
 
 int gf_ns_dir_empty(const char *path)
 {
-	const struct gf_io_ns *ns = ns_of(path);
+	const struct gf_io_ns *ns;
+	int rc = ns_of(path, &ns);
 
-	return ns ? ns->dir_empty(path, ns_detail, sizeof(ns_detail)) : -EPROTONOSUPPORT;
+	return rc ? rc : ns->dir_empty(path, ns_detail, sizeof(ns_detail));
 }
 
 int gf_ns_mkdirs(const char *path)
 {
-	const struct gf_io_ns *ns = ns_of(path);
+	const struct gf_io_ns *ns;
+	int rc = ns_of(path, &ns);
 
-	return ns ? ns->mkdirs(path, ns_detail, sizeof(ns_detail)) : -EPROTONOSUPPORT;
+	return rc ? rc : ns->mkdirs(path, ns_detail, sizeof(ns_detail));
 }
 
 int gf_ns_unlink(const char *path)
 {
-	const struct gf_io_ns *ns = ns_of(path);
+	const struct gf_io_ns *ns;
+	int rc = ns_of(path, &ns);
 
-	return ns ? ns->unlink(path, ns_detail, sizeof(ns_detail)) : -EPROTONOSUPPORT;
+	return rc ? rc : ns->unlink(path, ns_detail, sizeof(ns_detail));
 }
 
 int gf_ns_rmdir(const char *path)
 {
-	const struct gf_io_ns *ns = ns_of(path);
+	const struct gf_io_ns *ns;
+	int rc = ns_of(path, &ns);
 
-	return ns ? ns->rmdir(path, ns_detail, sizeof(ns_detail)) : -EPROTONOSUPPORT;
+	return rc ? rc : ns->rmdir(path, ns_detail, sizeof(ns_detail));
 }
 
 int gf_ns_statvfs(const char *path, struct statvfs *sv)
 {
-	const struct gf_io_ns *ns = ns_of(path);
+	const struct gf_io_ns *ns;
+	int rc = ns_of(path, &ns);
 
-	return ns ? ns->statvfs(path, sv, ns_detail, sizeof(ns_detail)) : -EPROTONOSUPPORT;
+	return rc ? rc : ns->statvfs(path, sv, ns_detail, sizeof(ns_detail));
 }
 
 int gf_ns_write_file(const char *path, const void *buf, size_t len)
 {
-	const struct gf_io_ns *ns = ns_of(path);
+	const struct gf_io_ns *ns;
+	int rc = ns_of(path, &ns);
 
-	return ns ? ns->write_small(path, buf, len, ns_detail, sizeof(ns_detail)) : -EPROTONOSUPPORT;
+	return rc ? rc : ns->write_small(path, buf, len, ns_detail, sizeof(ns_detail));
 }
 
 int gf_ns_remove_all(const char *root, const char *keep)
 {
-	const struct gf_io_ns *ns = ns_of(root);
+	const struct gf_io_ns *ns;
+	int rc = ns_of(root, &ns);
 
-	if (!ns)
-		return -EPROTONOSUPPORT;
+	if (rc)
+		return rc;
 	return ns->remove_all ? ns->remove_all(root, keep, ns_detail, sizeof(ns_detail)) : -EOPNOTSUPP;
 }
 
 struct json_object *gf_ns_json_from_file(const char *path)
 {
-	const struct gf_io_ns *ns = ns_of(path);
+	const struct gf_io_ns *ns;
 	struct json_object *o;
 	char *buf;
 	size_t len;
 
-	if (!ns || ns->read_small(path, SMALL_FILE_MAX, &buf, &len, ns_detail, sizeof(ns_detail)))
+	if (ns_of(path, &ns) || ns->read_small(path, SMALL_FILE_MAX, &buf, &len, ns_detail, sizeof(ns_detail)))
 		return NULL;
 	o = json_tokener_parse(buf);
 	free(buf);

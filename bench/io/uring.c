@@ -9,7 +9,7 @@
  * reference per request; per-sample open and close would pay a registration system
  * call per file for nothing, so then plain descriptors are used.
  *
- * Ring flags: SQPOLL when asked (target.sqpoll); otherwise SINGLE_ISSUER | DEFER_TASKRUN,
+ * Ring flags: SQPOLL when asked (setup option "sqpoll", from target.sqpoll); otherwise SINGLE_ISSUER | DEFER_TASKRUN,
  * because one thread owns the ring and completion work then runs only when we reap,
  * with fallbacks for kernels that lack them. */
 #include <errno.h>
@@ -75,13 +75,31 @@ static int ring_init(struct io_uring *ring, unsigned entries, bool sqpoll, char 
 	return rc;
 }
 
+/* setup's "sqpoll": every ring of the process gets a kernel submission thread. */
+static bool sqpoll;
+
+static int uring_setup(const struct gf_kvmap *opts, char *err, size_t len)
+{
+	const char *v = gf_io_opt(opts, "sqpoll");
+
+	(void)err;
+	(void)len;
+	sqpoll = v && (!strcmp(v, "true") || !strcmp(v, "1"));
+	return 0;
+}
+
+static void uring_teardown(void)
+{
+	sqpoll = false;
+}
+
 static int uring_init(struct gf_io *io)
 {
 	struct uring_priv *u = io->priv;
 	unsigned entries = io->cfg.queue_depth;
 	int rc;
 
-	rc = ring_init(&u->ring, entries, io->cfg.sqpoll, io->detail, sizeof(io->detail));
+	rc = ring_init(&u->ring, entries, sqpoll, io->detail, sizeof(io->detail));
 	if (rc)
 		return rc;
 	u->ring_ok = true;
@@ -298,6 +316,8 @@ const struct gf_io_ops gf_io_uring = {
 	.help = "io_uring: batched submission, registered buffers and files, queue_depth per thread",
 	.async = true,
 	.priv_size = sizeof(struct uring_priv),
+	.setup = uring_setup,
+	.teardown = uring_teardown,
 	.init = uring_init,
 	.cleanup = uring_cleanup,
 	.open = uring_open,

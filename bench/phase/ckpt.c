@@ -288,6 +288,7 @@ static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner,
 {
 	struct gf_model_share s;
 	struct gf_io_config iocfg = { .direct = c->direct };
+	struct gf_kvmap opts = { 0 };
 	struct gf_io *io = NULL;
 	struct gf_engine eng;
 	size_t block;
@@ -308,7 +309,11 @@ static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner,
 			want = gf_s3_part_size();
 #endif
 		uint64_t most = s.flat_bytes > s.model_bytes ? s.flat_bytes : s.model_bytes;
-		iocfg.part_size = gf_ckpt_part_size(want, most > s.optim_bytes ? most : s.optim_bytes);
+		char part[32];
+		snprintf(part, sizeof(part), "%llu",
+			 (unsigned long long)gf_ckpt_part_size(want, most > s.optim_bytes ? most : s.optim_bytes));
+		gf_io_opt_set(&opts, "part_size", part);
+		iocfg.opts = &opts;
 	}
 	rc = gf_io_open_backend(c->ops, &iocfg, &io);
 	if (rc) {

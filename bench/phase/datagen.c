@@ -247,7 +247,7 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 	/* Object stores: queue_depth objects on the wire at once (close() returns before the
 	 * PUT ends); flush() below waits for them. */
 	unsigned depth = w->target.queue_depth > 0 ? (unsigned)w->target.queue_depth : GF_WRITE_DEPTH;
-	struct gf_io_config cfg = { .queue_depth = depth, .direct = false, .deferred_closes = depth };
+	struct gf_io_config cfg = { .queue_depth = depth, .direct = false };
 	size_t bufsz = w->dataset.generation_buffer_size ? w->dataset.generation_buffer_size : (2u << 20);
 	struct gf_io *io = NULL;
 	struct gf_engine eng;
@@ -279,7 +279,8 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 			snprintf(err, errlen, "file name too long under %s", root);
 			break;
 		}
-		rc = io->ops->open(io, path, GF_O_WRITE, &fh);
+		/* An object's PUT may still be on the wire when close() returns (flush waits). */
+		rc = io->ops->open(io, path, GF_O_WRITE | GF_O_ASYNC_CLOSE, &fh);
 		if (rc) {
 			snprintf(err, errlen, "cannot create %s: %s", path, strerror(-rc));
 			break;

@@ -110,7 +110,6 @@ int gf_fetch_init(struct gf_fetch *f, const struct gf_fetch_cfg *cfg, struct gf_
 	struct gf_io_config iocfg = {
 		.queue_depth = p->read_depth,
 		.direct = cfg->direct,
-		.sqpoll = cfg->w->target.sqpoll,
 		.max_open = cfg->open_files,
 	};
 	uint64_t maxlen, bufsize;

@@ -15,11 +15,6 @@
 #include "config.h"
 #include "io/io.h"
 #include "io/ns.h"
-#include "io/s3/s3.h"
-#ifdef HAVE_CURL
-#include "io/s3/conf.h"
-#include "io/s3/spread.h"
-#endif
 
 /* The root: file:// taken off, no trailing slash (it makes doubled separators in file
  * names), but never the scheme's own "//" or a lone "/". */
@@ -113,32 +108,25 @@ static int pick_engine(const struct gf_workload *w, const char *engine, const ch
 	return 0;
 }
 
-#ifdef HAVE_CURL
-/* Until setup(opts) (the next change): the s3 engine's process-wide configuration, set
- * when the target is resolved. Returns 0 or -EINVAL with a message (never a secret). */
-static int configure_s3(const struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen)
+int gf_target_backend_opts(const struct gf_workload *w, const struct gf_target *t, struct gf_kvmap *opts,
+			   char *err, size_t errlen)
 {
-	struct gf_s3conf c;
+	char n[32];
 	int rc;
 
-	rc = gf_s3conf_resolve(&w->storage.options, &c, err, errlen);
+	*opts = w->storage.options;
+	snprintf(n, sizeof(n), "%lld", (long long)w->target.prefix_spread);
+	rc = gf_io_opt_set(opts, "root", t->root);
+	if (!rc)
+		rc = gf_io_opt_set(opts, "prefix_spread", n);
+	if (!rc)
+		rc = gf_io_opt_set(opts, "sqpoll", w->target.sqpoll ? "true" : "false");
 	if (rc)
-		return rc;
-	/* s3_insecure (--insecure) is warned about by rank 0 (run.c), not by every rank. */
-	rc = gf_s3_setup(&c);
-	gf_s3conf_clear(&c);
-	if (rc) {
-		snprintf(err, errlen, "cannot set up the s3 engine: %s", strerror(-rc));
-		return rc;
-	}
-	if (gf_s3_spread_setup(t->root, (unsigned)w->target.prefix_spread)) {
-		snprintf(err, errlen, "target %s: target.prefix_spread %lld: expected 0 to %u", t->uri,
-			 (long long)w->target.prefix_spread, GF_S3SPREAD_MAX);
-		return -EINVAL;
-	}
-	return 0;
+		snprintf(err, errlen, "target %s: %s", t->uri, rc == -ENOSPC
+			 ? "storage.storage_options has too many keys to add the target's own"
+			 : "the target is too long to pass to its backend");
+	return rc;
 }
-#endif
 
 int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
 		      struct gf_target *t, char *err, size_t errlen)
@@ -146,6 +134,7 @@ int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const
 	const char *uri = cli_target && *cli_target ? cli_target : w->target.path;
 	const char *engine = cli_engine && *cli_engine ? cli_engine : w->target.engine;
 	const struct gf_io_ops *fmt;
+	struct gf_kvmap opts;
 	char why[512];
 	int rc;
 
@@ -191,11 +180,15 @@ int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const
 		snprintf(t->kind, sizeof(t->kind), "%.*s", (int)strcspn(t->store->scheme, ":"), t->store->scheme);
 	else
 		snprintf(t->kind, sizeof(t->kind), "local");
-#ifdef HAVE_CURL
-	if (t->store->caps & GF_IO_CAP_OBJECTS)
-		return configure_s3(w, t, err, errlen);
-#endif
-	return 0;
+	/* Until the driver sets the backends up itself (gf_io_setup), they are set up at their
+	 * first use, so that resolving a target (gpufeed plan) reads no credentials. */
+	rc = gf_target_backend_opts(w, t, &opts, err, errlen);
+	if (!rc)
+		rc = gf_io_setup_on_first_use(t->store, &opts);
+	if (!rc && t->ops != t->store)
+		rc = gf_io_setup_on_first_use(t->ops, &opts);
+	explicit_bzero(&opts, sizeof(opts));
+	return rc;
 }
 
 static const struct {

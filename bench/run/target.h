@@ -24,10 +24,20 @@ struct gf_target {
 					* its setup (differs from ops for null and hdf5) */
 };
 
-/* Resolve from the command line (may be NULL) and the workload. Returns 0 or -EINVAL with
- * a message (unsupported scheme, unknown engine). */
+/* Resolve from the command line (may be NULL) and the workload: the root, the backend of
+ * its scheme and the engine. Reads no credentials and opens nothing (gpufeed plan calls
+ * it): the backends are set up by gf_io_setup, or at their first use until the driver
+ * calls it. Returns 0 or -EINVAL with a message (unsupported scheme, unknown engine). */
 int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
 		      struct gf_target *t, char *err, size_t errlen);
+
+/* The options of the target's backends for their setup (gf_io_setup, io.h):
+ * storage.storage_options as given, and what the workload says elsewhere that only a
+ * backend reads: the target root ("root"), target.prefix_spread ("prefix_spread") and
+ * target.sqpoll ("sqpoll"). Returns 0, or -ENOSPC / -ENAMETOOLONG with a message. The
+ * map may hold secrets: wipe it (explicit_bzero) after use. */
+int gf_target_backend_opts(const struct gf_workload *w, const struct gf_target *t, struct gf_kvmap *opts,
+			   char *err, size_t errlen);
 
 /* The filesystem type of path or its nearest existing parent ("ext4", "tmpfs", "xfs",
  * "nfs", "lustre", "gpfs", "overlay", a FUSE mount's type from the mount table such as

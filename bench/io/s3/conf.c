@@ -144,10 +144,8 @@ static int take(char *dst, size_t len, const char *src, const char *what, char *
 
 void gf_s3conf_clear(struct gf_s3conf *c)
 {
-	volatile char *p = (volatile char *)c;
-
-	for (size_t i = 0; i < sizeof(*c); i++)
-		p[i] = 0;
+	/* Not optimised away, unlike a memset of memory that is not read again. */
+	explicit_bzero(c, sizeof(*c));
 }
 
 int gf_s3conf_resolve(const struct gf_kvmap *opts, struct gf_s3conf *c, char *err, size_t errlen)

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/workload.h"
+#include "kv.h"
 
 struct gf_s3conf {
 	char endpoint[512];       /* scheme://host[:port], no trailing slash */

@@ -10,8 +10,8 @@
  * is uploaded while the next fills, at most max_parts in flight per file, so memory stays
  * at part size x (max_parts + 1); a failed upload is aborted so no parts are left behind.
  * A write completes in submit() once copied; the network time is in close(). With
- * cfg.deferred_closes (datagen) close() leaves an object's one PUT on the wire, up to
- * that many, so one thread writing small objects is not one request at a time (0.63x
+ * GF_O_ASYNC_CLOSE (datagen) close() leaves an object's one PUT on the wire, up to the
+ * queue depth, so one thread writing small objects is not one request at a time (0.63x
  * rclone's PUT rate on radosgw that way, 1.4x this way); flush() waits for them.
  *
  * Errors: 503 (SlowDown), 500, 502, 504, timeouts, resets and refused connections are
@@ -41,6 +41,7 @@
 
 #include "stats/clock.h"
 #include "io/io.h"
+#include "io/s3/conf.h"
 #include "io/s3/ns.h"
 #include "io/s3/sign.h"
 #include "io/s3/spread.h"
@@ -67,7 +68,7 @@ static struct {
 		errors_server, errors_network, mpu_done, mpu_aborts, new_connections;
 } stats;
 
-/* X_PUT: an object's one PUT that close() left on the wire (cfg.deferred_closes). */
+/* X_PUT: an object's one PUT that close() left on the wire (GF_O_ASYNC_CLOSE). */
 enum xkind { X_READ, X_SYNC, X_PART, X_PUT };
 
 struct s3_file;
@@ -114,6 +115,7 @@ struct s3_file {
 	char bucket[256];
 	char key[1024];
 	bool write;
+	bool async_close;         /* GF_O_ASYNC_CLOSE */
 	/* writes */
 	uint64_t size;            /* bytes written so far */
 	char *buf;
@@ -139,75 +141,99 @@ struct s3 {
 	char keydate[9];
 	uint64_t rng;
 	unsigned max_parts;
-	uint64_t part_size;       /* cfg.part_size, or the process-wide one */
+	uint64_t part_size;       /* the instance's option "part_size", or the process-wide one */
 	struct gf_s3_timing *timing[GF_S3_KINDS]; /* allocated at the first request of a kind */
 	unsigned puts;            /* X_PUT transfers not finished (retries included) */
 	int put_err;              /* the first failed X_PUT, reported by later closes and flush */
 	char put_errmsg[256];
 };
 
-/* --- configuration --- */
+/* --- configuration (setup and teardown, once per process) --- */
 
-int gf_s3_setup(const struct gf_s3conf *c)
+/* Defined at the end; listed in the registry (io.c). */
+extern const struct gf_io_ops gf_io_s3;
+
+/* The configuration getters below are called by code that does not know whether the
+ * driver set the engine up or left it for its first use (gf_io_setup_on_first_use). */
+static void ensure_setup(void)
 {
-	static bool curl_ready;
-	const char *p;
-	char *slash;
+	(void)gf_io_setup_pending(&gf_io_s3, NULL, 0);
+}
 
-	/* Not thread-safe in libcurl: the caller sets up before any reader thread starts. */
-	if (!curl_ready) {
-		if (curl_global_init(CURL_GLOBAL_DEFAULT))
-			return -ENOMEM;
-		curl_ready = true;
+static void s3_teardown(void)
+{
+	gf_s3conf_clear(&conf);
+	explicit_bzero(host, sizeof(host));
+	memset(&spread, 0, sizeof(spread));
+	if (configured)
+		curl_global_cleanup();
+	configured = false;
+}
+
+/* opts: storage.storage_options (gf_s3conf_resolve reads them with the environment and the
+ * profile), "root" (the target's s3://bucket/prefix) and "prefix_spread". */
+static int s3_setup(const struct gf_kvmap *opts, char *err, size_t len)
+{
+	const char *root = gf_io_opt(opts, "root"), *n = gf_io_opt(opts, "prefix_spread"), *p, *prefix;
+	char bucket[256], *slash, *end;
+	unsigned long spread_n = 0;
+	int rc;
+
+	if (configured)
+		s3_teardown();
+	if (n && *n) {
+		spread_n = strtoul(n, &end, 10);
+		if (*end || spread_n > GF_S3SPREAD_MAX) {
+			snprintf(err, len, "target.prefix_spread %s: expected 0 to %u", n, GF_S3SPREAD_MAX);
+			return -EINVAL;
+		}
 	}
-	p = strstr(c->endpoint, "://");
-	if (!p)
+	if (root && *root && (gf_s3_split(root, bucket, sizeof(bucket), &prefix) ||
+			      gf_s3spread_init(&spread, bucket, prefix, (unsigned)spread_n))) {
+		snprintf(err, len, "target %s: expected s3://bucket/prefix", root);
 		return -EINVAL;
-	conf = *c;
-	snprintf(scheme, sizeof(scheme), "%.*s", (int)(p - c->endpoint), c->endpoint);
+	}
+	rc = gf_s3conf_resolve(opts, &conf, err, len);
+	if (rc)
+		goto err_spread;
+	p = strstr(conf.endpoint, "://");
+	snprintf(scheme, sizeof(scheme), "%.*s", (int)(p - conf.endpoint), conf.endpoint);
 	snprintf(host, sizeof(host), "%s", p + 3);
 	/* An endpoint with a path ("http://host/s3") is not supported: keep the host only. */
 	slash = strchr(host, '/');
 	if (slash)
 		*slash = '\0';
+	/* Not thread-safe in libcurl: setup runs before any instance starts. */
+	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+		snprintf(err, len, "cannot set up the s3 engine: curl_global_init failed");
+		rc = -ENOMEM;
+		goto err_conf;
+	}
 	configured = true;
 	return 0;
-}
-
-bool gf_s3_configured(void)
-{
-	return configured;
-}
-
-void gf_s3_teardown(void)
-{
+err_conf:
 	gf_s3conf_clear(&conf);
-	configured = false;
+err_spread:
+	memset(&spread, 0, sizeof(spread));
+	return rc;
 }
 
 uint64_t gf_s3_part_size(void)
 {
+	ensure_setup();
 	return conf.part_size;
 }
 
 bool gf_s3_insecure(void)
 {
+	ensure_setup();
 	return configured && conf.insecure;
 }
 
 const char *gf_s3_endpoint(void)
 {
+	ensure_setup();
 	return conf.endpoint;
-}
-
-int gf_s3_spread_setup(const char *root, unsigned n)
-{
-	char bucket[256];
-	const char *prefix;
-
-	if (gf_s3_split(root, bucket, sizeof(bucket), &prefix))
-		return -EINVAL;
-	return gf_s3spread_init(&spread, bucket, prefix, n);
 }
 
 int gf_s3_key_name(const char *bucket, const char *stored, char *out, size_t len)
@@ -953,7 +979,12 @@ static int s3_init(struct gf_io *io)
 	if (!s->rng)
 		s->rng = 1;
 	s->max_parts = io->cfg.queue_depth < 2 ? 2 : io->cfg.queue_depth > 8 ? 8 : io->cfg.queue_depth;
-	s->part_size = io->cfg.part_size ? io->cfg.part_size : conf.part_size;
+	{
+		const char *v = gf_io_opt(io->cfg.opts, "part_size");
+		s->part_size = v ? strtoull(v, NULL, 10) : 0;
+		if (!s->part_size)
+			s->part_size = conf.part_size;
+	}
 	return 0;
 }
 
@@ -979,6 +1010,8 @@ static void s3_cleanup(struct gf_io *io)
 	curl_multi_cleanup(s->multi);
 	free(s->ready);
 	timing_flush(s);
+	/* The day's signing key is derived from the secret. */
+	explicit_bzero(s->key, sizeof(s->key));
 }
 
 static int s3_open(struct gf_io *io, const char *path, unsigned flags, uint64_t *file)
@@ -1008,6 +1041,7 @@ static int s3_open(struct gf_io *io, const char *path, unsigned flags, uint64_t 
 	}
 	snprintf(f->key, sizeof(f->key), "%s", key);
 	f->write = flags & GF_O_WRITE;
+	f->async_close = flags & GF_O_ASYNC_CLOSE;
 	*file = (uint64_t)(uintptr_t)f;
 	return 0;
 }
@@ -1185,7 +1219,7 @@ static int complete_upload(struct gf_io *io, struct s3_file *f)
 	return rc;
 }
 
-/* f's one PUT, left on the wire when close() returns (cfg.deferred_closes): a thread that
+/* f's one PUT, left on the wire when close() returns (GF_O_ASYNC_CLOSE): a thread that
  * writes many small objects keeps that many requests in flight instead of one. A failure
  * is reported by the next close() or by flush(). */
 static int put_deferred(struct gf_io *io, struct s3_file *f)
@@ -1194,7 +1228,7 @@ static int put_deferred(struct gf_io *io, struct s3_file *f)
 	struct s3_xfer *x;
 	int rc = 0;
 
-	while (!s->put_err && s->puts >= io->cfg.deferred_closes && !(rc = drive(io, 100)))
+	while (!s->put_err && s->puts >= io->cfg.queue_depth && !(rc = drive(io, 100)))
 		;
 	if (rc)
 		return rc;
@@ -1240,7 +1274,7 @@ static int s3_close(struct gf_io *io, uint64_t file)
 	if (f->write) {
 		if (f->err) {
 			rc = f->err;
-		} else if (!f->upload_id[0] && io->cfg.deferred_closes) {
+		} else if (!f->upload_id[0] && f->async_close) {
 			rc = put_deferred(io, f);
 		} else if (!f->upload_id[0]) {
 			/* One PUT for an object that fits in a part. */
@@ -1411,6 +1445,8 @@ const struct gf_io_ops gf_io_s3 = {
 	.name = "s3",
 	.caps = GF_IO_CAP_ASYNC | GF_IO_CAP_OBJECTS,
 	.help = "S3 over libcurl multi: ranged GETs in flight up to the queue depth, PUT and multipart upload",
+	.setup = s3_setup,
+	.teardown = s3_teardown,
 	.async = true,
 	.priv_size = sizeof(struct s3),
 	.init = s3_init,

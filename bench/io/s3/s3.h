@@ -1,10 +1,10 @@
-/* s3: what the S3 backend (s3.c) offers beyond struct gf_io_ops: its process-wide
- * configuration, its counters, and the few whole-object operations that the dataset
- * checks, the marker and the manifest need on rank 0 (s3ns.c).
+/* s3: what the S3 backend (s3.c) offers beyond struct gf_io_ops: a few figures of its
+ * configuration, its counters, and the whole-object operations that its namespace
+ * (s3/ns.c: the dataset checks, the marker and the manifest on rank 0) is made of.
  *
- * Paths are "s3://bucket/key". The configuration (endpoint, credentials) is set once per
- * process before any instance starts, because one run talks to one endpoint and the
- * ops interface carries no per-backend options. */
+ * Paths are "s3://bucket/key". The configuration (endpoint, credentials, the key layout
+ * of target.prefix_spread) is the backend's setup(opts), once per process before any
+ * instance starts: one run talks to one endpoint. */
 #ifndef GF_IO_S3_H
 #define GF_IO_S3_H
 
@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/s3/conf.h"
 #include "stats/hist.h"
 
 /* Counters over every instance of this process (threads add atomically). */
@@ -28,14 +27,6 @@ struct gf_s3_stats {
 	uint64_t multipart_aborts;
 	uint64_t new_connections;   /* transfers that opened a connection rather than reuse one */
 };
-
-/* Copy c as the configuration of every instance that starts after this (curl's global
- * set-up happens here, once). Returns 0 or -errno. */
-int gf_s3_setup(const struct gf_s3conf *c);
-/* Whether gf_s3_setup ran. */
-bool gf_s3_configured(void);
-/* Wipe the secrets from memory (at exit). */
-void gf_s3_teardown(void);
 
 void gf_s3_stats_get(struct gf_s3_stats *s);
 
@@ -67,10 +58,6 @@ void gf_s3_timing_merge(struct gf_s3_timing *dst, const struct gf_s3_timing *src
  * its instances have closed. */
 void gf_s3_timing_take(struct gf_s3_timing *out);
 
-/* target.prefix_spread for the target root "s3://bucket/prefix" (see s3spread.h): every
- * request names its object by the spread key; set before any instance starts. Returns 0
- * or -EINVAL. */
-int gf_s3_spread_setup(const char *root, unsigned n);
 /* gpufeed's name of a key that a listing of bucket returned (the spread taken off). */
 int gf_s3_key_name(const char *bucket, const char *stored, char *out, size_t len);
 
