@@ -2,11 +2,124 @@
 #include "io/engine.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/clock.h"
+
+/* --- network timing --- */
+
+/* The process's figures: destroyed engines', and transfers reported without an engine. */
+static pthread_mutex_t net_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct gf_net_timing *net_acc[GF_IO_OPS];
+
+void gf_net_timing_init(struct gf_net_timing *t)
+{
+	t->requests = t->bytes_sent = t->bytes_received = t->new_connections = 0;
+	gf_hist_init(&t->connect);
+	gf_hist_init(&t->tls);
+	gf_hist_init(&t->ttfb);
+	gf_hist_init(&t->total);
+}
+
+void gf_net_timing_merge(struct gf_net_timing *dst, const struct gf_net_timing *src)
+{
+	dst->requests += src->requests;
+	dst->bytes_sent += src->bytes_sent;
+	dst->bytes_received += src->bytes_received;
+	dst->new_connections += src->new_connections;
+	gf_hist_merge(&dst->connect, &src->connect);
+	gf_hist_merge(&dst->tls, &src->tls);
+	gf_hist_merge(&dst->ttfb, &src->ttfb);
+	gf_hist_merge(&dst->total, &src->total);
+}
+
+/* One request's timing into t[op] (allocated on first use: four histograms are 80 KiB,
+ * and most engines never see a network). A failed allocation loses the figure, not the
+ * request. */
+static void net_record(struct gf_net_timing **t, const struct gf_io_req *r, uint64_t now)
+{
+	struct gf_net_timing *n;
+
+	if ((unsigned)r->op >= GF_IO_OPS)
+		return;
+	n = t[r->op];
+	if (!n) {
+		n = malloc(sizeof(*n));
+		if (!n)
+			return;
+		gf_net_timing_init(n);
+		t[r->op] = n;
+	}
+	n->requests++;
+	if (r->op != GF_IO_READ)
+		n->bytes_sent += r->length;
+	if (r->op != GF_IO_WRITE && r->result > 0)
+		n->bytes_received += (uint64_t)r->result;
+	if (r->connect_ns) {
+		n->new_connections++;
+		gf_hist_record(&n->connect, r->connect_ns);
+	}
+	if (r->tls_ns)
+		gf_hist_record(&n->tls, r->tls_ns);
+	if (r->ttfb_ns) {
+		gf_hist_record(&n->ttfb, r->ttfb_ns);
+		gf_hist_record(&n->total, now > r->start_ns ? now - r->start_ns : 0);
+	}
+}
+
+void gf_engine_report(struct gf_io *io, const struct gf_io_req *r)
+{
+	uint64_t now = gf_now_ns();
+
+	if (io && io->engine) {
+		net_record(io->engine->net, r, now);
+		return;
+	}
+	pthread_mutex_lock(&net_lock);
+	net_record(net_acc, r, now);
+	pthread_mutex_unlock(&net_lock);
+}
+
+/* An engine's figures into the process's, when it is destroyed. */
+static void net_flush(struct gf_engine *e)
+{
+	pthread_mutex_lock(&net_lock);
+	for (int k = 0; k < GF_IO_OPS; k++) {
+		if (!e->net[k])
+			continue;
+		if (!net_acc[k]) {
+			/* Hand the engine's over whole rather than allocate under the lock. */
+			net_acc[k] = e->net[k];
+			e->net[k] = NULL;
+			continue;
+		}
+		gf_net_timing_merge(net_acc[k], e->net[k]);
+	}
+	pthread_mutex_unlock(&net_lock);
+	for (int k = 0; k < GF_IO_OPS; k++) {
+		free(e->net[k]);
+		e->net[k] = NULL;
+	}
+}
+
+void gf_engine_net_take(struct gf_net_timing *out)
+{
+	pthread_mutex_lock(&net_lock);
+	for (int k = 0; k < GF_IO_OPS; k++) {
+		if (out && net_acc[k])
+			out[k] = *net_acc[k];
+		else if (out)
+			gf_net_timing_init(&out[k]);
+		free(net_acc[k]);
+		net_acc[k] = NULL;
+	}
+	pthread_mutex_unlock(&net_lock);
+}
+
+/* --- the engine --- */
 
 int gf_engine_init(struct gf_engine *e, struct gf_io *io, unsigned qd, size_t buf_size,
 		   size_t align, struct gf_hist *latency)
@@ -35,6 +148,8 @@ int gf_engine_init(struct gf_engine *e, struct gf_io *io, unsigned qd, size_t bu
 		e->free_reqs[i] = &e->reqs[i];
 	}
 	e->nfree = qd;
+	if (io)
+		io->engine = e;
 	/* Optional: a backend that cannot register works with plain buffers. */
 	if (io && io->ops->register_buffers && io->ops->register_buffers(io, e->bufs, buf_size, qd))
 		io->detail[0] = '\0';
@@ -43,6 +158,10 @@ int gf_engine_init(struct gf_engine *e, struct gf_io *io, unsigned qd, size_t bu
 
 void gf_engine_destroy(struct gf_engine *e)
 {
+	/* Transfers the backend reports from now on (its closes) go to the process's figures. */
+	if (e->io && e->io->engine == e)
+		e->io->engine = NULL;
+	net_flush(e);
 	free(e->done);
 	free(e->free_reqs);
 	free(e->reqs);
@@ -54,6 +173,8 @@ static void complete(struct gf_engine *e, struct gf_io_req *r, uint64_t now)
 {
 	if (e->latency)
 		gf_hist_record(e->latency, now - r->start_ns);
+	if (r->net)
+		net_record(e->net, r, now);
 	e->requests++;
 	if (r->result >= 0) {
 		e->bytes += (uint64_t)r->result;
@@ -138,6 +259,8 @@ static int submit(struct gf_engine *e, enum gf_io_op op, uint64_t file, uint64_t
 	r->need = need;
 	r->owner = owner;
 	r->result = 0;
+	r->net = false;
+	r->connect_ns = r->tls_ns = r->ttfb_ns = 0;
 	e->inflight++;
 	r->start_ns = gf_now_ns();
 	rc = e->io->ops->submit(e->io, r);

@@ -371,6 +371,13 @@ int gf_io_opt_set(struct gf_kvmap *m, const char *key, const char *value)
 	return 0;
 }
 
+void gf_io_counters(const struct gf_io_ops *ops, struct gf_io *io,
+		    void (*cb)(void *arg, const char *name, uint64_t value), void *arg)
+{
+	if (ops->counters)
+		ops->counters(io, cb, arg);
+}
+
 /* --- instances --- */
 
 int gf_io_open_backend(const struct gf_io_ops *ops, const struct gf_io_config *cfg,

@@ -18,7 +18,9 @@
 
 #include "kv.h"
 
-enum gf_io_op { GF_IO_READ = 0, GF_IO_WRITE };
+/* GF_IO_OTHER: a request a backend made on its own (a listing, a multipart completion),
+ * never submitted; it only appears in gf_engine_report (engine.h). */
+enum gf_io_op { GF_IO_READ = 0, GF_IO_WRITE, GF_IO_OTHER, GF_IO_OPS };
 
 struct gf_io_req {
 	enum gf_io_op op;
@@ -31,6 +33,13 @@ struct gf_io_req {
 	void *owner;     /* for the caller: maps a completion back to its work */
 	size_t need;     /* the engine's: the least result that is not a short read
 			  * (below length when O_DIRECT rounding reads past the data) */
+	/* Network timing, set by a backend that talks to a server (s3, from libcurl's
+	 * timers) with net true, and recorded by the engine like every other latency. In
+	 * nanoseconds, 0 when not applicable: connect (name lookup included) and TLS only
+	 * for a request that opened a connection, the first byte of the answer only for a
+	 * request that was answered. */
+	bool net;
+	uint64_t connect_ns, tls_ns, ttfb_ns;
 };
 
 enum { GF_IO_COMPLETED = 0, GF_IO_QUEUED = 1 };
@@ -169,6 +178,11 @@ struct gf_io_ops {
 	/* Optional. Wait for what close() left on the wire (GF_O_ASYNC_CLOSE). Returns 0 or
 	 * the first error of any of them, with the object named in detail. */
 	int (*flush)(struct gf_io *io);
+	/* Optional. The backend's counters, each as cb(arg, name, value): of the instance io,
+	 * or of the whole process when io is NULL (s3: "requests", "retries.slowdown_503",
+	 * "errors.client_4xx", ...; dotted names nest in summary.json). Any caller can print
+	 * any backend's counters this way without knowing the backend. */
+	void (*counters)(struct gf_io *io, void (*cb)(void *arg, const char *name, uint64_t value), void *arg);
 };
 
 struct gf_io {
@@ -176,6 +190,7 @@ struct gf_io {
 	struct gf_io_config cfg;
 	void *priv;
 	char detail[256]; /* what the library said about the last error */
+	struct gf_engine *engine; /* the engine driving this instance, if any (engine.h) */
 };
 
 /* The registry: every backend built in, in order of preference. */
@@ -219,6 +234,10 @@ int gf_io_setup_pending(const struct gf_io_ops *ops, char *err, size_t len);
  * -ENAMETOOLONG). */
 const char *gf_io_opt(const struct gf_kvmap *m, const char *key);
 int gf_io_opt_set(struct gf_kvmap *m, const char *key, const char *value);
+
+/* ops->counters, or nothing when the backend has none. */
+void gf_io_counters(const struct gf_io_ops *ops, struct gf_io *io,
+		    void (*cb)(void *arg, const char *name, uint64_t value), void *arg);
 
 /* Create and destroy one thread's backend instance. Returns 0 or -errno. */
 int gf_io_open_backend(const struct gf_io_ops *ops, const struct gf_io_config *cfg,

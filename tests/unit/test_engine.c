@@ -6,9 +6,14 @@
  * nothing in flight, flush sends without waiting; buffers are registered once, aligned.
  * A result below need is a short read (-EIO, "short" in the message) while a result
  * between need and length is accepted (O_DIRECT padding); a -errno result is the
- * engine's first error; a sync backend (posix-like) completes inside submit.
+ * engine's first error; a sync backend (posix-like) completes inside submit. Network
+ * timing that a backend carries in its requests, and transfers it reports on its own
+ * (a PUT at close), are recorded by the engine per kind and reach the process's figures
+ * when the engine is destroyed; a request without timing is not counted; a report with
+ * no engine attached goes to the process's figures directly.
  * Expected result: as stated. Buggy result: more in flight than the depth, a completion
- * lost or counted twice, padding taken for a short read or a short read accepted. */
+ * lost or counted twice, padding taken for a short read or a short read accepted, local
+ * reads counted as network requests, timing lost with the engine. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,6 +35,7 @@ struct fake {
 	unsigned reg_n;
 	int64_t short_by;  /* results are length - short_by */
 	int64_t fail_at;   /* offset that fails with -EIO, or -1 */
+	bool net;          /* completions carry network timing, closes report a PUT */
 };
 
 static struct fake F;
@@ -37,7 +43,19 @@ static struct fake F;
 static int f_init(struct gf_io *io) { (void)io; return 0; }
 static void f_cleanup(struct gf_io *io) { (void)io; }
 static int f_open(struct gf_io *io, const char *p, unsigned fl, uint64_t *h) { (void)io; (void)p; (void)fl; *h = 7; return 0; }
-static int f_close(struct gf_io *io, uint64_t h) { (void)io; (void)h; return 0; }
+#include "stats/clock.h"
+
+static int f_close(struct gf_io *io, uint64_t h)
+{
+	/* A backend that stores a file at close (s3's PUT) reports that transfer. */
+	if (F.net) {
+		struct gf_io_req put = { .op = GF_IO_WRITE, .length = 100, .net = true, .ttfb_ns = 2000,
+					 .start_ns = gf_now_ns() - 3000 };
+		gf_engine_report(io, &put);
+	}
+	(void)h;
+	return 0;
+}
 static int f_fsync(struct gf_io *io, uint64_t h) { (void)io; (void)h; return 0; }
 
 static int f_submit(struct gf_io *io, struct gf_io_req *r)
@@ -70,6 +88,12 @@ static int f_reap(struct gf_io *io, unsigned min, unsigned max, struct gf_io_req
 	while (n < max && F.nsent) {
 		struct gf_io_req *r = F.sent[--F.nsent];
 		r->result = (int64_t)r->offset == F.fail_at ? -EIO : (int64_t)r->length - F.short_by;
+		if (F.net) {
+			/* The first request opened the connection; every one was answered. */
+			r->net = true;
+			r->connect_ns = r->offset == 0 ? 5000 : 0;
+			r->ttfb_ns = 1000;
+		}
 		done[n++] = r;
 	}
 	return (int)n;
@@ -220,12 +244,69 @@ static void test_sync_backend(void **state)
 	gf_io_close_backend(io);
 }
 
+static void test_net_timing(void **state)
+{
+	struct gf_io_config cfg = { .queue_depth = 4 };
+	struct gf_net_timing *k = malloc(GF_IO_OPS * sizeof(*k));
+	struct gf_io *io;
+	struct gf_engine e;
+
+	(void)state;
+	assert_non_null(k);
+	gf_engine_net_take(NULL);
+	memset(&F, 0, sizeof(F));
+	F.fail_at = -1;
+	assert_int_equal(gf_io_open_backend(&fake_async, &cfg, &io), 0);
+	assert_int_equal(gf_engine_init(&e, io, 4, 4096, 4096, NULL), 0);
+	/* Local reads carry no timing: not network requests. */
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(gf_engine_read(&e, 7, 4096 + (uint64_t)i * 4096, 4096), 0);
+	assert_int_equal(gf_engine_drain(&e), 0);
+	F.net = true;
+	for (unsigned i = 0; i < 10; i++)
+		assert_int_equal(gf_engine_read(&e, 7, (uint64_t)i * 4096, 4096), 0);
+	assert_int_equal(gf_engine_drain(&e), 0);
+	assert_int_equal(io->ops->close(io, 7), 0);
+	/* The figures move to the process's when the engine is destroyed, not before. */
+	gf_engine_net_take(k);
+	assert_int_equal(k[GF_IO_READ].requests, 0);
+	gf_engine_destroy(&e);
+	/* No engine attached any more: a report goes to the process's figures directly. */
+	{
+		struct gf_io_req list = { .op = GF_IO_OTHER, .length = 10, .result = 300, .net = true,
+					  .ttfb_ns = 700, .start_ns = gf_now_ns() };
+		gf_engine_report(io, &list);
+	}
+	gf_engine_net_take(k);
+	assert_int_equal(k[GF_IO_READ].requests, 10);
+	assert_int_equal(k[GF_IO_READ].bytes_received, 10u * 4096);
+	assert_int_equal(k[GF_IO_READ].bytes_sent, 0);
+	assert_int_equal(k[GF_IO_READ].new_connections, 1);
+	assert_int_equal(k[GF_IO_READ].connect.count, 1);
+	assert_int_equal(k[GF_IO_READ].connect.min_ns, 5000);
+	assert_int_equal(k[GF_IO_READ].ttfb.count, 10);
+	assert_int_equal(k[GF_IO_READ].total.count, 10);
+	assert_int_equal(k[GF_IO_READ].tls.count, 0);
+	assert_int_equal(k[GF_IO_WRITE].requests, 1);
+	assert_int_equal(k[GF_IO_WRITE].bytes_sent, 100);
+	assert_true(k[GF_IO_WRITE].total.min_ns >= 3000);
+	assert_int_equal(k[GF_IO_OTHER].requests, 1);
+	assert_int_equal(k[GF_IO_OTHER].bytes_sent, 10);
+	assert_int_equal(k[GF_IO_OTHER].bytes_received, 300);
+	/* Taken: the next take starts from nothing. */
+	gf_engine_net_take(k);
+	assert_int_equal(k[GF_IO_READ].requests + k[GF_IO_WRITE].requests + k[GF_IO_OTHER].requests, 0);
+	gf_io_close_backend(io);
+	free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_depths),
 		cmocka_unit_test(test_short_and_errors),
 		cmocka_unit_test(test_sync_backend),
+		cmocka_unit_test(test_net_timing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

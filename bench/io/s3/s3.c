@@ -19,9 +19,11 @@
  * 2^attempt)]) up to max_attempts; any other answer is final. An S3 error becomes -errno
  * with "METHOD s3://bucket/key: HTTP status Code: Message" in io->detail.
  *
- * Timing: when a transfer ends, libcurl's timers (connect, TLS, first byte, total) go into
- * the instance's histograms by kind of request (gf_s3_timing); the instance adds them to
- * the process's figures when it closes, under a lock, so recording never contends.
+ * Timing: when a transfer ends, libcurl's timers (connect, TLS, first byte) go out with it
+ * for the engine to record (engine.h): in the request of a ranged GET, or reported with
+ * gf_engine_report for the transfers that are no request of the engine's (PUTs, parts,
+ * retried attempts, listings). Its counters (requests, retries, errors, multipart
+ * uploads) are handed out through ops->counters.
  *
  * Keys: with target.prefix_spread every request names its object by the spread key
  * (s3spread.h), so callers never see the layout. */
@@ -40,6 +42,7 @@
 #include <unistd.h>
 
 #include "stats/clock.h"
+#include "io/engine.h"
 #include "io/io.h"
 #include "io/s3/conf.h"
 #include "io/s3/ns.h"
@@ -58,10 +61,6 @@ static char scheme[8];    /* "http" or "https" */
 
 static struct gf_s3spread spread;
 
-/* Request timing of closed instances, by kind, until the next gf_s3_timing_take. */
-static pthread_mutex_t timing_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct gf_s3_timing timing_acc[GF_S3_KINDS];
-static bool timing_ready;
 
 static struct {
 	atomic_uint_fast64_t requests, retries_slowdown, retries_server, retries_network, errors_client,
@@ -98,6 +97,7 @@ struct s3_xfer {
 	size_t errlen;
 	char curlerr[CURL_ERROR_SIZE]; /* libcurl's words for a failure (the TLS reason) */
 	uint64_t first_ns, done_ns;    /* the answer's first header line; the end (gf_now_ns) */
+	uint64_t t_connect, t_tls, t_ttfb, t_total; /* libcurl's timers (ns, 0: not applicable) */
 	char etag[128];
 	long status;
 	CURLcode cc;
@@ -142,7 +142,6 @@ struct s3 {
 	uint64_t rng;
 	unsigned max_parts;
 	uint64_t part_size;       /* the instance's option "part_size", or the process-wide one */
-	struct gf_s3_timing *timing[GF_S3_KINDS]; /* allocated at the first request of a kind */
 	unsigned puts;            /* X_PUT transfers not finished (retries included) */
 	int put_err;              /* the first failed X_PUT, reported by later closes and flush */
 	char put_errmsg[256];
@@ -243,6 +242,13 @@ int gf_s3_key_name(const char *bucket, const char *stored, char *out, size_t len
 	return n < 0 ? n : 0;
 }
 
+/* --- timing and counters: wrappers kept for run.c and summary.c --- */
+
+_Static_assert((int)GF_S3_READ == (int)GF_IO_READ && (int)GF_S3_WRITE == (int)GF_IO_WRITE &&
+	       (int)GF_S3_OTHER == (int)GF_IO_OTHER && (int)GF_S3_KINDS == (int)GF_IO_OPS,
+	       "gf_s3_kind follows enum gf_io_op");
+_Static_assert(GF_S3_TIMING_COUNTERS == GF_NET_COUNTERS, "the same counters lead both layouts");
+
 void gf_s3_timing_init(struct gf_s3_timing *t)
 {
 	t->requests = t->bytes_sent = t->bytes_received = t->new_connections = 0;
@@ -266,34 +272,24 @@ void gf_s3_timing_merge(struct gf_s3_timing *dst, const struct gf_s3_timing *src
 
 void gf_s3_timing_take(struct gf_s3_timing *out)
 {
-	pthread_mutex_lock(&timing_lock);
-	for (int k = 0; k < GF_S3_KINDS; k++) {
-		if (!timing_ready)
-			gf_s3_timing_init(&timing_acc[k]);
-		if (out)
-			out[k] = timing_acc[k];
-		gf_s3_timing_init(&timing_acc[k]);
-	}
-	timing_ready = true;
-	pthread_mutex_unlock(&timing_lock);
-}
+	struct gf_net_timing *k = out ? malloc(GF_IO_OPS * sizeof(*k)) : NULL;
 
-/* An instance's figures into the process's, when it closes. */
-static void timing_flush(struct s3 *s)
-{
-	pthread_mutex_lock(&timing_lock);
-	for (int k = 0; k < GF_S3_KINDS; k++) {
-		if (!timing_ready)
-			gf_s3_timing_init(&timing_acc[k]);
-		if (s->timing[k])
-			gf_s3_timing_merge(&timing_acc[k], s->timing[k]);
+	/* The engines recorded every request; only this backend's requests carry timing. */
+	gf_engine_net_take(k);
+	for (int i = 0; out && i < GF_S3_KINDS; i++) {
+		gf_s3_timing_init(&out[i]);
+		if (!k)
+			continue;
+		out[i].requests = k[i].requests;
+		out[i].bytes_sent = k[i].bytes_sent;
+		out[i].bytes_received = k[i].bytes_received;
+		out[i].new_connections = k[i].new_connections;
+		out[i].connect = k[i].connect;
+		out[i].tls = k[i].tls;
+		out[i].ttfb = k[i].ttfb;
+		out[i].total = k[i].total;
 	}
-	timing_ready = true;
-	pthread_mutex_unlock(&timing_lock);
-	for (int k = 0; k < GF_S3_KINDS; k++) {
-		free(s->timing[k]);
-		s->timing[k] = NULL;
-	}
+	free(k);
 }
 
 void gf_s3_stats_get(struct gf_s3_stats *s)
@@ -744,13 +740,15 @@ static uint64_t rng_next(struct s3 *s)
 	return s->rng * 2685821657736338717ull;
 }
 
-static enum gf_s3_kind x_kindof(const struct s3_xfer *x)
+/* What the engine files a transfer under: data reads, PUTs of objects and parts, and the
+ * rest (HEAD, listings, DELETE, small GETs, multipart create and complete). */
+static enum gf_io_op x_op(const struct s3_xfer *x)
 {
 	if (x->kind == X_READ)
-		return GF_S3_READ;
+		return GF_IO_READ;
 	if (x->kind == X_PART || !strcmp(x->method, "PUT"))
-		return GF_S3_WRITE;
-	return GF_S3_OTHER;
+		return GF_IO_WRITE;
+	return GF_IO_OTHER;
 }
 
 static uint64_t us_to_ns(curl_off_t us)
@@ -758,54 +756,57 @@ static uint64_t us_to_ns(curl_off_t us)
 	return us > 0 ? (uint64_t)us * 1000u : 0;
 }
 
-/* libcurl's timers of a transfer that ended (each attempt of a retried request too),
- * into the instance's figures of its kind. */
-static void x_time(struct s3 *s, struct s3_xfer *x)
+/* libcurl's timers of a transfer that ended (each attempt of a retried request too). */
+static void x_time(struct s3_xfer *x)
 {
-	enum gf_s3_kind k = x_kindof(x);
-	struct gf_s3_timing *t = s->timing[k];
-	curl_off_t connect = 0, tls = 0, ttfb = 0, total = 0, up = 0, down = 0;
+	curl_off_t connect = 0, tls = 0, ttfb = 0, total = 0;
 	long conns = 0;
 
+	x->t_connect = x->t_tls = x->t_ttfb = x->t_total = 0;
 	curl_easy_getinfo(x->easy, CURLINFO_NUM_CONNECTS, &conns);
 	if (conns > 0)
 		atomic_fetch_add(&stats.new_connections, 1);
-	if (!t) {
-		t = malloc(sizeof(*t));
-		if (!t)
-			return; /* the figures lose a request; the request itself is not lost */
-		gf_s3_timing_init(t);
-		s->timing[k] = t;
-	}
-	t->requests++;
-	curl_easy_getinfo(x->easy, CURLINFO_SIZE_UPLOAD_T, &up);
-	curl_easy_getinfo(x->easy, CURLINFO_SIZE_DOWNLOAD_T, &down);
-	t->bytes_sent += up > 0 ? (uint64_t)up : 0;
-	t->bytes_received += down > 0 ? (uint64_t)down : 0;
-	/* Connect and TLS times of new connections only: a reused one reports near-zero
-	 * times that would hide the cost of the connections that were made. */
-	if (conns > 0)
-		t->new_connections++;
 	if (x->cc != CURLE_OK || x->status == 0)
 		return; /* no answer: its times say nothing about the store */
 	curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &connect);
 	curl_easy_getinfo(x->easy, CURLINFO_APPCONNECT_TIME_T, &tls);
 	curl_easy_getinfo(x->easy, CURLINFO_STARTTRANSFER_TIME_T, &ttfb);
 	curl_easy_getinfo(x->easy, CURLINFO_TOTAL_TIME_T, &total);
+	/* Connect and TLS times of new connections only: a reused one reports near-zero
+	 * times that would hide the cost of the connections that were made. */
 	if (conns > 0) {
-		gf_hist_record(&t->connect, us_to_ns(connect));
+		x->t_connect = us_to_ns(connect) ? us_to_ns(connect) : 1;
 		if (tls > 0)
-			gf_hist_record(&t->tls, us_to_ns(tls > connect ? tls - connect : 0));
+			x->t_tls = us_to_ns(tls > connect ? tls - connect : 0);
 	}
+	x->t_total = us_to_ns(total);
 	if (!strcmp(x->method, "PUT") || !strcmp(x->method, "POST")) {
 		/* libcurl 7.88 stamps the first byte when the upload starts, not when the answer
 		 * does: count back from the end to the answer's first header line instead. */
 		uint64_t tail = x->first_ns && x->done_ns > x->first_ns ? x->done_ns - x->first_ns : 0;
-		gf_hist_record(&t->ttfb, us_to_ns(total) > tail ? us_to_ns(total) - tail : 0);
+		x->t_ttfb = x->t_total > tail ? x->t_total - tail : 0;
 	} else {
-		gf_hist_record(&t->ttfb, us_to_ns(ttfb));
+		x->t_ttfb = us_to_ns(ttfb);
 	}
-	gf_hist_record(&t->total, us_to_ns(total));
+	/* Answered: never 0, which would read as "no answer". */
+	if (!x->t_ttfb)
+		x->t_ttfb = 1;
+}
+
+/* A transfer that is none of the engine's requests, for the engine to record. */
+static void x_report(struct gf_io *io, struct s3_xfer *x)
+{
+	curl_off_t up = 0, down = 0;
+	struct gf_io_req r = {
+		.op = x_op(x), .net = true, .connect_ns = x->t_connect, .tls_ns = x->t_tls,
+		.ttfb_ns = x->t_ttfb, .start_ns = x->done_ns - (x->t_total < x->done_ns ? x->t_total : 0),
+	};
+
+	curl_easy_getinfo(x->easy, CURLINFO_SIZE_UPLOAD_T, &up);
+	curl_easy_getinfo(x->easy, CURLINFO_SIZE_DOWNLOAD_T, &down);
+	r.length = up > 0 ? (size_t)up : 0;
+	r.result = down > 0 ? (int64_t)down : 0;
+	gf_engine_report(io, &r);
 }
 
 /* A finished transfer: retry it, or record its outcome. */
@@ -823,6 +824,8 @@ static void x_finish(struct gf_io *io, struct s3_xfer *x)
 			cap = RETRY_CAP_NS;
 		x->attempt++;
 		x->due_ns = gf_now_ns() + rng_next(s) % (cap + 1);
+		/* Every attempt is a request to the store: timed on its own. */
+		x_report(io, x);
 		if (net)
 			atomic_fetch_add(&stats.retries_network, 1);
 		else if (x->status == 503)
@@ -845,9 +848,16 @@ static void x_finish(struct gf_io *io, struct s3_xfer *x)
 	}
 	if (!rc && x->rc)
 		rc = x->rc;
+	if (x->kind != X_READ)
+		x_report(io, x);
 	switch (x->kind) {
 	case X_READ:
 		x->req->result = rc ? rc : (x->status == 416 ? 0 : (int64_t)x->downlen);
+		/* The request itself carries the timing of its last attempt to the engine. */
+		x->req->net = true;
+		x->req->connect_ns = x->t_connect;
+		x->req->tls_ns = x->t_tls;
+		x->req->ttfb_ns = x->t_ttfb;
 		s->ready[s->nready++] = x->req;
 		x_put(s, x);
 		break;
@@ -923,7 +933,7 @@ static int drive(struct gf_io *io, int timeout_ms)
 		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &x->status);
 		curl_easy_getinfo(x->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &x->content_length);
 		x->done_ns = gf_now_ns();
-		x_time(s, x);
+		x_time(x);
 		curl_multi_remove_handle(s->multi, x->easy);
 		x->in_multi = false;
 		s->active--;
@@ -1009,7 +1019,6 @@ static void s3_cleanup(struct gf_io *io)
 	}
 	curl_multi_cleanup(s->multi);
 	free(s->ready);
-	timing_flush(s);
 	/* The day's signing key is derived from the secret. */
 	explicit_bzero(s->key, sizeof(s->key));
 }
@@ -1441,6 +1450,26 @@ static int s3_check_name(const char *name, char *why, size_t len)
 	return 0;
 }
 
+/* The process's counters (atomics of every instance); none per instance. */
+static void s3_counters(struct gf_io *io, void (*cb)(void *arg, const char *name, uint64_t value), void *arg)
+{
+	struct gf_s3_stats st;
+
+	if (io)
+		return;
+	gf_s3_stats_get(&st);
+	cb(arg, "requests", st.requests);
+	cb(arg, "retries.slowdown_503", st.retries_slowdown);
+	cb(arg, "retries.server_5xx", st.retries_server);
+	cb(arg, "retries.network", st.retries_network);
+	cb(arg, "errors.client_4xx", st.errors_client);
+	cb(arg, "errors.server_5xx", st.errors_server);
+	cb(arg, "errors.network", st.errors_network);
+	cb(arg, "multipart_uploads", st.multipart_uploads);
+	cb(arg, "multipart_aborts", st.multipart_aborts);
+	cb(arg, "new_connections", st.new_connections);
+}
+
 const struct gf_io_ops gf_io_s3 = {
 	.name = "s3",
 	.caps = GF_IO_CAP_ASYNC | GF_IO_CAP_OBJECTS,
@@ -1463,6 +1492,7 @@ const struct gf_io_ops gf_io_s3 = {
 	.fs_type = "s3",
 	.uncached = "every S3 read is an HTTP GET to the server: no client cache",
 	.flush = s3_flush,
+	.counters = s3_counters,
 };
 
 /* --- whole-object helpers (rank 0's dataset checks) --- */
