@@ -12,7 +12,8 @@
 
 /* Each backend is defined in its own file; only the registry names them. Those after
  * posix are built only when configure found their library. */
-extern const struct gf_io_ops gf_io_null, gf_io_uring, gf_io_aio, gf_io_hdf5, gf_io_gfapi, gf_io_s3;
+extern const struct gf_io_ops gf_io_null, gf_io_uring, gf_io_aio, gf_io_mmap, gf_io_hdf5, gf_io_gfapi,
+	gf_io_s3;
 
 /* In order of preference for a local path: the default is the first that probes well. */
 static const struct gf_io_ops *const registry[] = {
@@ -23,6 +24,8 @@ static const struct gf_io_ops *const registry[] = {
 	&gf_io_aio,
 #endif
 	&gf_io_posix,
+	/* Read-only: never the default, chosen with --engine mmap. */
+	&gf_io_mmap,
 #ifdef HAVE_HDF5
 	/* After posix: never the default for a local path, only for dataset.format hdf5. */
 	&gf_io_hdf5,
