@@ -12,6 +12,10 @@
 
 #define MIB (1024ull * 1024)
 
+/* The AWS tools' profile when AWS_PROFILE is unset: its config-file section has no
+ * "profile " prefix, unlike every other profile's. */
+static const char default_profile[] = "default";
+
 static const char *opt(const struct gf_kvmap *m, const char *key)
 {
 	if (!m)
@@ -123,10 +127,10 @@ static void load_profile(const char *name, struct profile *p)
 		snprintf(path, sizeof(path), "%s/.aws/config", home);
 	else
 		path[0] = '\0';
-	if (strcmp(name, "default"))
+	if (strcmp(name, default_profile))
 		snprintf(section, sizeof(section), "profile %s", name);
 	else
-		snprintf(section, sizeof(section), "default");
+		snprintf(section, sizeof(section), "%s", default_profile);
 	if (path[0])
 		read_profile(path, section, p);
 }
@@ -150,7 +154,7 @@ void gf_s3conf_clear(struct gf_s3conf *c)
 
 int gf_s3conf_resolve(const struct gf_kvmap *opts, struct gf_s3conf *c, char *err, size_t errlen)
 {
-	const char *pname = env("AWS_PROFILE") ? env("AWS_PROFILE") : "default";
+	const char *pname = env("AWS_PROFILE") ? env("AWS_PROFILE") : default_profile;
 	const char *ak, *sk, *v;
 	struct profile p;
 	int rc = 0;
