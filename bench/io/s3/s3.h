@@ -1,6 +1,6 @@
 /* s3: what the S3 backend (s3.c) offers beyond struct gf_io_ops: a few figures of its
- * configuration, its counters, and the whole-object operations that its namespace
- * (s3/ns.c: the dataset checks, the marker and the manifest on rank 0) is made of.
+ * configuration, its counters, and the whole-object operations (s3/obj.c) that its
+ * namespace (s3/ns.c: the dataset checks, the marker and the manifest on rank 0) is made of.
  *
  * Paths are "s3://bucket/key". The configuration (endpoint, credentials, the key layout
  * of target.prefix_spread) is the backend's setup(opts), once per process before any
