@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The floors of bench/ (docs/architecture.md): each folder includes only the folders
+# below it, and engine, layout, mode and format names are compared as strings only in the
+# key table (model/workload.c) and the backend registry (io/io.c). Prints every broken
+# rule with its file and line; exits 1 if there is one, 0 if none.
+#   scripts/check-layers.sh [SOURCE_DIR]
+set -uo pipefail
+top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$top" || exit 2
+bad=0
+fail() { echo "check-layers: $*"; bad=1; }
+
+# forbid GLOB-OF-FILES INCLUDE-REGEX WHY
+forbid() {
+	local files=$1 re=$2 why=$3 f hit
+	for f in $files; do
+		[ -f "$f" ] || continue
+		while IFS= read -r hit; do
+			fail "$f:${hit%%:*}: includes ${hit#*:#include } ($why)"
+		done < <(grep -nE "^#include \"($re)" "$f" | sed 's/^\([0-9]*\):/\1:/')
+	done
+}
+shopt -s globstar nullglob
+forbid "bench/io/**/*.h" 'model/|phase/|run/|report/|cli\.h' "an io header sees only io, stats and the ground floor"
+forbid "bench/io/**/*.c" 'phase/|run/|report/|cli\.h' "io looks down only: stats, model, mpi"
+forbid "bench/report/*.[ch]" 'io/|phase/|run/|cli\.h' "report reads figures and summary.json, never does I/O"
+forbid "bench/model/*.[ch]" 'io/|phase/|run/|report/|mpi/|cli\.h' "model is pure: no I/O and no MPI"
+forbid "bench/phase/*.[ch]" 'run/|report/|cli\.h' "a phase looks down only: io, stats, model, mpi"
+forbid "bench/stats/*.[ch]" 'io/|phase/|run/|report/|model/|mpi/|cli\.h' "stats is the ground floor"
+forbid "mpi/*.[ch]" 'io/|phase/|run/|report/|model/|cli\.h' "mpi/ knows no benchmark"
+forbid "bench/sim/*.[ch]" 'io/|phase/|run/|mpi/|cli\.h' "the simulator never touches storage or MPI"
+
+# Names of engines, checkpoint layouts, modes and formats are enums and capability flags
+# outside the key table and the registry.
+names='posix|uring|aio|null|mmap|gfapi|gluster|s3|hdf5|mpiio|file_per_rank|shared_file|object_per_rank|async|subset|default|npy|npz|tfrecord|jpeg|png|csv|indexed_binary|mmap_indexed_binary|synthetic|hdf5_rows'
+for f in bench/**/*.c; do
+	case $f in bench/model/workload.c | bench/io/io.c | bench/cli.c) continue ;; esac
+	while IFS= read -r hit; do
+		fail "$f:${hit%%:*}: compares a name as a string: ${hit#*:} (use the enum or a capability flag)"
+	done < <(grep -nE "str(n|case)?cmp\([^;]*\"($names)(://)?\"" "$f" | sed 's/\t/ /g; s/  */ /g')
+done
+[ "$bad" -eq 0 ] && echo "check-layers: every floor looks down only; no name compared as a string"
+exit "$bad"
