@@ -34,7 +34,8 @@ forbid "bench/sim/*.[ch]" 'io/|phase/|run/|mpi/|cli\.h' "the simulator never tou
 # outside the key table and the registry.
 names='posix|uring|aio|null|mmap|gfapi|gluster|s3|hdf5|mpiio|file_per_rank|shared_file|object_per_rank|async|subset|default|npy|npz|tfrecord|jpeg|png|csv|indexed_binary|mmap_indexed_binary|synthetic|hdf5_rows'
 for f in bench/**/*.c; do
-	case $f in bench/model/workload.c | bench/io/io.c | bench/cli.c) continue ;; esac
+	# yaml.c reads YAML's own words ("null", "~"), not gpufeed's names.
+	case $f in bench/model/workload.c | bench/model/yaml.c | bench/io/io.c | bench/cli.c) continue ;; esac
 	while IFS= read -r hit; do
 		fail "$f:${hit%%:*}: compares a name as a string: ${hit#*:} (use the enum or a capability flag)"
 	done < <(grep -nE "str(n|case)?cmp\([^;]*\"($names)(://)?\"" "$f" | sed 's/\t/ /g; s/  */ /g')
