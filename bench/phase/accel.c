@@ -94,6 +94,44 @@ void gf_accel_halt(struct gf_accel *a, uint64_t until_ns)
 	a->prev_deadline_ns = until_ns;
 }
 
+void gf_accel_stop(struct gf_accel *a, uint64_t end_ns)
+{
+	uint64_t d, pos;
+
+	if (end_ns < a->prev_deadline_ns) {
+		/* Mid-compute (a halt never ends in the future: it is recorded when over). */
+		d = a->prev_deadline_ns - end_ns;
+		a->compute_all_ns -= d;
+		if (a->last_step_counted && a->in_block) {
+			a->block_compute_ns -= d;
+			a->block_elapsed_ns -= d;
+			a->compute_ns -= d;
+			a->elapsed_ns -= d;
+		}
+		a->prev_deadline_ns = end_ns;
+		return;
+	}
+	d = end_ns - a->prev_deadline_ns;
+	a->stall_all_ns += d;
+	a->prev_deadline_ns = end_ns;
+	if (!a->in_block) {
+		/* The wait opens the block of the step it waited for (main.py:322). */
+		a->in_block = true;
+		a->block_steps = a->block_counted = 0;
+		a->block_compute_ns = a->block_elapsed_ns = 0;
+	}
+	pos = a->block_steps;
+	if (pos < a->exclude_start || (int64_t)pos > a->last_counted || !d)
+		return;
+	/* An unfinished step with no compute: it weighs in the epoch's mean like a step. */
+	a->block_steps++;
+	a->block_counted++;
+	a->block_elapsed_ns += d;
+	a->stall_ns += d;
+	a->elapsed_ns += d;
+	a->last_step_counted = false;
+}
+
 uint64_t gf_accel_elapsed_ns(const struct gf_accel *a)
 {
 	return a->elapsed_ns;

@@ -66,6 +66,12 @@ uint64_t gf_accel_step(struct gf_accel *a, uint64_t ready_ns, uint64_t compute_n
  * next step opens a new one no earlier than until_ns, and the wait is neither compute
  * nor stall. */
 void gf_accel_halt(struct gf_accel *a, uint64_t until_ns);
+/* The run stopped at end_ns (a duration or a signal) before the schedule's end. A step
+ * still computing is cut there: only the compute done counts. An accelerator waiting for a
+ * batch since its last step or halt ended stalled until end_ns: that wait is stall of the
+ * open block (counted when the step it waited for would have been), so a run cut during a
+ * long stall does not report the AU of the steps before it. */
+void gf_accel_stop(struct gf_accel *a, uint64_t end_ns);
 /* Close the open block (a no-op without one). */
 void gf_accel_end_block(struct gf_accel *a);
 /* Close the block and the epoch. */

@@ -703,8 +703,9 @@ static int wait_between(double between_s, volatile sig_atomic_t *stop)
 {
 	double stopped[1];
 
+	/* A signal ends the wait at once: time_between_checkpoints may be hours. */
 	if (between_s > 0)
-		gf_sleep_until(gf_now_ns() + (uint64_t)(between_s * 1e9));
+		gf_sleep_until_or(gf_now_ns() + gf_s_to_ns(between_s), stop, 0);
 	stopped[0] = stop && *stop;
 	gf_world_allmax_double_on(GF_COMM_CKPT, stopped, 1);
 	return stopped[0] > 0 ? -EINTR : 0;

@@ -343,7 +343,8 @@ int gf_fetch_batch(struct gf_fetch *f, unsigned accel, uint64_t step, bool drain
 				rc = gf_engine_flush(&f->eng);
 				if (rc)
 					return gf_fetch_drain(f);
-				gf_sleep_until(gf_now_ns() + (uint64_t)(t * 1e9));
+				if (!gf_sleep_until_or(gf_now_ns() + gf_s_to_ns(t), f->stop, f->stop_ns))
+					return gf_fetch_drain(f); /* the run stops: the batch is not needed */
 			}
 		}
 	}

@@ -10,6 +10,7 @@
 #ifndef GF_FETCH_H
 #define GF_FETCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -49,6 +50,10 @@ struct gf_fetch {
 	uint64_t samples;                 /* completed */
 	uint64_t requested_bytes;         /* bytes of the samples, before alignment */
 	uint64_t opens;
+	/* Set by the caller after init: preprocessing sleeps end early when *stop is set or the
+	 * clock reaches stop_ns (0 = never), and the batch stops issuing samples. */
+	volatile sig_atomic_t *stop;
+	uint64_t stop_ns;
 	int error;
 	char errmsg[600];
 	char path[4096];

@@ -125,6 +125,14 @@ static bool should_stop(struct shared *sh)
 	       (sh->deadline_ns && gf_now_ns() >= sh->deadline_ns);
 }
 
+/* When the run ended: the duration's end, or now for a signal. */
+static uint64_t stop_time(const struct shared *sh)
+{
+	uint64_t now = gf_now_ns();
+
+	return sh->deadline_ns && sh->deadline_ns < now ? sh->deadline_ns : now;
+}
+
 /* --- checkpoint.mode async --- */
 
 /* Readers: a request's bytes belong to a burst when they arrive while it runs. */
@@ -395,10 +403,10 @@ static void worker_loop(struct reader *r, struct gf_fetch *f)
 		step = job / sh->naccel;
 		/* Room in the prefetch queue, and the accelerator done with the previous epoch: a
 		 * framework's loader starts an epoch's reads when the epoch starts. */
-		while (!sh->abort && (step >= sh->q[a].consumed + sh->prefetch ||
-				      step / cfg->plan->steps_per_epoch > sh->q[a].epochs_done))
+		while (!should_stop(sh) && (step >= sh->q[a].consumed + sh->prefetch ||
+					    step / cfg->plan->steps_per_epoch > sh->q[a].epochs_done))
 			pthread_cond_wait(&sh->room, &sh->mu);
-		if (sh->abort) {
+		if (should_stop(sh)) {
 			pthread_mutex_unlock(&sh->mu);
 			break;
 		}
@@ -440,6 +448,8 @@ static void *reader_main(void *arg)
 		set_error(sh, rc, f.errmsg);
 		return NULL;
 	}
+	f.stop = cfg->stop;
+	f.stop_ns = sh->deadline_ns;
 	if (sh->ck) {
 		/* Whatever fetch hooked there still runs, after the attribution. */
 		r->chained_on_read = f.eng.on_read;
@@ -476,14 +486,13 @@ static void *accel_main(void *arg)
 		double c;
 
 		pthread_mutex_lock(&sh->mu);
-		while (!sh->abort && !(slot->state == SLOT_READY && slot->step == step)) {
-			/* Nobody will fill this step: the readers stopped (duration or signal). */
-			if (sh->next_job <= step * sh->naccel + t->local && should_stop(sh))
-				break;
+		/* A duration or a signal ends the wait and leaves what was read ahead uncomputed:
+		 * the run must end promptly, not work through prefetch_size batches. */
+		while (!should_stop(sh) && !(slot->state == SLOT_READY && slot->step == step))
 			pthread_cond_wait(&sh->ready, &sh->mu);
-		}
-		if (sh->abort || !(slot->state == SLOT_READY && slot->step == step)) {
+		if (should_stop(sh)) {
 			pthread_mutex_unlock(&sh->mu);
+			gf_accel_stop(acc, stop_time(sh));
 			break;
 		}
 		ready_ns = slot->ready_ns;
@@ -502,14 +511,17 @@ static void *accel_main(void *arg)
 		pthread_mutex_unlock(&sh->mu);
 
 		c = gf_dist_sample(&cfg->w->train.computation_time, &t->rng);
-		compute_ns = (uint64_t)(c * 1e9);
+		compute_ns = gf_s_to_ns(c);
 		uint64_t prev = acc->prev_deadline_ns, begun = acc->steps;
 		deadline = gf_accel_step(acc, ready_ns, compute_ns, &start_ns);
 		if (begun && start_ns > prev)
 			gf_series_span(&t->series, prev, start_ns, GF_TS_STALL_NS);
 		gf_series_span(&t->series, start_ns, deadline, GF_TS_COMPUTE_NS);
 		gf_progress_step(cfg->progress, compute_ns, begun && start_ns > prev ? start_ns - prev : 0);
-		gf_sleep_until(deadline);
+		if (!gf_sleep_until_or(deadline, cfg->stop, sh->deadline_ns)) {
+			gf_accel_stop(acc, stop_time(sh)); /* the compute is cut where the run ended */
+			break;
+		}
 		/* After the step's end every window that overlaps it has begun: split the counted
 		 * stall and compute by the bursts. */
 		if (sh->ck && acc->last_step_counted) {
@@ -675,7 +687,7 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	sh.prefetch = (uint64_t)cfg->w->reader.prefetch_size;
 	sh.njobs = p->total_steps * p->per_rank;
 	if (cfg->duration_s > 0)
-		sh.deadline_ns = gf_now_ns() + (uint64_t)(cfg->duration_s * 1e9);
+		sh.deadline_ns = gf_now_ns() + gf_s_to_ns(cfg->duration_s);
 	pthread_mutex_init(&sh.mu, NULL);
 	pthread_cond_init(&sh.ready, NULL);
 	pthread_cond_init(&sh.room, NULL);

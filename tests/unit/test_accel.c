@@ -399,6 +399,49 @@ static void test_au_does_not_close(void **state)
 	assert_true(a.in_block);
 }
 
+/* gf_accel_stop: a run stopped by --duration while an accelerator waits has stalled until
+ * the stop (8 fed steps, then 41 s with no batch: AU 700 / 41700, not 100%); stopped while
+ * computing, the step counts only the compute done; a stop right after the excluded first
+ * step, mid-wait, makes the wait the one counted step: AU 0, not "no steps". */
+static void test_stop(void **state)
+{
+	struct gf_accel a;
+
+	(void)state;
+	gf_accel_init(&a, 0, 1, 0, 1000, T0);
+	for (int i = 0; i < 8; i++)
+		gf_accel_step(&a, T0, 100 * MS, NULL);
+	assert_true(fabs(gf_accel_au(&a) - 100.0) < 1e-9);
+	gf_accel_stop(&a, T0 + 800 * MS + 41000 * MS);
+	assert_int_equal(a.stall_ns, 41000 * MS);
+	assert_int_equal(a.compute_ns, 700 * MS);
+	assert_int_equal(a.steps, 8);
+	assert_true(fabs(gf_accel_au(&a) - 100.0 * 700 / 41700) < 1e-9);
+	assert_true(fabs(gf_accel_goodput(&a) - 100.0 * 800 / 41800) < 1e-9);
+
+	gf_accel_init(&a, 0, 1, 0, 1000, T0);
+	for (int i = 0; i < 3; i++)
+		gf_accel_step(&a, T0, 100 * MS, NULL);
+	gf_accel_stop(&a, T0 + 250 * MS); /* step 2 ran 50 of its 100 ms */
+	assert_int_equal(a.compute_ns, 150 * MS);
+	assert_int_equal(a.compute_all_ns, 250 * MS);
+	assert_int_equal(a.stall_ns, 0);
+	assert_true(fabs(gf_accel_au(&a) - 100.0) < 1e-9);
+
+	gf_accel_init(&a, 0, 1, 0, 1000, T0);
+	gf_accel_step(&a, T0, 100 * MS, NULL);
+	assert_true(gf_accel_au(&a) < 0);
+	gf_accel_stop(&a, T0 + 5000 * MS);
+	assert_true(fabs(gf_accel_au(&a)) < 1e-9);
+	assert_int_equal(a.stall_ns, 4900 * MS);
+
+	/* No batch ever came and the first position is excluded: still no counted step. */
+	gf_accel_init(&a, 0, 1, 0, 1000, T0);
+	gf_accel_stop(&a, T0 + 5000 * MS);
+	assert_true(gf_accel_au(&a) < 0);
+	assert_int_equal(a.stall_all_ns, 5000 * MS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_init_resets),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_au_does_not_close),
+		cmocka_unit_test(test_stop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
