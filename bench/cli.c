@@ -169,8 +169,10 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 			c->sets[c->nsets++] = optarg;
 			break;
 		case O_DURATION:
-			if (gf_parse_time(optarg, &c->duration_s) || c->duration_s <= 0) {
-				snprintf(err, errlen, "--duration '%s': expected a positive time such as 30s or 5m", optarg);
+			/* The bound of run.duration: the deadline is kept in nanoseconds. */
+			if (gf_parse_time(optarg, &c->duration_s) || c->duration_s <= 0 || c->duration_s > 1e9) {
+				snprintf(err, errlen, "--duration '%s': expected a positive time up to 1e9 seconds, "
+					 "such as 30s or 5m", optarg);
 				return -EINVAL;
 			}
 			break;

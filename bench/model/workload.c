@@ -22,14 +22,21 @@ static const char FORMATS[] =
 	"tfrecord|hdf5|csv|npz|npy|jpeg|png|indexed_binary|mmap_indexed_binary|synthetic";
 static const char DTYPES[] = "fp16|bf16|fp32|fp64|int8|uint8";
 
+/* Bounds of the time and size keys: each must fit when turned into nanoseconds or bytes
+ * and multiplied by the counts it meets (samples x record size, queue depth x buffer). */
+#define T_MAX 1e6           /* seconds per step or sample: 11.5 days */
+#define REC_MAX 1099511627776.0 /* 1 TiB per record */
+#define BUF_MAX 17179869184.0 /* 16 GiB per buffer or request */
+#define MODEL_MAX 1125899906842624.0 /* 1 PiB per checkpoint */
+
 /* Every key gpufeed accepts. Bounds (min, max) of 1, 0 mean unbounded. DLIO / MLPerf Storage keys first, by section, then
  * gpufeed's own sections. Keys that only matter to a Python framework are accepted as
  * GF_K_IGNORED so existing workload files load unchanged; summary.json lists them. */
 const struct gf_key gf_keys[] = {
 	KEY("model.name", GF_K_STR, model.name, NULL, 1, 0, "label of the model"),
 	KEY("model.type", GF_K_STR, model.type, NULL, 1, 0, "cnn, transformer, ... (transformer switches on transformer sizing)"),
-	KEY("model.model_size", GF_K_SIZE, model.model_size, NULL, 1, 0, "checkpoint size of the model (MLPerf spelling; honoured, where DLIO reads only model_size_bytes and writes its 10 KiB default)"),
-	KEY("model.model_size_bytes", GF_K_SIZE, model.model_size_bytes, NULL, 1, 0, "checkpoint size of the model (DLIO spelling)"),
+	KEY("model.model_size", GF_K_SIZE, model.model_size, NULL, 0, MODEL_MAX, "checkpoint size of the model (MLPerf spelling; honoured, where DLIO reads only model_size_bytes and writes its 10 KiB default)"),
+	KEY("model.model_size_bytes", GF_K_SIZE, model.model_size_bytes, NULL, 0, MODEL_MAX, "checkpoint size of the model (DLIO spelling)"),
 	KEY("model.model_datatype", GF_K_ENUM_STR, model.model_datatype, DTYPES, 1, 0, "datatype of the model weights"),
 	KEY("model.optimizer_datatype", GF_K_ENUM_STR, model.optimizer_datatype, DTYPES, 1, 0, "datatype of the optimizer state"),
 	KEY("model.num_layers", GF_K_INT, model.num_layers, NULL, 0, 1e6, "transformer layers"),
@@ -59,21 +66,21 @@ const struct gf_key gf_keys[] = {
 	KEY("dataset.num_files_train", GF_K_INT, dataset.num_files_train, NULL, 1, 1e15, "training files"),
 	KEY("dataset.num_files_eval", GF_K_INT, dataset.num_files_eval, NULL, 0, 1e15, "evaluation files"),
 	KEY("dataset.num_samples_per_file", GF_K_INT, dataset.num_samples_per_file, NULL, 1, 1e12, "samples in each file"),
-	KEY("dataset.record_length_bytes", GF_K_SIZE, dataset.record_length_bytes, NULL, 1, 0, "mean sample size"),
-	KEY("dataset.record_length", GF_K_SIZE, dataset.record_length_bytes, NULL, 1, 0, "mean sample size (old DLIO spelling)"),
-	KEY("dataset.record_length_bytes_stdev", GF_K_SIZE, dataset.record_length_bytes_stdev, NULL, 1, 0, "standard deviation of the sample size"),
-	KEY("dataset.record_length_stdev", GF_K_SIZE, dataset.record_length_bytes_stdev, NULL, 1, 0, "standard deviation (old DLIO spelling)"),
-	KEY("dataset.record_length_bytes_resize", GF_K_SIZE, dataset.record_length_bytes_resize, NULL, 1, 0, "tensor size after decode (no I/O effect)"),
-	KEY("dataset.record_length_resize", GF_K_SIZE, dataset.record_length_bytes_resize, NULL, 1, 0, "tensor size after decode (old DLIO spelling)"),
+	KEY("dataset.record_length_bytes", GF_K_SIZE, dataset.record_length_bytes, NULL, 0, REC_MAX, "mean sample size"),
+	KEY("dataset.record_length", GF_K_SIZE, dataset.record_length_bytes, NULL, 0, REC_MAX, "mean sample size (old DLIO spelling)"),
+	KEY("dataset.record_length_bytes_stdev", GF_K_SIZE, dataset.record_length_bytes_stdev, NULL, 0, REC_MAX, "standard deviation of the sample size"),
+	KEY("dataset.record_length_stdev", GF_K_SIZE, dataset.record_length_bytes_stdev, NULL, 0, REC_MAX, "standard deviation (old DLIO spelling)"),
+	KEY("dataset.record_length_bytes_resize", GF_K_SIZE, dataset.record_length_bytes_resize, NULL, 0, REC_MAX, "tensor size after decode (no I/O effect)"),
+	KEY("dataset.record_length_resize", GF_K_SIZE, dataset.record_length_bytes_resize, NULL, 0, REC_MAX, "tensor size after decode (old DLIO spelling)"),
 	KEY("dataset.num_subfolders_train", GF_K_INT, dataset.num_subfolders_train, NULL, 0, 1e9, "spread training files over this many subfolders"),
 	KEY("dataset.num_subfolders_eval", GF_K_INT, dataset.num_subfolders_eval, NULL, 0, 1e9, "spread evaluation files over this many subfolders"),
 	KEY("dataset.file_prefix", GF_K_STR, dataset.file_prefix, NULL, 1, 0, "file name prefix"),
 	KEY("dataset.compression", GF_K_STR, dataset.compression, NULL, 1, 0, "compression (recorded; data is incompressible)"),
 	KEY("dataset.compression_level", GF_K_INT, dataset.compression_level, NULL, 1, 0, "compression level (recorded)"),
 	KEY("dataset.enable_chunking", GF_K_BOOL, dataset.enable_chunking, NULL, 1, 0, "format hdf5: chunked records dataset (false = contiguous)"),
-	KEY("dataset.chunk_size", GF_K_SIZE, dataset.chunk_size, NULL, 1, 0, "format hdf5 with enable_chunking: bytes per chunk, rounded down to whole rows (0 = one row per chunk)"),
+	KEY("dataset.chunk_size", GF_K_SIZE, dataset.chunk_size, NULL, 0, BUF_MAX, "format hdf5 with enable_chunking: bytes per chunk, rounded down to whole rows (0 = one row per chunk)"),
 	KEY("dataset.keep_files", GF_K_BOOL, dataset.keep_files, NULL, 1, 0, "keep the dataset after the run"),
-	KEY("dataset.generation_buffer_size", GF_K_SIZE, dataset.generation_buffer_size, NULL, 1, 0, "write size during generation"),
+	KEY("dataset.generation_buffer_size", GF_K_SIZE, dataset.generation_buffer_size, NULL, 0, BUF_MAX, "write size during generation"),
 	KEY("dataset.record_element_type", GF_K_STR, dataset.record_element_type, NULL, 1, 0, "element type (recorded)"),
 	IGN("dataset.record_dims", "tensor shape (no I/O effect)"),
 	IGN("dataset.record_element_bytes", "element size (no I/O effect)"),
@@ -87,11 +94,11 @@ const struct gf_key gf_keys[] = {
 	KEY("reader.file_shuffle", GF_K_ENUM, reader.file_shuffle, "off|seed|random", 1, 0, "shuffle the file order each epoch"),
 	KEY("reader.sample_shuffle", GF_K_ENUM, reader.sample_shuffle, "off|seed|random", 1, 0, "shuffle the sample order each epoch"),
 	KEY("reader.shuffle_size", GF_K_INT, reader.shuffle_size, NULL, 0, 1e15, "shuffle buffer (recorded; gpufeed shuffles globally)"),
-	KEY("reader.transfer_size", GF_K_SIZE, reader.transfer_size, NULL, 1, 0, "largest read request"),
+	KEY("reader.transfer_size", GF_K_SIZE, reader.transfer_size, NULL, 0, BUF_MAX, "largest read request"),
 	KEY("reader.read_type", GF_K_ENUM, reader.read_type, "on_demand|memory", 1, 0, "on_demand reads from storage each time"),
 	KEY("reader.file_access", GF_K_ENUM_STR, reader.file_access, "multi|shared|collective|mpio|posix", 1, 0, "file access mode"),
-	KEY("reader.preprocess_time", GF_K_TIME, reader.preprocess_time, NULL, 1, 0, "per-sample preprocessing time"),
-	KEY("reader.preprocess_time_stdev", GF_K_STDEV, reader.preprocess_time, NULL, 1, 0, "its standard deviation"),
+	KEY("reader.preprocess_time", GF_K_TIME, reader.preprocess_time, NULL, 0, T_MAX, "per-sample preprocessing time"),
+	KEY("reader.preprocess_time_stdev", GF_K_STDEV, reader.preprocess_time, NULL, 0, T_MAX, "its standard deviation"),
 	KEY("reader.odirect", GF_K_BOOL, reader.odirect, NULL, 1, 0, "O_DIRECT reads"),
 	IGN("reader.pin_memory", "framework only"),
 	IGN("reader.data_loader_classname", "a custom DLIO Python data loader: gpufeed emulates the built-in ones"),
@@ -103,14 +110,14 @@ const struct gf_key gf_keys[] = {
 	IGN("reader.transformed_record_element_type", "framework only"),
 
 	KEY("train.epochs", GF_K_INT, train.epochs, NULL, 1, 1e9, "passes over the dataset"),
-	KEY("train.computation_time", GF_K_TIME, train.computation_time, NULL, 1, 0, "emulated compute per step (seconds or a distribution)"),
-	KEY("train.computation_time_stdev", GF_K_STDEV, train.computation_time, NULL, 1, 0, "its standard deviation"),
+	KEY("train.computation_time", GF_K_TIME, train.computation_time, NULL, 0, T_MAX, "emulated compute per step (seconds or a distribution)"),
+	KEY("train.computation_time_stdev", GF_K_STDEV, train.computation_time, NULL, 0, T_MAX, "its standard deviation"),
 	KEY("train.total_training_steps", GF_K_INT, train.total_training_steps, NULL, -1, 1e15, "steps in all (-1 = whole epochs)"),
 	KEY("train.seed", GF_K_INT, train.seed, NULL, 1, 0, "shuffle seed"),
 	KEY("train.seed_change_epoch", GF_K_BOOL, train.seed_change_epoch, NULL, 1, 0, "a new order every epoch"),
 
-	KEY("evaluation.eval_time", GF_K_TIME, evaluation.eval_time, NULL, 1, 0, "emulated compute per evaluation step"),
-	KEY("evaluation.eval_time_stdev", GF_K_STDEV, evaluation.eval_time, NULL, 1, 0, "its standard deviation"),
+	KEY("evaluation.eval_time", GF_K_TIME, evaluation.eval_time, NULL, 0, T_MAX, "emulated compute per evaluation step"),
+	KEY("evaluation.eval_time_stdev", GF_K_STDEV, evaluation.eval_time, NULL, 0, T_MAX, "its standard deviation"),
 	KEY("evaluation.eval_after_epoch", GF_K_INT, evaluation.eval_after_epoch, NULL, 0, 1e9, "first epoch with evaluation"),
 	KEY("evaluation.epochs_between_evals", GF_K_INT, evaluation.epochs_between_evals, NULL, 1, 1e9, "epochs between evaluations"),
 
@@ -126,12 +133,12 @@ const struct gf_key gf_keys[] = {
 	KEY("checkpoint.recovery_rank_shift", GF_K_ENUM, checkpoint.recovery_rank_shift, "false|true|auto", 1, 0, "restore another node's shard (true; unset = auto, the same) or each rank its own (false); DLIO never applies it (a misspelled name), gpufeed does"),
 	KEY("checkpoint.mode", GF_K_ENUM_STR, checkpoint.mode, "default|subset|async", 1, 0, "default: training halts for each burst; async (gpufeed): a background thread per rank writes it while training goes on, one burst in flight, and summary.json checkpoint.async reports how much reads and AU drop meanwhile (needs workflow.train and MPI_THREAD_MULTIPLE); subset: DLIO's, which ranks take part"),
 	KEY("checkpoint.type", GF_K_ENUM_STR, checkpoint.type, "rank_zero|all_ranks", 1, 0, "who writes"),
-	KEY("checkpoint.model_size", GF_K_SIZE, checkpoint.model_size, NULL, 1, 0, "flat checkpoint size"),
+	KEY("checkpoint.model_size", GF_K_SIZE, checkpoint.model_size, NULL, 0, MODEL_MAX, "flat checkpoint size"),
 	KEY("checkpoint.layout", GF_K_ENUM_STR, checkpoint.layout, "file_per_rank|shared_file|hdf5|object_per_rank", 1, 0, "file per rank, one MPI-IO file, one parallel HDF5 file, or one S3 object per rank (multipart; the only one on s3://)"),
 	KEY("checkpoint.collective", GF_K_BOOL, checkpoint.collective, NULL, 1, 0, "shared_file/hdf5: collective writes (false = independent)"),
 	KEY("checkpoint.mpiio_hints", GF_K_KV, checkpoint.mpiio_hints, NULL, 1, 0, "MPI_Info hints for shared files (striping_factor, romio_cb_write ...)"),
-	KEY("checkpoint.buffer_size", GF_K_SIZE, checkpoint.buffer_size, NULL, 1, 0, "memory each rank streams its shard through"),
-	KEY("checkpoint.part_size", GF_K_SIZE, checkpoint.part_size, NULL, 1, 0, "object_per_rank: multipart part size (default storage_options.s3_part_size, 16 MiB; kept within 5 MiB..5 GiB and 10,000 parts)"),
+	KEY("checkpoint.buffer_size", GF_K_SIZE, checkpoint.buffer_size, NULL, 0, BUF_MAX, "memory each rank streams its shard through"),
+	KEY("checkpoint.part_size", GF_K_SIZE, checkpoint.part_size, NULL, 0, BUF_MAX, "object_per_rank: multipart part size (default storage_options.s3_part_size, 16 MiB; kept within 5 MiB..5 GiB and 10,000 parts)"),
 	KEY("checkpoint.scale", GF_K_RATIO, checkpoint.scale, NULL, 1, 0, "shrink every shard by this factor (1/1000) keeping the rank layout"),
 	KEY("checkpoint.shares", GF_K_ENUM, checkpoint.shares, "dlio|stage_exact", 1, 0, "dlio: every rank's optimizer share is parameters // (data x tensor x pipeline), as DLIO; stage_exact: its pipeline stage's parameters / data"),
 	KEY("checkpoint.restore_shift", GF_K_INT, checkpoint.restore_shift, NULL, 0, 1e9, "restore the shard of rank + shift (0 = ranks per node, or 1 on one node)"),
@@ -162,10 +169,10 @@ const struct gf_key gf_keys[] = {
 	KEY("target.path", GF_K_STR, target.path, NULL, 1, 0, "data folder: a path or URI (overrides storage_root/data_folder)"),
 	KEY("target.engine", GF_K_STR, target.engine, NULL, 1, 0, "I/O engine (default: by scheme)"),
 	KEY("target.direct", GF_K_ENUM, target.direct, "false|true|auto", 1, 0, "O_DIRECT: true, false, or auto (fall back where refused)"),
-	KEY("target.queue_depth", GF_K_INT, target.queue_depth, NULL, 1, 65536, "requests in flight per reader thread (unset: the loader's own, one sample at a time for pytorch, a stream per file for tensorflow + tfrecord)"),
+	KEY("target.queue_depth", GF_K_INT, target.queue_depth, NULL, 1, 32768, "requests in flight per reader thread, at most 32768 (io_uring's limit) and what half the memory holds in buffers (unset: the loader's own, one sample at a time for pytorch, a stream per file for tensorflow + tfrecord)"),
 	KEY("target.sqpoll", GF_K_BOOL, target.sqpoll, NULL, 1, 0, "uring: a kernel thread polls for submissions (no system call per batch)"),
 	KEY("target.lustre.stripe_count", GF_K_INT, target.lustre_stripe_count, NULL, 0, 65536, "Lustre: OSTs per new file (0 = default; MPI-IO striping_factor)"),
-	KEY("target.lustre.stripe_size", GF_K_SIZE, target.lustre_stripe_size, NULL, 1, 0, "Lustre: stripe size of new files (0 = default; MPI-IO striping_unit)"),
+	KEY("target.lustre.stripe_size", GF_K_SIZE, target.lustre_stripe_size, NULL, 0, BUF_MAX, "Lustre: stripe size of new files (0 = default; MPI-IO striping_unit)"),
 	KEY("target.prefix_spread", GF_K_INT, target.prefix_spread, NULL, 0, 65536, "s3: spread object keys over this many hashed prefixes after the target's (request-rate limits are per prefix; 0 or 1 = off)"),
 	KEY("target.open_files", GF_K_INT, target.open_files, NULL, 0, 1048576, "files each reader thread keeps open with reader.read_type memory (0 = auto, under the fd limit)"),
 
@@ -351,6 +358,12 @@ static bool out_of_bounds(const struct gf_key *k, double v)
 
 #define FIELD(w, k, T) ((T *)((char *)(w) + (k)->offset))
 
+static const char *time_range(const struct gf_key *k, char *buf, size_t len)
+{
+	snprintf(buf, len, "must be between %g and %g seconds", k->min, k->max);
+	return buf;
+}
+
 static int fail(char *err, size_t errlen, const struct gf_origin *o, const char *key,
 		const char *value, const char *what)
 {
@@ -396,10 +409,16 @@ int gf_key_set(struct gf_workload *w, const struct gf_key *k, const char *v,
 	case GF_K_SIZE: {
 		int rc = gf_parse_size(v, FIELD(w, k, uint64_t));
 		if (rc == -ERANGE)
-			return fail(err, errlen, o, k->path, v, "too large");
+			return fail(err, errlen, o, k->path, v, "too large (at most 16 EiB, and less for most keys)");
 		if (rc)
 			return fail(err, errlen, o, k->path, v,
 				    "expected a size that is not negative, such as 65536, 4KiB, 1.5GB or 2M");
+		if (out_of_bounds(k, (double)*FIELD(w, k, uint64_t))) {
+			snprintf(what, sizeof(what), "must be at most %.0f bytes (%g TiB)", k->max,
+				 k->max / 1099511627776.0);
+			*FIELD(w, k, uint64_t) = 0;
+			return fail(err, errlen, o, k->path, v, what);
+		}
 		return 0;
 	}
 	case GF_K_FLOAT:
@@ -463,6 +482,8 @@ int gf_key_set(struct gf_workload *w, const struct gf_key *k, const char *v,
 			return fail(err, errlen, o, k->path, v,
 				    "expected seconds (0.323, 250ms) or a distribution map "
 				    "({mean, stdev}, {type: uniform, min, max}, gamma, exponential, poisson)");
+		if (out_of_bounds(k, s))
+			return fail(err, errlen, o, k->path, v, time_range(k, what, sizeof(what)));
 		/* A plain number keeps a stdev given by the separate *_stdev key. */
 		if (d->type == GF_DIST_NORMAL) {
 			d->a = s;
@@ -478,6 +499,8 @@ int gf_key_set(struct gf_workload *w, const struct gf_key *k, const char *v,
 		double s;
 		if (gf_parse_time(v, &s))
 			return fail(err, errlen, o, k->path, v, "expected seconds that are not negative");
+		if (out_of_bounds(k, s))
+			return fail(err, errlen, o, k->path, v, time_range(k, what, sizeof(what)));
 		if (d->type != GF_DIST_CONST && d->type != GF_DIST_NORMAL)
 			return fail(err, errlen, o, k->path, v,
 				    "the time it belongs to is already a distribution; give stdev there");
@@ -608,6 +631,12 @@ int gf_key_set_dist(struct gf_workload *w, const struct gf_key *k, const char *c
 		return fail(err, errlen, o, k->path, "{...}", "uniform needs min <= max");
 	if (forms[f].t == GF_DIST_GAMMA && (a <= 0 || b <= 0))
 		return fail(err, errlen, o, k->path, "{...}", "gamma needs shape > 0 and scale > 0");
+	/* Every parameter in seconds, and gamma's mean (shape x scale), within the key's range. */
+	if (out_of_bounds(k, forms[f].t == GF_DIST_GAMMA ? a * b : a) || out_of_bounds(k, b)) {
+		char what[160], range[80];
+		snprintf(what, sizeof(what), "%s (the mean and every parameter)", time_range(k, range, sizeof(range)));
+		return fail(err, errlen, o, k->path, "{...}", what);
+	}
 	FIELD(w, k, struct gf_dist)->type = forms[f].t;
 	FIELD(w, k, struct gf_dist)->a = a;
 	FIELD(w, k, struct gf_dist)->b = b;
@@ -747,6 +776,15 @@ int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
 	if ((double)w->dataset.num_files_train * (double)w->dataset.num_samples_per_file > 9.0e18) {
 		snprintf(err, errlen, "%s: num_files_train x num_samples_per_file is more than 9e18 samples",
 			 where(w, "dataset.num_files_train", at, sizeof(at)));
+		return -EINVAL;
+	}
+	/* The plan sizes the dataset in bytes: keep it where a uint64_t and a double agree. */
+	if (((double)w->dataset.num_files_train + (double)w->dataset.num_files_eval) *
+	    (double)w->dataset.num_samples_per_file *
+	    ((double)w->dataset.record_length_bytes + (double)w->dataset.record_length_bytes_stdev) > 0x1p63) {
+		snprintf(err, errlen, "%s: (num_files_train + num_files_eval) x num_samples_per_file x "
+			 "(record_length_bytes + its stdev) is more than 8 EiB, the largest dataset gpufeed sizes",
+			 where(w, "dataset.record_length_bytes", at, sizeof(at)));
 		return -EINVAL;
 	}
 	if (w->train.computation_time.a < 0) {

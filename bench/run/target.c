@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "config.h"
 #include "io/io.h"
 #include "io/ns.h"
+#include "model/units.h"
 
 /* The root: file:// taken off, no trailing slash (it makes doubled separators in file
  * names), but never the scheme's own "//" or a lone "/". */
@@ -128,8 +130,56 @@ int gf_target_backend_opts(const struct gf_workload *w, const struct gf_target *
 	return rc;
 }
 
+/* target.queue_depth buys a buffer per request in flight: datagen's of
+ * generation_buffer_size, and per reader thread one as large as a sample (up to
+ * transfer_size). Refuse depths whose buffers would take more than half this machine's
+ * memory on one rank, before anything is allocated. io_uring's own limit (32768,
+ * IORING_MAX_ENTRIES) is the key's bound in the key table. */
+static int check_queue_memory(const struct gf_workload *w, char *err, size_t errlen)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+	double qd = (double)w->target.queue_depth, mem, gen, rec, rd, need;
+	char a[32], b[32], at[GF_STR + 16];
+	const struct gf_key *k;
+	unsigned line;
+
+	if (w->target.queue_depth <= 0 || pages <= 0 || page <= 0)
+		return 0;
+	mem = (double)pages * (double)page;
+	gen = w->dataset.generation_buffer_size ? (double)w->dataset.generation_buffer_size : 2097152.0;
+	rec = (double)w->dataset.record_length_bytes * (w->dataset.record_length_bytes_stdev ? 2 : 1);
+	if (w->reader.transfer_size && (double)w->reader.transfer_size < rec)
+		rec = (double)w->reader.transfer_size;
+	rd = rec * (double)(w->reader.read_threads > 0 ? w->reader.read_threads : 1);
+	need = qd * (gen > rd ? gen : rd);
+	if (need <= mem / 2)
+		return 0;
+	k = gf_key_find("target.queue_depth");
+	line = k ? w->key_line[k - gf_keys] : 0;
+	snprintf(at, sizeof(at), line ? "%s:%u" : "%s", w->source[0] ? w->source : "workload", line);
+	snprintf(err, errlen, "%s: target.queue_depth %lld needs about %s of buffers per rank (a "
+		 "request's buffer of %s each%s), more than half of this machine's %s; the most it "
+		 "allows is %.0f", at, (long long)w->target.queue_depth,
+		 gf_format_size((uint64_t)need, a, sizeof(a)),
+		 gf_format_size((uint64_t)(gen > rd ? gen : rec), b, sizeof(b)),
+		 gen > rd ? " of dataset.generation_buffer_size" : " per reader thread",
+		 gf_format_size((uint64_t)mem, (char[32]){ 0 }, 32), floor(mem / 2 / (gen > rd ? gen : rd)));
+	return -EINVAL;
+}
+
+static int resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
+		   struct gf_target *t, char *err, size_t errlen);
+
 int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
 		      struct gf_target *t, char *err, size_t errlen)
+{
+	int rc = check_queue_memory(w, err, errlen);
+
+	return rc ? rc : resolve(w, cli_target, cli_engine, t, err, errlen);
+}
+
+static int resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
+		   struct gf_target *t, char *err, size_t errlen)
 {
 	const char *uri = cli_target && *cli_target ? cli_target : w->target.path;
 	const char *engine = cli_engine && *cli_engine ? cli_engine : w->target.engine;

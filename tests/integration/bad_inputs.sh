@@ -101,6 +101,10 @@ cli() {
 GOOD=$SRCDIR/workloads/quickstart.yaml
 R() { echo --target "$TMP/cli-$1/data" --results "$TMP/cli-$1/results"; }
 
+cli duration_overflow "--duration '1e30': expected a positive time up to 1e9 seconds" none \
+	run "$GOOD" --duration 1e30 $(R duration_overflow)
+cli set_time_overflow "train.computation_time: '1e20' is not valid: must be between 0 and 1e+06 seconds" cmdline \
+	run "$GOOD" --set train.computation_time=1e20 $(R set_time_overflow)
 cli missing_workload "cannot read the workload: No such file or directory" "name:$TMP/no-such.yaml" \
 	run "$TMP/no-such.yaml" $(R missing_workload)
 : >"$TMP/zero-bytes.yaml"

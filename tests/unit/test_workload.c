@@ -693,7 +693,11 @@ static void test_validate(void **state)
 		{ "dataset:\n  record_length_bytes: 100\n  record_length_bytes_stdev: 1000\n", 0, NULL },
 		{ "dataset:\n  num_files_train: 1000000000000000\n  num_samples_per_file: 10000\n", -EINVAL,
 		  "more than 9e18 samples" },
-		{ "dataset:\n  num_files_train: 1000000000000000\n  num_samples_per_file: 9000\n", 0, NULL },
+		{ "dataset:\n  num_files_train: 1000000000000000\n  num_samples_per_file: 9000\n"
+		  "  record_length_bytes: 1\n", 0, NULL },
+		/* Bytes past 8 EiB would wrap the plan's uint64_t sizes. */
+		{ "dataset:\n  num_files_train: 1000000000000000\n  num_samples_per_file: 9000\n", -EINVAL,
+		  "more than 8 EiB" },
 		{ "workflow:\n  train: false\n", -EINVAL, "workflow has nothing to do" },
 		{ "workflow:\n  train: false\n  checkpoint: true\n", 0, NULL },
 		{ "workflow:\n  train: false\n  generate_data: true\n", 0, NULL },
