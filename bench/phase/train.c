@@ -73,6 +73,7 @@ struct shared {
 	uint64_t prefetch;
 	uint64_t next_job, njobs;
 	uint64_t deadline_ns; /* stop claiming work after this (duration) */
+	atomic_uint_fast64_t rq_wait_ns; /* run-queue wait of the phase's threads, summed */
 	bool abort;
 	int error;
 	char errmsg[512];
@@ -125,6 +126,29 @@ static bool should_stop(struct shared *sh)
 	       (sh->deadline_ns && gf_now_ns() >= sh->deadline_ns);
 }
 
+/* This thread's run-queue wait so far (schedstat's second field, ns; 0 when unknown). */
+static uint64_t rq_wait_ns(void)
+{
+	unsigned long long run, wait = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &run, &wait) != 2)
+		wait = 0;
+	fclose(f);
+	return wait;
+}
+
+/* Add what the calling thread waited since from (its rq_wait_ns at its start). */
+static void rq_wait_add(struct shared *sh, uint64_t from)
+{
+	uint64_t now = rq_wait_ns();
+
+	if (now > from)
+		atomic_fetch_add_explicit(&sh->rq_wait_ns, now - from, memory_order_relaxed);
+}
+
 /* When the run ended: the duration's end, or now for a signal. */
 static uint64_t stop_time(const struct shared *sh)
 {
@@ -150,6 +174,7 @@ static void *ckpt_main(void *arg)
 	struct shared *sh = arg;
 	struct ckpt_worker *k = sh->ck;
 	const struct gf_train_cfg *cfg = sh->cfg;
+	uint64_t rq0 = rq_wait_ns();
 
 	pthread_mutex_lock(&k->mu);
 	for (;;) {
@@ -193,6 +218,7 @@ static void *ckpt_main(void *arg)
 		pthread_cond_broadcast(&k->cv);
 	}
 	pthread_mutex_unlock(&k->mu);
+	rq_wait_add(sh, rq0);
 	return NULL;
 }
 
@@ -439,6 +465,7 @@ static void *reader_main(void *arg)
 	struct shared *sh = r->sh;
 	const struct gf_train_cfg *cfg = sh->cfg;
 	struct gf_fetch f;
+	uint64_t rq0 = rq_wait_ns();
 	int rc;
 
 	/* Samples of a batch are read through one fetch, read_depth of them in flight: the
@@ -446,6 +473,7 @@ static void *reader_main(void *arg)
 	rc = gf_fetch_init(&f, cfg->read, &r->latency, &r->open_latency, &r->series);
 	if (rc) {
 		set_error(sh, rc, f.errmsg);
+		rq_wait_add(sh, rq0);
 		return NULL;
 	}
 	f.stop = cfg->stop;
@@ -467,6 +495,7 @@ static void *reader_main(void *arg)
 	r->requested_bytes = f.requested_bytes;
 	r->opens = f.opens;
 	gf_fetch_destroy(&f);
+	rq_wait_add(sh, rq0);
 	return NULL;
 }
 
@@ -478,7 +507,7 @@ static void *accel_main(void *arg)
 	const struct gf_train_cfg *cfg = sh->cfg;
 	struct gf_accel *acc = &sh->res->accel[t->local];
 	struct accel_q *q = &sh->q[t->local];
-	uint64_t total = cfg->plan->total_steps;
+	uint64_t total = cfg->plan->total_steps, rq0 = rq_wait_ns();
 
 	for (uint64_t step = 0; step < total; step++) {
 		struct slot *slot = &q->slots[step % sh->prefetch];
@@ -572,6 +601,7 @@ static void *accel_main(void *arg)
 	q->epochs_done = UINT64_MAX / 2;
 	pthread_cond_broadcast(&sh->room);
 	pthread_mutex_unlock(&sh->mu);
+	rq_wait_add(sh, rq0);
 	return NULL;
 }
 
@@ -580,6 +610,7 @@ static void *accel_main(void *arg)
 static void *watchdog_main(void *arg)
 {
 	struct shared *sh = arg;
+	uint64_t rq0 = rq_wait_ns();
 
 	for (;;) {
 		bool done;
@@ -595,6 +626,7 @@ static void *watchdog_main(void *arg)
 		if (done)
 			break;
 	}
+	rq_wait_add(sh, rq0);
 	return NULL;
 }
 
@@ -678,6 +710,7 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 
 	memset(res, 0, sizeof(*res));
 	memset(&sh, 0, sizeof(sh));
+	atomic_init(&sh.rq_wait_ns, 0);
 	gf_hist_init(&res->latency);
 	gf_hist_init(&res->open_latency);
 	gf_series_init(&res->series, cfg->t0_ns, 1000000000u);
@@ -820,6 +853,7 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 		}
 	}
 	res->cpu_s = gf_cpu_seconds(RUSAGE_SELF) - cpu0;
+	res->runqueue_wait_s = (double)atomic_load(&sh.rq_wait_ns) / 1e9;
 	res->interrupted = cfg->stop && *cfg->stop;
 	res->duration_reached = sh.deadline_ns && res->steps < p->total_steps * p->per_rank;
 	if (sh.error) {

@@ -69,6 +69,11 @@ struct gf_train_result {
 	uint64_t opens;          /* files opened */
 	uint64_t start_ns, end_ns;
 	double cpu_s;            /* user + system of the whole rank */
+	/* Time this rank's phase threads were runnable but not running (the run-queue wait of
+	 * /proc/thread-self/schedstat, summed over the threads): CPU the machine did not give
+	 * the rank, which load on shared cores adds to stall without being the tool's. 0 where
+	 * the kernel does not report it. */
+	double runqueue_wait_s;
 	bool interrupted;        /* stopped by a signal */
 	bool duration_reached;   /* stopped by run.duration before the last step */
 	bool async_ran;          /* checkpoint_async: async holds the figures */
