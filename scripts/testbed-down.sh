@@ -47,12 +47,14 @@ pids() {
 left=$(pids)
 if [ -n "$left" ]; then
 	say "stopping $(echo "$left" | wc -w) process(es) left in the testbed namespaces"
+	# shellcheck disable=SC2086 # one word per pid
 	kill $left 2>/dev/null
 	for _ in $(seq 1 30); do
 		[ -z "$(pids)" ] && break
 		sleep 0.1
 	done
 	left=$(pids)
+	# shellcheck disable=SC2086
 	[ -n "$left" ] && kill -9 $left 2>/dev/null
 fi
 

@@ -33,7 +33,7 @@ addr_of() { awk -v h="$1" '$1 == h { print $3 }' "$TB_DIR/rates"; }
 
 t0=$(date +%s.%N)
 echo "$VOL" >"$TB_DIR/gluster.volume"
-first= first_addr=
+first='' first_addr=''
 for s in $GF_TESTBED_SERVERS; do
 	a=$(addr_of "$s")
 	echo "gluster $s" >>"$TB_DIR/made"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Shared by scripts/testbed-*.sh (sourced, not run): where a testbed keeps its state and
 # what it is called. A testbed is named by a prefix (GF_TESTBED_PREFIX, default gf): its
 # network namespaces are PREFIX-c1..cN (client hosts), PREFIX-s1..sM (server hosts) and

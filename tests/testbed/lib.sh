@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the testbed tests (sourced, not run): the integration helpers (gf, expect,
 # only_result, finish) plus a testbed of their own, named gft (hosts gft-c1.., gft-s1..),
 # built by scripts/testbed-up.sh and always removed by scripts/testbed-down.sh on exit.
@@ -9,15 +10,22 @@ export GF_TESTBED_DIR=/var/tmp/gpufeed-testbed/gft
 TB_LOCK=/run/lock/gpufeed-testbed.lock
 TB_UP=0
 
+# On exit, whatever happened: the testbed goes, and anything it leaves fails the test.
 tb_teardown() {
-	local t0=$SECONDS
+	local rc=$? t0=$SECONDS
 	if [ "$TB_UP" = 1 ]; then
-		"$SRCDIR/scripts/testbed-down.sh" >/dev/null 2>"$TMP/down.err" || cat "$TMP/down.err"
+		"$SRCDIR/scripts/testbed-down.sh" >/dev/null 2>"$TMP/down.err" || { cat "$TMP/down.err"; rc=1; }
 		echo "teardown: $((SECONDS - t0)) s"
-		[ -n "$(ip netns list 2>/dev/null | grep -E '^gft-')" ] && echo "FAIL: testbed namespaces left behind"
+		if ip netns list 2>/dev/null | grep -qE '^gft-' || [ -e "$GF_TESTBED_DIR" ] ||
+			pgrep -f -- "$GF_TESTBED_DIR/" >/dev/null; then
+			echo "FAIL: the testbed left namespaces, its folder or processes behind"
+			rc=1
+		fi
 	fi
-	[ -n "${TB_CLEANUP:-}" ] && eval "$TB_CLEANUP"
+	# A test's own mounts under $TMP (tb_cleanup, when the test defines it).
+	declare -F tb_cleanup >/dev/null && tb_cleanup
 	rm -rf "$TMP"
+	exit "$rc"
 }
 trap tb_teardown EXIT
 
@@ -47,6 +55,3 @@ tbrun() {
 	shift
 	timeout 600 "$SRCDIR/scripts/testbed-mpirun.sh" --ppn "$ppn" "$GPUFEED" "$@"
 }
-
-# The rank and run count in a results folder (fails the test when the run failed).
-tbsummary() { only_result "$1"; }

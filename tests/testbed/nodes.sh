@@ -63,7 +63,7 @@ fi
 SH=$TMP/shared
 mkdir -p "$SH"
 mount -t tmpfs -o size=1g gft-shared "$SH" || { bad "cannot mount a tmpfs at $SH"; finish; }
-TB_CLEANUP='umount -l "$SH" 2>/dev/null'
+tb_cleanup() { umount -l "$SH" 2>/dev/null; }
 LLAMA=("$SRCDIR/workloads/llama3_8b.yaml" --set checkpoint.scale=1/2000 --set checkpoint.time_between_checkpoints=0
 	--set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=1 --quiet)
 # restore_check NAME NP MPIRUN-ARGS...: one checkpoint and one restore, watched.
