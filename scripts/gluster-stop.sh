@@ -8,6 +8,10 @@ set -uo pipefail
 DIR=${GF_GLUSTER_DIR:-/var/tmp/gpufeed-gluster}
 VOL=${GF_GLUSTER_VOLUME:-gfvol}
 MNT=$DIR/mnt
+# glusterd's control socket: its own in DIR when gluster-start.sh gave it one
+# (GF_GLUSTER_ADDR), the default one otherwise.
+CLI=(gluster --mode=script)
+[ -S "$DIR/glusterd.socket" ] && CLI+=(--glusterd-sock="$DIR/glusterd.socket")
 
 # Never remove a folder that is not ours: the state folder carries our glusterd.vol.
 if [ -e "$DIR" ] && [ ! -f "$DIR/glusterd.vol" ] && [ -n "$(ls -A "$DIR" 2>/dev/null)" ]; then
@@ -23,9 +27,9 @@ fi
 pid=
 [ -f "$DIR/glusterd.pid" ] && pid=$(cat "$DIR/glusterd.pid" 2>/dev/null)
 if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ "$(cat /proc/"$pid"/comm 2>/dev/null)" = glusterd ]; then
-	if gluster --mode=script volume info "$VOL" >/dev/null 2>&1; then
-		gluster --mode=script volume stop "$VOL" force >/dev/null 2>&1
-		gluster --mode=script volume delete "$VOL" >/dev/null 2>&1
+	if "${CLI[@]}" volume info "$VOL" >/dev/null 2>&1; then
+		"${CLI[@]}" volume stop "$VOL" force >/dev/null 2>&1
+		"${CLI[@]}" volume delete "$VOL" >/dev/null 2>&1
 	fi
 	kill "$pid" 2>/dev/null
 	for _ in $(seq 1 50); do
@@ -52,7 +56,7 @@ done
 
 if [ -d "$DIR" ]; then
 	mountpoint -q "$MNT" 2>/dev/null && umount -l "$MNT" 2>/dev/null
-	rm -rf "$DIR/bricks" "$DIR/glusterd" "$DIR/glusterd.pid"
+	rm -rf "$DIR/bricks" "$DIR/glusterd" "$DIR/glusterd.pid" "$DIR/glusterd.socket"
 	rmdir "$MNT" 2>/dev/null
 fi
 echo "gluster-stop: volume $VOL stopped and deleted, bricks removed (logs kept in $DIR)" >&2

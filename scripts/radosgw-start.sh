@@ -11,8 +11,12 @@
 # port beside the http one (beast's ssl_endpoint), written to DIR/ssl_port; RGW_DNS_NAME
 # (default 127.0.0.1) is the name under which radosgw takes bucket.NAME host names
 # (virtual-hosted requests), e.g. localhost, whose subdomains curl resolves to loopback.
+# RGW_ADDR (default 127.0.0.1) is the address radosgw listens on, e.g. a testbed server
+# host's (scripts/testbed-s3.sh runs this inside that host's network namespace); the
+# monitor and the OSD stay on loopback, and RGW_DNS_NAME then defaults to RGW_ADDR.
 set -euo pipefail
 dir=${1:?usage: radosgw-start.sh DIR [BUCKET...]}
+addr=${RGW_ADDR:-127.0.0.1}
 for b in ceph-mon ceph-osd radosgw radosgw-admin ceph monmaptool; do
 	command -v "$b" >/dev/null || { echo "radosgw-start: $b missing: install radosgw ceph-mon ceph-osd" >&2; exit 1; }
 done
@@ -32,16 +36,16 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 rm -rf "$dir/mon" "$dir/osd" "$dir/run" "$dir/log" "$dir/ssl_port"
 mkdir -p "$dir/mon" "$dir/osd" "$dir/run" "$dir/log"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(python3 -c 'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' "$addr")
 monport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 fsid=$(python3 -c 'import uuid; print(uuid.uuid4())')
-frontend="beast endpoint=127.0.0.1:$port"
+frontend="beast endpoint=$addr:$port"
 sslport=
 if [ -n "${RGW_TLS_CERT:-}" ] || [ -n "${RGW_TLS_KEY:-}" ]; then
 	[ -r "${RGW_TLS_CERT:-}" ] && [ -r "${RGW_TLS_KEY:-}" ] ||
 		{ echo "radosgw-start: RGW_TLS_CERT and RGW_TLS_KEY must both name readable PEM files" >&2; exit 1; }
-	sslport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	frontend="$frontend ssl_endpoint=127.0.0.1:$sslport ssl_certificate=$(realpath "$RGW_TLS_CERT") ssl_private_key=$(realpath "$RGW_TLS_KEY")"
+	sslport=$(python3 -c 'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' "$addr")
+	frontend="$frontend ssl_endpoint=$addr:$sslport ssl_certificate=$(realpath "$RGW_TLS_CERT") ssl_private_key=$(realpath "$RGW_TLS_KEY")"
 fi
 conf=$dir/ceph.conf
 cat >"$conf" <<EOF
@@ -79,7 +83,7 @@ osd data = $dir/osd
 [client.rgw.gf]
 rgw frontends = $frontend tcp_nodelay=1
 rgw data = $dir/rgw
-rgw dns name = ${RGW_DNS_NAME:-127.0.0.1}
+rgw dns name = ${RGW_DNS_NAME:-$addr}
 EOF
 C=(-c "$conf")
 monmaptool --create --fsid "$fsid" --addv a "[v1:127.0.0.1:$monport]" "$dir/monmap" >/dev/null
@@ -111,12 +115,12 @@ ceph "${C[@]}" osd stat | grep -q '1 up' || { echo "radosgw-start: the OSD did n
 mkdir -p "$dir/rgw"
 radosgw "${C[@]}" -n client.rgw.gf >>"$dir/log/rgw.start" 2>&1
 for _ in $(seq 300); do
-	curl -s -o /dev/null "http://127.0.0.1:$port/" && break
+	curl -s -o /dev/null "http://$addr:$port/" && break
 	sleep 0.1
 done
-curl -s -o /dev/null "http://127.0.0.1:$port/" || { echo "radosgw-start: radosgw did not answer" >&2; tail -20 "$dir/log/client.rgw.gf.log" >&2; exit 1; }
+curl -s -o /dev/null "http://$addr:$port/" || { echo "radosgw-start: radosgw did not answer" >&2; tail -20 "$dir/log/client.rgw.gf.log" >&2; exit 1; }
 if [ -n "$sslport" ]; then
-	curl -sk -o /dev/null "https://127.0.0.1:$sslport/" ||
+	curl -sk -o /dev/null "https://$addr:$sslport/" ||
 		{ echo "radosgw-start: radosgw did not answer on https port $sslport" >&2; tail -20 "$dir/log/client.rgw.gf.log" >&2; exit 1; }
 	echo "$sslport" >"$dir/ssl_port"
 fi
@@ -128,11 +132,10 @@ rm -f "$dir/user.json"
 chmod 600 "$dir/secret_key"
 # The buckets: a SigV4-signed PUT per bucket, with Python's standard library only.
 for b in "$@"; do
-	python3 - "$port" "$b" "$dir/access_key" "$dir/secret_key" <<'PY' || { echo "radosgw-start: cannot create bucket $b" >&2; exit 1; }
+	python3 - "$addr:$port" "$b" "$dir/access_key" "$dir/secret_key" <<'PY' || { echo "radosgw-start: cannot create bucket $b" >&2; exit 1; }
 import datetime, hashlib, hmac, sys, urllib.request
-port, bucket, akf, skf = sys.argv[1:]
+host, bucket, akf, skf = sys.argv[1:]
 ak, sk = open(akf).read().strip(), open(skf).read().strip()
-host = "127.0.0.1:" + port
 now = datetime.datetime.now(datetime.timezone.utc)
 amz, day = now.strftime("%Y%m%dT%H%M%SZ"), now.strftime("%Y%m%d")
 h = hashlib.sha256(b"").hexdigest()
@@ -150,4 +153,4 @@ urllib.request.urlopen(req, timeout=10).read()
 PY
 done
 echo "$port" >"$dir/port"
-echo "http://127.0.0.1:$port"
+echo "http://$addr:$port"
