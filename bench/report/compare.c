@@ -230,13 +230,9 @@ static int plot_compare(const char *file, struct run *runs, int nruns, int base,
 	snprintf(title, sizeof(title), "%s, baseline %s", gf_json_str(runs[base].s, "/workload_name", "?"),
 		 runs[base].name);
 	vars[0] = '\0';
-	gf_plot_var_str(vars, sizeof(vars), "data", data);
-	gf_plot_var_str(vars, sizeof(vars), "out", out);
-	gf_plot_var_str(vars, sizeof(vars), "title", title);
-	gf_plot_var_str(vars, sizeof(vars), "formats", ext + 1);
 	gf_plot_var_num(vars, sizeof(vars), "nruns", nruns);
 	gf_plot_var_num(vars, sizeof(vars), "nfig", nfig);
-	rc = nfig ? gf_plot_gnuplot(sdir, "compare.gp", vars, NULL) : -ENODATA;
+	rc = nfig ? gf_plot_gnuplot(sdir, "compare.gp", vars, &(struct gf_plot_args){ .data = data, .out = out, .title = title, .formats = ext + 1 }, NULL) : -ENODATA;
 	unlink(data);
 	if (rc)
 		snprintf(err, errlen, "--plot %s: %s", file,

@@ -5,6 +5,7 @@
 #         baseline)
 # Writes: out.png and/or out.svg (formats)
 # Variables (gnuplot -e): data, out, title, formats, nruns, nfig.
+script_dir = ARG1; data = ARG2; out = ARG3; title = ARG4; formats = ARG5
 load script_dir . "/common.gp"
 set datafile columnheaders
 
@@ -26,7 +27,7 @@ set offsets 0, 0, graph 0.3, 0
 colours = c_grey . " " . c_blue . " " . c_orange . " " . c_green . " " . c_purple . " " . c_sky . " " . c_red
 
 do for [fmt in formats] {
-	eval term_cmd(fmt)
+	load script_dir . "/term.gp"
 	set title "Run comparison: figures in % of the baseline\n" . title font ",20"
 	set bmargin 9
 	plot for [r=2:nruns + 1] data using r:xtic(1) lc rgb word(colours, (r - 2) % 7 + 1) title columnhead(r), \
