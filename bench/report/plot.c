@@ -20,6 +20,7 @@
 #include "model/units.h"
 #include "report/load.h"
 #include "report/plotdata.h"
+#include "report/verdict.h"
 
 extern char **environ;
 
@@ -326,6 +327,11 @@ static int plot_ceiling(struct ctx *c)
 			 gf_json_str(c->s, "/ceiling/accelerator_profile", "?"), thr);
 	else
 		snprintf(sub, sizeof(sub), "no compute in the workload: no accelerator count");
+	if (num(c->s, "/ceiling/elapsed_s", 0) < GF_STEADY_MIN_S ||
+	    num(c->s, "/ceiling/read_requests", 0) < GF_STEADY_MIN_REQUESTS) {
+		size_t n = strlen(sub);
+		snprintf(sub + n, sizeof(sub) - n, " (too short: not a steady state)");
+	}
 	bdiv = gf_plot_rate_unit(info.max_rate, &bunit);
 	ldiv = gf_plot_latency_unit(info.max_lat_us > p99 ? info.max_lat_us : p99, &lunit);
 	c->nums[0] = '\0';

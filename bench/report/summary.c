@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "config.h"
 #include "report/nodes.h"
+#include "report/verdict.h"
 #include "model/units.h"
 
 void gf_summary_au(const struct gf_run_summary *s, double *mean, double *min, double *max)
@@ -545,6 +547,12 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	}
 	if (s->ckpt && s->ckpt->nbursts)
 		json_object_object_add(root, "checkpoint", checkpoint_json(s));
+	{
+		/* Decided from the figures above, the way report decides it again later. */
+		struct gf_verdict v;
+		gf_verdict_of(root, &v);
+		json_object_object_add(root, "verdict", gf_verdict_json(&v));
+	}
 	return root;
 }
 
@@ -567,46 +575,77 @@ static int write_ranks_csv(const char *dir, const struct gf_run_summary *s)
 	return fclose(f) ? -errno : 0;
 }
 
+static void latency_rows(FILE *f, const char *phase, const struct gf_hist *h)
+{
+	uint64_t cum = 0;
+
+	for (unsigned i = 0; i < GF_HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		cum += h->bucket[i];
+		fprintf(f, "%s,%llu,%llu,%llu,%.6f\n", phase, (unsigned long long)gf_hist_bucket_low(i),
+			(unsigned long long)gf_hist_bucket_high(i), (unsigned long long)h->bucket[i],
+			100.0 * (double)cum / (double)h->count);
+	}
+}
+
 static int write_latency_csv(const char *dir, const struct gf_run_summary *s)
 {
 	char path[4200];
 	FILE *f;
-	uint64_t cum = 0;
 
 	snprintf(path, sizeof(path), "%s/latency.csv", dir);
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
 	fprintf(f, "phase,bucket_low_ns,bucket_high_ns,count,cumulative_percent\n");
-	for (unsigned i = 0; i < GF_HIST_BUCKETS; i++) {
-		if (!s->latency.bucket[i])
-			continue;
-		cum += s->latency.bucket[i];
-		fprintf(f, "train_read,%llu,%llu,%llu,%.6f\n", (unsigned long long)gf_hist_bucket_low(i),
-			(unsigned long long)gf_hist_bucket_high(i), (unsigned long long)s->latency.bucket[i],
-			100.0 * (double)cum / (double)s->latency.count);
-	}
+	if (s->train_ran)
+		latency_rows(f, "train_read", &s->latency);
+	if (s->ceiling_ran)
+		latency_rows(f, "ceiling_read", &s->ceiling.latency);
 	return fclose(f) ? -errno : 0;
 }
 
-static int write_timeseries_csv(const char *dir, const struct gf_run_summary *s)
+/* t0 + t as ISO 8601 UTC with milliseconds; "" when the wall clock is unknown. */
+static void utc_at(double t0_unix_s, double t_s, char *buf, size_t len)
 {
-	char path[4200];
-	FILE *f;
-	double iv = s->interval_s > 0 ? s->interval_s : 1.0;
+	double t = t0_unix_s + t_s;
+	time_t sec = (time_t)t;
+	struct tm tm;
+	int ms = (int)((t - (double)sec) * 1000);
 
-	snprintf(path, sizeof(path), "%s/timeseries.csv", dir);
+	buf[0] = '\0';
+	if (t0_unix_s <= 0 || !gmtime_r(&sec, &tm))
+		return;
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec, ms > 999 ? 999 : ms);
+}
+
+/* A phase's per-rank time series: timeseries.csv (training) or ceiling_timeseries.csv.
+ * accels: accelerators per rank, for AU (0: no AU column worth having, written as 0). */
+static int write_series_csv(const char *dir, const char *name, const struct gf_ts_row *ts, size_t n,
+			    double iv, double t0_unix_s, double accels)
+{
+	char path[4200], utc[40];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	fprintf(f, "rank,t_s,read_bytes,write_bytes,samples,requests,compute_s,stall_s,read_bytes_per_s,au_percent,checkpoint_s\n");
-	for (size_t i = 0; i < s->nts; i++) {
-		const struct gf_ts_row *r = &s->ts[i];
-		double compute = r->v[4] / 1e9, accels = s->plan->per_rank;
-		fprintf(f, "%d,%.3f,%llu,%llu,%llu,%llu,%.6f,%.6f,%.1f,%.3f,%.6f\n", r->rank,
-			(double)r->interval * iv, (unsigned long long)r->v[0], (unsigned long long)r->v[1],
-			(unsigned long long)r->v[2], (unsigned long long)r->v[3], compute, r->v[5] / 1e9,
-			r->v[0] / iv, 100.0 * compute / (iv * accels), r->v[GF_TS_CKPT_NS] / 1e9);
+	/* New columns go at the end: readers that count columns keep working. */
+	fprintf(f, "rank,t_s,read_bytes,write_bytes,samples,requests,compute_s,stall_s,read_bytes_per_s,au_percent,"
+		"checkpoint_s,latency_sum_s,time_utc\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct gf_ts_row *r = &ts[i];
+		double compute = r->v[GF_TS_COMPUTE_NS] / 1e9, t = (double)r->interval * iv;
+		utc_at(t0_unix_s, t, utc, sizeof(utc));
+		fprintf(f, "%d,%.3f,%llu,%llu,%llu,%llu,%.6f,%.6f,%.1f,%.3f,%.6f,%.9f,%s\n", r->rank, t,
+			(unsigned long long)r->v[GF_TS_READ_BYTES], (unsigned long long)r->v[GF_TS_WRITE_BYTES],
+			(unsigned long long)r->v[GF_TS_SAMPLES], (unsigned long long)r->v[GF_TS_REQUESTS], compute,
+			r->v[GF_TS_STALL_NS] / 1e9, r->v[GF_TS_READ_BYTES] / iv,
+			accels > 0 ? 100.0 * compute / (iv * accels) : 0, r->v[GF_TS_CKPT_NS] / 1e9,
+			r->v[GF_TS_LATENCY_NS] / 1e9, utc);
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -631,6 +670,29 @@ static int write_checkpoint_csv(const char *dir, const struct gf_run_summary *s)
 	return fclose(f) ? -errno : 0;
 }
 
+/* Where each rank's time in each burst went: open, write (or read), sync, close. */
+static int write_checkpoint_latency_csv(const char *dir, const struct gf_run_summary *s)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/checkpoint_latency.csv", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "burst,kind,checkpoint,rank,bytes,open_s,transfer_s,sync_s,close_s,total_s,blocks_verified\n");
+	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
+		const struct gf_ckpt_burst *b = &s->ckpt->bursts[i];
+		for (int r = 0; b->rank_detail && r < s->ranks; r++) {
+			const double *d = b->rank_detail + (size_t)r * GF_CKPT_RANK_FIELDS;
+			fprintf(f, "%u,%s,%u,%d,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.0f\n", i, b->restore ? "restore" : "write",
+				b->index, r, d[GF_CKPT_R_BYTES], d[GF_CKPT_R_OPEN_S], d[GF_CKPT_R_WRITE_S],
+				d[GF_CKPT_R_SYNC_S], d[GF_CKPT_R_CLOSE_S], d[GF_CKPT_R_TOTAL_S], d[GF_CKPT_R_BLOCKS]);
+		}
+	}
+	return fclose(f) ? -errno : 0;
+}
+
 int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 {
 	char path[4200];
@@ -645,13 +707,18 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 	json_object_put(j);
 	if (!rc && s->ckpt && s->ckpt->nbursts)
 		rc = write_checkpoint_csv(dir, s);
-	if (!rc && s->train_ran) {
+	if (!rc && s->ckpt && s->ckpt->nbursts)
+		rc = write_checkpoint_latency_csv(dir, s);
+	if (!rc && (s->train_ran || s->ceiling_ran))
+		rc = write_latency_csv(dir, s);
+	if (!rc && s->train_ran)
 		rc = write_ranks_csv(dir, s);
-		if (!rc)
-			rc = write_latency_csv(dir, s);
-		if (!rc)
-			rc = write_timeseries_csv(dir, s);
-	}
+	if (!rc && s->train_ran)
+		rc = write_series_csv(dir, "timeseries.csv", s->ts, s->nts, s->interval_s > 0 ? s->interval_s : 1.0,
+				      s->train_t0_unix_s, s->plan->per_rank);
+	if (!rc && s->ceiling_ran)
+		rc = write_series_csv(dir, "ceiling_timeseries.csv", s->ceiling_ts, s->nceiling_ts, 1.0,
+				      s->ceiling_t0_unix_s, 0);
 	return rc;
 }
 
@@ -677,8 +744,6 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 				gf_summary_ceiling_accels(s, 1.0));
 	}
 	if (s->train_ran) {
-		double mean, min, max;
-		gf_summary_au(s, &mean, &min, &max);
 		fprintf(f, "train: %u accelerator(s) (%s), %llu samples, %s read at %s, p99 read latency %s\n",
 			s->nrows, s->w->accelerator.profile, (unsigned long long)s->samples,
 			gf_format_size(s->read_bytes, a, sizeof(a)),
@@ -686,16 +751,6 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			gf_format_time(gf_hist_percentile(&s->latency, 99) / 1e9, c, sizeof(c)));
 		fprintf(f, "loader: %s, %u reader thread(s): %s\n", gf_plan_loader_name(s->plan), s->plan->threads,
 			gf_plan_loader_words(s->plan));
-		if (s->plan->compute_s <= 0)
-			fprintf(f, "verdict: NOT MEASURED - train.computation_time is 0, so there is no compute to "
-				"keep fed; this run measured read throughput only\n");
-		else if (counted(s) == 0)
-			fprintf(f, "verdict: NOT MEASURED - every accelerator ran %s step(s), all excluded from AU; "
-				"run more steps\n", s->steps ? "too few" : "no");
-		else
-			fprintf(f, "verdict: %s - AU %.2f%% (min %.2f%%, max %.2f%%) %s the %.0f%% threshold\n",
-				gf_summary_passed(s) ? "FED" : "STARVED", mean, min, max,
-				gf_summary_passed(s) ? "meets" : "is below", s->w->metric.au * 100);
 		if (s->checkpoint_halt_s > 0 && s->nrows)
 			fprintf(f, "checkpoint halt: %s per accelerator, outside the AU blocks (as DLIO); goodput "
 				"%.2f%% (compute / wall time, checkpoints included)\n",
@@ -753,6 +808,15 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			gf_format_time(gf_hist_percentile(&t->ttfb, 99) / 1e9, p99, sizeof(p99)),
 			gf_format_time(gf_hist_percentile(&t->total, 99) / 1e9, tot, sizeof(tot)),
 			(unsigned long long)t->new_connections);
+	}
+	{
+		struct json_object *j = gf_summary_json(s);
+		struct gf_verdict v;
+		if (j) {
+			gf_verdict_of(j, &v);
+			fprintf(f, "verdict: %s\n", v.head.line);
+			json_object_put(j);
+		}
 	}
 	if (strcmp(s->status, "complete"))
 		fprintf(f, "status: %s%s%s\n", s->status, s->error[0] ? ": " : "", s->error);

@@ -112,10 +112,14 @@ struct gf_run_summary {
 
 	bool ceiling_ran;
 	struct gf_ceiling_figures ceiling;
+	struct gf_ts_row *ceiling_ts; /* ceiling_timeseries.csv */
+	size_t nceiling_ts;
+	double ceiling_t0_unix_s;     /* wall clock at the ceiling's t = 0 */
 
 	struct gf_ts_row *ts;
 	size_t nts;
 	double interval_s;
+	double train_t0_unix_s;       /* wall clock at the training phase's t = 0 */
 };
 
 struct json_object *gf_summary_json(const struct gf_run_summary *s);

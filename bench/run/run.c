@@ -493,6 +493,54 @@ static void merge_async(const struct gf_world *world, const struct gf_train_resu
 	s->async.au_outside_percent = sum[6] > 0 ? sum[5] / sum[6] : -1;
 }
 
+/* The per-rank time series, gathered on rank 0 into rows of (rank, interval, fields).
+ * Called on every rank; *rows and *n are set on rank 0 only. Returns 0 or -errno, the
+ * same on every rank. */
+static int gather_series(const struct gf_world *world, const struct gf_series *series,
+			 struct gf_ts_row **rows, size_t *n)
+{
+	size_t cnt = series->n, rowlen = 1 + GF_TS_FIELDS, rowbytes = rowlen * sizeof(uint64_t), total = 0;
+	uint64_t *packed = calloc(cnt ? cnt * rowlen : 1, sizeof(uint64_t));
+	size_t *counts = world->rank == 0 ? calloc((size_t)world->size, sizeof(size_t)) : NULL;
+	void *buf = NULL;
+	int rc = packed && (world->rank != 0 || counts) ? 0 : -ENOMEM;
+
+	if (gf_world_agree(rc, "out of memory packing the time series", NULL, 0)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < cnt; i++) {
+		packed[i * rowlen] = i;
+		memcpy(&packed[i * rowlen + 1], series->v[i], GF_TS_FIELDS * sizeof(uint64_t));
+	}
+	rc = gf_world_gatherv(packed, cnt * rowbytes, &buf, counts);
+	if (rc || world->rank != 0)
+		goto out;
+	for (int r = 0; r < world->size; r++)
+		total += counts[r] / rowbytes;
+	*rows = calloc(total ? total : 1, sizeof(**rows));
+	if (!*rows) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	*n = 0;
+	{
+		const uint64_t *p = buf;
+		for (int r = 0; r < world->size; r++)
+			for (size_t i = 0; i < counts[r] / rowbytes; i++, p += rowlen) {
+				struct gf_ts_row *row = &(*rows)[(*n)++];
+				row->rank = r;
+				row->interval = p[0];
+				memcpy(row->v, p + 1, sizeof(row->v));
+			}
+	}
+out:
+	free(buf);
+	free(counts);
+	free(packed);
+	return rc;
+}
+
 static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 		       struct gf_run_summary *s)
 {
@@ -502,17 +550,14 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 			    tr->opens };
 	double el = (double)(tr->end_ns - tr->start_ns) / 1e9, cpu = tr->cpu_s;
 	uint64_t dur = tr->duration_reached;
-	void *tsbuf = NULL;
-	size_t *counts = NULL;
 	int rc = 0;
 
 	mine = calloc((size_t)per * ROW_FIELDS, sizeof(double));
 	if (world->rank == 0) {
 		all = calloc((size_t)per * ROW_FIELDS * world->size, sizeof(double));
-		counts = calloc((size_t)world->size, sizeof(size_t));
 		s->rows = calloc((size_t)per * world->size, sizeof(*s->rows));
 	}
-	if (!mine || (world->rank == 0 && (!all || !counts || !s->rows)))
+	if (!mine || (world->rank == 0 && (!all || !s->rows)))
 		rc = -ENOMEM;
 	if (gf_world_agree(rc, "out of memory merging results", NULL, 0)) {
 		rc = -ENOMEM;
@@ -561,45 +606,11 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 	if (s->w->workflow.checkpoint && !strcmp(s->w->checkpoint.mode, "async"))
 		merge_async(world, tr, s);
 
-	/* The time series: rows of (interval, fields) from each rank. */
-	{
-		size_t n = tr->series.n, rowlen = 1 + GF_TS_FIELDS;
-		uint64_t *packed = calloc(n ? n * rowlen : 1, sizeof(uint64_t));
-		int prc = packed ? 0 : -ENOMEM;
-		if (gf_world_agree(prc, "out of memory packing the time series", NULL, 0)) {
-			free(packed);
-			rc = -ENOMEM;
-			goto out;
-		}
-		for (size_t i = 0; i < n; i++) {
-			packed[i * rowlen] = i;
-			memcpy(&packed[i * rowlen + 1], tr->series.v[i], GF_TS_FIELDS * sizeof(uint64_t));
-		}
-		rc = gf_world_gatherv(packed, n * rowlen * sizeof(uint64_t), &tsbuf, counts);
-		free(packed);
-		if (rc)
-			goto out;
-	}
+	rc = gather_series(world, &tr->series, &s->ts, &s->nts);
+	if (rc)
+		goto out;
 
 	if (world->rank == 0) {
-		size_t nrows = 0, rowbytes = (1 + GF_TS_FIELDS) * sizeof(uint64_t), total = 0;
-		for (int r = 0; r < world->size; r++)
-			total += counts[r] / rowbytes;
-		s->ts = calloc(total ? total : 1, sizeof(*s->ts));
-		if (!s->ts) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		const uint64_t *p = tsbuf;
-		for (int r = 0; r < world->size; r++) {
-			for (size_t i = 0; i < counts[r] / rowbytes; i++, p += 1 + GF_TS_FIELDS) {
-				struct gf_ts_row *row = &s->ts[nrows++];
-				row->rank = r;
-				row->interval = p[0];
-				memcpy(row->v, p + 1, sizeof(row->v));
-			}
-		}
-		s->nts = nrows;
 		s->interval_s = 1.0;
 		s->nrows = per * (unsigned)world->size;
 		for (unsigned i = 0; i < s->nrows; i++) {
@@ -630,17 +641,18 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 		s->train_ran = true;
 	}
 out:
-	free(tsbuf);
-	free(counts);
 	free(all);
 	free(mine);
 	return rc;
 }
 
-/* The ceiling's figures, merged into s on rank 0 (the same rules as merge_train). */
-static void merge_ceiling(const struct gf_world *world, struct gf_ceiling_result *cr,
-			  struct gf_run_summary *s)
+/* The ceiling's figures, merged into s on rank 0 (the same rules as merge_train).
+ * Returns 0 or -ENOMEM (the time series), the same on every rank. */
+static int merge_ceiling(const struct gf_world *world, struct gf_ceiling_result *cr,
+			 struct gf_run_summary *s)
 {
+	int rc;
+
 	uint64_t tot[6] = { cr->read_bytes, cr->requested_bytes, cr->requests, cr->samples, cr->opens,
 			    cr->duration_reached };
 	double el = (double)(cr->end_ns - cr->start_ns) / 1e9, cpu[2] = { cr->cpu_s, cr->reader_cpu_s };
@@ -652,8 +664,9 @@ static void merge_ceiling(const struct gf_world *world, struct gf_ceiling_result
 	/* Every rank started after the same barrier: the phase lasted as long as the slowest. */
 	gf_world_max_double(&el, 1);
 	gf_world_sum_double(cpu, 2);
+	rc = gather_series(world, &cr->series, &s->ceiling_ts, &s->nceiling_ts);
 	if (world->rank != 0)
-		return;
+		return rc;
 	s->ceiling.latency = cr->latency;
 	s->ceiling.open_latency = cr->open_latency;
 	s->ceiling.read_bytes = tot[0];
@@ -666,6 +679,7 @@ static void merge_ceiling(const struct gf_world *world, struct gf_ceiling_result
 	s->ceiling.cpu_s = cpu[0];
 	s->ceiling.reader_cpu_s = cpu[1];
 	s->ceiling_ran = true;
+	return rc;
 }
 
 /* S3 request timing per phase (s3.phases in summary.json). At a phase's start every rank
@@ -901,6 +915,15 @@ static int train_checkpoint(void *arg, uint64_t step)
 		gf_ckpt_remove(tc->ck, tc->count - 1);
 	tc->count++;
 	return rc;
+}
+
+/* The wall clock, for timeseries.csv's time_utc: the phases' t0 are monotonic. */
+static double unix_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void utc_now(char *buf, size_t len)
@@ -1175,9 +1198,16 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		gf_world_barrier();
 		s3_phase_start(&s);
 		ccfg.t0_ns = gf_now_ns();
+		s.ceiling_t0_unix_s = unix_now();
 		rc = gf_ceiling_run(&ccfg, &cr, msg, sizeof(msg));
 		rc = gf_world_agree(rc, msg, err, sizeof(err));
-		merge_ceiling(world, &cr, &s);
+		{
+			int mrc = merge_ceiling(world, &cr, &s);
+			if (!rc && mrc) {
+				rc = mrc;
+				snprintf(err, sizeof(err), "merging results: %s", strerror(-mrc));
+			}
+		}
 		s3_phase_end(&s, root, GF_S3_PH_CEILING, GF_S3_PH_CEILING);
 		gf_ceiling_result_free(&cr);
 		if (rc) {
@@ -1219,6 +1249,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		gf_world_barrier();
 		s3_phase_start(&s);
 		cfg.t0_ns = gf_now_ns();
+		s.train_t0_unix_s = unix_now();
 		ck.origin_ns = cfg.t0_ns;
 		gf_progress_phase(prog, "train", p.total_steps * p.per_rank, cfg.duration_s);
 		if (!rc) {
@@ -1354,6 +1385,7 @@ write:
 	}
 	free(s.rows);
 	free(s.ts);
+	free(s.ceiling_ts);
 	free(s.hosts);
 	for (int i = 0; i < GF_S3_PHASES; i++)
 		free(s.s3_timing[i]);

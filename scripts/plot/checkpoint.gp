@@ -18,11 +18,11 @@ set style fill solid 0.85 noborder
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
 	set multiplot layout 1, (has_bw > 0 ? 2 : 1) title "Checkpoint bursts\n" . title font ",20" \
-		margins 0.08, 0.97, 0.16, 0.80 spacing 0.09, 0
+		margins 0.08, 0.97, 0.19, 0.80 spacing 0.09, 0
 	if (scaled ne "") {
-		set label 90 scaled at screen 0.5, screen 0.855 center front textcolor rgb c_red font ",16"
+		set label 90 scaled at screen 0.5, screen 0.025 center front textcolor rgb c_red
 	}
-	set title "time of each burst: slowest rank (the burst), median and fastest rank"
+	set title "burst time: slowest rank (= the burst), median, fastest"
 	set xlabel "kind and checkpoint number (0-based, as in the CSV files)"
 	set ylabel "time from the burst start to data durable (s)"
 	set xrange [-0.6:nb - 0.4]
@@ -38,11 +38,11 @@ do for [fmt in formats] {
 		data using "burst":(column("median_s") * is_w(1)) with points pt 4 ps 1.6 lc rgb c_orange title "restore: median rank"
 	unset label 90
 	if (has_bw > 0) {
-		set title "bandwidth of each burst (all bytes / slowest rank's time)"
+		set title "bandwidth: all bytes / the slowest rank's time"
 		set ylabel "bandwidth (" . bw_unit . ")"
 		set boxwidth 0.7 absolute
 		set offsets 0, 0, graph 0.2, 0
-		set key top right horizontal
+		set key top right vertical
 		plot data using "burst":(column("bytes_per_s") / bw_div * is_w(0)):xticlabels(tic(strcol("label"))) \
 				with boxes lc rgb c_blue title "write", \
 			data using "burst":(column("bytes_per_s") / bw_div * is_w(1)) with boxes lc rgb c_orange title "restore", \
@@ -50,5 +50,6 @@ do for [fmt in formats] {
 				with labels offset 0, 0.8 notitle
 	}
 	unset multiplot
+	unset label 90
 	unset output
 }
