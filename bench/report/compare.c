@@ -114,12 +114,12 @@ int gf_compare_parse_tolerance(const char *s, double *pct)
 }
 
 const char *const gf_cmp_group_title[GF_CMPG_GROUPS] = {
-	[GF_CMPG_AU] = "accelerator utilisation (%)",
+	[GF_CMPG_AU] = "accelerator utilisation",
 	[GF_CMPG_SAMPLES] = "samples per second",
 	[GF_CMPG_BANDWIDTH] = "bandwidth",
 	[GF_CMPG_LATENCY] = "latency",
 	[GF_CMPG_ACCELS] = "accelerators the ceiling feeds",
-	[GF_CMPG_BURST] = "checkpoint time (s)",
+	[GF_CMPG_BURST] = "checkpoint time",
 	[GF_CMPG_REQUESTS] = "requests per second",
 };
 

@@ -209,7 +209,7 @@ static void esc(FILE *o, const char *s)
 
 static const char *const css =
 	"*{box-sizing:border-box}body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
-	"max-width:1100px;margin:0 auto;padding:1.2em 1.5em;color:#1f2328;line-height:1.45;overflow-wrap:anywhere}\n"
+	"max-width:1100px;margin:0 auto;padding:1.2em 1.5em;color:#1f2328;line-height:1.45;overflow-wrap:break-word}\n"
 	"h1{font-size:1.45em}h2{font-size:1.2em;border-bottom:1px solid #d0d7de;padding-bottom:.25em;margin-top:1.6em}\n"
 	".card{border-left:8px solid var(--c);background:var(--bg);padding:.9em 1.2em;border-radius:6px}\n"
 	".good{--c:#1a7f37;--bg:#e8f5ec}.bad{--c:#b42318;--bg:#fde8e6}.none{--c:#57606a;--bg:#eef1f4}\n"
@@ -264,7 +264,7 @@ static void figures_table(FILE *o, const struct gf_cmp *c)
 			bool worse = r != c->base && gf_compare_worse(fg->better, b->v[i], v, c->tol);
 			fprintf(o, "<td%s data-key=\"%s\" data-run=\"%d\"", worse ? " class=\"worse\"" : "", fg->key, r);
 			if (isfinite(v))
-				fprintf(o, " data-value=\"%.17g\">%.4g", v, v);
+				fprintf(o, " data-value=\"%.17g\">%.*f", v, fabs(v) >= 1000 ? 0 : fabs(v) >= 10 ? 1 : 3, v);
 			else
 				fputs(">-", o);
 			if (r != c->base && isfinite(d))

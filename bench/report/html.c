@@ -36,7 +36,7 @@ static const char *const css =
 	"--bad-bg:#fde8e6;--none:#57606a;--none-bg:#eef1f4}\n"
 	"*{box-sizing:border-box}\n"
 	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;max-width:1100px;"
-	"margin:0 auto;padding:1.2em 1.5em;color:#1f2328;line-height:1.45;overflow-wrap:anywhere}\n"
+	"margin:0 auto;padding:1.2em 1.5em;color:#1f2328;line-height:1.45;overflow-wrap:break-word}\n"
 	"h1{font-size:1.45em;margin:.2em 0}h2{font-size:1.2em;border-bottom:1px solid #d0d7de;"
 	"padding-bottom:.25em;margin:1.8em 0 .6em}\n"
 	".sub{color:#57606a;margin:0 0 1em}\n"

@@ -44,7 +44,7 @@ do for [fmt in formats] {
 		at graph 0.01, graph 0.96 left front
 	if (threshold > 0 && n_below > 0) {
 		plot $sorted using 0:1:(bar_colour($1)):xticlabels(tic_label($2)) with boxes lc rgb variable notitle, \
-			NaN with boxes lc rgb c_blue title "at or above the threshold", \
+			NaN with boxes lc rgb c_blue title (n_below < n ? "at or above the threshold" : ""), \
 			NaN with boxes lc rgb c_orange title sprintf("below the threshold (%d)", int(n_below)), \
 			threshold with lines dt 2 lw 2 lc rgb c_red title sprintf("threshold %g%%", threshold), \
 			mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au)

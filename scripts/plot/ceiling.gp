@@ -16,8 +16,8 @@ verdict = ARG8
 set xrange [0:t_end > 0 ? t_end : 1]
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
-	set multiplot layout (has_lat > 0 ? 3 : 2), 1 title "Storage ceiling: " . verdict . "\n" . title font ",20" \
-		margins 0.10, 0.96, 0.12, 0.85 spacing 0, 0.065
+	set multiplot layout (has_lat > 0 ? 3 : 2), 1 title "Storage ceiling\n" . verdict . "\n" . title font ",18" \
+		margins 0.10, 0.96, 0.12, 0.78 spacing 0, 0.065
 	set title "read bandwidth, whole job (sum over ranks)" offset 0, -0.6
 	set ylabel "read (" . bw_unit . ")"
 	set format x ""

@@ -27,7 +27,8 @@ do for [fmt in formats] {
 	set ylabel "time from the burst start to data durable (s)"
 	set xrange [-0.6:nb - 0.4]
 	set yrange [0:*]
-	set offsets 0, 0, graph 0.25, 0
+	# Head room for the key, so that it never hides a burst.
+	set offsets 0, 0, graph 0.75, 0
 	set key top left Left reverse opaque box lc rgb "#c0c0c0"
 	if (nb > 12) { set xtics autofreq } else { set xtics 1 }
 	plot data using "burst":(column("slowest_s") * is_w(0)):"fastest_s":"slowest_s":xticlabels(tic(strcol("label"))) \

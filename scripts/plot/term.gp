@@ -5,6 +5,6 @@
 if (fmt eq "png") {
 	set terminal pngcairo size 1600,900 enhanced font 'DejaVu Sans,17' linewidth 2 noenhanced
 } else {
-	set terminal svg size 1000,640 dynamic enhanced font 'DejaVu Sans,14' linewidth 2 noenhanced background "white"
+	set terminal svg size 1000,720 dynamic enhanced font 'DejaVu Sans,16' linewidth 2 noenhanced background "white"
 }
 set output out . "." . fmt

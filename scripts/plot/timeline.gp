@@ -34,7 +34,7 @@ do for [i=1:nspans] {
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
 	set multiplot layout (has_au > 0 ? 3 : 2), 1 title "Training timeline\n" . title font ",20" \
-		margins 0.10, 0.96, 0.12, 0.87 spacing 0, 0.065
+		margins 0.10, 0.96, 0.12, 0.83 spacing 0, 0.065
 	# Read bandwidth.
 	set title "read bandwidth, whole job (sum over ranks)" offset 0, -0.6
 	set ylabel "read bandwidth (" . bw_unit . ")"
@@ -73,7 +73,10 @@ do for [fmt in formats] {
 	plot data using "t_mid_s":"samples_per_s" with linespoints lw 2 pt 7 ps 0.8 lc rgb c_green notitle
 	do for [i=1:nspans] { unset label 100 + i }
 	if (has_au > 0) {
-		set title "accelerator utilisation (all accelerators)"
+		# AU in summary.json leaves out the first steps of each epoch (DLIO's rule); this
+		# panel counts every step, so its start may dip where the figure does not.
+		set title sprintf("AU of all accelerators, every step counted (summary.json leaves out the first %d of each epoch)", \
+			int(exclude_steps))
 		set ylabel "AU (%)"
 		set format x "%g"
 		set xlabel "time since the training phase started (s)"
@@ -81,10 +84,6 @@ do for [fmt in formats] {
 		set yrange [0:135]
 		set ytics 0, 20, 100
 		set key top right horizontal opaque box lc rgb "#c0c0c0"
-		# AU in summary.json leaves out the first steps of each epoch (DLIO's rule);
-		# this panel counts every step, so the start may dip where the figure does not.
-		set label 98 sprintf("every step counts here; summary.json's AU leaves out the first %d step(s) of each epoch", \
-			int(exclude_steps)) at graph 0.01, graph 0.9 left front font ",13" textcolor rgb c_grey
 		if (dropped_last > 0) {
 			set label 99 sprintf("the last %.2f s (under a fifth of an interval) is left out", \
 				t_end - floor(t_end / iv) * iv) at graph 1, graph -0.38 right font ",13"
@@ -95,7 +94,6 @@ do for [fmt in formats] {
 		} else {
 			plot data using "t_mid_s":"au_percent" with linespoints lw 2 pt 7 ps 0.8 lc rgb c_purple title "AU"
 		}
-		unset label 98
 		set ytics autofreq
 	}
 	unset label 99
