@@ -75,6 +75,12 @@ static void add_d(struct json_object *o, const char *k, double v)
 	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
 }
 
+/* A byte count is a whole number in the JSON too, whatever type computed it. */
+static void add_bytes(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(isfinite(v) && v > 0 ? (uint64_t)llround(v) : 0));
+}
+
 static const char *const s3_phase_names[GF_S3_PHASES] = {
 	"datagen", "ceiling", "train", "checkpoint_write", "checkpoint_restore",
 };
@@ -311,7 +317,7 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 	add_d(o, "scale", s->model ? s->model->scale : 1);
 	json_object_object_add(o, "scaled", json_object_new_boolean(s->model && s->model->scale < 1));
 	if (s->model) {
-		add_d(o, "unscaled_bytes", s->model->total_bytes);
+		add_bytes(o, "unscaled_bytes", s->model->total_bytes);
 		json_object_object_add(o, "parameters", json_object_new_uint64(s->model->params));
 		json_object_object_add(o, "tensor", json_object_new_int(s->model->tp));
 		json_object_object_add(o, "pipeline", json_object_new_int(s->model->pp));
@@ -423,7 +429,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	json_object_object_add(env, "nodes", json_object_new_int(s->nodes));
 	json_object_object_add(env, "ranks_per_node", json_object_new_int(s->ranks_per_node));
 	if (s->node_memory_bytes > 0)
-		add_d(env, "node_memory_bytes", s->node_memory_bytes);
+		add_bytes(env, "node_memory_bytes", s->node_memory_bytes);
 	json_object_object_add(env, "accelerators", json_object_new_int((int)s->plan->accels));
 	json_object_object_add(env, "accelerator_profile", json_object_new_string(s->w->accelerator.profile));
 	json_object_object_add(env, "hosts", hosts_json(s));
@@ -518,7 +524,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 			json_object_object_add(h, "row_bytes_file0", json_object_new_uint64(gf_plan_row_bytes(s->plan, 0)));
 			json_object_object_add(pl, "hdf5", h);
 		}
-		add_d(pl, "dataset_bytes", s->plan->dataset_bytes);
+		add_bytes(pl, "dataset_bytes", s->plan->dataset_bytes);
 		json_object_object_add(pl, "samples_per_accelerator_per_epoch", json_object_new_uint64(s->plan->share));
 		json_object_object_add(pl, "steps_per_epoch", json_object_new_uint64(s->plan->steps_per_epoch));
 		json_object_object_add(pl, "steps", json_object_new_uint64(s->plan->total_steps));
