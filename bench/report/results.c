@@ -3,11 +3,32 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "io/io.h"
+/* mkdir -p: every missing folder of path, 0755. Returns 0 or -errno. */
+static int make_folders(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= sizeof(buf))
+		return n ? -ENAMETOOLONG : -EINVAL;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
 
 int gf_results_create(const char *base, const char *workload, const char *kind,
 		      char *partial, size_t plen, char *final, size_t flen)
@@ -17,7 +38,7 @@ int gf_results_create(const char *base, const char *workload, const char *kind,
 	struct tm tm;
 	int rc;
 
-	rc = gf_io_posix.mkdirs(NULL, base);
+	rc = make_folders(base);
 	if (rc)
 		return rc;
 	gmtime_r(&now, &tm);

@@ -105,7 +105,7 @@ static double s3_phase_seconds(const struct gf_run_summary *s, int ph)
 
 /* Requests/s with time to first byte tell a latency-bound store from a bandwidth-bound
  * one: connect and TLS are of new connections only, so reuse shows as few samples. */
-static struct json_object *s3_phase_json(const struct gf_s3_timing *t, double el)
+static struct json_object *s3_phase_json(const struct gf_fig_req_timing *t, double el)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -261,7 +261,7 @@ static double median_of(double *v, unsigned n)
 
 /* Figures of the write or restore bursts: the median burst, and per-rank times over all
  * bursts (fastest rank, median of the bursts' medians, slowest rank). */
-static void burst_figures(struct json_object *o, const struct gf_ckpt_phase *ph, bool restore,
+static void burst_figures(struct json_object *o, const struct gf_fig_ckpt *ph, bool restore,
 			  const char *prefix)
 {
 	double burst[4096], bw[4096], med[4096], rmin = 0, rmax = 0;
@@ -269,7 +269,7 @@ static void burst_figures(struct json_object *o, const struct gf_ckpt_phase *ph,
 	char key[96];
 
 	for (unsigned i = 0; i < ph->nbursts && n < 4096; i++) {
-		const struct gf_ckpt_burst *b = &ph->bursts[i];
+		const struct gf_fig_burst *b = &ph->bursts[i];
 		if (b->restore != restore)
 			continue;
 		burst[n] = b->burst_s;
@@ -303,16 +303,14 @@ static void burst_figures(struct json_object *o, const struct gf_ckpt_phase *ph,
 
 static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 {
-	const struct gf_ckpt_phase *ph = s->ckpt;
+	const struct gf_fig_ckpt *ph = s->ckpt;
 	const struct gf_workload *w = s->w;
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	struct json_object *hints = json_object_new_object();
 
 	json_object_object_add(o, "bytes", json_object_new_uint64(ph->bytes_per_checkpoint));
 	json_object_object_add(o, "layout", json_object_new_string(w->checkpoint.layout));
-	json_object_object_add(o, "collective", json_object_new_boolean(
-		(!strcmp(w->checkpoint.layout, "shared_file") || !strcmp(w->checkpoint.layout, "hdf5")) &&
-		w->checkpoint.collective));
+	json_object_object_add(o, "collective", json_object_new_boolean(ph->collective));
 	json_object_object_add(o, "durable", json_object_new_boolean(w->checkpoint.fsync));
 	add_d(o, "scale", s->model ? s->model->scale : 1);
 	json_object_object_add(o, "scaled", json_object_new_boolean(s->model && s->model->scale < 1));
@@ -354,7 +352,7 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 		json_object_object_add(o, "async", a);
 	}
 	for (unsigned i = 0; i < ph->nbursts; i++) {
-		const struct gf_ckpt_burst *b = &ph->bursts[i];
+		const struct gf_fig_burst *b = &ph->bursts[i];
 		struct json_object *j = json_object_new_object();
 		json_object_object_add(j, "kind", json_object_new_string(b->restore ? "restore" : "write"));
 		json_object_object_add(j, "checkpoint", json_object_new_int((int)b->index));
@@ -446,19 +444,19 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	json_object_object_add(env, "mpi_version", json_object_new_string(s->mpi_version));
 	json_object_object_add(root, "environment", env);
 
-	json_object_object_add(tgt, "uri", json_object_new_string(s->target->uri));
-	json_object_object_add(tgt, "path", json_object_new_string(s->target->root));
-	json_object_object_add(tgt, "kind", json_object_new_string(s->target->kind));
-	json_object_object_add(tgt, "engine", json_object_new_string(s->target->engine));
-	json_object_object_add(tgt, "engine_reason", json_object_new_string(s->target->engine_reason));
+	json_object_object_add(tgt, "uri", json_object_new_string(s->target.uri));
+	json_object_object_add(tgt, "path", json_object_new_string(s->target.root));
+	json_object_object_add(tgt, "kind", json_object_new_string(s->target.kind));
+	json_object_object_add(tgt, "engine", json_object_new_string(s->target.engine));
+	json_object_object_add(tgt, "engine_reason", json_object_new_string(s->target.engine_reason));
 	/* What the reads did, not only what was asked: direct: auto may have fallen back. */
-	json_object_object_add(tgt, "direct", json_object_new_boolean(s->dio ? s->dio->direct :
+	json_object_object_add(tgt, "direct", json_object_new_boolean(s->read_path_known ? s->read_path.direct :
 				       s->w->reader.odirect || s->w->target.direct == GF_DIRECT_ON));
-	if (s->dio) {
-		json_object_object_add(tgt, "direct_requested", json_object_new_boolean(s->dio->requested));
-		json_object_object_add(tgt, "direct_reason", json_object_new_string(s->dio->reason));
-		json_object_object_add(tgt, "direct_align_bytes", json_object_new_int((int)s->dio->align));
-		json_object_object_add(tgt, "buffer_align_bytes", json_object_new_int((int)s->dio->mem_align));
+	if (s->read_path_known) {
+		json_object_object_add(tgt, "direct_requested", json_object_new_boolean(s->read_path.requested));
+		json_object_object_add(tgt, "direct_reason", json_object_new_string(s->read_path.reason));
+		json_object_object_add(tgt, "direct_align_bytes", json_object_new_int((int)s->read_path.align));
+		json_object_object_add(tgt, "buffer_align_bytes", json_object_new_int((int)s->read_path.mem_align));
 		json_object_object_add(tgt, "open_files_per_thread", json_object_new_int((int)s->open_files));
 		json_object_object_add(tgt, "queue_depth", json_object_new_int64(s->plan->read_depth));
 	}
@@ -517,8 +515,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 			json_object_object_add(h, "dataset", json_object_new_string("/records"));
 			json_object_object_add(h, "read", json_object_new_string(
 				"one hyperslab [row, 0:length] per sample, H5Dread, sec2 driver, independent per rank"));
-			json_object_object_add(h, "hyperslab_reads", json_object_new_boolean(
-				!strcmp(s->target->engine, "hdf5")));
+			json_object_object_add(h, "hyperslab_reads", json_object_new_boolean(s->read_path.hyperslab_reads));
 			json_object_object_add(h, "chunked", json_object_new_boolean(s->plan->rows_chunked));
 			json_object_object_add(h, "chunk_rows_file0", json_object_new_uint64(gf_plan_chunk_rows(s->plan, 0)));
 			json_object_object_add(h, "row_bytes_file0", json_object_new_uint64(gf_plan_row_bytes(s->plan, 0)));
@@ -668,7 +665,7 @@ static int write_checkpoint_csv(const char *dir, const struct gf_run_summary *s)
 		return -errno;
 	fprintf(f, "burst,kind,checkpoint,rank,seconds\n");
 	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
-		const struct gf_ckpt_burst *b = &s->ckpt->bursts[i];
+		const struct gf_fig_burst *b = &s->ckpt->bursts[i];
 		for (int r = 0; b->rank_s && r < s->ranks; r++)
 			fprintf(f, "%u,%s,%u,%d,%.6f\n", i, b->restore ? "restore" : "write", b->index, r,
 				b->rank_s[r]);
@@ -688,12 +685,12 @@ static int write_checkpoint_latency_csv(const char *dir, const struct gf_run_sum
 		return -errno;
 	fprintf(f, "burst,kind,checkpoint,rank,bytes,open_s,transfer_s,sync_s,close_s,total_s,blocks_verified\n");
 	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
-		const struct gf_ckpt_burst *b = &s->ckpt->bursts[i];
+		const struct gf_fig_burst *b = &s->ckpt->bursts[i];
 		for (int r = 0; b->rank_detail && r < s->ranks; r++) {
-			const double *d = b->rank_detail + (size_t)r * GF_CKPT_RANK_FIELDS;
+			const double *d = b->rank_detail + (size_t)r * GF_FIG_RANK_FIELDS;
 			fprintf(f, "%u,%s,%u,%d,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.0f\n", i, b->restore ? "restore" : "write",
-				b->index, r, d[GF_CKPT_R_BYTES], d[GF_CKPT_R_OPEN_S], d[GF_CKPT_R_WRITE_S],
-				d[GF_CKPT_R_SYNC_S], d[GF_CKPT_R_CLOSE_S], d[GF_CKPT_R_TOTAL_S], d[GF_CKPT_R_BLOCKS]);
+				b->index, r, d[GF_FIG_R_BYTES], d[GF_FIG_R_OPEN_S], d[GF_FIG_R_WRITE_S],
+				d[GF_FIG_R_SYNC_S], d[GF_FIG_R_CLOSE_S], d[GF_FIG_R_TOTAL_S], d[GF_FIG_R_BLOCKS]);
 		}
 	}
 	return fclose(f) ? -errno : 0;
@@ -763,7 +760,7 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 				gf_format_time(s->checkpoint_halt_s / s->nrows, a, sizeof(a)), s->goodput_percent);
 	}
 	if (s->ckpt && s->ckpt->nbursts) {
-		const struct gf_ckpt_burst *b = &s->ckpt->bursts[0];
+		const struct gf_fig_burst *b = &s->ckpt->bursts[0];
 		double wmax = 0, rmax = 0;
 		unsigned nw = 0, nr = 0;
 		for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
@@ -801,7 +798,7 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 		static const char *const what[GF_S3_PHASES] = {
 			"datagen", "ceiling", "train reads", "checkpoint writes", "checkpoint restores",
 		};
-		const struct gf_s3_timing *t = s->s3_timing[i];
+		const struct gf_fig_req_timing *t = s->s3_timing[i];
 		double el = s3_phase_seconds(s, i);
 		char p50[64], p99[64], tot[64], rate[64];
 		/* No time to rate over: a restore-only run's probes of the checkpoint folder. */

@@ -24,6 +24,7 @@
 #include "phase/progress.h"
 #ifdef HAVE_CURL
 #include "io/s3/ns.h"
+#include "io/s3/s3.h"
 #endif
 #include "report/report.h"
 #include "report/results.h"
@@ -688,12 +689,36 @@ static int merge_ceiling(const struct gf_world *world, struct gf_ceiling_result 
 static void s3_phase_start(const struct gf_run_summary *s)
 {
 #ifdef HAVE_CURL
-	if (!strcmp(s->target->kind, "s3"))
+	if (!strcmp(s->target.kind, "s3"))
 		gf_s3_timing_take(NULL);
 #else
 	(void)s;
 #endif
 }
+
+#ifdef HAVE_CURL
+/* report's copy of S3 request timing: the counters and histograms, added up. */
+static void timing_figures_init(struct gf_fig_req_timing *f)
+{
+	memset(f, 0, sizeof(*f));
+	gf_hist_init(&f->connect);
+	gf_hist_init(&f->tls);
+	gf_hist_init(&f->ttfb);
+	gf_hist_init(&f->total);
+}
+
+static void timing_figures_add(struct gf_fig_req_timing *f, const struct gf_s3_timing *t)
+{
+	f->requests += t->requests;
+	f->bytes_sent += t->bytes_sent;
+	f->bytes_received += t->bytes_received;
+	f->new_connections += t->new_connections;
+	gf_hist_merge(&f->connect, &t->connect);
+	gf_hist_merge(&f->tls, &t->tls);
+	gf_hist_merge(&f->ttfb, &t->ttfb);
+	gf_hist_merge(&f->total, &t->total);
+}
+#endif
 
 /* At a phase's end, on every rank: reads count in phase rd, writes and the rest in wr,
  * merged over ranks into rank 0's s->s3_timing. */
@@ -702,7 +727,7 @@ static void s3_phase_end(struct gf_run_summary *s, bool root, enum gf_s3_phase r
 #ifdef HAVE_CURL
 	struct gf_s3_timing *k;
 
-	if (strcmp(s->target->kind, "s3"))
+	if (strcmp(s->target.kind, "s3"))
 		return;
 	k = malloc(GF_S3_KINDS * sizeof(*k));
 	/* Every rank reduces, or none does. */
@@ -730,12 +755,12 @@ static void s3_phase_end(struct gf_run_summary *s, bool root, enum gf_s3_phase r
 		if (!root || !t->requests)
 			continue;
 		if (!s->s3_timing[ph]) {
-			s->s3_timing[ph] = malloc(sizeof(*t));
+			s->s3_timing[ph] = malloc(sizeof(*s->s3_timing[ph]));
 			if (s->s3_timing[ph])
-				gf_s3_timing_init(s->s3_timing[ph]);
+				timing_figures_init(s->s3_timing[ph]);
 		}
 		if (s->s3_timing[ph])
-			gf_s3_timing_merge(s->s3_timing[ph], t);
+			timing_figures_add(s->s3_timing[ph], t);
 	}
 	free(k);
 #else
@@ -917,6 +942,86 @@ static int train_checkpoint(void *arg, uint64_t step)
 	return rc;
 }
 
+/* --- report's figures: copies in report's own types, so that report/ needs nothing of
+ * run/, phase/ or io/ --- */
+
+static void target_figures(struct gf_fig_target *f, const struct gf_target *t)
+{
+	snprintf(f->uri, sizeof(f->uri), "%s", t->uri);
+	snprintf(f->root, sizeof(f->root), "%s", t->root);
+	snprintf(f->kind, sizeof(f->kind), "%s", t->kind);
+	snprintf(f->engine, sizeof(f->engine), "%s", t->engine);
+	snprintf(f->engine_reason, sizeof(f->engine_reason), "%s", t->engine_reason);
+}
+
+static void read_path_figures(struct gf_run_summary *s, const struct gf_dio_decision *d, const struct gf_target *t)
+{
+	s->read_path_known = true;
+	s->read_path.requested = d->requested;
+	s->read_path.direct = d->direct;
+	s->read_path.align = d->align;
+	s->read_path.mem_align = d->mem_align;
+	s->read_path.hyperslab_reads = !strcmp(t->engine, "hdf5");
+	snprintf(s->read_path.reason, sizeof(s->read_path.reason), "%s", d->reason);
+}
+
+#ifdef HAVE_CURL
+static void s3_figures(struct gf_fig_s3 *f, const struct gf_s3_stats *st)
+{
+	f->requests = st->requests;
+	f->retries_slowdown = st->retries_slowdown;
+	f->retries_server = st->retries_server;
+	f->retries_network = st->retries_network;
+	f->errors_client = st->errors_client;
+	f->errors_server = st->errors_server;
+	f->errors_network = st->errors_network;
+	f->multipart_uploads = st->multipart_uploads;
+	f->multipart_aborts = st->multipart_aborts;
+	f->new_connections = st->new_connections;
+}
+#endif
+
+/* checkpoint_latency.csv's columns are the checkpoint phase's per-rank fields. */
+_Static_assert((int)GF_FIG_RANK_FIELDS == (int)GF_CKPT_RANK_FIELDS && (int)GF_FIG_R_TOTAL_S == (int)GF_CKPT_R_TOTAL_S &&
+		       (int)GF_FIG_R_BYTES == (int)GF_CKPT_R_BYTES && (int)GF_FIG_R_OPEN_S == (int)GF_CKPT_R_OPEN_S &&
+		       (int)GF_FIG_R_WRITE_S == (int)GF_CKPT_R_WRITE_S && (int)GF_FIG_R_SYNC_S == (int)GF_CKPT_R_SYNC_S &&
+		       (int)GF_FIG_R_BLOCKS == (int)GF_CKPT_R_BLOCKS && (int)GF_FIG_R_CLOSE_S == (int)GF_CKPT_R_CLOSE_S,
+	       "report's rank fields follow the checkpoint phase's");
+
+/* The checkpoint's figures for report: each burst copied (its per-rank arrays borrowed
+ * from ph, which must outlive the summary). Returns f, or NULL when no burst ran or
+ * memory ran out (the summary then has no checkpoint section). */
+static const struct gf_fig_ckpt *ckpt_figures(struct gf_fig_ckpt *f, struct gf_fig_burst **bursts,
+					      const struct gf_ckpt_phase *ph, const struct gf_workload *w)
+{
+	struct gf_fig_burst *b;
+
+	if (!ph->nbursts)
+		return NULL;
+	b = calloc(ph->nbursts, sizeof(*b));
+	if (!b)
+		return NULL;
+	for (unsigned i = 0; i < ph->nbursts; i++) {
+		const struct gf_ckpt_burst *c = &ph->bursts[i];
+		b[i] = (struct gf_fig_burst){
+			.restore = c->restore, .index = c->index, .start_s = c->start_s, .burst_s = c->burst_s,
+			.bytes = c->bytes, .bytes_per_s = c->bytes_per_s, .rank_min_s = c->rank_min_s,
+			.rank_median_s = c->rank_median_s, .rank_max_s = c->rank_max_s, .open_max_s = c->open_max_s,
+			.write_max_s = c->write_max_s, .sync_max_s = c->sync_max_s,
+			.blocks_verified = c->blocks_verified, .writers = c->writers, .rank_s = c->rank_s,
+			.rank_detail = c->rank_detail,
+		};
+	}
+	*f = (struct gf_fig_ckpt){
+		.bursts = b, .nbursts = ph->nbursts, .bytes_per_checkpoint = ph->bytes_per_checkpoint,
+		.verified = ph->verified,
+		.collective = (!strcmp(w->checkpoint.layout, "shared_file") || !strcmp(w->checkpoint.layout, "hdf5")) &&
+			      w->checkpoint.collective,
+	};
+	*bursts = b;
+	return f;
+}
+
 /* The wall clock, for timeseries.csv's time_utc: the phases' t0 are monotonic. */
 static double unix_now(void)
 {
@@ -945,6 +1050,8 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	struct gf_model_layout model;
 	struct gf_ckpt_cfg ck;
 	struct gf_ckpt_phase ckpt_phase;
+	struct gf_fig_ckpt fck;
+	struct gf_fig_burst *fbursts = NULL; /* report's copy of the bursts' figures */
 	struct gf_dio_decision dio;
 	struct gf_fetch_cfg rd; /* the read path train and ceiling share */
 	char ckpt_folder[4200] = "";
@@ -1011,7 +1118,6 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			.world = world->size, .ranks_per_node = world->ranks_per_node, .nodes = world->nodes,
 			.direct = w->reader.odirect || w->target.direct == GF_DIRECT_ON,
 		};
-		s.ckpt = &ckpt_phase;
 		s.model = &model;
 	}
 	/* "random" shuffles differ from run to run: rank 0 draws the key, every rank uses it. */
@@ -1048,7 +1154,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 
 	s.w = w;
 	s.plan = &p;
-	s.target = &t;
+	target_figures(&s.target, &t);
 	s.command = gf_cmd_name(c->cmd);
 	s.status = "complete";
 	utc_now(s.started_utc, sizeof(s.started_utc));
@@ -1154,7 +1260,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	/* The read path of ceiling and train: O_DIRECT decided on a data file, open files. */
 	if (c->cmd != GF_CMD_DATAGEN && (w->workflow.train || c->cmd == GF_CMD_CEILING) && !stop_requested) {
 		decide_read_path(w, &p, &t, s.fs_type, root, &dio);
-		s.dio = &dio;
+		read_path_figures(&s, &dio, &t);
 		s.open_files = gf_fetch_open_files(w, &p);
 		if (dio.status) {
 			if (root)
@@ -1348,8 +1454,10 @@ write:
 		}
 	}
 	if (!strcmp(t.kind, "s3")) {
-		gf_s3_stats_get(&s.s3);
-		gf_world_sum_u64((uint64_t *)&s.s3, sizeof(s.s3) / sizeof(uint64_t));
+		struct gf_s3_stats st;
+		gf_s3_stats_get(&st);
+		gf_world_sum_u64((uint64_t *)&st, sizeof(st) / sizeof(uint64_t));
+		s3_figures(&s.s3, &st);
 		s.s3_used = true;
 	}
 #endif
@@ -1358,6 +1466,8 @@ write:
 	if (root) {
 		bool complete = !strcmp(s.status, "complete");
 		char rerr[1024];
+		if (w->workflow.checkpoint)
+			s.ckpt = ckpt_figures(&fck, &fbursts, &ckpt_phase, w);
 		rc = gf_summary_write(partial, &s);
 		if (rc) {
 			fprintf(stderr, "gpufeed: writing results into %s: %s\n", partial, strerror(-rc));
@@ -1386,6 +1496,7 @@ write:
 	free(s.rows);
 	free(s.ts);
 	free(s.ceiling_ts);
+	free(fbursts);
 	free(s.hosts);
 	for (int i = 0; i < GF_S3_PHASES; i++)
 		free(s.s3_timing[i]);
