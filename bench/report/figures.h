@@ -122,6 +122,7 @@ struct gf_run_summary {
 	const struct gf_plan *plan;
 	struct gf_fig_target target;
 	const char *command;
+	const char *label;        /* --label, NULL when none */
 	const char *status;       /* complete | interrupted | failed */
 	char error[1024];
 	char started_utc[32];

@@ -184,7 +184,9 @@ void gf_plot_title(struct json_object *s, char *buf, size_t len)
 	double accels = 0;
 
 	gf_json_num(s, "/environment/accelerators", &accels);
-	snprintf(buf, len, "%s on %s (%s, %s), %.0f x %s", gf_json_str(s, "/workload_name", "?"),
+	/* A labelled run is named by its label first. */
+	snprintf(buf, len, "%s%s%s on %s (%s, %s), %.0f x %s", gf_json_str(s, "/label", ""),
+		 gf_json_str(s, "/label", NULL) ? ": " : "", gf_json_str(s, "/workload_name", "?"),
 		 gf_json_str(s, "/target/uri", "?"), gf_json_str(s, "/environment/fs_type", "?"),
 		 gf_json_str(s, "/target/engine", "?"), accels,
 		 gf_json_str(s, "/environment/accelerator_profile", "?"));

@@ -30,7 +30,7 @@ static int make_folders(const char *path)
 	return 0;
 }
 
-int gf_results_create(const char *base, const char *workload, const char *kind,
+int gf_results_create(const char *base, const char *workload, const char *kind, const char *label,
 		      char *partial, size_t plen, char *final, size_t flen)
 {
 	char stamp[32];
@@ -45,7 +45,11 @@ int gf_results_create(const char *base, const char *workload, const char *kind,
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	for (int n = 1; n < 1000; n++) {
 		struct stat st;
-		if (n == 1)
+		if (label && n == 1)
+			snprintf(final, flen, "%s/%s", base, label);
+		else if (label)
+			snprintf(final, flen, "%s/%s-%d", base, label, n);
+		else if (n == 1)
 			snprintf(final, flen, "%s/%s-%s-%s", base, stamp, workload, kind);
 		else
 			snprintf(final, flen, "%s/%s-%s-%s-%d", base, stamp, workload, kind, n);

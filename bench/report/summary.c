@@ -412,6 +412,8 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	if (s->error[0])
 		json_object_object_add(root, "error", json_object_new_string(s->error));
 	json_object_object_add(root, "command", json_object_new_string(s->command));
+	if (s->label)
+		json_object_object_add(root, "label", json_object_new_string(s->label));
 	json_object_object_add(root, "started_utc", json_object_new_string(s->started_utc));
 	json_object_object_add(root, "workload_name",
 			       json_object_new_string(gf_workload_name(s->w, name, sizeof(name))));
@@ -723,6 +725,22 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 		rc = write_series_csv(dir, "ceiling_timeseries.csv", s->ceiling_ts, s->nceiling_ts, 1.0,
 				      s->ceiling_t0_unix_s, 0);
 	return rc;
+}
+
+bool gf_summary_fed(const struct gf_run_summary *s, char *why, size_t len)
+{
+	struct json_object *j = gf_summary_json(s);
+	struct gf_verdict v;
+	bool fed;
+
+	if (!j) {
+		snprintf(why, len, "out of memory deciding the verdict");
+		return false;
+	}
+	gf_verdict_of(j, &v);
+	fed = gf_verdict_fed(&v, s->plan->accels, why, len);
+	json_object_put(j);
+	return fed;
 }
 
 void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const char *dir)

@@ -18,6 +18,8 @@ struct json_object;
 struct json_object *gf_summary_json(const struct gf_run_summary *s);
 /* Write every file of the results folder dir. Returns 0 or -errno. */
 int gf_summary_write(const char *dir, const struct gf_run_summary *s);
+/* Whether the run's verdict is FED from storage (--require-fed); why not in why. */
+bool gf_summary_fed(const struct gf_run_summary *s, char *why, size_t len);
 /* The verdict in a few lines, for the terminal. */
 void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const char *dir);
 

@@ -210,6 +210,25 @@ void gf_verdict_of(struct json_object *s, struct gf_verdict *v)
 	}
 }
 
+bool gf_verdict_fed(const struct gf_verdict *v, double accelerators, char *why, size_t len)
+{
+	const char *phase = v->head.phase ? v->head.phase : "";
+
+	why[0] = '\0';
+	if (v->v.incomplete)
+		snprintf(why, len, "the run is %s", v->status);
+	else if (!strcmp(phase, "train") && !v->passed)
+		snprintf(why, len, "the verdict is %s", v->head.word);
+	else if (!strcmp(phase, "ceiling") && !(v->accelerators_fed >= accelerators))
+		snprintf(why, len, "the ceiling feeds %.0f accelerator(s), the job has %.0f",
+			 isnan(v->accelerators_fed) ? 0 : v->accelerators_fed, accelerators);
+	else if (strcmp(phase, "train") && strcmp(phase, "ceiling"))
+		snprintf(why, len, "neither training nor a ceiling ran, so nothing was fed");
+	else if (v->v.page_cache)
+		snprintf(why, len, "the reads may have come from the page cache: not a storage result");
+	return !why[0];
+}
+
 struct json_object *gf_verdict_json(const struct gf_verdict *v)
 {
 	struct json_object *o = json_object_new_object(), *val = json_object_new_object();

@@ -9,6 +9,7 @@
 #define GF_VERDICT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct json_object;
 
@@ -65,6 +66,11 @@ void gf_verdict_of(struct json_object *s, struct gf_verdict *v);
 /* summary.json's "verdict" object: word, phase, line, tone, status, au_percent,
  * au_threshold_percent, passed, accelerators_fed, validity {...}, phases {name: line}. */
 struct json_object *gf_verdict_json(const struct gf_verdict *v);
+
+/* --require-fed: true when training was FED from storage (not from the page cache), or,
+ * without training, when the ceiling feeds at least the job's accelerators (accelerators)
+ * from storage; the run complete. Otherwise false and why. */
+bool gf_verdict_fed(const struct gf_verdict *v, double accelerators, char *why, size_t len);
 
 /* "good", "warn", "bad", "none". */
 const char *gf_tone_name(enum gf_tone t);

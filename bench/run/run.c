@@ -1139,7 +1139,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 
 	/* The results folder. */
 	if (root) {
-		rc = gf_results_create(c->results, gf_workload_name(w, name, sizeof(name)), t.kind,
+		rc = gf_results_create(c->results, gf_workload_name(w, name, sizeof(name)), t.kind, c->label,
 				       partial, sizeof(partial), final, sizeof(final));
 		if (rc)
 			snprintf(msg, sizeof(msg), "cannot create a results folder under %s: %s", c->results,
@@ -1156,6 +1156,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	s.plan = &p;
 	target_figures(&s.target, &t);
 	s.command = gf_cmd_name(c->cmd);
+	s.label = c->label;
 	s.status = "complete";
 	utc_now(s.started_utc, sizeof(s.started_utc));
 	s.ranks = world->size;
@@ -1488,6 +1489,14 @@ write:
 			}
 		}
 		gf_summary_print_verdict(stdout, &s, complete ? final : partial);
+		/* --require-fed: a pipeline's gate. A failed run keeps its own exit code. */
+		if (c->require_fed && exit_code == GF_EXIT_OK) {
+			char why[256];
+			if (!gf_summary_fed(&s, why, sizeof(why))) {
+				fprintf(stderr, "gpufeed: --require-fed: not FED: %s\n", why);
+				exit_code = GF_EXIT_CHECK;
+			}
+		}
 		if (!c->quiet)
 			printf("report: %s/report.html (plots in %s/plots)\n", complete ? final : partial,
 			       complete ? final : partial);
