@@ -400,30 +400,9 @@ static void add_without_effect(void *arg, const char *key, const char *why)
 	json_object_array_add(arg, e);
 }
 
-struct json_object *gf_summary_json(const struct gf_run_summary *s)
+static struct json_object *environment_json(const struct gf_run_summary *s)
 {
-	struct json_object *root = json_object_new_object();
 	struct json_object *env = json_object_new_object();
-	struct json_object *tgt = json_object_new_object();
-	char name[GF_STR];
-
-	json_object_object_add(root, "schema", json_object_new_string(GF_SUMMARY_SCHEMA));
-	json_object_object_add(root, "status", json_object_new_string(s->status));
-	if (s->error[0])
-		json_object_object_add(root, "error", json_object_new_string(s->error));
-	json_object_object_add(root, "command", json_object_new_string(s->command));
-	if (s->label)
-		json_object_object_add(root, "label", json_object_new_string(s->label));
-	json_object_object_add(root, "started_utc", json_object_new_string(s->started_utc));
-	json_object_object_add(root, "workload_name",
-			       json_object_new_string(gf_workload_name(s->w, name, sizeof(name))));
-	json_object_object_add(root, "workload", gf_workload_to_json(s->w));
-	{
-		/* Every key given that changed nothing this run did, and why. */
-		struct json_object *a = json_object_new_array();
-		gf_plan_without_effect(s->w, s->plan, add_without_effect, a);
-		json_object_object_add(root, "accepted_without_effect", a);
-	}
 
 	json_object_object_add(env, "ranks", json_object_new_int(s->ranks));
 	json_object_object_add(env, "nodes", json_object_new_int(s->nodes));
@@ -444,7 +423,12 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	}
 	json_object_object_add(env, "gpufeed_version", json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(env, "mpi_version", json_object_new_string(s->mpi_version));
-	json_object_object_add(root, "environment", env);
+	return env;
+}
+
+static struct json_object *target_json(const struct gf_run_summary *s)
+{
+	struct json_object *tgt = json_object_new_object();
 
 	json_object_object_add(tgt, "uri", json_object_new_string(s->target.uri));
 	json_object_object_add(tgt, "path", json_object_new_string(s->target.root));
@@ -475,63 +459,99 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 			"the folder's default striping (set it with lfs setstripe)"));
 		json_object_object_add(tgt, "lustre", l);
 	}
-	json_object_object_add(root, "target", tgt);
-	if (s->s3_used) {
-		/* Every rank's requests: retried ones by cause, failed ones by class. */
-		struct json_object *o = json_object_new_object(), *r = json_object_new_object(),
-				   *e = json_object_new_object();
-		json_object_object_add(o, "requests", json_object_new_uint64(s->s3.requests));
-		json_object_object_add(r, "slowdown_503", json_object_new_uint64(s->s3.retries_slowdown));
-		json_object_object_add(r, "server_5xx", json_object_new_uint64(s->s3.retries_server));
-		json_object_object_add(r, "network", json_object_new_uint64(s->s3.retries_network));
-		json_object_object_add(o, "retries", r);
-		json_object_object_add(e, "client_4xx", json_object_new_uint64(s->s3.errors_client));
-		json_object_object_add(e, "server_5xx", json_object_new_uint64(s->s3.errors_server));
-		json_object_object_add(e, "network", json_object_new_uint64(s->s3.errors_network));
-		json_object_object_add(o, "errors", e);
-		json_object_object_add(o, "multipart_uploads", json_object_new_uint64(s->s3.multipart_uploads));
-		json_object_object_add(o, "multipart_aborts", json_object_new_uint64(s->s3.multipart_aborts));
-		json_object_object_add(o, "new_connections", json_object_new_uint64(s->s3.new_connections));
-		json_object_object_add(o, "prefix_spread", json_object_new_int64(s->w->target.prefix_spread > 1 ?
-										 s->w->target.prefix_spread : 0));
-		{
-			struct json_object *ph = json_object_new_object();
-			for (int i = 0; i < GF_S3_PHASES; i++)
-				if (s->s3_timing[i])
-					json_object_object_add(ph, s3_phase_names[i],
-							       s3_phase_json(s->s3_timing[i], s3_phase_seconds(s, i)));
-			json_object_object_add(o, "phases", ph);
-		}
-		json_object_object_add(root, "s3", o);
+	return tgt;
+}
+
+/* Every rank's S3 requests: retried ones by cause, failed ones by class, timing by phase. */
+static struct json_object *s3_json(const struct gf_run_summary *s)
+{
+	struct json_object *o = json_object_new_object(), *r = json_object_new_object(),
+			   *e = json_object_new_object();
+
+	json_object_object_add(o, "requests", json_object_new_uint64(s->s3.requests));
+	json_object_object_add(r, "slowdown_503", json_object_new_uint64(s->s3.retries_slowdown));
+	json_object_object_add(r, "server_5xx", json_object_new_uint64(s->s3.retries_server));
+	json_object_object_add(r, "network", json_object_new_uint64(s->s3.retries_network));
+	json_object_object_add(o, "retries", r);
+	json_object_object_add(e, "client_4xx", json_object_new_uint64(s->s3.errors_client));
+	json_object_object_add(e, "server_5xx", json_object_new_uint64(s->s3.errors_server));
+	json_object_object_add(e, "network", json_object_new_uint64(s->s3.errors_network));
+	json_object_object_add(o, "errors", e);
+	json_object_object_add(o, "multipart_uploads", json_object_new_uint64(s->s3.multipart_uploads));
+	json_object_object_add(o, "multipart_aborts", json_object_new_uint64(s->s3.multipart_aborts));
+	json_object_object_add(o, "new_connections", json_object_new_uint64(s->s3.new_connections));
+	json_object_object_add(o, "prefix_spread", json_object_new_int64(s->w->target.prefix_spread > 1 ?
+									 s->w->target.prefix_spread : 0));
+	{
+		struct json_object *ph = json_object_new_object();
+		for (int i = 0; i < GF_S3_PHASES; i++)
+			if (s->s3_timing[i])
+				json_object_object_add(ph, s3_phase_names[i],
+						       s3_phase_json(s->s3_timing[i], s3_phase_seconds(s, i)));
+		json_object_object_add(o, "phases", ph);
+	}
+	return o;
+}
+
+static struct json_object *plan_json(const struct gf_run_summary *s)
+{
+	struct json_object *pl = json_object_new_object();
+	json_object_object_add(pl, "files", json_object_new_uint64(s->plan->files));
+	json_object_object_add(pl, "samples", json_object_new_uint64(s->plan->samples));
+	json_object_object_add(pl, "format", json_object_new_string(s->w->dataset.format));
+	json_object_object_add(pl, "layout", json_object_new_string(layout_key(s->plan->layout)));
+	if (s->plan->layout == GF_LAYOUT_ROWS) {
+		/* How the samples were read, for a reader of the results who never saw the files. */
+		struct json_object *h = json_object_new_object();
+		json_object_object_add(h, "dataset", json_object_new_string("/records"));
+		json_object_object_add(h, "read", json_object_new_string(
+			"one hyperslab [row, 0:length] per sample, H5Dread, sec2 driver, independent per rank"));
+		json_object_object_add(h, "hyperslab_reads", json_object_new_boolean(s->read_path.hyperslab_reads));
+		json_object_object_add(h, "chunked", json_object_new_boolean(s->plan->rows_chunked));
+		json_object_object_add(h, "chunk_rows_file0", json_object_new_uint64(gf_plan_chunk_rows(s->plan, 0)));
+		json_object_object_add(h, "row_bytes_file0", json_object_new_uint64(gf_plan_row_bytes(s->plan, 0)));
+		json_object_object_add(pl, "hdf5", h);
+	}
+	add_bytes(pl, "dataset_bytes", s->plan->dataset_bytes);
+	json_object_object_add(pl, "samples_per_accelerator_per_epoch", json_object_new_uint64(s->plan->share));
+	json_object_object_add(pl, "steps_per_epoch", json_object_new_uint64(s->plan->steps_per_epoch));
+	json_object_object_add(pl, "steps", json_object_new_uint64(s->plan->total_steps));
+	json_object_object_add(pl, "request_max_bytes", json_object_new_uint64(s->plan->chunk));
+	json_object_object_add(pl, "shuffle_seed", json_object_new_uint64(s->plan->shuffle_seed));
+	add_d(pl, "compute_s_per_step", s->plan->compute_s);
+	return pl;
+}
+
+struct json_object *gf_summary_json(const struct gf_run_summary *s)
+{
+	struct json_object *root = json_object_new_object();
+	char name[GF_STR];
+
+	json_object_object_add(root, "schema", json_object_new_string(GF_SUMMARY_SCHEMA));
+	json_object_object_add(root, "status", json_object_new_string(s->status));
+	if (s->error[0])
+		json_object_object_add(root, "error", json_object_new_string(s->error));
+	json_object_object_add(root, "command", json_object_new_string(s->command));
+	if (s->label)
+		json_object_object_add(root, "label", json_object_new_string(s->label));
+	json_object_object_add(root, "started_utc", json_object_new_string(s->started_utc));
+	json_object_object_add(root, "workload_name",
+			       json_object_new_string(gf_workload_name(s->w, name, sizeof(name))));
+	json_object_object_add(root, "workload", gf_workload_to_json(s->w));
+	{
+		/* Every key given that changed nothing this run did, and why. */
+		struct json_object *a = json_object_new_array();
+		gf_plan_without_effect(s->w, s->plan, add_without_effect, a);
+		json_object_object_add(root, "accepted_without_effect", a);
 	}
 
-	{
-		struct json_object *pl = json_object_new_object();
-		json_object_object_add(pl, "files", json_object_new_uint64(s->plan->files));
-		json_object_object_add(pl, "samples", json_object_new_uint64(s->plan->samples));
-		json_object_object_add(pl, "format", json_object_new_string(s->w->dataset.format));
-		json_object_object_add(pl, "layout", json_object_new_string(layout_key(s->plan->layout)));
-		if (s->plan->layout == GF_LAYOUT_ROWS) {
-			/* How the samples were read, for a reader of the results who never saw the files. */
-			struct json_object *h = json_object_new_object();
-			json_object_object_add(h, "dataset", json_object_new_string("/records"));
-			json_object_object_add(h, "read", json_object_new_string(
-				"one hyperslab [row, 0:length] per sample, H5Dread, sec2 driver, independent per rank"));
-			json_object_object_add(h, "hyperslab_reads", json_object_new_boolean(s->read_path.hyperslab_reads));
-			json_object_object_add(h, "chunked", json_object_new_boolean(s->plan->rows_chunked));
-			json_object_object_add(h, "chunk_rows_file0", json_object_new_uint64(gf_plan_chunk_rows(s->plan, 0)));
-			json_object_object_add(h, "row_bytes_file0", json_object_new_uint64(gf_plan_row_bytes(s->plan, 0)));
-			json_object_object_add(pl, "hdf5", h);
-		}
-		add_bytes(pl, "dataset_bytes", s->plan->dataset_bytes);
-		json_object_object_add(pl, "samples_per_accelerator_per_epoch", json_object_new_uint64(s->plan->share));
-		json_object_object_add(pl, "steps_per_epoch", json_object_new_uint64(s->plan->steps_per_epoch));
-		json_object_object_add(pl, "steps", json_object_new_uint64(s->plan->total_steps));
-		json_object_object_add(pl, "request_max_bytes", json_object_new_uint64(s->plan->chunk));
-		json_object_object_add(pl, "shuffle_seed", json_object_new_uint64(s->plan->shuffle_seed));
-		add_d(pl, "compute_s_per_step", s->plan->compute_s);
-		json_object_object_add(root, "plan", pl);
-	}
+	json_object_object_add(root, "environment", environment_json(s));
+
+	json_object_object_add(root, "target", target_json(s));
+	if (s->s3_used)
+		json_object_object_add(root, "s3", s3_json(s));
+
+	json_object_object_add(root, "plan", plan_json(s));
 	if (s->datagen_ran) {
 		struct json_object *d = json_object_new_object();
 		json_object_object_add(d, "reason", json_object_new_string(s->datagen_reason));

@@ -41,8 +41,11 @@ static void validity(struct json_object *s, struct gf_verdict *v)
 
 	v->v.incomplete = strcmp(v->status, "complete") != 0;
 	/* Reads may come from memory when the client caches (no O_DIRECT, not gfapi) and
-	 * the dataset is under 5x the memory of the client nodes (DLIO's sizing rule). Runs
-	 * from before client_cache was recorded count as cached. */
+	 * the dataset is under 5x the memory of the client nodes: MLPerf Storage's sizing rule
+	 * (mlcommons/storage mlpstorage/rules.py:711, "Required Minimum Dataset size is 5x
+	 * the total client memory"; DLIO itself only warns below 1x, dlio_benchmark
+	 * utils/statscounter.py:129). Runs from before client_cache was recorded count as
+	 * cached. */
 	v->v.page_cache = read && ds > 0 && mem > 0 && ds < 5 * mem * (nodes > 0 ? nodes : 1) &&
 			  gf_json_bool(s, "/environment/client_cache/cached", true) &&
 			  !gf_json_bool(s, "/target/direct", false);

@@ -73,7 +73,8 @@ do for [fmt in formats] {
 	plot data using "t_mid_s":"samples_per_s" with linespoints lw 2 pt 7 ps 0.8 lc rgb c_green notitle
 	do for [i=1:nspans] { unset label 100 + i }
 	if (has_au > 0) {
-		# AU in summary.json leaves out the first steps of each epoch (DLIO's rule); this
+		# AU in summary.json leaves out the first steps of each epoch, as DLIO does
+		# (dlio_benchmark utils/statscounter.py:86, metric_exclude_start_steps); this
 		# panel counts every step, so its start may dip where the figure does not.
 		set title sprintf("AU of all accelerators, every step counted (summary.json leaves out the first %d of each epoch)", \
 			int(exclude_steps))
