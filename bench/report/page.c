@@ -295,7 +295,7 @@ static void s3_section(struct gf_page *p, struct json_object *s)
 				continue;
 			snprintf(lk, sizeof(lk), "s3 %.40s|/s3/phases/%.40s/requests_per_s|%%.0f req/s, %%s", name, name);
 			r = SROW(sec, lk, num(v, "/requests_per_s", 0), rate(num(v, "/bytes_per_s", 0), a, sizeof(a)));
-			NOTE(r, "TTFB (time to first byte) p50 %s, p99 %s; whole request p99 %s; %.0f new connection(s)",
+			NOTE(r, "TTFB p50 %s, p99 %s (time to first byte); whole request p99 %s; %.0f new connection(s)",
 			     us(v, "/ttfb_us/p50", b, sizeof(b)), us(v, "/ttfb_us/p99", c, sizeof(c)),
 			     us(v, "/total_us/p99", d, sizeof(d)), num(v, "/new_connections", 0));
 		}
