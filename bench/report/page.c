@@ -268,11 +268,11 @@ static void checkpoint_section(struct gf_page *p, const char *dir, struct json_o
 		     num(s, "/checkpoint/pipeline", 1), num(s, "/checkpoint/data", 1), num(s, "/checkpoint/zero_stage", 0));
 	}
 	if (has(s, "/checkpoint/async")) {
-		r = SROW(sec, "async: reads|/checkpoint/async/read_drop_percent|%s during bursts, %s outside",
+		r = SROW(sec, "async interference|/checkpoint/async/read_drop_percent|reads %s during bursts, %s outside",
 			 rate(num(s, "/checkpoint/async/read_bytes_per_s_during", 0), a, sizeof(a)),
 			 rate(num(s, "/checkpoint/async/read_bytes_per_s_outside", 0), b, sizeof(b)));
 		NOTE(r, "%+.0f %% during the bursts", -num(s, "/checkpoint/async/read_drop_percent", 0));
-		r = SROW(sec, "async: AU|/checkpoint/async/au_during_percent|%.1f %% during, %.1f %% outside",
+		r = SROW(sec, "async AU|/checkpoint/async/au_during_percent|%.1f %% during bursts, %.1f %% outside",
 			 num(s, "/checkpoint/async/au_during_percent", 0), num(s, "/checkpoint/async/au_outside_percent", 0));
 		NOTE(r, "%s waited for a previous burst", tm(num(s, "/checkpoint/async/wait_s", 0), a, sizeof(a)));
 	}

@@ -28,7 +28,7 @@ cleanup() {
 trap cleanup EXIT
 
 gf 2 run "$LLAMA" --target "$TMP/t" --results "$TMP/full" --quiet --set checkpoint.scale=1/8000 \
-	--set model.parallelism.data=2 --set workflow.train=true --set dataset.num_files_train=64 \
+	--set model.parallelism.data=2 --set workflow.train=true --set dataset.format=npz --set dataset.num_files_train=64 \
 	--set dataset.record_length_bytes=16KiB --set reader.batch_size=2 --set train.epochs=1 \
 	--set train.computation_time=20ms --set checkpoint.steps_between_checkpoints=8 --set checkpoint.mode=async \
 	--set run.ceiling=true --set 'checkpoint.mpiio_hints={romio_cb_write: enable}' >"$TMP/out" 2>&1 ||
