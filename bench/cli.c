@@ -9,6 +9,7 @@
 #include "config.h"
 #include "io/io.h"
 #include "report/compare.h"
+#include "report/table.h"
 #include "report/report.h"
 #include "model/units.h"
 #include "sim/simulate.h"
@@ -27,6 +28,7 @@ static const struct {
 	{ "report", GF_CMD_REPORT, "render the plots and the capacity-review report of a results folder "
 				   "(no MPI)" },
 	{ "compare", GF_CMD_COMPARE, "set runs side by side; with --baseline, exit 3 on a regression (no MPI)" },
+	{ "table", GF_CMD_TABLE, "one CSV row per run: verdict and key figures, for spreadsheets (no MPI)" },
 	{ "simulate", GF_CMD_SIMULATE, "predict bursts, AU and goodput on a larger cluster from a system "
 				       "file; --calibrate fits one to measured runs (no MPI)" },
 };
@@ -41,6 +43,8 @@ enum gf_cmd gf_cli_peek(int argc, char **argv)
 			return GF_CMD_REPORT;
 		if (!strcmp(argv[i], "compare"))
 			return GF_CMD_COMPARE;
+		if (!strcmp(argv[i], "table"))
+			return GF_CMD_TABLE;
 		if (!strcmp(argv[i], "simulate"))
 			return GF_CMD_SIMULATE;
 		break;
@@ -80,6 +84,10 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 		gf_compare_usage(f);
 		return;
 	}
+	if (cmd == GF_CMD_TABLE) {
+		gf_table_usage(f);
+		return;
+	}
 	if (cmd == GF_CMD_SIMULATE) {
 		gf_simulate_usage(f);
 		return;
@@ -101,6 +109,11 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 			   "  --node-memory SIZE  memory per node for the page-cache warning (default: this machine's)\n");
 	} else {
 		fprintf(f, "  --results DIR       where results folders go (default: results)\n"
+			   "  --label NAME        name the run: its folder is DIR/NAME instead of\n"
+			   "                      DIR/<time>-<workload>-<target> (never overwritten: NAME-2 if\n"
+			   "                      taken), and reports, tables and compare call it NAME\n"
+			   "  --require-fed       exit 3 unless the verdict is FED from storage (not from the\n"
+			   "                      page cache; a ceiling: it feeds the job's accelerators)\n"
 			   "  --duration TIME     stop after this long (e.g. 60s, 5m); the run still completes\n"
 			   "  --quiet             no progress lines\n"
 			   "  --insecure          s3: do not verify the https endpoint's TLS certificate\n"
@@ -109,10 +122,20 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 	fprintf(f, "  -h, --help          this text\n");
 }
 
+int gf_cli_check_label(const char *label)
+{
+	size_t n = strlen(label);
+
+	if (!n || n > 64 || label[0] == '.' ||
+	    strspn(label, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n)
+		return -EINVAL;
+	return 0;
+}
+
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
 {
 	enum { O_TARGET = 1000, O_ENGINE, O_RESULTS, O_SET, O_DURATION, O_QUIET, O_RANKS,
-	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE };
+	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE, O_LABEL, O_REQUIRE_FED };
 	static const struct option opts[] = {
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "engine", required_argument, NULL, O_ENGINE },
@@ -125,6 +148,8 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		{ "node-memory", required_argument, NULL, O_NODEMEM },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ "insecure", no_argument, NULL, O_INSECURE },
+		{ "label", required_argument, NULL, O_LABEL },
+		{ "require-fed", no_argument, NULL, O_REQUIRE_FED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -177,6 +202,15 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 			}
 			break;
 		case O_QUIET: c->quiet = true; break;
+		case O_LABEL:
+			if (gf_cli_check_label(optarg)) {
+				snprintf(err, errlen, "--label '%s': expected 1 to 64 letters, digits, '.', '_' or '-', "
+					 "not starting with '.' (it names the results folder)", optarg);
+				return -EINVAL;
+			}
+			c->label = optarg;
+			break;
+		case O_REQUIRE_FED: c->require_fed = true; break;
 		case O_RANKS:
 		case O_NODES: {
 			char *end;

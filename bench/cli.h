@@ -10,7 +10,7 @@
 #include "exit.h"
 
 enum gf_cmd { GF_CMD_NONE = 0, GF_CMD_RUN, GF_CMD_DATAGEN, GF_CMD_TRAIN, GF_CMD_PLAN, GF_CMD_CEILING,
-	      GF_CMD_REPORT, GF_CMD_COMPARE, GF_CMD_SIMULATE };
+	      GF_CMD_REPORT, GF_CMD_COMPARE, GF_CMD_SIMULATE, GF_CMD_TABLE };
 
 #define GF_MAX_SETS 128
 
@@ -24,14 +24,20 @@ struct gf_cli {
 	const char *sets[GF_MAX_SETS];
 	int nsets;
 	double duration_s;      /* --duration, 0 = unset */
+	const char *label;      /* --label: the results folder's name and the runs' title; NULL = unset */
+	bool require_fed;       /* --require-fed: exit 3 unless the verdict is FED */
 	unsigned ranks;         /* plan: ranks to plan for (0 = the MPI job's size, or 1) */
 	unsigned nodes;         /* plan: nodes (0 = ranks / ranks_per_node guess) */
 	double node_memory;     /* plan: bytes of memory per node (0 = this machine's) */
 };
 
+/* A --label: 1 to 64 of [A-Za-z0-9._-], not starting with '.', so that it is a folder
+ * name anywhere. Returns 0 or -EINVAL. */
+int gf_cli_check_label(const char *label);
+
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen);
 void gf_cli_usage(FILE *f, enum gf_cmd cmd);
-/* GF_CMD_REPORT, GF_CMD_COMPARE or GF_CMD_SIMULATE when that is the command on the line,
+/* GF_CMD_REPORT, GF_CMD_COMPARE, GF_CMD_TABLE or GF_CMD_SIMULATE when that is the command on the line,
  * else GF_CMD_NONE: those take options of their own, and main() hands them the whole
  * command line before any workload or MPI is touched. */
 enum gf_cmd gf_cli_peek(int argc, char **argv);

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "report/compare.h"
 #include "report/report.h"
+#include "report/table.h"
 #include "run/run.h"
 #include "sim/simulate.h"
 #include "mpi/world.h"
@@ -40,6 +41,7 @@ int main(int argc, char **argv)
 	switch (gf_cli_peek(argc, argv)) {
 	case GF_CMD_REPORT: return gf_cmd_report(argc, argv, stdout, stderr);
 	case GF_CMD_COMPARE: return gf_cmd_compare(argc, argv, stdout, stderr);
+	case GF_CMD_TABLE: return gf_cmd_table(argc, argv, stdout, stderr);
 	case GF_CMD_SIMULATE: return gf_cmd_simulate(argc, argv, stdout, stderr);
 	default: break;
 	}

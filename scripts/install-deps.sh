@@ -21,6 +21,8 @@ PACKAGES=(
 	libcmocka-dev hdf5-tools gnuplot-nox fio jq time procps python3
 	# the fuzzing targets of the workload and results loaders (scripts/fuzz.sh): libFuzzer
 	clang libclang-rt-14-dev
+	# report.html is rendered in headless Chromium by tests/integration/html.sh
+	chromium
 	# the S3 clients scripts/bench/vs-s3-clients.sh compares gpufeed with
 	rclone awscli
 )

@@ -182,6 +182,7 @@ static void complete(struct gf_engine *e, struct gf_io_req *r, uint64_t now)
 			gf_series_add(e->series, now, r->op == GF_IO_READ ? GF_TS_READ_BYTES : GF_TS_WRITE_BYTES,
 				      (uint64_t)r->result);
 			gf_series_add(e->series, now, GF_TS_REQUESTS, 1);
+			gf_series_add(e->series, now, GF_TS_LATENCY_NS, now - r->start_ns);
 		}
 	}
 	if (!e->error && r->op == GF_IO_READ && r->result > 0 && e->on_read) {

@@ -475,7 +475,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-#define TIME_FIELDS 6
+#define TIME_FIELDS GF_CKPT_RANK_FIELDS
 
 int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 		  struct gf_ckpt_burst *out, char *err, size_t errlen)
@@ -514,12 +514,13 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	t.total_s = (gf_now_ns() - t0) / 1e9;
 	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
 
-	mine[0] = t.total_s;
-	mine[1] = (double)t.bytes;
-	mine[2] = t.open_s;
-	mine[3] = t.write_s;
-	mine[4] = t.sync_s;
-	mine[5] = (double)t.blocks_verified;
+	mine[GF_CKPT_R_TOTAL_S] = t.total_s;
+	mine[GF_CKPT_R_BYTES] = (double)t.bytes;
+	mine[GF_CKPT_R_OPEN_S] = t.open_s;
+	mine[GF_CKPT_R_WRITE_S] = t.write_s;
+	mine[GF_CKPT_R_SYNC_S] = t.sync_s;
+	mine[GF_CKPT_R_BLOCKS] = (double)t.blocks_verified;
+	mine[GF_CKPT_R_CLOSE_S] = t.close_s;
 	if (c->rank == 0)
 		all = calloc((size_t)c->world * TIME_FIELDS, sizeof(double));
 	gf_world_gather_double_on(GF_COMM_CKPT, mine, TIME_FIELDS, all);
@@ -553,6 +554,8 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 		}
 		out->bytes_per_s = out->burst_s > 0 ? out->bytes / out->burst_s : 0;
 		free(movers);
+		out->rank_detail = all;
+		all = NULL;
 	}
 	free(all);
 	if (c->w->checkpoint.rank_sync)
@@ -564,6 +567,8 @@ void gf_ckpt_burst_free(struct gf_ckpt_burst *b)
 {
 	free(b->rank_s);
 	b->rank_s = NULL;
+	free(b->rank_detail);
+	b->rank_detail = NULL;
 }
 
 int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
@@ -663,6 +668,7 @@ int gf_ckpt_phase_add(struct gf_ckpt_phase *ph, struct gf_ckpt_burst *b)
 	}
 	ph->bursts[ph->nbursts++] = *b;
 	b->rank_s = NULL;
+	b->rank_detail = NULL;
 	return 0;
 }
 

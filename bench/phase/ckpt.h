@@ -61,7 +61,14 @@ struct gf_ckpt_burst {
 	uint64_t blocks_verified;
 	int writers;
 	double *rank_s;           /* world entries (rank 0 only; free with gf_ckpt_burst_free) */
+	/* world x GF_CKPT_RANK_FIELDS (rank 0 only): each rank's time broken down, for
+	 * checkpoint_latency.csv. */
+	double *rank_detail;
 };
+
+/* The fields of gf_ckpt_burst.rank_detail, per rank. */
+enum { GF_CKPT_R_TOTAL_S = 0, GF_CKPT_R_BYTES, GF_CKPT_R_OPEN_S, GF_CKPT_R_WRITE_S, GF_CKPT_R_SYNC_S,
+       GF_CKPT_R_BLOCKS, GF_CKPT_R_CLOSE_S, GF_CKPT_RANK_FIELDS };
 
 /* The shift that restore uses (checkpoint.restore_shift, or ranks per node, or 1). */
 int gf_ckpt_restore_shift(const struct gf_ckpt_cfg *c);

@@ -14,25 +14,59 @@
 #include "report/load.h"
 #include "report/plot.h"
 
-#define MAX_RUNS 16
 #define DEFAULT_TOLERANCE 5.0
 
+#define F(key, tick, label, unit, ptr, better, scale, phase, group) \
+	{ key, label, unit, ptr, GF_BETTER_##better, scale, GF_CMP_##phase, GF_CMPG_##group, tick }
 const struct gf_cmp_figure gf_cmp_figures[] = {
-	{ "au_mean", "AU mean", "%", "/train/au_percent/mean", GF_BETTER_HIGHER, 1 },
-	{ "au_min", "AU min", "%", "/train/au_percent/min", GF_BETTER_HIGHER, 1 },
-	{ "samples_per_s", "samples/s", "1/s", "/train/samples_per_s", GF_BETTER_HIGHER, 1 },
-	{ "read_bandwidth", "read bandwidth", "MB/s", "/train/read_bytes_per_s", GF_BETTER_HIGHER, 1e-6 },
-	{ "read_p50", "read latency p50", "us", "/train/read_latency_us/p50", GF_BETTER_LOWER, 1 },
-	{ "read_p90", "read latency p90", "us", "/train/read_latency_us/p90", GF_BETTER_LOWER, 1 },
-	{ "read_p99", "read latency p99", "us", "/train/read_latency_us/p99", GF_BETTER_LOWER, 1 },
-	{ "read_p999", "read latency p99.9", "us", "/train/read_latency_us/p999", GF_BETTER_LOWER, 1 },
-	{ "ckpt_write_burst", "checkpoint write burst", "s", "/checkpoint/write_burst_s", GF_BETTER_LOWER, 1 },
-	{ "ckpt_write_bandwidth", "checkpoint write bandwidth", "MB/s", "/checkpoint/write_bytes_per_s",
-	  GF_BETTER_HIGHER, 1e-6 },
-	{ "ckpt_restore_burst", "checkpoint restore burst", "s", "/checkpoint/restore_burst_s", GF_BETTER_LOWER, 1 },
-	{ "ckpt_restore_bandwidth", "checkpoint restore bandwidth", "MB/s", "/checkpoint/restore_bytes_per_s",
-	  GF_BETTER_HIGHER, 1e-6 },
+	F("au_mean", "mean", "AU mean", "%", "/train/au_percent/mean", HIGHER, 1, TRAIN, AU),
+	F("au_min", "min", "AU min", "%", "/train/au_percent/min", HIGHER, 1, TRAIN, AU),
+	F("samples_per_s", "train", "samples/s", "1/s", "/train/samples_per_s", HIGHER, 1, TRAIN, SAMPLES),
+	F("read_bandwidth", "train read", "read bandwidth", "MB/s", "/train/read_bytes_per_s", HIGHER, 1e-6, TRAIN, BANDWIDTH),
+	F("read_p50", "train p50", "read latency p50", "us", "/train/read_latency_us/p50", LOWER, 1, TRAIN, LATENCY),
+	F("read_p90", "train p90", "read latency p90", "us", "/train/read_latency_us/p90", LOWER, 1, TRAIN, LATENCY),
+	F("read_p99", "train p99", "read latency p99", "us", "/train/read_latency_us/p99", LOWER, 1, TRAIN, LATENCY),
+	F("read_p999", "train p99.9", "read latency p99.9", "us", "/train/read_latency_us/p999", LOWER, 1, TRAIN, LATENCY),
+	F("ceiling_accelerators_fed", "at threshold", "ceiling: accelerators fed", "count", "/ceiling/accelerators_fed", HIGHER, 1,
+	  CEILING, ACCELS),
+	F("ceiling_samples_per_s", "ceiling", "ceiling samples/s", "1/s", "/ceiling/samples_per_s", HIGHER, 1, CEILING, SAMPLES),
+	F("ceiling_read_bandwidth", "ceiling read", "ceiling read bandwidth", "MB/s", "/ceiling/read_bytes_per_s", HIGHER, 1e-6,
+	  CEILING, BANDWIDTH),
+	F("ceiling_requests_per_s", "ceiling", "ceiling requests/s", "1/s", "/ceiling/read_requests_per_s", HIGHER, 1, CEILING,
+	  REQUESTS),
+	F("ceiling_read_p50", "ceiling p50", "ceiling read latency p50", "us", "/ceiling/read_latency_us/p50", LOWER, 1, CEILING,
+	  LATENCY),
+	F("ceiling_read_p99", "ceiling p99", "ceiling read latency p99", "us", "/ceiling/read_latency_us/p99", LOWER, 1, CEILING,
+	  LATENCY),
+	F("ckpt_write_burst", "write burst", "checkpoint write burst", "s", "/checkpoint/write_burst_s", LOWER, 1, CHECKPOINT, BURST),
+	F("ckpt_write_bandwidth", "ckpt write", "checkpoint write bandwidth", "MB/s", "/checkpoint/write_bytes_per_s", HIGHER, 1e-6,
+	  CHECKPOINT, BANDWIDTH),
+	F("ckpt_write_slowest_rank", "slowest writer", "checkpoint write, slowest rank", "s", "/checkpoint/per_rank_write_s/max",
+	  LOWER, 1, CHECKPOINT, BURST),
+	F("ckpt_restore_burst", "restore burst", "checkpoint restore burst", "s", "/checkpoint/restore_burst_s", LOWER, 1, CHECKPOINT,
+	  BURST),
+	F("ckpt_restore_bandwidth", "ckpt restore", "checkpoint restore bandwidth", "MB/s", "/checkpoint/restore_bytes_per_s", HIGHER,
+	  1e-6, CHECKPOINT, BANDWIDTH),
+	F("s3_train_requests_per_s", "S3 train", "S3 train requests/s", "1/s", "/s3/phases/train/requests_per_s", HIGHER, 1, TRAIN,
+	  REQUESTS),
+	F("s3_train_ttfb_p50", "S3 train TTFB p50", "S3 train time to first byte p50", "us", "/s3/phases/train/ttfb_us/p50", LOWER, 1, TRAIN,
+	  LATENCY),
+	F("s3_train_ttfb_p99", "S3 train TTFB p99", "S3 train time to first byte p99", "us", "/s3/phases/train/ttfb_us/p99", LOWER, 1, TRAIN,
+	  LATENCY),
+	F("s3_ceiling_requests_per_s", "S3 ceiling", "S3 ceiling requests/s", "1/s", "/s3/phases/ceiling/requests_per_s", HIGHER, 1,
+	  CEILING, REQUESTS),
+	F("s3_ceiling_ttfb_p99", "S3 ceiling TTFB p99", "S3 ceiling time to first byte p99", "us", "/s3/phases/ceiling/ttfb_us/p99", LOWER, 1,
+	  CEILING, LATENCY),
+	F("s3_ckpt_write_requests_per_s", "S3 ckpt write", "S3 checkpoint write requests/s", "1/s",
+	  "/s3/phases/checkpoint_write/requests_per_s", HIGHER, 1, CHECKPOINT, REQUESTS),
+	F("s3_ckpt_write_ttfb_p99", "S3 write TTFB p99", "S3 checkpoint write time to first byte p99", "us",
+	  "/s3/phases/checkpoint_write/ttfb_us/p99", LOWER, 1, CHECKPOINT, LATENCY),
+	F("s3_ckpt_restore_requests_per_s", "S3 ckpt restore", "S3 checkpoint restore requests/s", "1/s",
+	  "/s3/phases/checkpoint_restore/requests_per_s", HIGHER, 1, CHECKPOINT, REQUESTS),
+	F("s3_ckpt_restore_ttfb_p99", "S3 restore TTFB p99", "S3 checkpoint restore time to first byte p99", "us",
+	  "/s3/phases/checkpoint_restore/ttfb_us/p99", LOWER, 1, CHECKPOINT, LATENCY),
 };
+#undef F
 const size_t gf_cmp_nfigures = sizeof(gf_cmp_figures) / sizeof(gf_cmp_figures[0]);
 
 double gf_compare_change(double base, double v)
@@ -79,32 +113,44 @@ int gf_compare_parse_tolerance(const char *s, double *pct)
 	return 0;
 }
 
+const char *const gf_cmp_group_title[GF_CMPG_GROUPS] = {
+	[GF_CMPG_AU] = "accelerator utilisation",
+	[GF_CMPG_SAMPLES] = "samples per second",
+	[GF_CMPG_BANDWIDTH] = "bandwidth",
+	[GF_CMPG_LATENCY] = "latency",
+	[GF_CMPG_ACCELS] = "accelerators the ceiling feeds",
+	[GF_CMPG_BURST] = "checkpoint time",
+	[GF_CMPG_REQUESTS] = "requests per second",
+};
+
 /* --- what makes two runs comparable --- */
 
-/* Keys that define what a run asks of storage. Where runs differ in one of these, their
- * figures do not measure the same thing. The target, engine, data-loader tuning (reader
- * threads, prefetch, preprocessing), thresholds and durations may differ: those are what
- * people compare. */
-static const char *const identity[] = {
-	"/workload_name",
-	"/workload/model",
-	"/workload/dataset/format",
-	"/workload/dataset/num_files_train",
-	"/workload/dataset/num_samples_per_file",
-	"/workload/dataset/record_length_bytes",
-	"/workload/dataset/record_length_bytes_stdev",
-	"/workload/dataset/record_length_bytes_resize",
-	"/workload/reader/batch_size",
-	"/workload/train/computation_time",
-	"/workload/train/epochs",
-	"/workload/train/total_training_steps",
-	"/workload/workflow/train",
-	"/workload/workflow/checkpoint",
-	"/workload/accelerator/profile",
-	"/workload/accelerator/per_rank",
-	"/environment/accelerators",
-	"/checkpoint/bytes",
-	"/checkpoint/layout",
+/* Keys that define what a phase asks of storage. Where two runs differ in one of these,
+ * that phase's figures do not measure the same thing. The target, engine, data-loader
+ * tuning (reader threads, prefetch, preprocessing), epochs, thresholds, durations and
+ * checkpoint layout may differ: those are what people compare. */
+#define DATASET_KEYS                                                                                  \
+	"/workload/dataset/format", "/workload/dataset/num_files_train", "/workload/dataset/num_samples_per_file", \
+		"/workload/dataset/record_length_bytes", "/workload/dataset/record_length_bytes_stdev",     \
+		"/workload/dataset/record_length_bytes_resize"
+static const char *const train_keys[] = {
+	DATASET_KEYS, "/workload/reader/batch_size", "/workload/train/computation_time",
+	"/workload/accelerator/profile", "/workload/accelerator/per_rank", "/environment/accelerators", NULL,
+};
+/* The ceiling has no compute, but its accelerator count divides by the demand. */
+static const char *const ceiling_keys[] = {
+	DATASET_KEYS, "/workload/reader/batch_size", "/workload/train/computation_time",
+	"/workload/accelerator/profile", NULL,
+};
+static const char *const checkpoint_keys[] = { "/checkpoint/bytes", NULL };
+
+static const struct {
+	const char *name, *section, *what;
+	const char *const *keys;
+} phases[GF_CMP_PHASES] = {
+	[GF_CMP_TRAIN] = { "training", "/train", "read different datasets or ran different accelerators", train_keys },
+	[GF_CMP_CEILING] = { "storage ceiling", "/ceiling", "read different datasets", ceiling_keys },
+	[GF_CMP_CHECKPOINT] = { "checkpoint", "/checkpoint", "wrote checkpoints of different sizes", checkpoint_keys },
 };
 
 static struct json_object *json_at(struct json_object *root, const char *ptr)
@@ -114,21 +160,21 @@ static struct json_object *json_at(struct json_object *root, const char *ptr)
 	return json_pointer_get(root, ptr, &v) ? NULL : v;
 }
 
-/* Append "key: A in run a, B in run b" for each identity key where b differs from a.
- * Returns the count. */
-static int differences(struct json_object *a, struct json_object *b, const char *na, const char *nb,
-		       char *msg, size_t len)
+/* Append "key: A in run a, B in run b" for each of keys where b differs from a. Returns
+ * the count. */
+static int differences(const char *const *keys, struct json_object *a, struct json_object *b, const char *na,
+		       const char *nb, char *msg, size_t len)
 {
 	int n = 0;
 
-	for (size_t i = 0; i < sizeof(identity) / sizeof(identity[0]); i++) {
-		struct json_object *va = json_at(a, identity[i]), *vb = json_at(b, identity[i]);
+	for (size_t i = 0; keys[i]; i++) {
+		struct json_object *va = json_at(a, keys[i]), *vb = json_at(b, keys[i]);
 		if ((!va && !vb) || (va && vb && json_object_equal(va, vb)))
 			continue;
 		if (n < 6) {
 			size_t l = strlen(msg);
 			/* Each object keeps its own string buffer, so both texts stay valid here. */
-			snprintf(msg + l, len - l, "\n  %s: %.120s in %s, %.120s in %s", identity[i] + 1,
+			snprintf(msg + l, len - l, "\n  %s: %.120s in %s, %.120s in %s", keys[i] + 1,
 				 va ? json_object_to_json_string_ext(va, JSON_C_TO_STRING_PLAIN) : "(absent)", na,
 				 vb ? json_object_to_json_string_ext(vb, JSON_C_TO_STRING_PLAIN) : "(absent)", nb);
 		}
@@ -139,38 +185,38 @@ static int differences(struct json_object *a, struct json_object *b, const char 
 
 /* --- the command --- */
 
-struct run {
-	const char *dir;
-	char name[256];   /* folder name, for the table */
-	struct json_object *s;
-	double v[32];     /* per figure, scaled; NAN when absent */
-};
-
 void gf_compare_usage(FILE *f)
 {
 	fprintf(f, "usage: gpufeed compare RUN_A RUN_B [RUN_C ...] [options]\n"
-		   "Set the key figures of several runs side by side: AU, samples/s, read bandwidth,\n"
-		   "read latency percentiles, checkpoint burst time and bandwidth, with the change of\n"
-		   "each against the baseline in percent. Each RUN is a results folder (it holds\n"
-		   "summary.json). Needs no MPI.\n\n"
+		   "Set the key figures of several runs side by side, phase by phase: training (AU,\n"
+		   "samples/s, read bandwidth, latency percentiles), the storage ceiling (accelerators\n"
+		   "fed, bandwidth, requests/s, latency), checkpoints (write and restore burst time and\n"
+		   "bandwidth, slowest rank) and S3 request timing, with the change of each against\n"
+		   "the baseline in percent. Each RUN is a results folder (it holds summary.json).\n"
+		   "Needs no MPI.\n\n"
 		   "options:\n"
 		   "  --baseline RUN      compare against RUN (default: the first run) and check for\n"
 		   "                      regressions: exit 3 when a figure is worse than the baseline\n"
-		   "                      by more than the tolerance (lower bandwidth, AU or samples/s,\n"
-		   "                      higher latency or burst time). RUN may also be given only here\n"
+		   "                      by more than the tolerance (lower bandwidth, AU, samples/s or\n"
+		   "                      accelerators fed, higher latency or burst time), or when a\n"
+		   "                      run failed or was interrupted. RUN may also be given only here\n"
 		   "  --tolerance PCT     how much worse counts as a regression, e.g. 5%% (default 5%%);\n"
 		   "                      giving it also turns the check on\n"
-		   "  --force             compare runs of different workloads (refused otherwise, since\n"
-		   "                      their figures do not measure the same thing)\n"
+		   "  --force             also compare phases that asked different things of storage\n"
+		   "                      (another dataset, another checkpoint size)\n"
 		   "  --json              print the comparison as JSON instead of a table\n"
-		   "  --plot FILE.png     also draw the figures as bars relative to the baseline\n"
-		   "                      (FILE.svg for SVG); needs gnuplot\n"
+		   "  --plot FILE.png     also draw the figures: one panel per kind of figure, absolute\n"
+		   "                      values with units, the runs side by side, the tolerance band\n"
+		   "                      around the baseline (FILE.svg for SVG); needs gnuplot\n"
+		   "  --html FILE.html    also write the comparison as one web page (table and plot)\n"
 		   "  -h, --help          this text\n\n"
 		   "Without --baseline or --tolerance the table is printed and the exit code is 0.\n"
-		   "Runs may differ in target, engine and data-loader settings (reader threads,\n"
-		   "prefetch, preprocess time); not in dataset, model, batch, compute time,\n"
-		   "accelerators or checkpoint size.\n"
-		   "Exit codes: 0 no regression, 2 bad input or different workloads, 3 a regression.\n");
+		   "A phase is compared when both runs ran it and asked the same of storage: the\n"
+		   "reads the same dataset (and batch, compute time and accelerators for training),\n"
+		   "the checkpoints the same size. Target, engine, data-loader settings, epochs and\n"
+		   "checkpoint layout may differ. Phases that may not are left out with a message.\n"
+		   "Exit codes: 0 no regression, 2 bad input or nothing comparable, 3 a regression or\n"
+		   "a failed or interrupted run under --baseline/--tolerance.\n");
 }
 
 static void format_value(char *buf, size_t len, double v)
@@ -183,89 +229,259 @@ static void format_value(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.4g", v);
 }
 
-static int plot_compare(const char *file, struct run *runs, int nruns, int base, char *err, size_t errlen)
+/* Which phases run r can be compared with the baseline in; prints why a phase is left
+ * out. Returns the number of phases compared, or -1 when both ran phases and none may be
+ * compared. */
+static int comparable(const struct gf_cmp *c, int r, bool force, bool quiet, bool ok[GF_CMP_PHASES], FILE *errf)
 {
-	char data[] = "/tmp/gpufeed-compare-XXXXXX", sdir[1024], vars[8192], out[4200], title[512];
-	const char *ext = strrchr(file, '.');
-	int fd, rc, nfig = 0;
-	FILE *f;
+	const struct gf_cmp_run *b = &c->run[c->base], *x = &c->run[r];
+	int n = 0, both = 0;
 
-	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg"))) {
-		snprintf(err, errlen, "--plot %s: the file name must end in .png or .svg", file);
-		return -EINVAL;
-	}
-	rc = gf_plot_dir(sdir, sizeof(sdir));
-	if (rc) {
-		snprintf(err, errlen, "--plot: %s", sdir);
-		return rc;
-	}
-	fd = mkstemp(data);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		snprintf(err, errlen, "--plot: cannot create a temporary file: %s", strerror(-rc));
-		return rc;
-	}
-	/* One row per figure that every run has, values in percent of the baseline. */
-	fprintf(f, "figure");
-	for (int r = 0; r < nruns; r++)
-		fprintf(f, ",%s", runs[r].name);
-	fprintf(f, "\n");
-	for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-		bool all = runs[base].v[i] != 0 && !isnan(runs[base].v[i]);
-		for (int r = 0; r < nruns; r++)
-			all = all && !isnan(runs[r].v[i]);
-		if (!all)
+	for (int p = 0; p < GF_CMP_PHASES; p++) {
+		char msg[2048] = "";
+		int d;
+		ok[p] = false;
+		if (!json_at(b->s, phases[p].section) || !json_at(x->s, phases[p].section))
 			continue;
-		fprintf(f, "%s (%s)", gf_cmp_figures[i].label,
-			gf_cmp_figures[i].better == GF_BETTER_HIGHER ? "higher is better" : "lower is better");
-		for (int r = 0; r < nruns; r++)
-			fprintf(f, ",%.6f", 100.0 * runs[r].v[i] / runs[base].v[i]);
-		fprintf(f, "\n");
-		nfig++;
+		both++;
+		d = differences(phases[p].keys, b->s, x->s, b->name, x->name, msg, sizeof(msg));
+		if (d && !force) {
+			fprintf(errf, "gpufeed compare: not comparing the %s of %s and %s: they %s, so its figures do "
+				"not measure the same thing:%s%s\n(compare it anyway with --force)\n", phases[p].name,
+				b->name, x->name, phases[p].what, msg, d > 6 ? "\n  ..." : "");
+			continue;
+		}
+		if (d && !quiet)
+			fprintf(errf, "gpufeed compare: warning: --force: the %s of %s and %s differ:%s\n", phases[p].name,
+				b->name, x->name, msg);
+		ok[p] = true;
+		n++;
 	}
-	fclose(f);
-	snprintf(out, sizeof(out), "%.*s", (int)(ext - file), file);
-	snprintf(title, sizeof(title), "%s, baseline %s", gf_json_str(runs[base].s, "/workload_name", "?"),
-		 runs[base].name);
-	vars[0] = '\0';
-	gf_plot_var_str(vars, sizeof(vars), "data", data);
-	gf_plot_var_str(vars, sizeof(vars), "out", out);
-	gf_plot_var_str(vars, sizeof(vars), "title", title);
-	gf_plot_var_str(vars, sizeof(vars), "formats", ext + 1);
-	gf_plot_var_num(vars, sizeof(vars), "nruns", nruns);
-	gf_plot_var_num(vars, sizeof(vars), "nfig", nfig);
-	rc = nfig ? gf_plot_gnuplot(sdir, "compare.gp", vars, NULL) : -ENODATA;
-	unlink(data);
-	if (rc)
-		snprintf(err, errlen, "--plot %s: %s", file,
-			 rc == -ENOENT ? "gnuplot is not installed (install gnuplot-nox)"
-			 : rc == -ENODATA ? "no figure is present in every run"
-					   : "gnuplot failed");
-	return rc;
+	return both && !n ? -1 : n;
 }
 
-int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
+/* Load the runs, keep each figure only where the phase may be compared. Returns an exit
+ * code, GF_EXIT_OK to go on. */
+static int load(struct gf_cmp *c, bool force, bool quiet, FILE *errf)
 {
-	enum { O_BASELINE = 1000, O_TOLERANCE, O_FORCE, O_JSON, O_PLOT };
+	bool ok[GF_CMP_MAX_RUNS][GF_CMP_PHASES], any[GF_CMP_PHASES] = { false };
+	char err[4600];
+
+	for (int r = 0; r < c->nruns; r++) {
+		struct gf_cmp_run *x = &c->run[r];
+		double compute = 0;
+		if (gf_load_summary(x->dir, &x->s, err, sizeof(err))) {
+			fprintf(errf, "gpufeed compare: %s\n", err);
+			return GF_EXIT_USAGE;
+		}
+		/* A run's label names it in tables and legends; else its folder does. */
+		if (gf_json_str(x->s, "/label", NULL))
+			snprintf(x->name, sizeof(x->name), "%s", gf_json_str(x->s, "/label", ""));
+		else
+			gf_path_base(x->dir, x->name, sizeof(x->name));
+		for (size_t i = 0; i < gf_cmp_nfigures; i++) {
+			double v;
+			x->v[i] = gf_json_num(x->s, gf_cmp_figures[i].ptr, &v) ? v * gf_cmp_figures[i].scale : NAN;
+		}
+		/* AU is no figure when the run had no compute to keep fed. */
+		gf_json_num(x->s, "/plan/compute_s_per_step", &compute);
+		if (compute <= 0)
+			x->v[0] = x->v[1] = NAN;
+		if (strcmp(gf_json_str(x->s, "/status", "?"), "complete"))
+			fprintf(errf, "gpufeed compare: warning: %s is %s: its figures cover only what ran\n", x->dir,
+				gf_json_str(x->s, "/status", "?"));
+	}
+	for (int r = 0; r < c->nruns; r++) {
+		int n;
+		if (r == c->base)
+			continue;
+		n = comparable(c, r, force, quiet, ok[r], errf);
+		if (n < 0) {
+			fprintf(errf, "gpufeed compare: nothing of %s and %s can be compared. Run both with the same "
+				"workload, or compare anyway with --force.\n", c->run[c->base].name, c->run[r].name);
+			return GF_EXIT_USAGE;
+		}
+		if (n == 0) {
+			fprintf(errf, "gpufeed compare: %s and %s ran no phase in common (training, ceiling, "
+				"checkpoint)\n", c->run[c->base].name, c->run[r].name);
+			return GF_EXIT_USAGE;
+		}
+		for (int p = 0; p < GF_CMP_PHASES; p++)
+			any[p] |= ok[r][p];
+	}
+	for (int r = 0; r < c->nruns; r++)
+		for (size_t i = 0; i < gf_cmp_nfigures; i++) {
+			enum gf_cmp_phase p = gf_cmp_figures[i].phase;
+			if (r == c->base ? !any[p] : !ok[r][p])
+				c->run[r].v[i] = NAN;
+			else if (r != c->base && !isnan(c->run[r].v[i]))
+				c->shown[i] = true;
+		}
+	for (size_t i = 0; i < gf_cmp_nfigures; i++)
+		c->shown[i] = c->shown[i] && !isnan(c->run[c->base].v[i]);
+	return GF_EXIT_OK;
+}
+
+/* Count the regressions (figures worse than the baseline past the tolerance). */
+static int count_regressions(const struct gf_cmp *c)
+{
+	int n = 0;
+
+	for (int r = 0; r < c->nruns; r++)
+		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures; i++)
+			n += c->shown[i] && gf_compare_worse(gf_cmp_figures[i].better, c->run[c->base].v[i], c->run[r].v[i],
+								c->tol);
+	return n;
+}
+
+static void print_json(FILE *out, const struct gf_cmp *c, const char *const *incomplete, int nincomplete)
+{
+	struct json_object *root = json_object_new_object(), *ra = json_object_new_array();
+	struct json_object *fa = json_object_new_array(), *rg = json_object_new_array(), *ia = json_object_new_array();
+	const struct gf_cmp_run *b = &c->run[c->base];
+
+	json_object_object_add(root, "schema", json_object_new_string("gpufeed.compare/1"));
+	json_object_object_add(root, "baseline", json_object_new_string(b->dir));
+	json_object_object_add(root, "tolerance_percent", json_object_new_double(c->tol));
+	json_object_object_add(root, "checked", json_object_new_boolean(c->check));
+	for (int r = 0; r < c->nruns; r++) {
+		struct json_object *o = json_object_new_object();
+		json_object_object_add(o, "dir", json_object_new_string(c->run[r].dir));
+		json_object_object_add(o, "name", json_object_new_string(c->run[r].name));
+		json_object_object_add(o, "workload_name", json_object_new_string(gf_json_str(c->run[r].s, "/workload_name", "")));
+		json_object_object_add(o, "target", json_object_new_string(gf_json_str(c->run[r].s, "/target/uri", "")));
+		json_object_object_add(o, "engine", json_object_new_string(gf_json_str(c->run[r].s, "/target/engine", "")));
+		json_object_object_add(o, "status", json_object_new_string(gf_json_str(c->run[r].s, "/status", "")));
+		json_object_array_add(ra, o);
+	}
+	json_object_object_add(root, "runs", ra);
+	for (size_t i = 0; i < gf_cmp_nfigures; i++) {
+		const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
+		struct json_object *o, *vals, *ch, *wr;
+		if (!c->shown[i])
+			continue;
+		o = json_object_new_object();
+		vals = json_object_new_array();
+		ch = json_object_new_array();
+		wr = json_object_new_array();
+		json_object_object_add(o, "key", json_object_new_string(fg->key));
+		json_object_object_add(o, "label", json_object_new_string(fg->label));
+		json_object_object_add(o, "unit", json_object_new_string(fg->unit));
+		json_object_object_add(o, "better", json_object_new_string(fg->better == GF_BETTER_HIGHER ? "higher" : "lower"));
+		for (int r = 0; r < c->nruns; r++) {
+			double v = c->run[r].v[i], bv = b->v[i], d = gf_compare_change(bv, v);
+			bool worse = r != c->base && gf_compare_worse(fg->better, bv, v, c->tol);
+			json_object_array_add(vals, isnan(v) ? NULL : json_object_new_double(v));
+			json_object_array_add(ch, r == c->base || isnan(d) ? NULL : json_object_new_double(d));
+			json_object_array_add(wr, json_object_new_boolean(worse));
+			if (worse) {
+				struct json_object *g = json_object_new_object();
+				json_object_object_add(g, "run", json_object_new_string(c->run[r].dir));
+				json_object_object_add(g, "figure", json_object_new_string(fg->key));
+				json_object_object_add(g, "label", json_object_new_string(fg->label));
+				json_object_object_add(g, "baseline", json_object_new_double(bv));
+				json_object_object_add(g, "value", json_object_new_double(v));
+				json_object_object_add(g, "change_percent", json_object_new_double(d));
+				json_object_array_add(rg, g);
+			}
+		}
+		json_object_object_add(o, "values", vals);
+		json_object_object_add(o, "change_percent", ch);
+		json_object_object_add(o, "worse", wr);
+		json_object_array_add(fa, o);
+	}
+	json_object_object_add(root, "figures", fa);
+	json_object_object_add(root, "regressions", rg);
+	for (int i = 0; i < nincomplete; i++)
+		json_object_array_add(ia, json_object_new_string(incomplete[i]));
+	json_object_object_add(root, "incomplete_runs", ia);
+	json_object_object_add(root, "verdict", json_object_new_string(
+		!c->check ? "not checked" : c->regressions ? "regression" : nincomplete ? "incomplete run" : "ok"));
+	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+static void print_table(FILE *out, const struct gf_cmp *c)
+{
+	const struct gf_cmp_run *b = &c->run[c->base];
+	char cell[64], val[48];
+
+	fprintf(out, "runs (baseline marked *):\n");
+	for (int r = 0; r < c->nruns; r++)
+		fprintf(out, " %c %c  %s  (%s on %s, engine %s)\n", r == c->base ? '*' : ' ', 'A' + r, c->run[r].dir,
+			gf_json_str(c->run[r].s, "/workload_name", "?"), gf_json_str(c->run[r].s, "/target/uri", "?"),
+			gf_json_str(c->run[r].s, "/target/engine", "?"));
+	fprintf(out, "\n%-44s %-5s", "figure", "unit");
+	for (int r = 0; r < c->nruns; r++) {
+		snprintf(cell, sizeof(cell), "%c%s", 'A' + r, r == c->base ? " (baseline)" : " (change)");
+		fprintf(out, " %22s", cell);
+	}
+	fprintf(out, "\n");
+	for (size_t i = 0; i < gf_cmp_nfigures; i++) {
+		const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
+		if (!c->shown[i])
+			continue;
+		fprintf(out, "%-44s %-5s", fg->label, fg->unit);
+		for (int r = 0; r < c->nruns; r++) {
+			double d = gf_compare_change(b->v[i], c->run[r].v[i]);
+			format_value(val, sizeof(val), c->run[r].v[i]);
+			if (r == c->base || isnan(d))
+				snprintf(cell, sizeof(cell), "%s", val);
+			else
+				snprintf(cell, sizeof(cell), "%s (%+.1f%%)%s", val, d,
+					 gf_compare_worse(fg->better, b->v[i], c->run[r].v[i], c->tol) ? "!" : " ");
+			fprintf(out, " %22s", cell);
+		}
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\n! = worse than the baseline by more than %g%%\n", c->tol);
+	/* Which figures moved, in words: what a CI log reader looks for. */
+	for (int pass = 0; pass < 2; pass++) {
+		bool header = false;
+		for (int r = 0; r < c->nruns; r++) {
+			for (size_t i = 0; r != c->base && i < gf_cmp_nfigures; i++) {
+				const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
+				double bv = b->v[i], v = c->run[r].v[i];
+				char vb[48], vv[48];
+				if (!c->shown[i] || !(pass == 0 ? gf_compare_worse(fg->better, bv, v, c->tol)
+								: gf_compare_better(fg->better, bv, v, c->tol)))
+					continue;
+				if (!header)
+					fprintf(out, "\n%s (more than %g%% %s than baseline %s):\n",
+						pass == 0 ? "REGRESSIONS" : "improvements", c->tol, pass == 0 ? "worse" : "better",
+						b->name);
+				header = true;
+				format_value(vb, sizeof(vb), bv);
+				format_value(vv, sizeof(vv), v);
+				fprintf(out, "  %c %s: %s %s -> %s %s (%+.1f%%, %s is better)\n", 'A' + r, fg->label, vb,
+					fg->unit, vv, fg->unit, gf_compare_change(bv, v),
+					fg->better == GF_BETTER_HIGHER ? "higher" : "lower");
+			}
+		}
+		if (pass == 0 && !header)
+			fprintf(out, "\nno figure is worse than baseline %s by more than %g%%\n", b->name, c->tol);
+	}
+}
+
+/* Parse the command line into c. Returns GF_EXIT_OK to go on, or an exit code. */
+static int parse(int argc, char **argv, struct gf_cmp *c, bool *force, bool *json, const char **plot,
+		 const char **html, FILE *out, FILE *errf)
+{
+	enum { O_BASELINE = 1000, O_TOLERANCE, O_FORCE, O_JSON, O_PLOT, O_HTML };
 	static const struct option opts[] = {
 		{ "baseline", required_argument, NULL, O_BASELINE },
 		{ "tolerance", required_argument, NULL, O_TOLERANCE },
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "plot", required_argument, NULL, O_PLOT },
+		{ "html", required_argument, NULL, O_HTML },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run runs[MAX_RUNS];
-	const char *baseline = NULL, *plot = NULL;
-	double tol = DEFAULT_TOLERANCE;
-	bool check = false, force = false, json = false, seen_cmd = false;
-	int nruns = 0, base = 0, opt, exit_code = GF_EXIT_OK, regressions = 0;
-	char err[4600];
+	const char *baseline = NULL;
+	bool seen_cmd = false;
+	int opt;
 
-	memset(runs, 0, sizeof(runs));
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "-h", opts, NULL)) != -1) {
@@ -275,25 +491,26 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 				seen_cmd = true;
 				break;
 			}
-			if (nruns == MAX_RUNS) {
-				fprintf(errf, "gpufeed compare: at most %d runs at a time\n", MAX_RUNS);
+			if (c->nruns == GF_CMP_MAX_RUNS) {
+				fprintf(errf, "gpufeed compare: at most %d runs at a time\n", GF_CMP_MAX_RUNS);
 				return GF_EXIT_USAGE;
 			}
-			runs[nruns++].dir = optarg;
+			c->run[c->nruns++].dir = optarg;
 			break;
-		case O_BASELINE: baseline = optarg; check = true; break;
+		case O_BASELINE: baseline = optarg; c->check = true; break;
 		case O_TOLERANCE:
-			if (gf_compare_parse_tolerance(optarg, &tol)) {
+			if (gf_compare_parse_tolerance(optarg, &c->tol)) {
 				fprintf(errf, "gpufeed compare: --tolerance '%s': expected a percentage from 0 to "
 					"1000, such as 5%%\n", optarg);
 				return GF_EXIT_USAGE;
 			}
-			check = true;
+			c->check = true;
 			break;
-		case O_FORCE: force = true; break;
-		case O_JSON: json = true; break;
-		case O_PLOT: plot = optarg; break;
-		case 'h': gf_compare_usage(out); return GF_EXIT_OK;
+		case O_FORCE: *force = true; break;
+		case O_JSON: *json = true; break;
+		case O_PLOT: *plot = optarg; break;
+		case O_HTML: *html = optarg; break;
+		case 'h': gf_compare_usage(out); return -1;
 		default:
 			fprintf(errf, "gpufeed compare: option '%s' is unknown or needs a value (see gpufeed "
 				"compare --help)\n", argv[optind - 1]);
@@ -303,207 +520,85 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 	/* The baseline is one of the runs; named only with --baseline, it goes first. */
 	if (baseline) {
 		char a[4200], b[4200];
-		base = -1;
-		for (int r = 0; r < nruns && base < 0; r++)
-			if (realpath(runs[r].dir, a) && realpath(baseline, b) ? !strcmp(a, b)
-									       : !strcmp(runs[r].dir, baseline))
-				base = r;
-		if (base < 0) {
-			if (nruns == MAX_RUNS) {
-				fprintf(errf, "gpufeed compare: at most %d runs at a time\n", MAX_RUNS);
+		c->base = -1;
+		for (int r = 0; r < c->nruns && c->base < 0; r++)
+			if (realpath(c->run[r].dir, a) && realpath(baseline, b) ? !strcmp(a, b)
+										: !strcmp(c->run[r].dir, baseline))
+				c->base = r;
+		if (c->base < 0) {
+			if (c->nruns == GF_CMP_MAX_RUNS) {
+				fprintf(errf, "gpufeed compare: at most %d runs at a time\n", GF_CMP_MAX_RUNS);
 				return GF_EXIT_USAGE;
 			}
-			memmove(&runs[1], &runs[0], sizeof(runs[0]) * (size_t)nruns);
-			runs[0].dir = baseline;
-			nruns++;
-			base = 0;
+			memmove(&c->run[1], &c->run[0], sizeof(c->run[0]) * (size_t)c->nruns);
+			c->run[0].dir = baseline;
+			c->nruns++;
+			c->base = 0;
 		}
 	}
-	if (nruns < 2) {
+	if (c->nruns < 2) {
 		fprintf(errf, "gpufeed compare: give at least two results folders, e.g. gpufeed compare "
 			"results/A results/B (or --baseline results/A results/B)\n");
 		return GF_EXIT_USAGE;
 	}
-	for (int r = 0; r < nruns; r++) {
-		if (gf_load_summary(runs[r].dir, &runs[r].s, err, sizeof(err))) {
-			fprintf(errf, "gpufeed compare: %s\n", err);
-			exit_code = GF_EXIT_USAGE;
-			goto out;
-		}
-		gf_path_base(runs[r].dir, runs[r].name, sizeof(runs[r].name));
-		for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-			double v;
-			runs[r].v[i] = gf_json_num(runs[r].s, gf_cmp_figures[i].ptr, &v) ? v * gf_cmp_figures[i].scale : NAN;
-		}
-		/* AU is no figure when the run had no compute to keep fed. */
-		{
-			double c = 0;
-			gf_json_num(runs[r].s, "/plan/compute_s_per_step", &c);
-			if (c <= 0)
-				runs[r].v[0] = runs[r].v[1] = NAN;
-		}
-		if (strcmp(gf_json_str(runs[r].s, "/status", "?"), "complete"))
-			fprintf(errf, "gpufeed compare: warning: %s is %s: its figures cover only what ran\n",
-				runs[r].dir, gf_json_str(runs[r].s, "/status", "?"));
-	}
-	for (int r = 0; r < nruns; r++) {
-		char msg[2048] = "";
-		int n;
-		if (r == base)
-			continue;
-		n = differences(runs[base].s, runs[r].s, runs[base].name, runs[r].name, msg, sizeof(msg));
-		if (n && !force) {
-			fprintf(errf, "gpufeed compare: %s and %s ran different workloads, so their figures do "
-				"not measure the same thing:%s%s\nRun both with the same workload, or compare "
-				"anyway with --force.\n", runs[base].name, runs[r].name, msg, n > 6 ? "\n  ..." : "");
-			exit_code = GF_EXIT_USAGE;
-			goto out;
-		}
-		if (n && !json)
-			fprintf(errf, "gpufeed compare: warning: --force: %s and %s ran different workloads:%s\n",
-				runs[base].name, runs[r].name, msg);
-	}
+	return GF_EXIT_OK;
+}
 
-	if (json) {
-		struct json_object *root = json_object_new_object(), *ra = json_object_new_array();
-		struct json_object *fa = json_object_new_array(), *rg = json_object_new_array();
-		json_object_object_add(root, "schema", json_object_new_string("gpufeed.compare/1"));
-		json_object_object_add(root, "baseline", json_object_new_string(runs[base].dir));
-		json_object_object_add(root, "tolerance_percent", json_object_new_double(tol));
-		json_object_object_add(root, "checked", json_object_new_boolean(check));
-		for (int r = 0; r < nruns; r++) {
-			struct json_object *o = json_object_new_object();
-			json_object_object_add(o, "dir", json_object_new_string(runs[r].dir));
-			json_object_object_add(o, "workload_name", json_object_new_string(gf_json_str(runs[r].s, "/workload_name", "")));
-			json_object_object_add(o, "target", json_object_new_string(gf_json_str(runs[r].s, "/target/uri", "")));
-			json_object_object_add(o, "engine", json_object_new_string(gf_json_str(runs[r].s, "/target/engine", "")));
-			json_object_object_add(o, "status", json_object_new_string(gf_json_str(runs[r].s, "/status", "")));
-			json_object_array_add(ra, o);
-		}
-		json_object_object_add(root, "runs", ra);
-		for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-			const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
-			struct json_object *o, *vals, *ch, *wr;
-			bool any = false;
-			for (int r = 0; r < nruns; r++)
-				any |= !isnan(runs[r].v[i]);
-			if (!any)
-				continue;
-			o = json_object_new_object();
-			vals = json_object_new_array();
-			ch = json_object_new_array();
-			wr = json_object_new_array();
-			json_object_object_add(o, "key", json_object_new_string(fg->key));
-			json_object_object_add(o, "label", json_object_new_string(fg->label));
-			json_object_object_add(o, "unit", json_object_new_string(fg->unit));
-			json_object_object_add(o, "better", json_object_new_string(fg->better == GF_BETTER_HIGHER ? "higher" : "lower"));
-			for (int r = 0; r < nruns; r++) {
-				double c = gf_compare_change(runs[base].v[i], runs[r].v[i]);
-				bool worse = r != base && gf_compare_worse(fg->better, runs[base].v[i], runs[r].v[i], tol);
-				json_object_array_add(vals, isnan(runs[r].v[i]) ? NULL : json_object_new_double(runs[r].v[i]));
-				json_object_array_add(ch, r == base || isnan(c) ? NULL : json_object_new_double(c));
-				json_object_array_add(wr, json_object_new_boolean(worse));
-				if (worse) {
-					struct json_object *g = json_object_new_object();
-					json_object_object_add(g, "run", json_object_new_string(runs[r].dir));
-					json_object_object_add(g, "figure", json_object_new_string(fg->key));
-					json_object_object_add(g, "label", json_object_new_string(fg->label));
-					json_object_object_add(g, "baseline", json_object_new_double(runs[base].v[i]));
-					json_object_object_add(g, "value", json_object_new_double(runs[r].v[i]));
-					json_object_object_add(g, "change_percent", json_object_new_double(c));
-					json_object_array_add(rg, g);
-					regressions++;
-				}
-			}
-			json_object_object_add(o, "values", vals);
-			json_object_object_add(o, "change_percent", ch);
-			json_object_object_add(o, "worse", wr);
-			json_object_array_add(fa, o);
-		}
-		json_object_object_add(root, "figures", fa);
-		json_object_object_add(root, "regressions", rg);
-		json_object_object_add(root, "verdict", json_object_new_string(
-			!check ? "not checked" : regressions ? "regression" : "ok"));
-		fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-									  JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
-	} else {
-		char cell[64], val[48];
-		fprintf(out, "runs (baseline marked *):\n");
-		for (int r = 0; r < nruns; r++)
-			fprintf(out, " %c %c  %s  (%s on %s, engine %s)\n", r == base ? '*' : ' ', 'A' + r,
-				runs[r].dir, gf_json_str(runs[r].s, "/workload_name", "?"),
-				gf_json_str(runs[r].s, "/target/uri", "?"), gf_json_str(runs[r].s, "/target/engine", "?"));
-		fprintf(out, "\n%-30s %-5s", "figure", "unit");
-		for (int r = 0; r < nruns; r++) {
-			snprintf(cell, sizeof(cell), "%c%s", 'A' + r, r == base ? " (baseline)" : " (change)");
-			fprintf(out, " %22s", cell);
-		}
-		fprintf(out, "\n");
-		for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-			const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
-			bool any = false;
-			for (int r = 0; r < nruns; r++)
-				any |= !isnan(runs[r].v[i]);
-			if (!any)
-				continue;
-			fprintf(out, "%-30s %-5s", fg->label, fg->unit);
-			for (int r = 0; r < nruns; r++) {
-				double c = gf_compare_change(runs[base].v[i], runs[r].v[i]);
-				format_value(val, sizeof(val), runs[r].v[i]);
-				if (r == base || isnan(c))
-					snprintf(cell, sizeof(cell), "%s", val);
-				else
-					snprintf(cell, sizeof(cell), "%s (%+.1f%%)%s", val, c,
-						 gf_compare_worse(fg->better, runs[base].v[i], runs[r].v[i], tol) ? "!" : " ");
-				fprintf(out, " %22s", cell);
-			}
-			fprintf(out, "\n");
-		}
-		fprintf(out, "\n! = worse than the baseline by more than %g%%\n", tol);
-		/* Which figures moved, in words: what a CI log reader looks for. */
-		for (int pass = 0; pass < 2; pass++) {
-			bool header = false;
-			for (int r = 0; r < nruns; r++) {
-				if (r == base)
-					continue;
-				for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-					const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
-					double b = runs[base].v[i], v = runs[r].v[i];
-					bool hit = pass == 0 ? gf_compare_worse(fg->better, b, v, tol)
-							     : gf_compare_better(fg->better, b, v, tol);
-					char vb[48], vv[48];
-					if (!hit)
-						continue;
-					if (!header)
-						fprintf(out, "\n%s (more than %g%% %s than baseline %s):\n",
-							pass == 0 ? "REGRESSIONS" : "improvements", tol,
-							pass == 0 ? "worse" : "better", runs[base].name);
-					header = true;
-					format_value(vb, sizeof(vb), b);
-					format_value(vv, sizeof(vv), v);
-					fprintf(out, "  %c %s: %s %s -> %s %s (%+.1f%%, %s is better)\n", 'A' + r,
-						fg->label, vb, fg->unit, vv, fg->unit, gf_compare_change(b, v),
-						fg->better == GF_BETTER_HIGHER ? "higher" : "lower");
-					if (pass == 0)
-						regressions++;
-				}
-			}
-			if (pass == 0 && !header)
-				fprintf(out, "\nno figure is worse than baseline %s by more than %g%%\n",
-					runs[base].name, tol);
-		}
+int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
+{
+	struct gf_cmp *c = calloc(1, sizeof(*c));
+	const char *plot = NULL, *html = NULL, *incomplete[GF_CMP_MAX_RUNS];
+	bool force = false, json = false;
+	int rc, nincomplete = 0;
+	char err[4600];
+
+	if (!c) {
+		fprintf(errf, "gpufeed compare: out of memory\n");
+		return GF_EXIT_FAILED;
 	}
-	if (plot && plot_compare(plot, runs, nruns, base, err, sizeof(err))) {
-		fprintf(errf, "gpufeed compare: %s\n", err);
-		exit_code = GF_EXIT_FAILED;
+	c->tol = DEFAULT_TOLERANCE;
+	rc = parse(argc, argv, c, &force, &json, &plot, &html, out, errf);
+	if (rc) {
+		rc = rc < 0 ? GF_EXIT_OK : rc;
 		goto out;
 	}
-	if (check && regressions)
-		exit_code = GF_EXIT_CHECK;
+	rc = load(c, force, json, errf);
+	if (rc)
+		goto out;
+	c->regressions = count_regressions(c);
+	/* A failed or interrupted run measured only part of what it was to: it can never pass
+	 * a regression check, whatever its figures say. */
+	for (int r = 0; r < c->nruns; r++)
+		if (strcmp(gf_json_str(c->run[r].s, "/status", "?"), "complete"))
+			incomplete[nincomplete++] = c->run[r].dir;
+	if (json)
+		print_json(out, c, incomplete, nincomplete);
+	else
+		print_table(out, c);
+	if (plot && gf_compare_plot(c, plot, err, sizeof(err))) {
+		fprintf(errf, "gpufeed compare: %s\n", err);
+		rc = GF_EXIT_FAILED;
+		goto out;
+	}
+	if (html && gf_compare_html(c, html, err, sizeof(err))) {
+		fprintf(errf, "gpufeed compare: %s\n", err);
+		rc = GF_EXIT_FAILED;
+		goto out;
+	}
+	if (c->check && nincomplete) {
+		for (int r = 0; r < c->nruns; r++)
+			if (strcmp(gf_json_str(c->run[r].s, "/status", "?"), "complete"))
+				fprintf(errf, "gpufeed compare: %s is %s (%s): a failed or interrupted run cannot pass "
+					"a regression check\n", c->run[r].dir, gf_json_str(c->run[r].s, "/status", "?"),
+					gf_json_str(c->run[r].s, "/error", "no reason given"));
+		rc = GF_EXIT_CHECK;
+	}
+	if (c->check && c->regressions)
+		rc = GF_EXIT_CHECK;
 out:
-	for (int r = 0; r < nruns; r++)
-		if (runs[r].s)
-			json_object_put(runs[r].s);
-	return exit_code;
+	for (int r = 0; r < c->nruns; r++)
+		if (c->run[r].s)
+			json_object_put(c->run[r].s);
+	free(c);
+	return rc;
 }

@@ -1,6 +1,6 @@
-/* plot: see plot.h. The scripts own the look of every plot; this file only finds the
- * data, works out what the scripts cannot (which phases, bursts and units there are)
- * and passes it as gnuplot variables. */
+/* plot: see plot.h. The scripts own the look of every plot; this file decides which
+ * plots the run's data allows, has plotdata.c write what they draw, and hands gnuplot
+ * numbers as variables and strings as arguments. */
 #include "report/plot.h"
 
 #include <errno.h>
@@ -17,7 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/units.h"
 #include "report/load.h"
+#include "report/plotdata.h"
+#include "report/verdict.h"
 
 extern char **environ;
 
@@ -83,32 +86,6 @@ static bool gnuplot_installed(void)
 	return false;
 }
 
-int gf_plot_var_str(char *buf, size_t len, const char *name, const char *value)
-{
-	size_t n = strlen(buf);
-	int w = snprintf(buf + n, len - n, "%s='", name);
-
-	if (w < 0 || (size_t)w >= len - n)
-		return -ENOSPC;
-	n += (size_t)w;
-	for (const char *p = value; *p; p++) {
-		if (*p == '\n' || *p == '\r')
-			continue;
-		/* In a single-quoted gnuplot string only the quote itself is special. */
-		if (n + 3 >= len)
-			return -ENOSPC;
-		if (*p == '\'')
-			buf[n++] = '\'';
-		buf[n++] = *p;
-	}
-	if (n + 3 >= len)
-		return -ENOSPC;
-	buf[n++] = '\'';
-	buf[n++] = ';';
-	buf[n] = '\0';
-	return 0;
-}
-
 int gf_plot_var_num(char *buf, size_t len, const char *name, double value)
 {
 	size_t n = strlen(buf);
@@ -118,62 +95,88 @@ int gf_plot_var_num(char *buf, size_t len, const char *name, double value)
 	return w < 0 || (size_t)w >= len - n ? -ENOSPC : 0;
 }
 
-int gf_plot_gnuplot(const char *script_dir, const char *script, const char *vars, const char *log)
+/* Wait for gnuplot, killing it when it is stuck. Returns its exit status or -errno. */
+static int wait_gnuplot(pid_t pid)
 {
-	posix_spawn_file_actions_t fa;
-	char path[4200], *all = NULL;
-	size_t alen = strlen(vars) + strlen(script_dir) * 2 + 64;
-	pid_t pid;
-	int rc, status = 0;
+	int status = 0;
 
-	if (!gnuplot_installed())
-		return -ENOENT;
-	all = malloc(alen);
-	if (!all)
-		return -ENOMEM;
-	all[0] = '\0';
-	rc = gf_plot_var_str(all, alen, "script_dir", script_dir);
-	if (rc)
-		goto out_free;
-	strcat(all, vars);
-	snprintf(path, sizeof(path), "%s/%s", script_dir, script);
-	rc = posix_spawn_file_actions_init(&fa);
-	if (rc) {
-		rc = -rc;
-		goto out_free;
-	}
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
-	{
-		char *argv[] = { "gnuplot", "-e", all, path, NULL };
-		rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc) {
-		rc = rc == ENOENT ? -ENOENT : -rc;
-		goto out_free;
-	}
 	for (int waited_ms = 0;; waited_ms += 20) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid)
 			break;
-		if (w < 0 && errno != EINTR) {
-			rc = -errno;
-			goto out_free;
-		}
+		if (w < 0 && errno != EINTR)
+			return -errno;
 		if (waited_ms >= GNUPLOT_TIMEOUT_S * 1000) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			rc = -ETIMEDOUT;
-			goto out_free;
+			return -ETIMEDOUT;
 		}
 		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
 	}
-	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
-out_free:
-	free(all);
-	return rc;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+}
+
+int gf_plot_gnuplot(const char *script_dir, const char *script, const char *nums,
+		    const struct gf_plot_args *args, const char *log)
+{
+	posix_spawn_file_actions_t fa;
+	char path[4200];
+	/* gnuplot -e NUMS -c SCRIPT ARG1..ARG9 NULL */
+	char *argv[16];
+	int argc = 0, rc;
+	pid_t pid;
+
+	if (!gnuplot_installed())
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%s", script_dir, script);
+	argv[argc++] = "gnuplot";
+	argv[argc++] = "-e";
+	argv[argc++] = (char *)(nums && nums[0] ? nums : "gf_no_numbers=0");
+	argv[argc++] = "-c";
+	argv[argc++] = path;
+	argv[argc++] = (char *)script_dir;
+	argv[argc++] = (char *)(args->data ? args->data : "");
+	argv[argc++] = (char *)(args->out ? args->out : "");
+	argv[argc++] = (char *)(args->title ? args->title : "");
+	argv[argc++] = (char *)(args->formats ? args->formats : "png svg");
+	for (int i = 0; i < 4 && args->extra[i]; i++)
+		argv[argc++] = (char *)args->extra[i];
+	argv[argc] = NULL;
+	rc = posix_spawn_file_actions_init(&fa);
+	if (rc)
+		return -rc;
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return -rc;
+	return wait_gnuplot(pid);
+}
+
+double gf_plot_latency_unit(double max_us, const char **unit)
+{
+	if (max_us >= 2e6) {
+		*unit = "s";
+		return 1e6;
+	}
+	if (max_us >= 2e3) {
+		*unit = "ms";
+		return 1e3;
+	}
+	*unit = "us";
+	return 1;
+}
+
+double gf_plot_rate_unit(double max_bytes_per_s, const char **unit)
+{
+	if (max_bytes_per_s >= 2e9) {
+		*unit = "GB/s";
+		return 1e9;
+	}
+	*unit = "MB/s";
+	return 1e6;
 }
 
 void gf_plot_title(struct json_object *s, char *buf, size_t len)
@@ -181,267 +184,254 @@ void gf_plot_title(struct json_object *s, char *buf, size_t len)
 	double accels = 0;
 
 	gf_json_num(s, "/environment/accelerators", &accels);
-	snprintf(buf, len, "%s on %s (%s, %s), %.0f x %s", gf_json_str(s, "/workload_name", "?"),
+	/* A labelled run is named by its label first. */
+	snprintf(buf, len, "%s%s%s on %s (%s, %s), %.0f x %s", gf_json_str(s, "/label", ""),
+		 gf_json_str(s, "/label", NULL) ? ": " : "", gf_json_str(s, "/workload_name", "?"),
 		 gf_json_str(s, "/target/uri", "?"), gf_json_str(s, "/environment/fs_type", "?"),
 		 gf_json_str(s, "/target/engine", "?"), accels,
 		 gf_json_str(s, "/environment/accelerator_profile", "?"));
 }
 
-/* --- what the scripts need to know about the data --- */
+/* --- one plot each --- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The interval of timeseries.csv: the smallest step between two of its times (1 s when
- * it cannot tell). Also collects, when the file has a checkpoint_s column, the times of
- * the intervals in which any rank was halted for a checkpoint burst. */
-/* Append v to a growing array. */
-static int push(double **arr, size_t *n, size_t *cap, double v)
-{
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 256;
-		double *g = realloc(*arr, c * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		*arr = g;
-		*cap = c;
-	}
-	(*arr)[(*n)++] = v;
-	return 0;
-}
-
-static int scan_timeseries(const char *path, double *iv, double **ckpt_t, size_t *nckpt)
-{
-	char line[4096], *f[128];
-	int ti = gf_csv_column(path, "t_s"), ci = gf_csv_column(path, "checkpoint_s");
-	double *all = NULL, *ck = NULL;
-	size_t n = 0, cap = 0, nck = 0, capck = 0;
-	FILE *fp;
-	int rc = 0;
-
-	*iv = 1.0;
-	*ckpt_t = NULL;
-	*nckpt = 0;
-	if (ti < 0)
-		return ti;
-	fp = fopen(path, "r");
-	if (!fp)
-		return -errno;
-	if (!fgets(line, sizeof(line), fp))
-		goto out;
-	while (fgets(line, sizeof(line), fp)) {
-		int nf = gf_csv_split(line, f, 128);
-		double t;
-		if (nf <= ti)
-			continue;
-		t = atof(f[ti]);
-		rc = push(&all, &n, &cap, t);
-		if (!rc && ci >= 0 && nf > ci && atof(f[ci]) > 0)
-			rc = push(&ck, &nck, &capck, t);
-		if (rc)
-			goto out;
-	}
-	if (n > 1) {
-		double best = 0;
-		qsort(all, n, sizeof(*all), cmp_double);
-		for (size_t i = 1; i < n; i++) {
-			double d = all[i] - all[i - 1];
-			if (d > 1e-6 && (best == 0 || d < best))
-				best = d;
-		}
-		if (best > 0)
-			*iv = best;
-	}
-	if (nck)
-		qsort(ck, nck, sizeof(*ck), cmp_double);
-	*ckpt_t = ck;
-	*nckpt = nck;
-	ck = NULL;
-out:
-	free(ck);
-	free(all);
-	fclose(fp);
-	return rc;
-}
-
-static int append_word(char *buf, size_t len, const char *fmt, double v)
-{
-	size_t n = strlen(buf);
-	int w = snprintf(buf + n, len - n, n ? " " : "");
-
-	if (w < 0 || (size_t)w >= len - n)
-		return -ENOSPC;
-	n += (size_t)w;
-	w = snprintf(buf + n, len - n, fmt, v);
-	return w < 0 || (size_t)w >= len - n ? -ENOSPC : 0;
-}
-
-/* Checkpoint bursts to shade on the timeline, as start and end times: from summary.json
- * (checkpoint.bursts[].start_s and burst_s) when it gives start times, else from the
- * intervals of timeseries.csv with checkpoint_s > 0, adjacent intervals merged into one. */
-static void burst_spans(struct json_object *s, const double *ck, size_t nck, double iv,
-			char *bs, size_t bslen, char *be, size_t belen)
-{
-	struct json_object *arr = NULL;
-
-	bs[0] = be[0] = '\0';
-	if (!json_pointer_get(s, "/checkpoint/bursts", &arr) && json_object_is_type(arr, json_type_array)) {
-		size_t n = json_object_array_length(arr);
-		for (size_t i = 0; i < n; i++) {
-			struct json_object *b = json_object_array_get_idx(arr, i);
-			double st, el;
-			if (!gf_json_num(b, "/start_s", &st) || !gf_json_num(b, "/burst_s", &el))
-				continue;
-			if (append_word(bs, bslen, "%.6g", st) || append_word(be, belen, "%.6g", st + el))
-				break;
-		}
-		if (bs[0])
-			return;
-	}
-	for (size_t i = 0; i < nck;) {
-		size_t j = i;
-		while (j + 1 < nck && ck[j + 1] - ck[j] <= iv * 1.01)
-			j++;
-		if (append_word(bs, bslen, "%.6g", ck[i]) || append_word(be, belen, "%.6g", ck[j] + iv))
-			break;
-		i = j + 1;
-	}
-}
-
-/* Distinct values of one column of a CSV file, space separated, in order of appearance. */
-static int distinct_words(const char *path, const char *col, char *out, size_t len, int maxwords)
-{
-	char line[4096], *f[128];
-	int ci = gf_csv_column(path, col), words = 0;
-	FILE *fp;
-
-	out[0] = '\0';
-	if (ci < 0)
-		return ci;
-	fp = fopen(path, "r");
-	if (!fp)
-		return -errno;
-	if (!fgets(line, sizeof(line), fp)) {
-		fclose(fp);
-		return 0;
-	}
-	while (fgets(line, sizeof(line), fp) && words < maxwords) {
-		int nf = gf_csv_split(line, f, 128);
-		char key[160];
-		if (nf <= ci || !f[ci][0] || strchr(f[ci], ' ') || strchr(f[ci], '\''))
-			continue;
-		snprintf(key, sizeof(key), " %s ", f[ci]);
-		{
-			char padded[2048];
-			snprintf(padded, sizeof(padded), " %s ", out);
-			if (strstr(padded, key))
-				continue;
-		}
-		if (strlen(out) + strlen(f[ci]) + 2 >= len)
-			break;
-		if (out[0])
-			strcat(out, " ");
-		strcat(out, f[ci]);
-		words++;
-	}
-	fclose(fp);
-	return words;
-}
-
-/* The bursts of checkpoint_ranks.csv in order of appearance, one word each in bursts
- * (the burst column), kinds (write | restore), cks (the checkpoint column) and bws (the
- * burst's bandwidth from summary.json checkpoint.bursts[burst].bytes_per_s, "nan" when
- * the summary does not say). Returns the number of bursts or -errno. */
-struct ckpt_lists {
-	char bursts[2048], kinds[4096], cks[2048], bws[4096];
+struct ctx {
+	const char *dir;
+	char plots[4200], sdir[1024], log[4300], title[1024];
+	struct json_object *s;
+	struct gf_plot_report *rep;
+	char nums[2048];
 };
 
-static int ckpt_bursts(const char *path, struct json_object *s, struct ckpt_lists *l)
-{
-	char line[4096], *f[128];
-	int bi = gf_csv_column(path, "burst"), ki = gf_csv_column(path, "kind");
-	int ci = gf_csv_column(path, "checkpoint"), n = 0;
-	long seen[256];
-	FILE *fp;
-
-	memset(l, 0, sizeof(*l));
-	if (bi < 0 || ki < 0 || ci < 0 || gf_csv_column(path, "seconds") < 0)
-		return -ENOENT;
-	fp = fopen(path, "r");
-	if (!fp)
-		return -errno;
-	if (!fgets(line, sizeof(line), fp)) {
-		fclose(fp);
-		return 0;
-	}
-	/* A plot of more than 256 bursts would be unreadable: the first 256 are drawn. */
-	while (fgets(line, sizeof(line), fp) && n < 256) {
-		int nf = gf_csv_split(line, f, 128), dup = 0;
-		long b;
-		char ptr[96];
-		double bw;
-		if (nf <= bi || nf <= ki || nf <= ci)
-			continue;
-		b = atol(f[bi]);
-		for (int i = 0; i < n; i++)
-			dup |= seen[i] == b;
-		if (dup)
-			continue;
-		if (strcmp(f[ki], "write") && strcmp(f[ki], "restore"))
-			continue;
-		snprintf(ptr, sizeof(ptr), "/checkpoint/bursts/%ld/bytes_per_s", b);
-		if (append_word(l->bursts, sizeof(l->bursts), "%.0f", (double)b) ||
-		    append_word(l->cks, sizeof(l->cks), "%.0f", atof(f[ci])))
-			break;
-		if (!gf_json_num(s, ptr, &bw) || !(bw > 0))
-			bw = NAN;
-		if (isnan(bw))
-			strcat(l->bws, n ? " nan" : "nan");
-		else if (append_word(l->bws, sizeof(l->bws), "%.6e", bw))
-			break;
-		strcat(l->kinds, n ? " " : "");
-		strcat(l->kinds, f[ki]);
-		seen[n++] = b;
-	}
-	fclose(fp);
-	return n;
-}
-
-static void add_note(struct gf_plot_report *rep, const char *fmt, const char *what, const char *why)
+static void add_note(struct gf_plot_report *rep, const char *name, const char *why)
 {
 	size_t n = strlen(rep->note);
 
-	snprintf(rep->note + n, sizeof(rep->note) - n, fmt, what, why);
+	snprintf(rep->note + n, sizeof(rep->note) - n, "%s: %s\n", name, why);
+}
+
+static double num(struct json_object *s, const char *ptr, double fallback)
+{
+	double v;
+
+	return gf_json_num(s, ptr, &v) ? v : fallback;
+}
+
+/* x: a path under the run's plots folder. */
+static const char *in_plots(const struct ctx *c, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", c->plots, name);
+	return buf;
 }
 
 /* Render one plot; a failure is a note, never an error of the caller. */
-static void render(struct gf_plot_report *rep, const char *sdir, const char *plots, const char *name,
-		   const char *vars, const char *log)
+static void render(struct ctx *c, const char *name, struct gf_plot_args *a)
 {
-	char script[64], png[4200];
+	char script[64], out[4300], png[4400];
 	int rc;
 
 	snprintf(script, sizeof(script), "%s.gp", name);
-	snprintf(png, sizeof(png), "%s/%s.png", plots, name);
-	rc = gf_plot_gnuplot(sdir, script, vars, log);
+	a->out = in_plots(c, name, out, sizeof(out));
+	a->title = c->title;
+	a->formats = "png svg";
+	snprintf(png, sizeof(png), "%s.png", out);
+	unlink(png);
+	rc = gf_plot_gnuplot(c->sdir, script, c->nums, a, c->log);
 	if (rc == 0 && access(png, R_OK) == 0) {
-		size_t n = strlen(rep->made_list);
-		rep->made++;
-		snprintf(rep->made_list + n, sizeof(rep->made_list) - n, "%s%s", n ? " " : "", name);
+		size_t n = strlen(c->rep->made_list);
+		c->rep->made++;
+		snprintf(c->rep->made_list + n, sizeof(c->rep->made_list) - n, "%s%s", n ? " " : "", name);
 		return;
 	}
-	add_note(rep, "%s: gnuplot failed (%s); see plots/gnuplot.log\n", name,
-		 rc == -ETIMEDOUT ? "it did not finish in time" : rc ? strerror(-rc) : "no PNG written");
+	{
+		char why[256];
+		snprintf(why, sizeof(why), "gnuplot failed (%s); see plots/gnuplot.log",
+			 rc == -ETIMEDOUT ? "it did not finish in time" : rc ? strerror(-rc) : "no PNG written");
+		add_note(c->rep, name, why);
+	}
+}
+
+static bool exists(const struct ctx *c, const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", c->dir, name);
+	return access(path, R_OK) == 0;
+}
+
+static int plot_timeline(struct ctx *c)
+{
+	char in[4300], data[4300], spans[4300];
+	struct gf_series_info info;
+	double compute = num(c->s, "/plan/compute_s_per_step", 0), demand = 0, thr = 0, bdiv;
+	const char *bunit;
+	int rc, nspans;
+
+	if (!exists(c, "timeseries.csv", in, sizeof(in))) {
+		if (!json_pointer_get(c->s, "/train", NULL))
+			add_note(c->rep, "timeline", "no timeseries.csv: the training phase wrote none");
+		return 0;
+	}
+	rc = gf_plotdata_series(in, in_plots(c, "timeline.csv", data, sizeof(data)),
+				num(c->s, "/train/elapsed_s", 0), num(c->s, "/environment/accelerators", 0), &info);
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
+		add_note(c->rep, "timeline", "no data: the training phase recorded no interval (did the run fail "
+			 "before its first step?)");
+		return 0;
+	}
+	nspans = gf_plotdata_spans(c->s, in, info.iv, in_plots(c, "timeline_bursts.csv", spans, sizeof(spans)));
+	if (nspans < 0)
+		return nspans;
+	if (compute > 0) {
+		thr = num(c->s, "/train/au_threshold_percent", 0);
+		demand = num(c->s, "/train/demand_read_bytes_per_s", 0);
+	}
+	bdiv = gf_plot_rate_unit(info.max_rate > demand ? info.max_rate : demand, &bunit);
+	c->nums[0] = '\0';
+	gf_plot_var_num(c->nums, sizeof(c->nums), "t_end", num(c->s, "/train/elapsed_s", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "iv", info.iv);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", thr);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "demand", demand);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "bw_div", bdiv);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "nspans", nspans);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "has_au", compute > 0);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "exclude_steps",
+			num(c->s, "/workload/output/metric/exclude_start_steps", 1));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "dropped_last", info.dropped_last);
+	render(c, "timeline", &(struct gf_plot_args){ .data = data, .extra = { bunit, spans } });
+	return 0;
+}
+
+static int plot_ceiling(struct ctx *c)
+{
+	char in[4300], data[4300], sub[512];
+	struct gf_series_info info;
+	double fed, thr = num(c->s, "/ceiling/au_threshold_percent", 0), bdiv, ldiv;
+	double p99 = num(c->s, "/ceiling/read_latency_us/p99", 0);
+	const char *bunit, *lunit;
+	int rc;
+
+	if (json_pointer_get(c->s, "/ceiling", NULL))
+		return 0;
+	if (!exists(c, "ceiling_timeseries.csv", in, sizeof(in))) {
+		add_note(c->rep, "ceiling", "no ceiling_timeseries.csv (a run of an older gpufeed)");
+		return 0;
+	}
+	rc = gf_plotdata_series(in, in_plots(c, "ceiling.csv", data, sizeof(data)),
+				num(c->s, "/ceiling/elapsed_s", 0), 0, &info);
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
+		add_note(c->rep, "ceiling", "no data: the ceiling recorded no interval");
+		return 0;
+	}
+	if (gf_json_num(c->s, "/ceiling/accelerators_fed", &fed))
+		snprintf(sub, sizeof(sub), "feeds %.0f accelerator(s) of profile %s at AU >= %.0f%%", fed,
+			 gf_json_str(c->s, "/ceiling/accelerator_profile", "?"), thr);
+	else
+		snprintf(sub, sizeof(sub), "no compute in the workload: no accelerator count");
+	if (num(c->s, "/ceiling/elapsed_s", 0) < GF_STEADY_MIN_S ||
+	    num(c->s, "/ceiling/read_requests", 0) < GF_STEADY_MIN_REQUESTS) {
+		size_t n = strlen(sub);
+		snprintf(sub + n, sizeof(sub) - n, " (too short: not a steady state)");
+	}
+	bdiv = gf_plot_rate_unit(info.max_rate, &bunit);
+	ldiv = gf_plot_latency_unit(info.max_lat_us > p99 ? info.max_lat_us : p99, &lunit);
+	c->nums[0] = '\0';
+	gf_plot_var_num(c->nums, sizeof(c->nums), "t_end", num(c->s, "/ceiling/elapsed_s", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "bw_div", bdiv);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "lat_div", ldiv);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "mean_rate", num(c->s, "/ceiling/read_bytes_per_s", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "p99_us", p99);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "has_lat", info.max_lat_us > 0);
+	render(c, "ceiling", &(struct gf_plot_args){ .data = data, .extra = { bunit, lunit, sub } });
+	return 0;
+}
+
+static int plot_latency(struct ctx *c)
+{
+	char in[4300], curves[4300], phases[4300];
+	double max_us, div;
+	const char *unit;
+	int np;
+
+	if (!exists(c, "latency.csv", in, sizeof(in)))
+		return 0;
+	np = gf_plotdata_latency(in, in_plots(c, "latency.csv", curves, sizeof(curves)),
+				 in_plots(c, "latency_phases.csv", phases, sizeof(phases)), &max_us);
+	if (np < 0)
+		return np == -ENOMEM ? np : 0;
+	if (np == 0) {
+		add_note(c->rep, "latency", "no data: latency.csv holds no request");
+		return 0;
+	}
+	div = gf_plot_latency_unit(max_us, &unit);
+	c->nums[0] = '\0';
+	gf_plot_var_num(c->nums, sizeof(c->nums), "np", np);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "lat_div", div);
+	render(c, "latency", &(struct gf_plot_args){ .data = curves, .extra = { unit, phases } });
+	return 0;
+}
+
+static int plot_accelerators(struct ctx *c)
+{
+	char in[4300];
+	double thr = 0;
+	int below;
+
+	if (!exists(c, "ranks.csv", in, sizeof(in)))
+		return 0;
+	if (num(c->s, "/train/accelerators_counted", 0) <= 0) {
+		add_note(c->rep, "accelerators", "no data: no accelerator ran enough steps to count its AU");
+		return 0;
+	}
+	if (num(c->s, "/plan/compute_s_per_step", 0) > 0)
+		thr = num(c->s, "/train/au_threshold_percent", 0);
+	below = gf_plotdata_below(in, thr);
+	c->nums[0] = '\0';
+	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", thr);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "mean_au", num(c->s, "/train/au_percent/mean", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "n_below", below > 0 ? below : 0);
+	render(c, "accelerators", &(struct gf_plot_args){ .data = in });
+	return 0;
+}
+
+static int plot_checkpoint(struct ctx *c)
+{
+	char in[4300], data[4300], scaled[512] = "";
+	double max_bw, max_s, div;
+	const char *unit;
+	int nb;
+
+	bool have_csv = exists(c, "checkpoint_ranks.csv", in, sizeof(in));
+
+	if (json_pointer_get(c->s, "/checkpoint", NULL) && !have_csv)
+		return 0;
+	nb = gf_plotdata_checkpoint(c->s, in, in_plots(c, "checkpoint.csv", data, sizeof(data)), &max_bw, &max_s);
+	if (nb < 0)
+		return nb == -ENOMEM ? nb : 0;
+	if (nb == 0) {
+		add_note(c->rep, "checkpoint", "no data: no burst is listed in summary.json or checkpoint_ranks.csv");
+		return 0;
+	}
+	if (gf_json_bool(c->s, "/checkpoint/scaled", false)) {
+		char a[64], b[64];
+		snprintf(scaled, sizeof(scaled), "SCALED checkpoint: %s written of the model's %s (scale %.3g)",
+			 gf_format_size((uint64_t)num(c->s, "/checkpoint/bytes", 0), a, sizeof(a)),
+			 gf_format_size((uint64_t)num(c->s, "/checkpoint/unscaled_bytes", 0), b, sizeof(b)),
+			 num(c->s, "/checkpoint/scale", 1));
+	}
+	div = gf_plot_rate_unit(max_bw, &unit);
+	c->nums[0] = '\0';
+	gf_plot_var_num(c->nums, sizeof(c->nums), "nb", nb);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "bw_div", div);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "has_bw", max_bw > 0);
+	render(c, "checkpoint", &(struct gf_plot_args){ .data = data, .extra = { unit, scaled } });
+	return 0;
 }
 
 static void write_note(const char *plots, const char *note)
 {
-	char path[4200];
+	char path[4300];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/NOTE.txt", plots);
@@ -458,151 +448,53 @@ static void write_note(const char *plots, const char *note)
 
 int gf_plot_results(const char *dir, struct gf_plot_report *rep)
 {
-	char plots[4200], sdir[1024], log[4300], path[4300], out[4300], title[1024];
-	char *vars = NULL, bs[2048], be[2048];
-	const size_t vlen = 16384;
-	struct json_object *s = NULL;
-	double *ck = NULL, iv = 1, v;
-	size_t nck = 0;
+	struct ctx *c = calloc(1, sizeof(*c));
+	int (*const plot[])(struct ctx *) = { plot_timeline, plot_ceiling, plot_latency, plot_accelerators,
+					      plot_checkpoint };
+	char err[512];
 	struct stat st;
-	int rc;
+	int rc = 0;
 
 	memset(rep, 0, sizeof(*rep));
-	snprintf(plots, sizeof(plots), "%s/plots", dir);
-	if (mkdir(plots, 0755) && errno != EEXIST)
-		return -errno;
-	snprintf(log, sizeof(log), "%s/gnuplot.log", plots);
-	unlink(log);
-	if (!gnuplot_installed()) {
-		add_note(rep, "plots skipped: gnuplot is not installed; the results are complete. Install "
-			 "gnuplot-nox, then run: gpufeed report %s%s\n", dir, "");
-		goto note;
-	}
-	if (gf_plot_dir(sdir, sizeof(sdir))) {
-		add_note(rep, "plots skipped: %s%s\n", sdir, "");
-		goto note;
-	}
-	{
-		char err[512];
-		if (gf_load_summary(dir, &s, err, sizeof(err))) {
-			add_note(rep, "plots skipped: %s%s\n", err, "");
-			goto note;
-		}
-	}
-	vars = malloc(vlen);
-	if (!vars) {
-		rc = -ENOMEM;
+	if (!c)
+		return -ENOMEM;
+	c->dir = dir;
+	c->rep = rep;
+	snprintf(c->plots, sizeof(c->plots), "%s/plots", dir);
+	if (mkdir(c->plots, 0755) && errno != EEXIST) {
+		rc = -errno;
 		goto out;
 	}
-	gf_plot_title(s, title, sizeof(title));
-
-#define BASE_VARS(name)                                                                    \
-	do {                                                                               \
-		vars[0] = '\0';                                                            \
-		snprintf(out, sizeof(out), "%s/%s", plots, name);                          \
-		gf_plot_var_str(vars, vlen, "dir", dir);                                   \
-		gf_plot_var_str(vars, vlen, "out", out);                                   \
-		gf_plot_var_str(vars, vlen, "title", title);                               \
-	} while (0)
-
-	/* 1. Timeline. */
-	snprintf(path, sizeof(path), "%s/timeseries.csv", dir);
-	if (stat(path, &st) == 0 && st.st_size > 0) {
-		double compute = 0, thr = 0, demand = 0, bw = 0, per_rank = 1, t_end = 0;
-		rc = scan_timeseries(path, &iv, &ck, &nck);
-		if (rc == -ENOMEM)
-			goto out;
-		burst_spans(s, ck, nck, iv, bs, sizeof(bs), be, sizeof(be));
-		gf_json_num(s, "/plan/compute_s_per_step", &compute);
-		if (compute > 0)
-			gf_json_num(s, "/train/au_threshold_percent", &thr);
-		if (compute > 0)
-			gf_json_num(s, "/train/demand_read_bytes_per_s", &demand);
-		gf_json_num(s, "/train/read_bytes_per_s", &bw);
-		gf_json_num(s, "/workload/accelerator/per_rank", &per_rank);
-		gf_json_num(s, "/train/elapsed_s", &t_end);
-		BASE_VARS("timeline");
-		gf_plot_var_num(vars, vlen, "iv", iv);
-		gf_plot_var_num(vars, vlen, "t_end", t_end);
-		gf_plot_var_num(vars, vlen, "per_rank", per_rank > 0 ? per_rank : 1);
-		gf_plot_var_num(vars, vlen, "threshold", thr);
-		gf_plot_var_num(vars, vlen, "demand", demand);
-		/* One unit for the axis, from the larger of what was read and what was needed. */
-		gf_plot_var_num(vars, vlen, "bw_div", (bw > demand ? bw : demand) >= 2e9 ? 1e9 : 1e6);
-		gf_plot_var_str(vars, vlen, "bw_unit", (bw > demand ? bw : demand) >= 2e9 ? "GB/s" : "MB/s");
-		gf_plot_var_str(vars, vlen, "bs", bs);
-		gf_plot_var_str(vars, vlen, "be", be);
-		render(rep, sdir, plots, "timeline", vars, log);
-	} else {
-		add_note(rep, "%s: %s\n", "timeline", "no timeseries.csv (the training phase did not run)");
+	snprintf(c->log, sizeof(c->log), "%s/gnuplot.log", c->plots);
+	unlink(c->log);
+	if (!gnuplot_installed()) {
+		snprintf(rep->note, sizeof(rep->note), "plots skipped: gnuplot is not installed; the results are "
+			 "complete. Install gnuplot-nox, then run: gpufeed report %s\n", dir);
+		goto note;
 	}
-
-	/* 2. Latency. */
-	snprintf(path, sizeof(path), "%s/latency.csv", dir);
-	{
-		char phases[512];
-		if (distinct_words(path, "phase", phases, sizeof(phases), 6) > 0) {
-			BASE_VARS("latency");
-			gf_plot_var_str(vars, vlen, "phases", phases);
-			render(rep, sdir, plots, "latency", vars, log);
-		} else {
-			add_note(rep, "%s: %s\n", "latency", "latency.csv is missing or holds no requests");
-		}
+	if (gf_plot_dir(c->sdir, sizeof(c->sdir))) {
+		snprintf(rep->note, sizeof(rep->note), "plots skipped: %s\n", c->sdir);
+		goto note;
 	}
-
-	/* 3. AU per accelerator. */
-	snprintf(path, sizeof(path), "%s/ranks.csv", dir);
-	v = 0;
-	gf_json_num(s, "/train/accelerators_counted", &v);
-	if (access(path, R_OK) == 0 && v > 0) {
-		double thr = 0, compute = 0, mean = 0;
-		gf_json_num(s, "/plan/compute_s_per_step", &compute);
-		if (compute > 0)
-			gf_json_num(s, "/train/au_threshold_percent", &thr);
-		gf_json_num(s, "/train/au_percent/mean", &mean);
-		BASE_VARS("accelerators");
-		gf_plot_var_num(vars, vlen, "threshold", thr);
-		gf_plot_var_num(vars, vlen, "mean_au", mean);
-		render(rep, sdir, plots, "accelerators", vars, log);
-	} else {
-		add_note(rep, "%s: %s\n", "accelerators", "no accelerator ran enough steps to count its AU");
+	if (gf_load_summary(dir, &c->s, err, sizeof(err))) {
+		snprintf(rep->note, sizeof(rep->note), "plots skipped: %s\n", err);
+		goto note;
 	}
-
-	/* 4. Checkpoint bursts: only when the run wrote checkpoints. */
-	snprintf(path, sizeof(path), "%s/checkpoint_ranks.csv", dir);
-	if (access(path, R_OK) == 0) {
-		struct ckpt_lists *l = malloc(sizeof(*l));
-		if (!l) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		if (ckpt_bursts(path, s, l) > 0) {
-			BASE_VARS("checkpoint");
-			gf_plot_var_str(vars, vlen, "bursts", l->bursts);
-			gf_plot_var_str(vars, vlen, "kinds", l->kinds);
-			gf_plot_var_str(vars, vlen, "cks", l->cks);
-			gf_plot_var_str(vars, vlen, "bws", l->bws);
-			render(rep, sdir, plots, "checkpoint", vars, log);
-		} else {
-			add_note(rep, "%s: %s\n", "checkpoint", "checkpoint_ranks.csv lists no burst (columns "
-				 "burst,kind,checkpoint,rank,seconds)");
-		}
-		free(l);
-	}
-#undef BASE_VARS
-
+	gf_plot_title(c->s, c->title, sizeof(c->title));
+	for (size_t i = 0; i < sizeof(plot) / sizeof(plot[0]) && !rc; i++)
+		rc = plot[i](c);
+	if (rc)
+		goto out;
 	/* Warnings from gnuplot stay in the log; an empty log is noise. */
-	if (stat(log, &st) == 0 && st.st_size == 0)
-		unlink(log);
-	else if (stat(log, &st) == 0)
-		add_note(rep, "%s%s: gnuplot printed messages; see plots/gnuplot.log\n", "", "warning");
+	if (stat(c->log, &st) == 0 && st.st_size == 0)
+		unlink(c->log);
+	else if (stat(c->log, &st) == 0)
+		add_note(rep, "warning", "gnuplot printed messages; see plots/gnuplot.log");
 note:
-	write_note(plots, rep->note);
-	rc = 0;
+	write_note(c->plots, rep->note);
 out:
-	free(ck);
-	free(vars);
-	if (s)
-		json_object_put(s);
+	if (c->s)
+		json_object_put(c->s);
+	free(c);
 	return rc;
 }

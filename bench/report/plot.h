@@ -1,7 +1,13 @@
 /* plot: renders the plots of a results folder into <dir>/plots by running gnuplot on the
  * scripts in scripts/plot/ (PNG through pngcairo, and SVG). gnuplot is an optional tool:
  * when it or a script is missing, plotting is skipped with a note (plots/NOTE.txt) and
- * never fails a run. Reads the results folder only; never does benchmark I/O. */
+ * never fails a run. Reads the results folder only; never does benchmark I/O.
+ *
+ * What gnuplot is given: numbers as variables (gnuplot -e "name=1.0e+00;"), and every
+ * string (paths, titles, units) as a command-line argument that the script reads as
+ * ARG1..ARG9 (gnuplot -c). Labels from the data (burst kinds, run names) travel in the
+ * data files that plotdata.c writes. No string is ever pasted into gnuplot code, so a
+ * results folder or workload named with a quote cannot run commands. */
 #ifndef GF_PLOT_H
 #define GF_PLOT_H
 
@@ -15,23 +21,38 @@ struct json_object;
  * that were tried in buf. */
 int gf_plot_dir(char *buf, size_t len);
 
-/* Run one script: gnuplot -e "VARS" DIR/script. vars is gnuplot code (see gf_plot_var_*);
- * script_dir is added. gnuplot's messages are appended to log (NULL: discarded). Returns
- * 0, -ENOENT when gnuplot is not installed, -ETIMEDOUT, or -EIO when gnuplot failed. */
-int gf_plot_gnuplot(const char *script_dir, const char *script, const char *vars, const char *log);
+/* The strings a script reads: ARG1 is the script folder, then these, in this order. */
+struct gf_plot_args {
+	const char *data;    /* ARG2: the main data file */
+	const char *out;     /* ARG3: the output path without its extension */
+	const char *title;   /* ARG4 */
+	const char *formats; /* ARG5: "png svg", "png" or "svg" */
+	const char *extra[4]; /* ARG6..ARG9: script-specific (units, a second data file); NULL ends */
+};
 
-/* Append name='value' (quotes doubled, line breaks dropped) or name=number to a
- * gnuplot variable list. Return 0 or -ENOSPC. */
-int gf_plot_var_str(char *buf, size_t len, const char *name, const char *value);
+/* Run one script: gnuplot -e NUMS -c SCRIPT_DIR/script SCRIPT_DIR ARGS... nums holds
+ * numbers only (gf_plot_var_num), never text. gnuplot's messages are appended to log
+ * (NULL: discarded). Returns 0, -ENOENT when gnuplot is not installed, -ETIMEDOUT, or
+ * -EIO when gnuplot failed. */
+int gf_plot_gnuplot(const char *script_dir, const char *script, const char *nums,
+		    const struct gf_plot_args *args, const char *log);
+
+/* Append name=number to a gnuplot variable list. Returns 0 or -ENOSPC. name must be a
+ * constant identifier of the caller's, never data. */
 int gf_plot_var_num(char *buf, size_t len, const char *name, double value);
 
-/* The one-line title of a run for its plots: workload, target, accelerators. */
+/* The one-line title of a run for its plots: its label, workload, target, accelerators. */
 void gf_plot_title(struct json_object *summary, char *buf, size_t len);
 
+/* A unit for an axis of values up to max (in the base unit): the divisor and its name.
+ * Latency in microseconds: "us", "ms" or "s"; rates in bytes/s: "MB/s" or "GB/s". */
+double gf_plot_latency_unit(double max_us, const char **unit);
+double gf_plot_rate_unit(double max_bytes_per_s, const char **unit);
+
 struct gf_plot_report {
-	int made;          /* plots rendered */
+	int made;              /* plots rendered */
 	char made_list[512];   /* "timeline latency ..." */
-	char note[1024];   /* why plots were skipped, empty when none were */
+	char note[2048];       /* why plots were skipped, empty when none were */
 };
 
 /* Render every plot that the folder's data allows into dir/plots. Returns 0 (also when

@@ -3,13 +3,34 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "io/io.h"
+/* mkdir -p: every missing folder of path, 0755. Returns 0 or -errno. */
+static int make_folders(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
 
-int gf_results_create(const char *base, const char *workload, const char *kind,
+	if (n == 0 || n >= sizeof(buf))
+		return n ? -ENAMETOOLONG : -EINVAL;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int gf_results_create(const char *base, const char *workload, const char *kind, const char *label,
 		      char *partial, size_t plen, char *final, size_t flen)
 {
 	char stamp[32];
@@ -17,14 +38,18 @@ int gf_results_create(const char *base, const char *workload, const char *kind,
 	struct tm tm;
 	int rc;
 
-	rc = gf_io_posix.mkdirs(NULL, base);
+	rc = make_folders(base);
 	if (rc)
 		return rc;
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	for (int n = 1; n < 1000; n++) {
 		struct stat st;
-		if (n == 1)
+		if (label && n == 1)
+			snprintf(final, flen, "%s/%s", base, label);
+		else if (label)
+			snprintf(final, flen, "%s/%s-%d", base, label, n);
+		else if (n == 1)
 			snprintf(final, flen, "%s/%s-%s-%s", base, stamp, workload, kind);
 		else
 			snprintf(final, flen, "%s/%s-%s-%s-%d", base, stamp, workload, kind, n);

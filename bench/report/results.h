@@ -6,9 +6,10 @@
 
 #include <stddef.h>
 
-/* Create base/<UTC time>-<workload>-<kind>.partial (a -2, -3 ... suffix when the name is
- * taken). final gets the name without .partial. Returns 0 or -errno. */
-int gf_results_create(const char *base, const char *workload, const char *kind,
+/* Create base/<UTC time>-<workload>-<kind>.partial, or base/<label>.partial when label is
+ * not NULL (a -2, -3 ... suffix when the name is taken). final gets the name without
+ * .partial. Returns 0 or -errno. */
+int gf_results_create(const char *base, const char *workload, const char *kind, const char *label,
 		      char *partial, size_t plen, char *final, size_t flen);
 /* Rename partial to final. */
 int gf_results_finish(const char *partial, const char *final);

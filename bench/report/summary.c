@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "config.h"
 #include "report/nodes.h"
+#include "report/verdict.h"
 #include "model/units.h"
 
 void gf_summary_au(const struct gf_run_summary *s, double *mean, double *min, double *max)
@@ -73,6 +75,12 @@ static void add_d(struct json_object *o, const char *k, double v)
 	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
 }
 
+/* A byte count is a whole number in the JSON too, whatever type computed it. */
+static void add_bytes(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(isfinite(v) && v > 0 ? (uint64_t)llround(v) : 0));
+}
+
 static const char *const s3_phase_names[GF_S3_PHASES] = {
 	"datagen", "ceiling", "train", "checkpoint_write", "checkpoint_restore",
 };
@@ -97,7 +105,7 @@ static double s3_phase_seconds(const struct gf_run_summary *s, int ph)
 
 /* Requests/s with time to first byte tell a latency-bound store from a bandwidth-bound
  * one: connect and TLS are of new connections only, so reuse shows as few samples. */
-static struct json_object *s3_phase_json(const struct gf_s3_timing *t, double el)
+static struct json_object *s3_phase_json(const struct gf_fig_req_timing *t, double el)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -253,7 +261,7 @@ static double median_of(double *v, unsigned n)
 
 /* Figures of the write or restore bursts: the median burst, and per-rank times over all
  * bursts (fastest rank, median of the bursts' medians, slowest rank). */
-static void burst_figures(struct json_object *o, const struct gf_ckpt_phase *ph, bool restore,
+static void burst_figures(struct json_object *o, const struct gf_fig_ckpt *ph, bool restore,
 			  const char *prefix)
 {
 	double burst[4096], bw[4096], med[4096], rmin = 0, rmax = 0;
@@ -261,7 +269,7 @@ static void burst_figures(struct json_object *o, const struct gf_ckpt_phase *ph,
 	char key[96];
 
 	for (unsigned i = 0; i < ph->nbursts && n < 4096; i++) {
-		const struct gf_ckpt_burst *b = &ph->bursts[i];
+		const struct gf_fig_burst *b = &ph->bursts[i];
 		if (b->restore != restore)
 			continue;
 		burst[n] = b->burst_s;
@@ -295,21 +303,19 @@ static void burst_figures(struct json_object *o, const struct gf_ckpt_phase *ph,
 
 static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 {
-	const struct gf_ckpt_phase *ph = s->ckpt;
+	const struct gf_fig_ckpt *ph = s->ckpt;
 	const struct gf_workload *w = s->w;
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	struct json_object *hints = json_object_new_object();
 
 	json_object_object_add(o, "bytes", json_object_new_uint64(ph->bytes_per_checkpoint));
 	json_object_object_add(o, "layout", json_object_new_string(w->checkpoint.layout));
-	json_object_object_add(o, "collective", json_object_new_boolean(
-		(!strcmp(w->checkpoint.layout, "shared_file") || !strcmp(w->checkpoint.layout, "hdf5")) &&
-		w->checkpoint.collective));
+	json_object_object_add(o, "collective", json_object_new_boolean(ph->collective));
 	json_object_object_add(o, "durable", json_object_new_boolean(w->checkpoint.fsync));
 	add_d(o, "scale", s->model ? s->model->scale : 1);
 	json_object_object_add(o, "scaled", json_object_new_boolean(s->model && s->model->scale < 1));
 	if (s->model) {
-		add_d(o, "unscaled_bytes", s->model->total_bytes);
+		add_bytes(o, "unscaled_bytes", s->model->total_bytes);
 		json_object_object_add(o, "parameters", json_object_new_uint64(s->model->params));
 		json_object_object_add(o, "tensor", json_object_new_int(s->model->tp));
 		json_object_object_add(o, "pipeline", json_object_new_int(s->model->pp));
@@ -346,7 +352,7 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 		json_object_object_add(o, "async", a);
 	}
 	for (unsigned i = 0; i < ph->nbursts; i++) {
-		const struct gf_ckpt_burst *b = &ph->bursts[i];
+		const struct gf_fig_burst *b = &ph->bursts[i];
 		struct json_object *j = json_object_new_object();
 		json_object_object_add(j, "kind", json_object_new_string(b->restore ? "restore" : "write"));
 		json_object_object_add(j, "checkpoint", json_object_new_int((int)b->index));
@@ -394,34 +400,15 @@ static void add_without_effect(void *arg, const char *key, const char *why)
 	json_object_array_add(arg, e);
 }
 
-struct json_object *gf_summary_json(const struct gf_run_summary *s)
+static struct json_object *environment_json(const struct gf_run_summary *s)
 {
-	struct json_object *root = json_object_new_object();
 	struct json_object *env = json_object_new_object();
-	struct json_object *tgt = json_object_new_object();
-	char name[GF_STR];
-
-	json_object_object_add(root, "schema", json_object_new_string(GF_SUMMARY_SCHEMA));
-	json_object_object_add(root, "status", json_object_new_string(s->status));
-	if (s->error[0])
-		json_object_object_add(root, "error", json_object_new_string(s->error));
-	json_object_object_add(root, "command", json_object_new_string(s->command));
-	json_object_object_add(root, "started_utc", json_object_new_string(s->started_utc));
-	json_object_object_add(root, "workload_name",
-			       json_object_new_string(gf_workload_name(s->w, name, sizeof(name))));
-	json_object_object_add(root, "workload", gf_workload_to_json(s->w));
-	{
-		/* Every key given that changed nothing this run did, and why. */
-		struct json_object *a = json_object_new_array();
-		gf_plan_without_effect(s->w, s->plan, add_without_effect, a);
-		json_object_object_add(root, "accepted_without_effect", a);
-	}
 
 	json_object_object_add(env, "ranks", json_object_new_int(s->ranks));
 	json_object_object_add(env, "nodes", json_object_new_int(s->nodes));
 	json_object_object_add(env, "ranks_per_node", json_object_new_int(s->ranks_per_node));
 	if (s->node_memory_bytes > 0)
-		add_d(env, "node_memory_bytes", s->node_memory_bytes);
+		add_bytes(env, "node_memory_bytes", s->node_memory_bytes);
 	json_object_object_add(env, "accelerators", json_object_new_int((int)s->plan->accels));
 	json_object_object_add(env, "accelerator_profile", json_object_new_string(s->w->accelerator.profile));
 	json_object_object_add(env, "hosts", hosts_json(s));
@@ -436,21 +423,26 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	}
 	json_object_object_add(env, "gpufeed_version", json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(env, "mpi_version", json_object_new_string(s->mpi_version));
-	json_object_object_add(root, "environment", env);
+	return env;
+}
 
-	json_object_object_add(tgt, "uri", json_object_new_string(s->target->uri));
-	json_object_object_add(tgt, "path", json_object_new_string(s->target->root));
-	json_object_object_add(tgt, "kind", json_object_new_string(s->target->kind));
-	json_object_object_add(tgt, "engine", json_object_new_string(s->target->engine));
-	json_object_object_add(tgt, "engine_reason", json_object_new_string(s->target->engine_reason));
+static struct json_object *target_json(const struct gf_run_summary *s)
+{
+	struct json_object *tgt = json_object_new_object();
+
+	json_object_object_add(tgt, "uri", json_object_new_string(s->target.uri));
+	json_object_object_add(tgt, "path", json_object_new_string(s->target.root));
+	json_object_object_add(tgt, "kind", json_object_new_string(s->target.kind));
+	json_object_object_add(tgt, "engine", json_object_new_string(s->target.engine));
+	json_object_object_add(tgt, "engine_reason", json_object_new_string(s->target.engine_reason));
 	/* What the reads did, not only what was asked: direct: auto may have fallen back. */
-	json_object_object_add(tgt, "direct", json_object_new_boolean(s->dio ? s->dio->direct :
+	json_object_object_add(tgt, "direct", json_object_new_boolean(s->read_path_known ? s->read_path.direct :
 				       s->w->reader.odirect || s->w->target.direct == GF_DIRECT_ON));
-	if (s->dio) {
-		json_object_object_add(tgt, "direct_requested", json_object_new_boolean(s->dio->requested));
-		json_object_object_add(tgt, "direct_reason", json_object_new_string(s->dio->reason));
-		json_object_object_add(tgt, "direct_align_bytes", json_object_new_int((int)s->dio->align));
-		json_object_object_add(tgt, "buffer_align_bytes", json_object_new_int((int)s->dio->mem_align));
+	if (s->read_path_known) {
+		json_object_object_add(tgt, "direct_requested", json_object_new_boolean(s->read_path.requested));
+		json_object_object_add(tgt, "direct_reason", json_object_new_string(s->read_path.reason));
+		json_object_object_add(tgt, "direct_align_bytes", json_object_new_int((int)s->read_path.align));
+		json_object_object_add(tgt, "buffer_align_bytes", json_object_new_int((int)s->read_path.mem_align));
 		json_object_object_add(tgt, "open_files_per_thread", json_object_new_int((int)s->open_files));
 		json_object_object_add(tgt, "queue_depth", json_object_new_int64(s->plan->read_depth));
 	}
@@ -467,64 +459,99 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 			"the folder's default striping (set it with lfs setstripe)"));
 		json_object_object_add(tgt, "lustre", l);
 	}
-	json_object_object_add(root, "target", tgt);
-	if (s->s3_used) {
-		/* Every rank's requests: retried ones by cause, failed ones by class. */
-		struct json_object *o = json_object_new_object(), *r = json_object_new_object(),
-				   *e = json_object_new_object();
-		json_object_object_add(o, "requests", json_object_new_uint64(s->s3.requests));
-		json_object_object_add(r, "slowdown_503", json_object_new_uint64(s->s3.retries_slowdown));
-		json_object_object_add(r, "server_5xx", json_object_new_uint64(s->s3.retries_server));
-		json_object_object_add(r, "network", json_object_new_uint64(s->s3.retries_network));
-		json_object_object_add(o, "retries", r);
-		json_object_object_add(e, "client_4xx", json_object_new_uint64(s->s3.errors_client));
-		json_object_object_add(e, "server_5xx", json_object_new_uint64(s->s3.errors_server));
-		json_object_object_add(e, "network", json_object_new_uint64(s->s3.errors_network));
-		json_object_object_add(o, "errors", e);
-		json_object_object_add(o, "multipart_uploads", json_object_new_uint64(s->s3.multipart_uploads));
-		json_object_object_add(o, "multipart_aborts", json_object_new_uint64(s->s3.multipart_aborts));
-		json_object_object_add(o, "new_connections", json_object_new_uint64(s->s3.new_connections));
-		json_object_object_add(o, "prefix_spread", json_object_new_int64(s->w->target.prefix_spread > 1 ?
-										 s->w->target.prefix_spread : 0));
-		{
-			struct json_object *ph = json_object_new_object();
-			for (int i = 0; i < GF_S3_PHASES; i++)
-				if (s->s3_timing[i])
-					json_object_object_add(ph, s3_phase_names[i],
-							       s3_phase_json(s->s3_timing[i], s3_phase_seconds(s, i)));
-			json_object_object_add(o, "phases", ph);
-		}
-		json_object_object_add(root, "s3", o);
+	return tgt;
+}
+
+/* Every rank's S3 requests: retried ones by cause, failed ones by class, timing by phase. */
+static struct json_object *s3_json(const struct gf_run_summary *s)
+{
+	struct json_object *o = json_object_new_object(), *r = json_object_new_object(),
+			   *e = json_object_new_object();
+
+	json_object_object_add(o, "requests", json_object_new_uint64(s->s3.requests));
+	json_object_object_add(r, "slowdown_503", json_object_new_uint64(s->s3.retries_slowdown));
+	json_object_object_add(r, "server_5xx", json_object_new_uint64(s->s3.retries_server));
+	json_object_object_add(r, "network", json_object_new_uint64(s->s3.retries_network));
+	json_object_object_add(o, "retries", r);
+	json_object_object_add(e, "client_4xx", json_object_new_uint64(s->s3.errors_client));
+	json_object_object_add(e, "server_5xx", json_object_new_uint64(s->s3.errors_server));
+	json_object_object_add(e, "network", json_object_new_uint64(s->s3.errors_network));
+	json_object_object_add(o, "errors", e);
+	json_object_object_add(o, "multipart_uploads", json_object_new_uint64(s->s3.multipart_uploads));
+	json_object_object_add(o, "multipart_aborts", json_object_new_uint64(s->s3.multipart_aborts));
+	json_object_object_add(o, "new_connections", json_object_new_uint64(s->s3.new_connections));
+	json_object_object_add(o, "prefix_spread", json_object_new_int64(s->w->target.prefix_spread > 1 ?
+									 s->w->target.prefix_spread : 0));
+	{
+		struct json_object *ph = json_object_new_object();
+		for (int i = 0; i < GF_S3_PHASES; i++)
+			if (s->s3_timing[i])
+				json_object_object_add(ph, s3_phase_names[i],
+						       s3_phase_json(s->s3_timing[i], s3_phase_seconds(s, i)));
+		json_object_object_add(o, "phases", ph);
+	}
+	return o;
+}
+
+static struct json_object *plan_json(const struct gf_run_summary *s)
+{
+	struct json_object *pl = json_object_new_object();
+	json_object_object_add(pl, "files", json_object_new_uint64(s->plan->files));
+	json_object_object_add(pl, "samples", json_object_new_uint64(s->plan->samples));
+	json_object_object_add(pl, "format", json_object_new_string(s->w->dataset.format));
+	json_object_object_add(pl, "layout", json_object_new_string(layout_key(s->plan->layout)));
+	if (s->plan->layout == GF_LAYOUT_ROWS) {
+		/* How the samples were read, for a reader of the results who never saw the files. */
+		struct json_object *h = json_object_new_object();
+		json_object_object_add(h, "dataset", json_object_new_string("/records"));
+		json_object_object_add(h, "read", json_object_new_string(
+			"one hyperslab [row, 0:length] per sample, H5Dread, sec2 driver, independent per rank"));
+		json_object_object_add(h, "hyperslab_reads", json_object_new_boolean(s->read_path.hyperslab_reads));
+		json_object_object_add(h, "chunked", json_object_new_boolean(s->plan->rows_chunked));
+		json_object_object_add(h, "chunk_rows_file0", json_object_new_uint64(gf_plan_chunk_rows(s->plan, 0)));
+		json_object_object_add(h, "row_bytes_file0", json_object_new_uint64(gf_plan_row_bytes(s->plan, 0)));
+		json_object_object_add(pl, "hdf5", h);
+	}
+	add_bytes(pl, "dataset_bytes", s->plan->dataset_bytes);
+	json_object_object_add(pl, "samples_per_accelerator_per_epoch", json_object_new_uint64(s->plan->share));
+	json_object_object_add(pl, "steps_per_epoch", json_object_new_uint64(s->plan->steps_per_epoch));
+	json_object_object_add(pl, "steps", json_object_new_uint64(s->plan->total_steps));
+	json_object_object_add(pl, "request_max_bytes", json_object_new_uint64(s->plan->chunk));
+	json_object_object_add(pl, "shuffle_seed", json_object_new_uint64(s->plan->shuffle_seed));
+	add_d(pl, "compute_s_per_step", s->plan->compute_s);
+	return pl;
+}
+
+struct json_object *gf_summary_json(const struct gf_run_summary *s)
+{
+	struct json_object *root = json_object_new_object();
+	char name[GF_STR];
+
+	json_object_object_add(root, "schema", json_object_new_string(GF_SUMMARY_SCHEMA));
+	json_object_object_add(root, "status", json_object_new_string(s->status));
+	if (s->error[0])
+		json_object_object_add(root, "error", json_object_new_string(s->error));
+	json_object_object_add(root, "command", json_object_new_string(s->command));
+	if (s->label)
+		json_object_object_add(root, "label", json_object_new_string(s->label));
+	json_object_object_add(root, "started_utc", json_object_new_string(s->started_utc));
+	json_object_object_add(root, "workload_name",
+			       json_object_new_string(gf_workload_name(s->w, name, sizeof(name))));
+	json_object_object_add(root, "workload", gf_workload_to_json(s->w));
+	{
+		/* Every key given that changed nothing this run did, and why. */
+		struct json_object *a = json_object_new_array();
+		gf_plan_without_effect(s->w, s->plan, add_without_effect, a);
+		json_object_object_add(root, "accepted_without_effect", a);
 	}
 
-	{
-		struct json_object *pl = json_object_new_object();
-		json_object_object_add(pl, "files", json_object_new_uint64(s->plan->files));
-		json_object_object_add(pl, "samples", json_object_new_uint64(s->plan->samples));
-		json_object_object_add(pl, "format", json_object_new_string(s->w->dataset.format));
-		json_object_object_add(pl, "layout", json_object_new_string(layout_key(s->plan->layout)));
-		if (s->plan->layout == GF_LAYOUT_ROWS) {
-			/* How the samples were read, for a reader of the results who never saw the files. */
-			struct json_object *h = json_object_new_object();
-			json_object_object_add(h, "dataset", json_object_new_string("/records"));
-			json_object_object_add(h, "read", json_object_new_string(
-				"one hyperslab [row, 0:length] per sample, H5Dread, sec2 driver, independent per rank"));
-			json_object_object_add(h, "hyperslab_reads", json_object_new_boolean(
-				!strcmp(s->target->engine, "hdf5")));
-			json_object_object_add(h, "chunked", json_object_new_boolean(s->plan->rows_chunked));
-			json_object_object_add(h, "chunk_rows_file0", json_object_new_uint64(gf_plan_chunk_rows(s->plan, 0)));
-			json_object_object_add(h, "row_bytes_file0", json_object_new_uint64(gf_plan_row_bytes(s->plan, 0)));
-			json_object_object_add(pl, "hdf5", h);
-		}
-		add_d(pl, "dataset_bytes", s->plan->dataset_bytes);
-		json_object_object_add(pl, "samples_per_accelerator_per_epoch", json_object_new_uint64(s->plan->share));
-		json_object_object_add(pl, "steps_per_epoch", json_object_new_uint64(s->plan->steps_per_epoch));
-		json_object_object_add(pl, "steps", json_object_new_uint64(s->plan->total_steps));
-		json_object_object_add(pl, "request_max_bytes", json_object_new_uint64(s->plan->chunk));
-		json_object_object_add(pl, "shuffle_seed", json_object_new_uint64(s->plan->shuffle_seed));
-		add_d(pl, "compute_s_per_step", s->plan->compute_s);
-		json_object_object_add(root, "plan", pl);
-	}
+	json_object_object_add(root, "environment", environment_json(s));
+
+	json_object_object_add(root, "target", target_json(s));
+	if (s->s3_used)
+		json_object_object_add(root, "s3", s3_json(s));
+
+	json_object_object_add(root, "plan", plan_json(s));
 	if (s->datagen_ran) {
 		struct json_object *d = json_object_new_object();
 		json_object_object_add(d, "reason", json_object_new_string(s->datagen_reason));
@@ -545,6 +572,12 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	}
 	if (s->ckpt && s->ckpt->nbursts)
 		json_object_object_add(root, "checkpoint", checkpoint_json(s));
+	{
+		/* Decided from the figures above, the way report decides it again later. */
+		struct gf_verdict v;
+		gf_verdict_of(root, &v);
+		json_object_object_add(root, "verdict", gf_verdict_json(&v));
+	}
 	return root;
 }
 
@@ -567,46 +600,77 @@ static int write_ranks_csv(const char *dir, const struct gf_run_summary *s)
 	return fclose(f) ? -errno : 0;
 }
 
+static void latency_rows(FILE *f, const char *phase, const struct gf_hist *h)
+{
+	uint64_t cum = 0;
+
+	for (unsigned i = 0; i < GF_HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		cum += h->bucket[i];
+		fprintf(f, "%s,%llu,%llu,%llu,%.6f\n", phase, (unsigned long long)gf_hist_bucket_low(i),
+			(unsigned long long)gf_hist_bucket_high(i), (unsigned long long)h->bucket[i],
+			100.0 * (double)cum / (double)h->count);
+	}
+}
+
 static int write_latency_csv(const char *dir, const struct gf_run_summary *s)
 {
 	char path[4200];
 	FILE *f;
-	uint64_t cum = 0;
 
 	snprintf(path, sizeof(path), "%s/latency.csv", dir);
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
 	fprintf(f, "phase,bucket_low_ns,bucket_high_ns,count,cumulative_percent\n");
-	for (unsigned i = 0; i < GF_HIST_BUCKETS; i++) {
-		if (!s->latency.bucket[i])
-			continue;
-		cum += s->latency.bucket[i];
-		fprintf(f, "train_read,%llu,%llu,%llu,%.6f\n", (unsigned long long)gf_hist_bucket_low(i),
-			(unsigned long long)gf_hist_bucket_high(i), (unsigned long long)s->latency.bucket[i],
-			100.0 * (double)cum / (double)s->latency.count);
-	}
+	if (s->train_ran)
+		latency_rows(f, "train_read", &s->latency);
+	if (s->ceiling_ran)
+		latency_rows(f, "ceiling_read", &s->ceiling.latency);
 	return fclose(f) ? -errno : 0;
 }
 
-static int write_timeseries_csv(const char *dir, const struct gf_run_summary *s)
+/* t0 + t as ISO 8601 UTC with milliseconds; "" when the wall clock is unknown. */
+static void utc_at(double t0_unix_s, double t_s, char *buf, size_t len)
 {
-	char path[4200];
-	FILE *f;
-	double iv = s->interval_s > 0 ? s->interval_s : 1.0;
+	double t = t0_unix_s + t_s;
+	time_t sec = (time_t)t;
+	struct tm tm;
+	int ms = (int)((t - (double)sec) * 1000);
 
-	snprintf(path, sizeof(path), "%s/timeseries.csv", dir);
+	buf[0] = '\0';
+	if (t0_unix_s <= 0 || !gmtime_r(&sec, &tm))
+		return;
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec, ms > 999 ? 999 : ms);
+}
+
+/* A phase's per-rank time series: timeseries.csv (training) or ceiling_timeseries.csv.
+ * accels: accelerators per rank, for AU (0: no AU column worth having, written as 0). */
+static int write_series_csv(const char *dir, const char *name, const struct gf_ts_row *ts, size_t n,
+			    double iv, double t0_unix_s, double accels)
+{
+	char path[4200], utc[40];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	fprintf(f, "rank,t_s,read_bytes,write_bytes,samples,requests,compute_s,stall_s,read_bytes_per_s,au_percent,checkpoint_s\n");
-	for (size_t i = 0; i < s->nts; i++) {
-		const struct gf_ts_row *r = &s->ts[i];
-		double compute = r->v[4] / 1e9, accels = s->plan->per_rank;
-		fprintf(f, "%d,%.3f,%llu,%llu,%llu,%llu,%.6f,%.6f,%.1f,%.3f,%.6f\n", r->rank,
-			(double)r->interval * iv, (unsigned long long)r->v[0], (unsigned long long)r->v[1],
-			(unsigned long long)r->v[2], (unsigned long long)r->v[3], compute, r->v[5] / 1e9,
-			r->v[0] / iv, 100.0 * compute / (iv * accels), r->v[GF_TS_CKPT_NS] / 1e9);
+	/* New columns go at the end: readers that count columns keep working. */
+	fprintf(f, "rank,t_s,read_bytes,write_bytes,samples,requests,compute_s,stall_s,read_bytes_per_s,au_percent,"
+		"checkpoint_s,latency_sum_s,time_utc\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct gf_ts_row *r = &ts[i];
+		double compute = r->v[GF_TS_COMPUTE_NS] / 1e9, t = (double)r->interval * iv;
+		utc_at(t0_unix_s, t, utc, sizeof(utc));
+		fprintf(f, "%d,%.3f,%llu,%llu,%llu,%llu,%.6f,%.6f,%.1f,%.3f,%.6f,%.9f,%s\n", r->rank, t,
+			(unsigned long long)r->v[GF_TS_READ_BYTES], (unsigned long long)r->v[GF_TS_WRITE_BYTES],
+			(unsigned long long)r->v[GF_TS_SAMPLES], (unsigned long long)r->v[GF_TS_REQUESTS], compute,
+			r->v[GF_TS_STALL_NS] / 1e9, r->v[GF_TS_READ_BYTES] / iv,
+			accels > 0 ? 100.0 * compute / (iv * accels) : 0, r->v[GF_TS_CKPT_NS] / 1e9,
+			r->v[GF_TS_LATENCY_NS] / 1e9, utc);
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -623,10 +687,33 @@ static int write_checkpoint_csv(const char *dir, const struct gf_run_summary *s)
 		return -errno;
 	fprintf(f, "burst,kind,checkpoint,rank,seconds\n");
 	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
-		const struct gf_ckpt_burst *b = &s->ckpt->bursts[i];
+		const struct gf_fig_burst *b = &s->ckpt->bursts[i];
 		for (int r = 0; b->rank_s && r < s->ranks; r++)
 			fprintf(f, "%u,%s,%u,%d,%.6f\n", i, b->restore ? "restore" : "write", b->index, r,
 				b->rank_s[r]);
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+/* Where each rank's time in each burst went: open, write (or read), sync, close. */
+static int write_checkpoint_latency_csv(const char *dir, const struct gf_run_summary *s)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/checkpoint_latency.csv", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "burst,kind,checkpoint,rank,bytes,open_s,transfer_s,sync_s,close_s,total_s,blocks_verified\n");
+	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
+		const struct gf_fig_burst *b = &s->ckpt->bursts[i];
+		for (int r = 0; b->rank_detail && r < s->ranks; r++) {
+			const double *d = b->rank_detail + (size_t)r * GF_FIG_RANK_FIELDS;
+			fprintf(f, "%u,%s,%u,%d,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.0f\n", i, b->restore ? "restore" : "write",
+				b->index, r, d[GF_FIG_R_BYTES], d[GF_FIG_R_OPEN_S], d[GF_FIG_R_WRITE_S],
+				d[GF_FIG_R_SYNC_S], d[GF_FIG_R_CLOSE_S], d[GF_FIG_R_TOTAL_S], d[GF_FIG_R_BLOCKS]);
+		}
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -645,14 +732,35 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 	json_object_put(j);
 	if (!rc && s->ckpt && s->ckpt->nbursts)
 		rc = write_checkpoint_csv(dir, s);
-	if (!rc && s->train_ran) {
+	if (!rc && s->ckpt && s->ckpt->nbursts)
+		rc = write_checkpoint_latency_csv(dir, s);
+	if (!rc && (s->train_ran || s->ceiling_ran))
+		rc = write_latency_csv(dir, s);
+	if (!rc && s->train_ran)
 		rc = write_ranks_csv(dir, s);
-		if (!rc)
-			rc = write_latency_csv(dir, s);
-		if (!rc)
-			rc = write_timeseries_csv(dir, s);
-	}
+	if (!rc && s->train_ran)
+		rc = write_series_csv(dir, "timeseries.csv", s->ts, s->nts, s->interval_s > 0 ? s->interval_s : 1.0,
+				      s->train_t0_unix_s, s->plan->per_rank);
+	if (!rc && s->ceiling_ran)
+		rc = write_series_csv(dir, "ceiling_timeseries.csv", s->ceiling_ts, s->nceiling_ts, 1.0,
+				      s->ceiling_t0_unix_s, 0);
 	return rc;
+}
+
+bool gf_summary_fed(const struct gf_run_summary *s, char *why, size_t len)
+{
+	struct json_object *j = gf_summary_json(s);
+	struct gf_verdict v;
+	bool fed;
+
+	if (!j) {
+		snprintf(why, len, "out of memory deciding the verdict");
+		return false;
+	}
+	gf_verdict_of(j, &v);
+	fed = gf_verdict_fed(&v, s->plan->accels, why, len);
+	json_object_put(j);
+	return fed;
 }
 
 void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const char *dir)
@@ -677,8 +785,6 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 				gf_summary_ceiling_accels(s, 1.0));
 	}
 	if (s->train_ran) {
-		double mean, min, max;
-		gf_summary_au(s, &mean, &min, &max);
 		fprintf(f, "train: %u accelerator(s) (%s), %llu samples, %s read at %s, p99 read latency %s\n",
 			s->nrows, s->w->accelerator.profile, (unsigned long long)s->samples,
 			gf_format_size(s->read_bytes, a, sizeof(a)),
@@ -686,23 +792,13 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			gf_format_time(gf_hist_percentile(&s->latency, 99) / 1e9, c, sizeof(c)));
 		fprintf(f, "loader: %s, %u reader thread(s): %s\n", gf_plan_loader_name(s->plan), s->plan->threads,
 			gf_plan_loader_words(s->plan));
-		if (s->plan->compute_s <= 0)
-			fprintf(f, "verdict: NOT MEASURED - train.computation_time is 0, so there is no compute to "
-				"keep fed; this run measured read throughput only\n");
-		else if (counted(s) == 0)
-			fprintf(f, "verdict: NOT MEASURED - every accelerator ran %s step(s), all excluded from AU; "
-				"run more steps\n", s->steps ? "too few" : "no");
-		else
-			fprintf(f, "verdict: %s - AU %.2f%% (min %.2f%%, max %.2f%%) %s the %.0f%% threshold\n",
-				gf_summary_passed(s) ? "FED" : "STARVED", mean, min, max,
-				gf_summary_passed(s) ? "meets" : "is below", s->w->metric.au * 100);
 		if (s->checkpoint_halt_s > 0 && s->nrows)
 			fprintf(f, "checkpoint halt: %s per accelerator, outside the AU blocks (as DLIO); goodput "
 				"%.2f%% (compute / wall time, checkpoints included)\n",
 				gf_format_time(s->checkpoint_halt_s / s->nrows, a, sizeof(a)), s->goodput_percent);
 	}
 	if (s->ckpt && s->ckpt->nbursts) {
-		const struct gf_ckpt_burst *b = &s->ckpt->bursts[0];
+		const struct gf_fig_burst *b = &s->ckpt->bursts[0];
 		double wmax = 0, rmax = 0;
 		unsigned nw = 0, nr = 0;
 		for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
@@ -740,7 +836,7 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 		static const char *const what[GF_S3_PHASES] = {
 			"datagen", "ceiling", "train reads", "checkpoint writes", "checkpoint restores",
 		};
-		const struct gf_s3_timing *t = s->s3_timing[i];
+		const struct gf_fig_req_timing *t = s->s3_timing[i];
 		double el = s3_phase_seconds(s, i);
 		char p50[64], p99[64], tot[64], rate[64];
 		/* No time to rate over: a restore-only run's probes of the checkpoint folder. */
@@ -753,6 +849,15 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			gf_format_time(gf_hist_percentile(&t->ttfb, 99) / 1e9, p99, sizeof(p99)),
 			gf_format_time(gf_hist_percentile(&t->total, 99) / 1e9, tot, sizeof(tot)),
 			(unsigned long long)t->new_connections);
+	}
+	{
+		struct json_object *j = gf_summary_json(s);
+		struct gf_verdict v;
+		if (j) {
+			gf_verdict_of(j, &v);
+			fprintf(f, "verdict: %s\n", v.head.line);
+			json_object_put(j);
+		}
 	}
 	if (strcmp(s->status, "complete"))
 		fprintf(f, "status: %s%s%s\n", s->status, s->error[0] ? ": " : "", s->error);

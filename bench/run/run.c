@@ -24,6 +24,7 @@
 #include "phase/progress.h"
 #ifdef HAVE_CURL
 #include "io/s3/ns.h"
+#include "io/s3/s3.h"
 #endif
 #include "report/report.h"
 #include "report/results.h"
@@ -493,6 +494,54 @@ static void merge_async(const struct gf_world *world, const struct gf_train_resu
 	s->async.au_outside_percent = sum[6] > 0 ? sum[5] / sum[6] : -1;
 }
 
+/* The per-rank time series, gathered on rank 0 into rows of (rank, interval, fields).
+ * Called on every rank; *rows and *n are set on rank 0 only. Returns 0 or -errno, the
+ * same on every rank. */
+static int gather_series(const struct gf_world *world, const struct gf_series *series,
+			 struct gf_ts_row **rows, size_t *n)
+{
+	size_t cnt = series->n, rowlen = 1 + GF_TS_FIELDS, rowbytes = rowlen * sizeof(uint64_t), total = 0;
+	uint64_t *packed = calloc(cnt ? cnt * rowlen : 1, sizeof(uint64_t));
+	size_t *counts = world->rank == 0 ? calloc((size_t)world->size, sizeof(size_t)) : NULL;
+	void *buf = NULL;
+	int rc = packed && (world->rank != 0 || counts) ? 0 : -ENOMEM;
+
+	if (gf_world_agree(rc, "out of memory packing the time series", NULL, 0)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < cnt; i++) {
+		packed[i * rowlen] = i;
+		memcpy(&packed[i * rowlen + 1], series->v[i], GF_TS_FIELDS * sizeof(uint64_t));
+	}
+	rc = gf_world_gatherv(packed, cnt * rowbytes, &buf, counts);
+	if (rc || world->rank != 0)
+		goto out;
+	for (int r = 0; r < world->size; r++)
+		total += counts[r] / rowbytes;
+	*rows = calloc(total ? total : 1, sizeof(**rows));
+	if (!*rows) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	*n = 0;
+	{
+		const uint64_t *p = buf;
+		for (int r = 0; r < world->size; r++)
+			for (size_t i = 0; i < counts[r] / rowbytes; i++, p += rowlen) {
+				struct gf_ts_row *row = &(*rows)[(*n)++];
+				row->rank = r;
+				row->interval = p[0];
+				memcpy(row->v, p + 1, sizeof(row->v));
+			}
+	}
+out:
+	free(buf);
+	free(counts);
+	free(packed);
+	return rc;
+}
+
 static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 		       struct gf_run_summary *s)
 {
@@ -502,17 +551,14 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 			    tr->opens };
 	double el = (double)(tr->end_ns - tr->start_ns) / 1e9, cpu = tr->cpu_s;
 	uint64_t dur = tr->duration_reached;
-	void *tsbuf = NULL;
-	size_t *counts = NULL;
 	int rc = 0;
 
 	mine = calloc((size_t)per * ROW_FIELDS, sizeof(double));
 	if (world->rank == 0) {
 		all = calloc((size_t)per * ROW_FIELDS * world->size, sizeof(double));
-		counts = calloc((size_t)world->size, sizeof(size_t));
 		s->rows = calloc((size_t)per * world->size, sizeof(*s->rows));
 	}
-	if (!mine || (world->rank == 0 && (!all || !counts || !s->rows)))
+	if (!mine || (world->rank == 0 && (!all || !s->rows)))
 		rc = -ENOMEM;
 	if (gf_world_agree(rc, "out of memory merging results", NULL, 0)) {
 		rc = -ENOMEM;
@@ -561,45 +607,11 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 	if (s->w->workflow.checkpoint && !strcmp(s->w->checkpoint.mode, "async"))
 		merge_async(world, tr, s);
 
-	/* The time series: rows of (interval, fields) from each rank. */
-	{
-		size_t n = tr->series.n, rowlen = 1 + GF_TS_FIELDS;
-		uint64_t *packed = calloc(n ? n * rowlen : 1, sizeof(uint64_t));
-		int prc = packed ? 0 : -ENOMEM;
-		if (gf_world_agree(prc, "out of memory packing the time series", NULL, 0)) {
-			free(packed);
-			rc = -ENOMEM;
-			goto out;
-		}
-		for (size_t i = 0; i < n; i++) {
-			packed[i * rowlen] = i;
-			memcpy(&packed[i * rowlen + 1], tr->series.v[i], GF_TS_FIELDS * sizeof(uint64_t));
-		}
-		rc = gf_world_gatherv(packed, n * rowlen * sizeof(uint64_t), &tsbuf, counts);
-		free(packed);
-		if (rc)
-			goto out;
-	}
+	rc = gather_series(world, &tr->series, &s->ts, &s->nts);
+	if (rc)
+		goto out;
 
 	if (world->rank == 0) {
-		size_t nrows = 0, rowbytes = (1 + GF_TS_FIELDS) * sizeof(uint64_t), total = 0;
-		for (int r = 0; r < world->size; r++)
-			total += counts[r] / rowbytes;
-		s->ts = calloc(total ? total : 1, sizeof(*s->ts));
-		if (!s->ts) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		const uint64_t *p = tsbuf;
-		for (int r = 0; r < world->size; r++) {
-			for (size_t i = 0; i < counts[r] / rowbytes; i++, p += 1 + GF_TS_FIELDS) {
-				struct gf_ts_row *row = &s->ts[nrows++];
-				row->rank = r;
-				row->interval = p[0];
-				memcpy(row->v, p + 1, sizeof(row->v));
-			}
-		}
-		s->nts = nrows;
 		s->interval_s = 1.0;
 		s->nrows = per * (unsigned)world->size;
 		for (unsigned i = 0; i < s->nrows; i++) {
@@ -630,17 +642,18 @@ static int merge_train(const struct gf_world *world, struct gf_train_result *tr,
 		s->train_ran = true;
 	}
 out:
-	free(tsbuf);
-	free(counts);
 	free(all);
 	free(mine);
 	return rc;
 }
 
-/* The ceiling's figures, merged into s on rank 0 (the same rules as merge_train). */
-static void merge_ceiling(const struct gf_world *world, struct gf_ceiling_result *cr,
-			  struct gf_run_summary *s)
+/* The ceiling's figures, merged into s on rank 0 (the same rules as merge_train).
+ * Returns 0 or -ENOMEM (the time series), the same on every rank. */
+static int merge_ceiling(const struct gf_world *world, struct gf_ceiling_result *cr,
+			 struct gf_run_summary *s)
 {
+	int rc;
+
 	uint64_t tot[6] = { cr->read_bytes, cr->requested_bytes, cr->requests, cr->samples, cr->opens,
 			    cr->duration_reached };
 	double el = (double)(cr->end_ns - cr->start_ns) / 1e9, cpu[2] = { cr->cpu_s, cr->reader_cpu_s };
@@ -652,8 +665,9 @@ static void merge_ceiling(const struct gf_world *world, struct gf_ceiling_result
 	/* Every rank started after the same barrier: the phase lasted as long as the slowest. */
 	gf_world_max_double(&el, 1);
 	gf_world_sum_double(cpu, 2);
+	rc = gather_series(world, &cr->series, &s->ceiling_ts, &s->nceiling_ts);
 	if (world->rank != 0)
-		return;
+		return rc;
 	s->ceiling.latency = cr->latency;
 	s->ceiling.open_latency = cr->open_latency;
 	s->ceiling.read_bytes = tot[0];
@@ -666,6 +680,7 @@ static void merge_ceiling(const struct gf_world *world, struct gf_ceiling_result
 	s->ceiling.cpu_s = cpu[0];
 	s->ceiling.reader_cpu_s = cpu[1];
 	s->ceiling_ran = true;
+	return rc;
 }
 
 /* S3 request timing per phase (s3.phases in summary.json). At a phase's start every rank
@@ -674,12 +689,36 @@ static void merge_ceiling(const struct gf_world *world, struct gf_ceiling_result
 static void s3_phase_start(const struct gf_run_summary *s)
 {
 #ifdef HAVE_CURL
-	if (!strcmp(s->target->kind, "s3"))
+	if (!strcmp(s->target.kind, "s3"))
 		gf_s3_timing_take(NULL);
 #else
 	(void)s;
 #endif
 }
+
+#ifdef HAVE_CURL
+/* report's copy of S3 request timing: the counters and histograms, added up. */
+static void timing_figures_init(struct gf_fig_req_timing *f)
+{
+	memset(f, 0, sizeof(*f));
+	gf_hist_init(&f->connect);
+	gf_hist_init(&f->tls);
+	gf_hist_init(&f->ttfb);
+	gf_hist_init(&f->total);
+}
+
+static void timing_figures_add(struct gf_fig_req_timing *f, const struct gf_s3_timing *t)
+{
+	f->requests += t->requests;
+	f->bytes_sent += t->bytes_sent;
+	f->bytes_received += t->bytes_received;
+	f->new_connections += t->new_connections;
+	gf_hist_merge(&f->connect, &t->connect);
+	gf_hist_merge(&f->tls, &t->tls);
+	gf_hist_merge(&f->ttfb, &t->ttfb);
+	gf_hist_merge(&f->total, &t->total);
+}
+#endif
 
 /* At a phase's end, on every rank: reads count in phase rd, writes and the rest in wr,
  * merged over ranks into rank 0's s->s3_timing. */
@@ -688,7 +727,7 @@ static void s3_phase_end(struct gf_run_summary *s, bool root, enum gf_s3_phase r
 #ifdef HAVE_CURL
 	struct gf_s3_timing *k;
 
-	if (strcmp(s->target->kind, "s3"))
+	if (strcmp(s->target.kind, "s3"))
 		return;
 	k = malloc(GF_S3_KINDS * sizeof(*k));
 	/* Every rank reduces, or none does. */
@@ -716,12 +755,12 @@ static void s3_phase_end(struct gf_run_summary *s, bool root, enum gf_s3_phase r
 		if (!root || !t->requests)
 			continue;
 		if (!s->s3_timing[ph]) {
-			s->s3_timing[ph] = malloc(sizeof(*t));
+			s->s3_timing[ph] = malloc(sizeof(*s->s3_timing[ph]));
 			if (s->s3_timing[ph])
-				gf_s3_timing_init(s->s3_timing[ph]);
+				timing_figures_init(s->s3_timing[ph]);
 		}
 		if (s->s3_timing[ph])
-			gf_s3_timing_merge(s->s3_timing[ph], t);
+			timing_figures_add(s->s3_timing[ph], t);
 	}
 	free(k);
 #else
@@ -903,6 +942,95 @@ static int train_checkpoint(void *arg, uint64_t step)
 	return rc;
 }
 
+/* --- report's figures: copies in report's own types, so that report/ needs nothing of
+ * run/, phase/ or io/ --- */
+
+static void target_figures(struct gf_fig_target *f, const struct gf_target *t)
+{
+	snprintf(f->uri, sizeof(f->uri), "%s", t->uri);
+	snprintf(f->root, sizeof(f->root), "%s", t->root);
+	snprintf(f->kind, sizeof(f->kind), "%s", t->kind);
+	snprintf(f->engine, sizeof(f->engine), "%s", t->engine);
+	snprintf(f->engine_reason, sizeof(f->engine_reason), "%s", t->engine_reason);
+}
+
+static void read_path_figures(struct gf_run_summary *s, const struct gf_dio_decision *d, const struct gf_target *t)
+{
+	s->read_path_known = true;
+	s->read_path.requested = d->requested;
+	s->read_path.direct = d->direct;
+	s->read_path.align = d->align;
+	s->read_path.mem_align = d->mem_align;
+	s->read_path.hyperslab_reads = !strcmp(t->engine, "hdf5");
+	snprintf(s->read_path.reason, sizeof(s->read_path.reason), "%s", d->reason);
+}
+
+#ifdef HAVE_CURL
+static void s3_figures(struct gf_fig_s3 *f, const struct gf_s3_stats *st)
+{
+	f->requests = st->requests;
+	f->retries_slowdown = st->retries_slowdown;
+	f->retries_server = st->retries_server;
+	f->retries_network = st->retries_network;
+	f->errors_client = st->errors_client;
+	f->errors_server = st->errors_server;
+	f->errors_network = st->errors_network;
+	f->multipart_uploads = st->multipart_uploads;
+	f->multipart_aborts = st->multipart_aborts;
+	f->new_connections = st->new_connections;
+}
+#endif
+
+/* checkpoint_latency.csv's columns are the checkpoint phase's per-rank fields. */
+_Static_assert((int)GF_FIG_RANK_FIELDS == (int)GF_CKPT_RANK_FIELDS && (int)GF_FIG_R_TOTAL_S == (int)GF_CKPT_R_TOTAL_S &&
+		       (int)GF_FIG_R_BYTES == (int)GF_CKPT_R_BYTES && (int)GF_FIG_R_OPEN_S == (int)GF_CKPT_R_OPEN_S &&
+		       (int)GF_FIG_R_WRITE_S == (int)GF_CKPT_R_WRITE_S && (int)GF_FIG_R_SYNC_S == (int)GF_CKPT_R_SYNC_S &&
+		       (int)GF_FIG_R_BLOCKS == (int)GF_CKPT_R_BLOCKS && (int)GF_FIG_R_CLOSE_S == (int)GF_CKPT_R_CLOSE_S,
+	       "report's rank fields follow the checkpoint phase's");
+
+/* The checkpoint's figures for report: each burst copied (its per-rank arrays borrowed
+ * from ph, which must outlive the summary). Returns f, or NULL when no burst ran or
+ * memory ran out (the summary then has no checkpoint section). */
+static const struct gf_fig_ckpt *ckpt_figures(struct gf_fig_ckpt *f, struct gf_fig_burst **bursts,
+					      const struct gf_ckpt_phase *ph, const struct gf_workload *w)
+{
+	struct gf_fig_burst *b;
+
+	if (!ph->nbursts)
+		return NULL;
+	b = calloc(ph->nbursts, sizeof(*b));
+	if (!b)
+		return NULL;
+	for (unsigned i = 0; i < ph->nbursts; i++) {
+		const struct gf_ckpt_burst *c = &ph->bursts[i];
+		b[i] = (struct gf_fig_burst){
+			.restore = c->restore, .index = c->index, .start_s = c->start_s, .burst_s = c->burst_s,
+			.bytes = c->bytes, .bytes_per_s = c->bytes_per_s, .rank_min_s = c->rank_min_s,
+			.rank_median_s = c->rank_median_s, .rank_max_s = c->rank_max_s, .open_max_s = c->open_max_s,
+			.write_max_s = c->write_max_s, .sync_max_s = c->sync_max_s,
+			.blocks_verified = c->blocks_verified, .writers = c->writers, .rank_s = c->rank_s,
+			.rank_detail = c->rank_detail,
+		};
+	}
+	*f = (struct gf_fig_ckpt){
+		.bursts = b, .nbursts = ph->nbursts, .bytes_per_checkpoint = ph->bytes_per_checkpoint,
+		.verified = ph->verified,
+		.collective = (!strcmp(w->checkpoint.layout, "shared_file") || !strcmp(w->checkpoint.layout, "hdf5")) &&
+			      w->checkpoint.collective,
+	};
+	*bursts = b;
+	return f;
+}
+
+/* The wall clock, for timeseries.csv's time_utc: the phases' t0 are monotonic. */
+static double unix_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static void utc_now(char *buf, size_t len)
 {
 	time_t now = time(NULL);
@@ -922,6 +1050,8 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	struct gf_model_layout model;
 	struct gf_ckpt_cfg ck;
 	struct gf_ckpt_phase ckpt_phase;
+	struct gf_fig_ckpt fck;
+	struct gf_fig_burst *fbursts = NULL; /* report's copy of the bursts' figures */
 	struct gf_dio_decision dio;
 	struct gf_fetch_cfg rd; /* the read path train and ceiling share */
 	char ckpt_folder[4200] = "";
@@ -988,7 +1118,6 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 			.world = world->size, .ranks_per_node = world->ranks_per_node, .nodes = world->nodes,
 			.direct = w->reader.odirect || w->target.direct == GF_DIRECT_ON,
 		};
-		s.ckpt = &ckpt_phase;
 		s.model = &model;
 	}
 	/* "random" shuffles differ from run to run: rank 0 draws the key, every rank uses it. */
@@ -1010,7 +1139,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 
 	/* The results folder. */
 	if (root) {
-		rc = gf_results_create(c->results, gf_workload_name(w, name, sizeof(name)), t.kind,
+		rc = gf_results_create(c->results, gf_workload_name(w, name, sizeof(name)), t.kind, c->label,
 				       partial, sizeof(partial), final, sizeof(final));
 		if (rc)
 			snprintf(msg, sizeof(msg), "cannot create a results folder under %s: %s", c->results,
@@ -1025,8 +1154,9 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 
 	s.w = w;
 	s.plan = &p;
-	s.target = &t;
+	target_figures(&s.target, &t);
 	s.command = gf_cmd_name(c->cmd);
+	s.label = c->label;
 	s.status = "complete";
 	utc_now(s.started_utc, sizeof(s.started_utc));
 	s.ranks = world->size;
@@ -1131,7 +1261,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 	/* The read path of ceiling and train: O_DIRECT decided on a data file, open files. */
 	if (c->cmd != GF_CMD_DATAGEN && (w->workflow.train || c->cmd == GF_CMD_CEILING) && !stop_requested) {
 		decide_read_path(w, &p, &t, s.fs_type, root, &dio);
-		s.dio = &dio;
+		read_path_figures(&s, &dio, &t);
 		s.open_files = gf_fetch_open_files(w, &p);
 		if (dio.status) {
 			if (root)
@@ -1175,9 +1305,16 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		gf_world_barrier();
 		s3_phase_start(&s);
 		ccfg.t0_ns = gf_now_ns();
+		s.ceiling_t0_unix_s = unix_now();
 		rc = gf_ceiling_run(&ccfg, &cr, msg, sizeof(msg));
 		rc = gf_world_agree(rc, msg, err, sizeof(err));
-		merge_ceiling(world, &cr, &s);
+		{
+			int mrc = merge_ceiling(world, &cr, &s);
+			if (!rc && mrc) {
+				rc = mrc;
+				snprintf(err, sizeof(err), "merging results: %s", strerror(-mrc));
+			}
+		}
 		s3_phase_end(&s, root, GF_S3_PH_CEILING, GF_S3_PH_CEILING);
 		gf_ceiling_result_free(&cr);
 		if (rc) {
@@ -1219,6 +1356,7 @@ int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_wo
 		gf_world_barrier();
 		s3_phase_start(&s);
 		cfg.t0_ns = gf_now_ns();
+		s.train_t0_unix_s = unix_now();
 		ck.origin_ns = cfg.t0_ns;
 		gf_progress_phase(prog, "train", p.total_steps * p.per_rank, cfg.duration_s);
 		if (!rc) {
@@ -1317,8 +1455,10 @@ write:
 		}
 	}
 	if (!strcmp(t.kind, "s3")) {
-		gf_s3_stats_get(&s.s3);
-		gf_world_sum_u64((uint64_t *)&s.s3, sizeof(s.s3) / sizeof(uint64_t));
+		struct gf_s3_stats st;
+		gf_s3_stats_get(&st);
+		gf_world_sum_u64((uint64_t *)&st, sizeof(st) / sizeof(uint64_t));
+		s3_figures(&s.s3, &st);
 		s.s3_used = true;
 	}
 #endif
@@ -1327,6 +1467,8 @@ write:
 	if (root) {
 		bool complete = !strcmp(s.status, "complete");
 		char rerr[1024];
+		if (w->workflow.checkpoint)
+			s.ckpt = ckpt_figures(&fck, &fbursts, &ckpt_phase, w);
 		rc = gf_summary_write(partial, &s);
 		if (rc) {
 			fprintf(stderr, "gpufeed: writing results into %s: %s\n", partial, strerror(-rc));
@@ -1347,6 +1489,14 @@ write:
 			}
 		}
 		gf_summary_print_verdict(stdout, &s, complete ? final : partial);
+		/* --require-fed: a pipeline's gate. A failed run keeps its own exit code. */
+		if (c->require_fed && exit_code == GF_EXIT_OK) {
+			char why[256];
+			if (!gf_summary_fed(&s, why, sizeof(why))) {
+				fprintf(stderr, "gpufeed: --require-fed: not FED: %s\n", why);
+				exit_code = GF_EXIT_CHECK;
+			}
+		}
 		if (!c->quiet)
 			printf("report: %s/report.html (plots in %s/plots)\n", complete ? final : partial,
 			       complete ? final : partial);
@@ -1354,6 +1504,8 @@ write:
 	}
 	free(s.rows);
 	free(s.ts);
+	free(s.ceiling_ts);
+	free(fbursts);
 	free(s.hosts);
 	for (int i = 0; i < GF_S3_PHASES; i++)
 		free(s.s3_timing[i]);

@@ -17,6 +17,7 @@ enum gf_series_field {
 	GF_TS_COMPUTE_NS,
 	GF_TS_STALL_NS,
 	GF_TS_CKPT_NS,     /* accelerator time halted for checkpoint bursts */
+	GF_TS_LATENCY_NS,  /* latencies of the requests completed, summed: / REQUESTS = mean */
 	GF_TS_FIELDS
 };
 

@@ -1,21 +1,19 @@
 # accelerators: AU of every emulated accelerator, sorted from worst to best, with the
 # threshold, so that a straggler rank stands out at the left.
 #
-# Reads:  dir/ranks.csv (see results/README.md)
-# Writes: out.png, out.svg
-# Variables (gnuplot -e): dir, out, title, threshold (AU %, 0 = none), mean_au (%).
+# Reads:  ARG2 = ranks.csv of the run (see results/README.md)
+# Variables: threshold (AU %, 0 = none), mean_au (%), n_below (accelerators below the
+#   threshold).
+script_dir = ARG1; data = ARG2; out = ARG3; title = ARG4; formats = ARG5
 load script_dir . "/common.gp"
-file = dir . "/ranks.csv"
 
 # Sort: "smooth unique" orders points by x. x is the AU plus a tiny multiple of the row
-# number so that equal AUs stay apart (the table prints too few digits to show it); y
-# carries the rank, so that the bars can be labelled with it. Accelerators whose AU was not
-# counted (au_percent -1: too few steps) are left out.
-# The lowest AU, read from the file itself: the table below prints too few digits.
-stats file using (column("au_percent") >= 0 ? column("au_percent") : NaN) nooutput
+# number so that equal AUs stay apart; y carries the rank, so that the bars can be
+# labelled with it. Accelerators whose AU was not counted (au_percent -1) are left out.
+stats data using (column("au_percent") >= 0 ? column("au_percent") : NaN) nooutput
 worst_au = STATS_min
 set table $sorted
-plot file using (column("au_percent") >= 0 ? column("au_percent") + $0 * 1e-9 : NaN):(column("rank")) smooth unique
+plot data using (column("au_percent") >= 0 ? column("au_percent") + $0 * 1e-9 : NaN):(column("rank")) smooth unique
 unset table
 # The table is written with spaces and no header.
 set datafile separator whitespace
@@ -36,24 +34,30 @@ set style fill solid 0.85 noborder
 set xtics autofreq
 set key top right horizontal opaque box lc rgb "#c0c0c0"
 
-# Below the threshold in orange, at or above in blue.
-# Bars are labelled with their rank while there is room for the labels.
+# Below the threshold in orange, at or above in blue; the key names only what is drawn.
 tic_label(r) = n <= 32 ? sprintf("%d", int(r)) : ""
 bar_colour(au) = threshold > 0 && au < threshold ? 0xE69F00 : 0x0072B2
 do for [fmt in formats] {
-	eval term_cmd(fmt)
+	load script_dir . "/term.gp"
 	set title "AU per accelerator\n" . title font ",20"
 	set label 1 sprintf("lowest: AU %.2f%% on rank %d", worst_au, worst_rank) \
 		at graph 0.01, graph 0.96 left front
-	if (threshold > 0) {
+	if (threshold > 0 && n_below > 0) {
 		plot $sorted using 0:1:(bar_colour($1)):xticlabels(tic_label($2)) with boxes lc rgb variable notitle, \
-			NaN with boxes lc rgb c_blue title "at or above the threshold", \
-			NaN with boxes lc rgb c_orange title "below the threshold", \
+			NaN with boxes lc rgb c_blue title (n_below < n ? "at or above the threshold" : ""), \
+			NaN with boxes lc rgb c_orange title sprintf("below the threshold (%d)", int(n_below)), \
 			threshold with lines dt 2 lw 2 lc rgb c_red title sprintf("threshold %g%%", threshold), \
 			mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au)
 	} else {
-		plot $sorted using 0:1:xticlabels(tic_label($2)) with boxes lc rgb c_blue notitle, \
-			mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au)
+		if (threshold > 0) {
+			plot $sorted using 0:1:xticlabels(tic_label($2)) with boxes lc rgb c_blue \
+					title "every accelerator at or above the threshold", \
+				threshold with lines dt 2 lw 2 lc rgb c_red title sprintf("threshold %g%%", threshold), \
+				mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au)
+		} else {
+			plot $sorted using 0:1:xticlabels(tic_label($2)) with boxes lc rgb c_blue notitle, \
+				mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au)
+		}
 	}
 	unset output
 }

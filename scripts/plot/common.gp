@@ -1,15 +1,16 @@
-# common: terminal and style settings shared by every gpufeed plot. Loaded by the other
-# scripts; gpufeed passes the variables named in each script's header with gnuplot -e.
+# common: what every gpufeed plot shares. Each script gets its strings as arguments
+# (gnuplot -c SCRIPT ARG1 ...), never as code, and starts with
+#     script_dir = ARG1; data = ARG2; out = ARG3; title = ARG4; formats = ARG5
+#     load script_dir . "/common.gp"
+# ARG1 the folder of the scripts, ARG2 the data file, ARG3 the output path without its
+# extension, ARG4 the title, ARG5 the formats ("png svg"); ARG6..ARG9 per script. (A
+# loaded file does not see ARG1.., hence the copies.) Numbers come as variables
+# (gnuplot -e "name=1.0e+00;").
 #
-# Slide size: 1600x900 (16:9) with fonts large enough to read on a projector. Titles and
-# labels that hold paths are printed "noenhanced" so that _ and ^ stay literal.
+# Slide size: 1600x900 (16:9) with fonts large enough to read on a projector. Text that
+# holds paths or names is printed "noenhanced" so that _ and ^ stay literal.
+# A script that passes no formats draws both.
 if (!exists("formats")) formats = "png svg"
-if (!exists("title")) title = "gpufeed"
-png_term = "set terminal pngcairo size 1600,900 enhanced font 'DejaVu Sans,17' linewidth 2 noenhanced"
-svg_term = "set terminal svg size 1600,900 dynamic enhanced font 'DejaVu Sans,17' linewidth 2 noenhanced"
-
-# term(fmt): switch to the terminal for fmt and open out.fmt.
-term_cmd(fmt) = (fmt eq "png" ? png_term : svg_term) . "; set output '" . out . "." . fmt . "'"
 
 set datafile separator comma
 set datafile columnheaders

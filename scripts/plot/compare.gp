@@ -1,35 +1,67 @@
-# compare: the key figures of several runs as bars, each in percent of the baseline run
-# (100% = the baseline), so that figures with different units share one axis.
+# compare: the key figures of several runs, one small panel per kind of figure (AU,
+# bandwidth, latency, ...), absolute values in the panel's unit, the runs side by side as
+# bars named by their labels, and, when a regression check was asked for, the band of
+# the baseline within the tolerance behind each figure's bars.
 #
-# Reads:  data (CSV written by gpufeed compare: figure,<run>,<run>...; values in % of the
-#         baseline)
-# Writes: out.png and/or out.svg (formats)
-# Variables (gnuplot -e): data, out, title, formats, nruns, nfig.
+# Reads:  ARG2 = the figures (panel, x, label, band_lo, band_hi, one column per run named
+#         by the run; values in the panel's unit; written by gpufeed compare)
+#         in one block per panel (each with the header), for gnuplot's index
+#         ARG6 = the panels (panel, title, unit, figures, log: 1 for a log y axis)
+# Variables: nruns, ng (panels), tol (percent), check (0/1: draw the band), base (the
+#   baseline's run, 0-based).
+script_dir = ARG1; data = ARG2; out = ARG3; title = ARG4; formats = ARG5
 load script_dir . "/common.gp"
-set datafile columnheaders
+panels = ARG6
 
-set style data histograms
-set style histogram clustered gap 1.5
+array ptitle[ng]
+array punit[ng]
+array pn[ng]
+array plog[ng]
+stats panels using (i = int($0) + 1, ptitle[i] = strcol("title"), punit[i] = strcol("unit"), \
+	pn[i] = column("figures"), plog[i] = column("log"), 0) nooutput
+
+cols = ng <= 2 ? ng : (ng <= 4 ? 2 : 3)
+rows = ceil(ng / (cols + 0.0))
+w = 0.8 / nruns
+colours = c_blue . " " . c_orange . " " . c_green . " " . c_purple . " " . c_sky . " " . c_red . " " . c_grey
 set style fill solid 0.85 noborder
-set boxwidth 0.9 relative
-# A log scale: halving and doubling are the same distance from 100%, and a figure that
-# moved a hundredfold does not flatten all the others.
-set logscale y
-set yrange [*:*]
-set ylabel "% of the baseline (log scale; 100% = same)"
-set xtics rotate by 25 right noenhanced scale 0
+set boxwidth w absolute
 set grid noxtics ytics
-set key top left vertical Left reverse opaque box lc rgb "#c0c0c0" noenhanced
-set format y "%.0f%%"
-set rmargin 4
-set offsets 0, 0, graph 0.3, 0
-colours = c_grey . " " . c_blue . " " . c_orange . " " . c_green . " " . c_purple . " " . c_sky . " " . c_red
+set xtics scale 0 noenhanced
 
 do for [fmt in formats] {
-	eval term_cmd(fmt)
-	set title "Run comparison: figures in % of the baseline\n" . title font ",20"
-	set bmargin 9
-	plot for [r=2:nruns + 1] data using r:xtic(1) lc rgb word(colours, (r - 2) % 7 + 1) title columnhead(r), \
-		100 with lines dt 2 lw 1.5 lc rgb c_red title "baseline (100%)"
+	load script_dir . "/term.gp"
+	set multiplot layout rows, cols title "Run comparison\n" . title font ",18"
+	do for [g=1:ng] {
+		set title ptitle[g] . " (" . punit[g] . ")" noenhanced
+		set xrange [-0.6:pn[g] - 0.4]
+		if (plog[g] > 0) {
+			set logscale y
+			set yrange [*:*]
+			set format y "%g"
+		} else {
+			unset logscale y
+			set yrange [0:*]
+		}
+		set offsets 0, 0, graph (g == 1 ? 0.45 : 0.12), 0
+		if (pn[g] > 3) { set xtics rotate by 20 right } else { set xtics norotate center }
+		if (g == 1) {
+			set key top left Left reverse opaque box lc rgb "#c0c0c0" noenhanced font ",11" maxrows 4
+		} else {
+			unset key
+		}
+		if (check > 0) {
+			plot data index (g - 1) using "x":(column(6 + base)):xticlabels(strcol("label")) with points ps 0 notitle, \
+				data index (g - 1) using "x":"band_lo":(column("x") - 0.45):(column("x") + 0.45):"band_lo":"band_hi" \
+					with boxxyerror fs solid 0.35 noborder lc rgb "#9a9a9a" title sprintf("baseline within %g%%", tol), \
+				for [r=1:nruns] data index (g - 1) using (column("x") + (r - (nruns + 1) / 2.0) * w):(column(5 + r)) \
+					with boxes lc rgb word(colours, (r - 1) % 7 + 1) title columnhead(5 + r)
+		} else {
+			plot data index (g - 1) using "x":(column(6 + base)):xticlabels(strcol("label")) with points ps 0 notitle, \
+				for [r=1:nruns] data index (g - 1) using (column("x") + (r - (nruns + 1) / 2.0) * w):(column(5 + r)) \
+					with boxes lc rgb word(colours, (r - 1) % 7 + 1) title columnhead(5 + r)
+		}
+	}
+	unset multiplot
 	unset output
 }

@@ -24,8 +24,7 @@ set offsets graph 0.05, graph 0.05, 0, 0
 panels = ckpt + 1
 
 do for [fmt in formats] {
-	if (fmt eq "png") { eval png_term } else { eval svg_term }
-	set output out . "." . fmt
+	load script_dir . "/term.gp"
 	set multiplot layout 1, panels title "gpufeed simulate\n" . title font ",20" margins 0.08, 0.97, 0.14, 0.84 spacing 0.09, 0
 	if (ckpt) {
 		set title "checkpoint burst (slowest rank)"

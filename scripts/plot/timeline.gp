@@ -1,45 +1,42 @@
-# timeline: read bandwidth, samples/s and AU per interval of the training phase, summed
-# (bandwidth, samples/s) or averaged (AU) over all ranks, with checkpoint bursts shaded.
+# timeline: read bandwidth, samples/s and AU per interval of the training phase, for the
+# whole job (summed over ranks by gpufeed, never one line per rank), checkpoint bursts
+# shaded and numbered as in the CSV files (0-based).
 #
-# Reads:  dir/timeseries.csv (see results/README.md)
-# Writes: out.png, out.svg
-# Variables (gnuplot -e): dir, out, title, iv (interval, s), t_end (end of the phase, s),
-#   per_rank (accelerators per rank), threshold (AU %, 0 = none), demand (bytes/s the
-#   accelerators need, 0 = unbounded), bw_div and bw_unit (bytes/s -> axis unit),
-#   bs and be (checkpoint burst start and end times in s, space separated, may be "").
+# Reads:  ARG2 = plots/timeline.csv (t_s, width_s, t_mid_s, read_bytes_per_s,
+#         samples_per_s, au_percent: summed over ranks; see results/README.md)
+#         ARG7 = plots/timeline_bursts.csv (start_s, end_s, label)
+# Strings: ARG6 the bandwidth unit ("MB/s").
+# Variables: t_end (s), iv (interval, s), threshold (AU %, 0 = none), demand (bytes/s of
+#   all accelerators, 0 = unbounded), bw_div (bytes/s per axis unit), nspans (bursts),
+#   has_au (0/1), exclude_steps (steps per epoch left out of AU), dropped_last (0/1).
+script_dir = ARG1; data = ARG2; out = ARG3; title = ARG4; formats = ARG5
 load script_dir . "/common.gp"
-if (!exists("bs")) bs = ""
-if (!exists("be")) be = ""
-if (!exists("bw_div")) bw_div = 1e6
-if (!exists("bw_unit")) bw_unit = "MB/s"
-file = dir . "/timeseries.csv"
-# Integers from the command line would make gnuplot divide as integers.
-iv = iv + 0.0
-t_end = t_end + 0.0
+bw_unit = ARG6
+spans = ARG7
 
-# The last interval is usually cut short by the end of the phase: rates divide by the part
-# of the interval that the phase lasted, so the run does not seem to slow down at its end.
-# Slivers under a fifth of an interval are left out, too short to say anything, except
-# when the whole phase was one: then it is all there is.
-width(t) = (t_end - t < iv) ? (t_end - t) : iv
-keep(t) = width(t) > 0 && (width(t) >= 0.2 * iv || t == 0)
-xmid(t) = keep(t) ? t + width(t) / 2.0 : NaN
+# The bursts, read as data: start, end, label.
+array bs[nspans > 0 ? nspans : 1]
+array be[nspans > 0 ? nspans : 1]
+array bl[nspans > 0 ? nspans : 1]
+if (nspans > 0) {
+	stats spans using (i = int($0) + 1, bs[i] = column("start_s"), be[i] = column("end_s"), \
+		bl[i] = strcol("label"), 0) nooutput
+}
+# At most about 10 burst labels, so that they never collide.
+label_every = nspans > 10 ? ceil(nspans / 10.0) : 1
 
 set xrange [0:t_end > 0 ? t_end : iv]
-set lmargin at screen 0.10
-set rmargin at screen 0.96
-
-nb = words(bs)
-do for [i=1:nb] {
-	set object i rectangle from word(bs, i) + 0, graph 0 to word(be, i) + 0, graph 1 \
+do for [i=1:nspans] {
+	set object i rectangle from bs[i], graph 0 to be[i], graph 1 \
 		behind fillcolor rgb c_yellow fillstyle solid 0.45 noborder
 }
 
 do for [fmt in formats] {
-	eval term_cmd(fmt)
-	set multiplot layout 3, 1 title "Training timeline\n" . title font ",20" margins 0.10, 0.96, 0.12, 0.87 spacing 0, 0.065
+	load script_dir . "/term.gp"
+	set multiplot layout (has_au > 0 ? 3 : 2), 1 title "Training timeline\n" . title font ",20" \
+		margins 0.10, 0.96, 0.12, 0.83 spacing 0, 0.065
 	# Read bandwidth.
-	set title "read bandwidth (sum over ranks)" offset 0, -0.6
+	set title "read bandwidth, whole job (sum over ranks)" offset 0, -0.6
 	set ylabel "read bandwidth (" . bw_unit . ")"
 	set format x ""
 	set xlabel ""
@@ -48,43 +45,59 @@ do for [fmt in formats] {
 	set offsets 0, 0, graph 0.35, 0
 	set key top right horizontal opaque box lc rgb "#c0c0c0"
 	if (demand > 0) {
-		plot file using (xmid(column("t_s"))):(column("read_bytes") / width(column("t_s")) / bw_div) \
-			smooth frequency with linespoints lw 2 pt 7 ps 0.8 lc rgb c_blue title "read", \
+		plot data using "t_mid_s":(column("read_bytes_per_s") / bw_div) \
+			with linespoints lw 2 pt 7 ps 0.8 lc rgb c_blue title "read", \
 			demand / bw_div with lines dt 2 lw 2 lc rgb c_red title "demand of all accelerators"
 	} else {
-		plot file using (xmid(column("t_s"))):(column("read_bytes") / width(column("t_s")) / bw_div) \
-			smooth frequency with linespoints lw 2 pt 7 ps 0.8 lc rgb c_blue title "read"
+		plot data using "t_mid_s":(column("read_bytes_per_s") / bw_div) \
+			with linespoints lw 2 pt 7 ps 0.8 lc rgb c_blue title "read"
 	}
-	# Samples per second.
-	set title "samples consumed (sum over ranks)"
-	# The bursts are named in this panel, the one without a key, above the data.
+	# Samples per second; the bursts are named in this panel, the one without a key.
+	set title "samples consumed, whole job"
 	set offsets 0, 0, graph 0.3, 0
-	do for [i=1:nb] {
-		set label 100 + i sprintf("checkpoint %d", i) at (word(bs, i) + word(be, i)) / 2.0, graph 0.88 \
-			center front font ",14"
+	do for [i=1:nspans] {
+		if ((i - 1) % label_every == 0) {
+			set label 100 + i bl[i] at (bs[i] + be[i]) / 2.0, graph 0.88 center front font ",14"
+		}
 	}
 	set ylabel "samples/s"
 	unset key
-	plot file using (xmid(column("t_s"))):(column("samples") / width(column("t_s"))) \
-		smooth frequency with linespoints lw 2 pt 7 ps 0.8 lc rgb c_green notitle
-	do for [i=1:nb] { unset label 100 + i }
-	# AU.
-	set title "accelerator utilisation (mean over accelerators)"
-	set ylabel "AU (%)"
-	set format x "%g"
-	set xlabel "time since the training phase started (s)"
-	set offsets 0, 0, 0, 0
-	set yrange [0:135]
-	set ytics 0, 20, 100
-	set key top right horizontal opaque box lc rgb "#c0c0c0"
-	if (threshold > 0) {
-		plot file using (xmid(column("t_s"))):(100.0 * column("compute_s") / (width(column("t_s")) * per_rank)) \
-			smooth unique with linespoints lw 2 pt 7 ps 0.8 lc rgb c_purple title "AU", \
-			threshold with lines dt 2 lw 2 lc rgb c_red title sprintf("threshold %g%%", threshold)
-	} else {
-		plot file using (xmid(column("t_s"))):(100.0 * column("compute_s") / (width(column("t_s")) * per_rank)) \
-			smooth unique with linespoints lw 2 pt 7 ps 0.8 lc rgb c_purple title "AU"
+	if (has_au == 0) {
+		set format x "%g"
+		set xlabel "time since the training phase started (s)"
+		if (dropped_last > 0) {
+			set label 99 sprintf("the last %.2f s (under a fifth of an interval) is left out", \
+				t_end - floor(t_end / iv) * iv) at graph 1, graph -0.25 right font ",13"
+		}
 	}
+	plot data using "t_mid_s":"samples_per_s" with linespoints lw 2 pt 7 ps 0.8 lc rgb c_green notitle
+	do for [i=1:nspans] { unset label 100 + i }
+	if (has_au > 0) {
+		# AU in summary.json leaves out the first steps of each epoch, as DLIO does
+		# (dlio_benchmark utils/statscounter.py:86, metric_exclude_start_steps); this
+		# panel counts every step, so its start may dip where the figure does not.
+		set title sprintf("AU of all accelerators, every step counted (summary.json leaves out the first %d of each epoch)", \
+			int(exclude_steps))
+		set ylabel "AU (%)"
+		set format x "%g"
+		set xlabel "time since the training phase started (s)"
+		set offsets 0, 0, 0, 0
+		set yrange [0:135]
+		set ytics 0, 20, 100
+		set key top right horizontal opaque box lc rgb "#c0c0c0"
+		if (dropped_last > 0) {
+			set label 99 sprintf("the last %.2f s (under a fifth of an interval) is left out", \
+				t_end - floor(t_end / iv) * iv) at graph 1, graph -0.38 right font ",13"
+		}
+		if (threshold > 0) {
+			plot data using "t_mid_s":"au_percent" with linespoints lw 2 pt 7 ps 0.8 lc rgb c_purple title "AU", \
+				threshold with lines dt 2 lw 2 lc rgb c_red title sprintf("threshold %g%%", threshold)
+		} else {
+			plot data using "t_mid_s":"au_percent" with linespoints lw 2 pt 7 ps 0.8 lc rgb c_purple title "AU"
+		}
+		set ytics autofreq
+	}
+	unset label 99
 	unset multiplot
 	unset output
 }

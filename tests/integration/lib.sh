@@ -6,7 +6,7 @@ set -u
 MPIRUN=${MPIRUN:-mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 TMP=$(mktemp -d /tmp/gpufeed-test.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
 SMALL=$SRCDIR/tests/integration/small.yaml
 failures=0
 

@@ -49,22 +49,22 @@ cp -r "$dir" "$ck"
 rm -rf "$ck/plots"
 {
 	echo "burst,kind,checkpoint,rank,seconds"
-	for b in 0 1; do for r in 0 1 2 3; do echo "$b,write,$((b + 1)),$r,0.$((r + 2))$b"; done; done
-	for r in 0 1 2 3; do echo "2,restore,2,$r,0.1$r"; done
+	for b in 0 1; do for r in 0 1 2 3; do echo "$b,write,$b,$r,0.$((r + 2))$b"; done; done
+	for r in 0 1 2 3; do echo "2,restore,1,$r,0.1$r"; done
 } >"$ck/checkpoint_ranks.csv"
 # checkpoint_s: 0.4 s of the second interval in a burst (the column added when missing).
 awk -F, 'BEGIN { OFS = "," }
 	NR == 1 { for (i = 1; i <= NF; i++) if ($i == "checkpoint_s") c = i
 		  if (!c) { c = NF + 1; $c = "checkpoint_s" } print; next }
 	{ $c = ($2 == 1.0 ? 0.4 : 0); print }' "$dir/timeseries.csv" >"$ck/timeseries.csv"
-jq '.checkpoint = {write_count: 2, restore_count: 1, bursts: [{kind: "write", checkpoint: 1, burst_s: 0.5, bytes: 4000000, bytes_per_s: 8e6}, {kind: "write", checkpoint: 2, burst_s: 0.51, bytes: 4000000, bytes_per_s: 7.8e6}, {kind: "restore", checkpoint: 2, burst_s: 0.13, bytes: 4000000, bytes_per_s: 3e7}]}' \
+jq '.checkpoint = {write_count: 2, restore_count: 1, bursts: [{kind: "write", checkpoint: 0, burst_s: 0.5, bytes: 4000000, bytes_per_s: 8e6}, {kind: "write", checkpoint: 1, burst_s: 0.51, bytes: 4000000, bytes_per_s: 7.8e6}, {kind: "restore", checkpoint: 1, burst_s: 0.13, bytes: 4000000, bytes_per_s: 3e7}]}' \
 	"$dir/summary.json" >"$ck/summary.json"
 "$GPUFEED" report "$ck" --quiet || bad "report on the checkpoint copy failed"
 for p in timeline latency accelerators checkpoint; do
 	check_plot "$ck" "$p"
 done
 [ ! -e "$ck/plots/gnuplot.log" ] && ok "no warning with checkpoint data" || { bad "gnuplot printed:"; cat "$ck/plots/gnuplot.log"; }
-grep -q "checkpoint 1" "$ck/plots/timeline.svg" && ok "timeline labels the shaded burst" || bad "no burst label on the timeline"
+grep -q "ckpt 0" "$ck/plots/timeline.svg" && ok "timeline labels the shaded burst" || bad "no burst label on the timeline"
 
 # The scripts are found through GPUFEED_PLOT_DIR; a wrong one is a note, not a failure.
 GPUFEED_PLOT_DIR=$TMP/nowhere "$GPUFEED" report "$dir" --quiet && ok "report exits 0 with a wrong GPUFEED_PLOT_DIR" ||

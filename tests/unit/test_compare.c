@@ -119,19 +119,29 @@ static void test_tolerance(void **state)
 	assert_int_equal(gf_compare_parse_tolerance(NULL, &(double){ 0 }), -EINVAL);
 }
 
+static int is_percentile(const char *key)
+{
+	const char *p = strrchr(key, '_');
+
+	p = p ? p + 1 : key;
+	return p[0] == 'p' && p[1] && strspn(p + 1, "0123456789") == strlen(p + 1);
+}
+
 /* Every figure has a direction, a unit and a pointer into summary.json, and names are unique. */
 static void test_figure_table(void **state)
 {
 	(void)state;
-	assert_true(gf_cmp_nfigures >= 8);
+	assert_true(gf_cmp_nfigures >= 8 && gf_cmp_nfigures <= GF_CMP_MAX_FIGURES);
 	for (size_t i = 0; i < gf_cmp_nfigures; i++) {
 		const struct gf_cmp_figure *f = &gf_cmp_figures[i];
 		assert_true(f->better == GF_BETTER_HIGHER || f->better == GF_BETTER_LOWER);
 		assert_true(f->ptr[0] == '/' && f->unit[0] && f->label[0] && f->scale > 0);
+		assert_true(f->phase < GF_CMP_PHASES && f->group < GF_CMPG_GROUPS);
 		for (size_t j = 0; j < i; j++)
 			assert_string_not_equal(f->key, gf_cmp_figures[j].key);
-		/* Latency and burst times: lower is better; bandwidth, AU, samples: higher. */
-		if (!strncmp(f->key, "read_p", 6) || strstr(f->key, "burst"))
+		/* Latency (keys ending in _p<digits>), burst and rank times: lower is better;
+		 * bandwidth, AU, samples, requests, accelerators: higher. */
+		if (is_percentile(f->key) || strstr(f->key, "burst") || strstr(f->key, "slowest_rank"))
 			assert_int_equal(f->better, GF_BETTER_LOWER);
 		else
 			assert_int_equal(f->better, GF_BETTER_HIGHER);

@@ -1,0 +1,193 @@
+/* figures: what report knows of a run, as plain data that report/ owns: the merged
+ * figures of every phase, the environment, and pointers to the pure model (workload,
+ * plan, checkpoint layout) and statistics (histograms, series) they came from. The driver
+ * fills it on rank 0 after the merges; summary.c turns it into the results folder. It
+ * names nothing of run/, phase/ or io/, so report never depends on how a figure was
+ * measured (scripts/check-layers.sh holds it to that). */
+#ifndef GF_FIGURES_H
+#define GF_FIGURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kv.h"
+#include "model/model.h"
+#include "model/plan.h"
+#include "model/workload.h"
+#include "stats/hist.h"
+#include "stats/series.h"
+
+struct gf_accel_row {
+	int rank, node;
+	unsigned accel;   /* global index */
+	double au;        /* percent; -1 when too few steps were counted */
+	double compute_s, stall_s, elapsed_s;
+	uint64_t steps, samples, bytes;
+};
+
+/* One row of timeseries.csv: rank, interval, and the series fields. */
+struct gf_ts_row {
+	int rank;
+	uint64_t interval;
+	uint64_t v[GF_TS_FIELDS];
+};
+
+/* The phases whose S3 requests summary.json times apart (s3.phases): training reads and
+ * checkpoint writes overlap in time, so they are told apart by kind of request. */
+enum gf_s3_phase { GF_S3_PH_DATAGEN = 0, GF_S3_PH_CEILING, GF_S3_PH_TRAIN, GF_S3_PH_CKPT_WRITE,
+		   GF_S3_PH_CKPT_RESTORE, GF_S3_PHASES };
+
+/* The storage ceiling, merged over ranks. */
+struct gf_ceiling_figures {
+	struct gf_hist latency, open_latency;
+	uint64_t read_bytes, requested_bytes, requests, samples, opens;
+	double elapsed_s, cpu_s, reader_cpu_s;
+	bool duration_reached;
+};
+
+/* The target, as resolved (a copy: report keeps nothing of run/'s). */
+struct gf_fig_target {
+	char uri[GF_STR];         /* as given */
+	char root[4096];          /* the data folder: a local path, or a URI */
+	char kind[16];            /* "local", "s3", "gluster", "null" */
+	char engine[32];          /* the engine that read and wrote */
+	char engine_reason[256];
+};
+
+/* How the training and ceiling reads went: O_DIRECT or not, and why. */
+struct gf_fig_read_path {
+	bool requested;           /* reader.odirect, or target.direct true or auto */
+	bool direct;              /* reads used O_DIRECT */
+	unsigned align, mem_align; /* request and buffer alignment; 1 when buffered */
+	bool hyperslab_reads;     /* an HDF5 dataset read by the hdf5 engine, a hyperslab per sample */
+	char reason[400];
+};
+
+/* Each rank's time in a burst, broken down: the columns of checkpoint_latency.csv, in
+ * this order in gf_fig_burst.rank_detail (the driver asserts that its source agrees). */
+enum { GF_FIG_R_TOTAL_S = 0, GF_FIG_R_BYTES, GF_FIG_R_OPEN_S, GF_FIG_R_WRITE_S, GF_FIG_R_SYNC_S,
+       GF_FIG_R_BLOCKS, GF_FIG_R_CLOSE_S, GF_FIG_RANK_FIELDS };
+
+/* One checkpoint burst, merged over ranks. */
+struct gf_fig_burst {
+	bool restore;
+	unsigned index;           /* the checkpoint's number, 0-based */
+	double start_s;           /* from the time series' origin */
+	double burst_s;           /* slowest rank, from the common start */
+	uint64_t bytes;           /* all ranks */
+	double bytes_per_s;
+	double rank_min_s, rank_median_s, rank_max_s; /* over ranks that moved data */
+	double open_max_s, write_max_s, sync_max_s;
+	uint64_t blocks_verified;
+	int writers;              /* ranks that moved data */
+	const double *rank_s;     /* ranks entries, NULL when unknown (borrowed) */
+	const double *rank_detail; /* ranks x GF_FIG_RANK_FIELDS, NULL when unknown (borrowed) */
+};
+
+struct gf_fig_ckpt {
+	const struct gf_fig_burst *bursts;
+	unsigned nbursts;
+	uint64_t bytes_per_checkpoint; /* all ranks, scaled */
+	bool verified;            /* every restore checked every block */
+	bool collective;          /* a shared-file layout written with collective I/O */
+};
+
+/* An S3 target's counters, summed over ranks. */
+struct gf_fig_s3 {
+	uint64_t requests;          /* HTTP requests sent, retries included */
+	uint64_t retries_slowdown;  /* 503 SlowDown, retried */
+	uint64_t retries_server;    /* other 5xx, retried */
+	uint64_t retries_network;   /* timeouts, resets, refused connections, retried */
+	uint64_t errors_client;     /* 4xx answers */
+	uint64_t errors_server;     /* 5xx still failing after the last attempt */
+	uint64_t errors_network;    /* network failures after the last attempt */
+	uint64_t multipart_uploads, multipart_aborts;
+	uint64_t new_connections;
+};
+
+/* A phase's request timing (S3), merged over ranks. */
+struct gf_fig_req_timing {
+	uint64_t requests, bytes_sent, bytes_received, new_connections;
+	struct gf_hist connect;   /* new connections only */
+	struct gf_hist tls;       /* new https connections only */
+	struct gf_hist ttfb;      /* time to the first byte of the answer */
+	struct gf_hist total;     /* to the last byte */
+};
+
+/* Everything report writes about a run. The driver fills it (rank 0 holds the merged
+ * figures); the pointers are borrowed and stay the driver's. */
+struct gf_run_summary {
+	const struct gf_workload *w;
+	const struct gf_plan *plan;
+	struct gf_fig_target target;
+	const char *command;
+	const char *label;        /* --label, NULL when none */
+	const char *status;       /* complete | interrupted | failed */
+	char error[1024];
+	char started_utc[32];
+
+	int ranks, nodes, ranks_per_node;
+	double node_memory_bytes; /* of rank 0's node, for the page-cache warning; 0 = unknown */
+	char *hosts;              /* ranks x 256 chars */
+	char kernel[256];
+	uint64_t cpus_per_rank; /* fewest CPUs any rank may run on (its affinity mask) */
+	char fs_type[32];
+	bool client_cached;       /* the client caches what it read (page cache): re-reads may not reach storage */
+	bool s3_used;             /* an s3:// target: s3 holds the counters of every rank */
+	struct gf_fig_s3 s3;
+	struct gf_fig_req_timing *s3_timing[GF_S3_PHASES]; /* rank 0, merged over ranks; NULL: no request */
+	char client_cache_reason[256];
+	char mpi_version[256];
+
+	bool datagen_ran;
+	uint64_t datagen_files, datagen_bytes;
+	double datagen_s;
+	char datagen_reason[256];
+
+	bool train_ran;
+	struct gf_accel_row *rows; /* accelerators in all */
+	unsigned nrows;
+	struct gf_hist latency, open_latency;
+	uint64_t read_bytes, requests, samples, steps;
+	double elapsed_s, cpu_s;
+	bool duration_reached;
+	double checkpoint_halt_s; /* accelerator time halted for checkpoints, all accelerators */
+	/* Mean over accelerators of all compute / wall time, checkpoint halts included (AU
+	 * leaves the halts out, as DLIO); -1 when nothing ran. */
+	double goodput_percent;
+
+	const struct gf_fig_ckpt *ckpt;         /* NULL when no checkpoint ran */
+	/* checkpoint.mode async: what the bursts did to training, over all ranks. A burst's
+	 * window on a rank is the time its checkpoint thread spent on it; reads and
+	 * accelerator time are split exactly by the windows (not by time-series bins). */
+	bool async_ran;
+	struct {
+		unsigned bursts;
+		double burst_s;           /* windows summed over the bursts, slowest rank */
+		double wait_s;            /* all accelerators: waiting for the previous burst */
+		double read_bytes_per_s_during, read_bytes_per_s_outside; /* all ranks */
+		double au_during_percent, au_outside_percent; /* mean over accelerators; -1: none counted */
+	} async;
+	const struct gf_model_layout *model;
+
+	/* The read path of train and ceiling: O_DIRECT and open files. */
+	bool read_path_known;     /* train or the ceiling read: read_path holds how */
+	struct gf_fig_read_path read_path;
+	unsigned open_files;      /* per reader thread; 0 = open and close per sample */
+	uint64_t requested_bytes; /* train: bytes of the samples (read_bytes adds rounding) */
+	uint64_t opens;           /* train: files opened */
+
+	bool ceiling_ran;
+	struct gf_ceiling_figures ceiling;
+	struct gf_ts_row *ceiling_ts; /* ceiling_timeseries.csv */
+	size_t nceiling_ts;
+	double ceiling_t0_unix_s;     /* wall clock at the ceiling's t = 0 */
+
+	struct gf_ts_row *ts;
+	size_t nts;
+	double interval_s;
+	double train_t0_unix_s;       /* wall clock at the training phase's t = 0 */
+};
+
+#endif

@@ -1,0 +1,317 @@
+/* html: see html.h. Every text is escaped; the SVG plots are gnuplot's own files, whose
+ * text gnuplot escapes, inlined with their ids prefixed so that several plots can share
+ * one page. */
+#include "report/html.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "report/load.h"
+#include "report/page.h"
+
+/* A plot larger than this is linked by name instead of inlined (a timeline of a week). */
+#define SVG_MAX_BYTES (8u << 20)
+
+static void esc(FILE *o, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", o); break;
+		case '<': fputs("&lt;", o); break;
+		case '>': fputs("&gt;", o); break;
+		case '"': fputs("&quot;", o); break;
+		case '\'': fputs("&#39;", o); break;
+		default: fputc(*s, o);
+		}
+	}
+}
+
+static const char *const css =
+	":root{--good:#1a7f37;--good-bg:#e8f5ec;--warn:#8a5a00;--warn-bg:#fff3d1;--bad:#b42318;"
+	"--bad-bg:#fde8e6;--none:#57606a;--none-bg:#eef1f4}\n"
+	"*{box-sizing:border-box}\n"
+	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;max-width:1100px;"
+	"margin:0 auto;padding:1.2em 1.5em;color:#1f2328;line-height:1.45;overflow-wrap:break-word}\n"
+	"h1{font-size:1.45em;margin:.2em 0}h2{font-size:1.2em;border-bottom:1px solid #d0d7de;"
+	"padding-bottom:.25em;margin:1.8em 0 .6em}\n"
+	".sub{color:#57606a;margin:0 0 1em}\n"
+	".card{border-left:8px solid var(--c);background:var(--bg);padding:.9em 1.2em;border-radius:6px;margin:1em 0}\n"
+	".good{--c:var(--good);--bg:var(--good-bg)}.warn{--c:var(--warn);--bg:var(--warn-bg)}"
+	".bad{--c:var(--bad);--bg:var(--bad-bg)}.none{--c:var(--none);--bg:var(--none-bg)}\n"
+	".word{font-size:1.7em;font-weight:700;color:var(--c);letter-spacing:.02em}\n"
+	".line{font-size:1.05em;margin:.25em 0 0}\n"
+	".phases{margin:.7em 0 0;padding:0;list-style:none}.phases li{margin:.3em 0;padding-left:.7em;"
+	"border-left:4px solid var(--c)}\n"
+	".warnings{margin:.8em 0 0;padding:.5em 1em .5em 2em;background:#fff;border:1px solid #d4a72c;border-radius:4px}\n"
+	".warnings li{margin:.2em 0}\n"
+	"table{border-collapse:collapse;width:100%;table-layout:fixed;margin:.4em 0}\n"
+	"th,td{text-align:left;vertical-align:top;padding:.35em .6em;border-bottom:1px solid #e6e9ed}\n"
+	"th{width:22%;font-weight:600}td.v{width:36%;font-variant-numeric:tabular-nums}td.n{color:#57606a}\n"
+	"figure{margin:1em 0;break-inside:avoid}figure svg{display:block;width:100%;height:auto;"
+	"border:1px solid #d0d7de;border-radius:4px;background:#fff}\n"
+	"figcaption{color:#57606a;font-size:.9em;margin-top:.3em}\n"
+	"ul.hints li{margin:.3em 0}\n"
+	"details{margin:.8em 0;border:1px solid #d0d7de;border-radius:4px;padding:.4em .9em}\n"
+	"summary{cursor:pointer;font-weight:600}\n"
+	"pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:.5em 0}\n"
+	".foot{color:#57606a;font-size:.9em;margin-top:2em}\n"
+	"@media (max-width:700px){th,td.v,td.n{display:block;width:auto;border:0;padding:.1em .3em}"
+	"tr{display:block;border-bottom:1px solid #e6e9ed;padding:.3em 0}}\n"
+	"@media print{body{max-width:none;padding:0;font-size:11pt}.card,.warnings{-webkit-print-color-adjust:exact;"
+	"print-color-adjust:exact}h2{break-after:avoid}table,tr{break-inside:avoid}details{border:0;padding:0}}\n";
+
+static void rows(FILE *o, const struct gf_page_row *r, int n)
+{
+	fputs("<table>\n", o);
+	for (int i = 0; i < n; i++) {
+		fputs("<tr><th scope=\"row\">", o);
+		esc(o, r[i].label);
+		fputs("</th><td class=\"v\"", o);
+		if (r[i].key[0] && isfinite(r[i].raw)) {
+			fputs(" data-key=\"", o);
+			esc(o, r[i].key);
+			fprintf(o, "\" data-value=\"%.17g\"", r[i].raw);
+		}
+		fputc('>', o);
+		esc(o, r[i].value);
+		fputs("</td><td class=\"n\">", o);
+		esc(o, r[i].note);
+		fputs("</td></tr>\n", o);
+	}
+	fputs("</table>\n", o);
+}
+
+static const struct {
+	const char *name, *caption;
+} captions[] = {
+	{ "timeline", "Read bandwidth and samples/s of the whole job and AU per interval; checkpoint bursts shaded." },
+	{ "accelerators", "AU of every emulated accelerator, sorted: a straggler stands out at the left." },
+	{ "latency", "Request latency by percentile, per phase, p99 marked." },
+	{ "ceiling", "The storage ceiling over time: bandwidth, requests and mean latency per interval." },
+	{ "checkpoint", "Each checkpoint burst: the slowest, median and fastest rank, and its bandwidth." },
+};
+
+/* Copy an SVG made by gnuplot into the page: its XML declaration dropped, its ids and
+ * references to them prefixed with the plot's name. Returns 0, or -errno (too large,
+ * unreadable, or holding what a plot never holds: a script or an event handler). */
+static int inline_svg(FILE *o, const char *path, const char *name)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL, *p, *start;
+	long len;
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		rc = -EIO;
+		goto out;
+	}
+	if ((unsigned long)len > SVG_MAX_BYTES) {
+		rc = -EFBIG;
+		goto out;
+	}
+	buf = malloc((size_t)len + 1);
+	if (!buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		rc = -EIO;
+		goto out;
+	}
+	buf[len] = '\0';
+	start = strstr(buf, "<svg");
+	if (!start || strcasestr(buf, "<script") || strcasestr(buf, " onload") || strcasestr(buf, "javascript:")) {
+		rc = -EINVAL;
+		goto out;
+	}
+	fprintf(o, "<svg class=\"plot\" role=\"img\" aria-label=\"%s plot\"", name);
+	p = start + 4;
+	while (*p) {
+		static const char *const pats[] = { "id='", "id=\"", "href='#", "href=\"#", "url(#" };
+		size_t k, best = 0, at = strlen(p);
+		for (k = 0; k < sizeof(pats) / sizeof(pats[0]); k++) {
+			char *q = strstr(p, pats[k]);
+			if (q && (size_t)(q - p) < at) {
+				at = (size_t)(q - p);
+				best = k;
+			}
+		}
+		fwrite(p, 1, at, o);
+		if (!p[at])
+			break;
+		fprintf(o, "%s%s-", pats[best], name);
+		p += at + strlen(pats[best]);
+	}
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+static void plots(FILE *o, const char *dir, const struct gf_page_section *sec)
+{
+	char path[4300];
+
+	for (int i = 0; i < sec->nplots; i++) {
+		const char *cap = "";
+		for (size_t k = 0; k < sizeof(captions) / sizeof(captions[0]); k++)
+			if (!strcmp(captions[k].name, sec->plot[i]))
+				cap = captions[k].caption;
+		snprintf(path, sizeof(path), "%s/plots/%s.svg", dir, sec->plot[i]);
+		fprintf(o, "<figure id=\"plot-%s\">\n", sec->plot[i]);
+		if (inline_svg(o, path, sec->plot[i]))
+			fprintf(o, "<p>plots/%s.svg could not be inlined; open it next to this file.</p>", sec->plot[i]);
+		fprintf(o, "\n<figcaption>plots/%s.png, .svg: ", sec->plot[i]);
+		esc(o, cap);
+		fputs("</figcaption></figure>\n", o);
+	}
+}
+
+static void card(FILE *o, const struct gf_page *p)
+{
+	const struct gf_verdict *v = &p->verdict;
+	const char *dash = strstr(v->head.line, " - ");
+	int others = 0;
+
+	fprintf(o, "<section class=\"card %s\" id=\"verdict\" data-word=\"", gf_tone_name(v->head.tone));
+	esc(o, v->head.word);
+	fputs("\">\n<div class=\"word\">", o);
+	/* The word, then the rest of the line: "FED, but from the page cache: ..." keeps
+	 * its qualification in the headline. */
+	if (dash) {
+		char head[256];
+		snprintf(head, sizeof(head), "%.*s", (int)(dash - v->head.line), v->head.line);
+		esc(o, head);
+		fputs("</div>\n<p class=\"line\">", o);
+		esc(o, dash + 3);
+	} else {
+		esc(o, v->head.line);
+		fputs("</div>\n<p class=\"line\">", o);
+	}
+	fputs("</p>\n", o);
+	for (int i = 0; i < v->nphases; i++)
+		others += v->phase[i].phase != v->head.phase && strcmp(v->phase[i].phase, "datagen");
+	if (others) {
+		fputs("<ul class=\"phases\">\n", o);
+		for (int i = 0; i < v->nphases; i++) {
+			/* Generating the dataset is a step, not a finding. */
+			if (v->phase[i].phase == v->head.phase || !strcmp(v->phase[i].phase, "datagen"))
+				continue;
+			fprintf(o, "<li class=\"%s\"><b>", gf_tone_name(v->phase[i].tone));
+			esc(o, v->phase[i].phase);
+			fputs(":</b> ", o);
+			esc(o, v->phase[i].line);
+			fputs("</li>\n", o);
+		}
+		fputs("</ul>\n", o);
+	}
+	if (p->nwarnings) {
+		fputs("<ul class=\"warnings\" id=\"warnings\" aria-label=\"warnings that affect validity\">\n", o);
+		for (int i = 0; i < p->nwarnings; i++) {
+			fputs("<li>", o);
+			esc(o, p->warning[i]);
+			fputs("</li>\n", o);
+		}
+		fputs("</ul>\n", o);
+	}
+	fputs("</section>\n", o);
+}
+
+/* The environment and target of summary.json as a table of key and value, nested
+ * objects as compact JSON. */
+static void kv_table(FILE *o, struct json_object *obj)
+{
+	if (!obj || !json_object_is_type(obj, json_type_object))
+		return;
+	fputs("<table>\n", o);
+	json_object_object_foreach(obj, k, v)
+	{
+		fputs("<tr><th scope=\"row\">", o);
+		esc(o, k);
+		fputs("</th><td>", o);
+		esc(o, json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+			: json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		fputs("</td></tr>\n", o);
+	}
+	fputs("</table>\n", o);
+}
+
+static void folded(FILE *o, struct json_object *s)
+{
+	struct json_object *w = NULL, *env = NULL, *tgt = NULL;
+
+	if (!json_pointer_get(s, "/environment", &env)) {
+		fputs("<details id=\"environment\"><summary>Environment and target</summary>\n", o);
+		kv_table(o, env);
+		if (!json_pointer_get(s, "/target", &tgt))
+			kv_table(o, tgt);
+		fputs("</details>\n", o);
+	}
+	if (!json_pointer_get(s, "/workload", &w)) {
+		fputs("<details id=\"workload\"><summary>Resolved workload (every key, after defaults and --set)</summary>\n<pre>", o);
+		esc(o, json_object_to_json_string_ext(w, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		fputs("</pre></details>\n", o);
+	}
+}
+
+static int write_page(FILE *o, const char *dir, struct json_object *s, const struct gf_page *p)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gpufeed report: ", o);
+	esc(o, p->name);
+	fprintf(o, "</title>\n<style>\n%s</style>\n</head><body>\n<header>\n<h1>gpufeed report</h1>\n<p class=\"sub\">", css);
+	esc(o, p->name);
+	fputs("</p>\n</header>\n<main>\n", o);
+	card(o, p);
+	fputs("<h2 id=\"run\">Run</h2>\n", o);
+	rows(o, p->run, p->nrun);
+	for (int i = 0; i < p->nsec; i++) {
+		fprintf(o, "<section id=\"%s\">\n<h2>", p->sec[i].id);
+		esc(o, p->sec[i].title);
+		fputs("</h2>\n", o);
+		rows(o, p->sec[i].row, p->sec[i].nrows);
+		plots(o, dir, &p->sec[i]);
+		fputs("</section>\n", o);
+	}
+	fputs("<h2 id=\"hints\">Bottleneck hints</h2>\n<ul class=\"hints\">\n", o);
+	for (int i = 0; i < p->nhints; i++) {
+		fputs("<li>", o);
+		esc(o, p->hint[i]);
+		fputs("</li>\n", o);
+	}
+	fputs("</ul>\n", o);
+	folded(o, s);
+	fputs("<p class=\"foot\">Files: ", o);
+	esc(o, p->files);
+	fputs(". results/README.md in the gpufeed sources documents each of them.</p>\n</main>\n</body></html>\n", o);
+	return ferror(o) ? -EIO : 0;
+}
+
+int gf_html_write(const char *path, const char *dir, struct json_object *s, const char *plots_note)
+{
+	struct gf_page *p = malloc(sizeof(*p));
+	FILE *o;
+	int rc;
+
+	if (!p)
+		return -ENOMEM;
+	gf_page_build(p, dir, s, plots_note);
+	o = fopen(path, "w");
+	if (!o) {
+		rc = -errno;
+		goto out;
+	}
+	rc = write_page(o, dir, s, p);
+	if (fclose(o) && !rc)
+		rc = -errno;
+out:
+	free(p);
+	return rc;
+}

@@ -1,0 +1,16 @@
+/* html: report.html, the capacity-review page of one run as one self-contained file: a
+ * verdict card with the validity warnings beside it, a section per phase with its key
+ * figures as tables (units in the values; each value carries its summary.json pointer
+ * and exact number as data-key / data-value), the plots inline as SVG, bottleneck hints,
+ * and the resolved workload and environment folded at the end. Readable from 800 px up
+ * without horizontal scrolling, and printable. */
+#ifndef GF_HTML_H
+#define GF_HTML_H
+
+struct json_object;
+
+/* Write report.html for the run in dir (summary.json parsed as s) to path. plots_note:
+ * what plot.c said, may be NULL. Returns 0 or -errno. */
+int gf_html_write(const char *path, const char *dir, struct json_object *s, const char *plots_note);
+
+#endif

@@ -1,0 +1,63 @@
+/* page: what a run's report says, built once from summary.json and the results folder,
+ * then rendered twice: report.txt (report.c) and report.html (html.c). A verdict for the
+ * run and one per phase, the validity warnings that qualify them, a section per phase
+ * that ran (training, storage ceiling, checkpoint, S3 requests, datagen) with its key
+ * figures and units and its plots, bottleneck hints, and the files the folder holds.
+ * Reads JSON and the folder only. */
+#ifndef GF_PAGE_H
+#define GF_PAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/verdict.h"
+
+struct json_object;
+
+#define GF_PAGE_ROWS 20
+#define GF_PAGE_NOTES 12
+
+/* One key figure: a label, the value with its unit, and a note. key is the figure's
+ * JSON pointer in summary.json and raw its value there, so that a reader (and the
+ * tests) can find the exact number behind the rounded text; "" when none. */
+struct gf_page_row {
+	char label[48];
+	char value[192];
+	char note[320];
+	char key[80];
+	double raw;
+};
+
+struct gf_page_section {
+	const char *id;      /* "train", "ceiling", "checkpoint", "s3", "datagen" */
+	const char *title;
+	const struct gf_phase_verdict *verdict; /* NULL: the section has none */
+	struct gf_page_row row[GF_PAGE_ROWS];
+	int nrows;
+	const char *plot[3]; /* names of plots/<name>.svg/png drawn for this section */
+	int nplots;
+};
+
+struct gf_page {
+	char name[256];      /* the run's folder name */
+	struct gf_verdict verdict;
+	char warning[GF_PAGE_NOTES][640]; /* validity warnings, next to the verdict */
+	int nwarnings;
+	char hint[GF_PAGE_NOTES][768];    /* bottleneck hints */
+	int nhints;
+	struct gf_page_section sec[5];
+	int nsec;
+	struct gf_page_row run[10];       /* what ran where: run, workload, target, ... */
+	int nrun;
+	char files[1024];    /* the files of the folder that exist, comma separated */
+};
+
+/* Build the page of the run in dir whose summary.json is s. plots_note: what plot.c
+ * said (may be NULL); its lines become warnings. Returns 0. */
+int gf_page_build(struct gf_page *p, const char *dir, struct json_object *s, const char *plots_note);
+
+/* The run's name: its folder's, without the ".partial" of a run that completed (a run
+ * writes its report before it renames its folder). */
+const char *gf_page_run_name(const char *dir, struct json_object *s, char *buf, size_t len);
+
+#endif

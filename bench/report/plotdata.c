@@ -1,0 +1,459 @@
+/* plotdata: see plotdata.h. */
+#include "report/plotdata.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/load.h"
+
+/* --- reading a CSV file by column names --- */
+
+/* The rows of a CSV file, the columns named in cols (NAN where a column is missing or a
+ * field empty), and the first text column when text is set. */
+struct table {
+	size_t n, cap, ncols;
+	double *v;   /* n x ncols */
+	char (*text)[16];
+};
+
+static void table_free(struct table *t)
+{
+	free(t->v);
+	free(t->text);
+	memset(t, 0, sizeof(*t));
+}
+
+static int table_grow(struct table *t, bool text)
+{
+	size_t cap = t->cap ? t->cap * 2 : 256;
+	double *v = realloc(t->v, cap * t->ncols * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	t->v = v;
+	if (text) {
+		char (*tx)[16] = realloc(t->text, cap * sizeof(*tx));
+		if (!tx)
+			return -ENOMEM;
+		t->text = tx;
+	}
+	t->cap = cap;
+	return 0;
+}
+
+/* Read path's columns cols[0..ncols) (and the column named text as a short string).
+ * Returns 0, -ENOENT when the file or its first column is missing, or -errno. */
+static int table_read(const char *path, const char *const *cols, size_t ncols, const char *text,
+		      struct table *t)
+{
+	char line[4096], *f[128];
+	int idx[16], ti = -1;
+	FILE *fp;
+	int rc = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	for (size_t c = 0; c < ncols && c < 16; c++)
+		idx[c] = gf_csv_column(path, cols[c]);
+	if (idx[0] < 0)
+		return idx[0] == -ENODATA ? 0 : idx[0];
+	if (text)
+		ti = gf_csv_column(path, text);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -errno;
+	if (!fgets(line, sizeof(line), fp))
+		goto out;
+	while (fgets(line, sizeof(line), fp)) {
+		int nf = gf_csv_split(line, f, 128);
+		if (nf <= idx[0] || !f[idx[0]][0])
+			continue;
+		if (t->n == t->cap && (rc = table_grow(t, text != NULL)))
+			goto out;
+		for (size_t c = 0; c < ncols; c++) {
+			int i = idx[c];
+			t->v[t->n * ncols + c] = i >= 0 && i < nf && f[i][0] ? strtod(f[i], NULL) : NAN;
+		}
+		if (text)
+			snprintf(t->text[t->n], sizeof(t->text[0]), "%s", ti >= 0 && ti < nf ? f[ti] : "");
+		t->n++;
+	}
+out:
+	fclose(fp);
+	if (rc)
+		table_free(t);
+	return rc;
+}
+
+static double cell(const struct table *t, size_t row, size_t col)
+{
+	return t->v[row * t->ncols + col];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The interval of a series: the smallest step between two of its start times (1 s when
+ * it cannot tell, as with a single interval). */
+static double interval_of(const struct table *t)
+{
+	double *ts = malloc((t->n ? t->n : 1) * sizeof(*ts)), best = 0;
+
+	if (!ts)
+		return 1.0;
+	for (size_t i = 0; i < t->n; i++)
+		ts[i] = cell(t, i, 0);
+	qsort(ts, t->n, sizeof(*ts), cmp_double);
+	for (size_t i = 1; i < t->n; i++) {
+		double d = ts[i] - ts[i - 1];
+		if (d > 1e-6 && (best == 0 || d < best))
+			best = d;
+	}
+	free(ts);
+	return best > 0 ? best : 1.0;
+}
+
+/* --- time series summed over ranks --- */
+
+enum { S_T, S_BYTES, S_SAMPLES, S_REQ, S_COMPUTE, S_LAT, S_COLS };
+
+static void put_num(FILE *f, double v, const char *fmt)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("NaN", f);
+}
+
+int gf_plotdata_series(const char *in, const char *out, double t_end, double accels,
+		       struct gf_series_info *info)
+{
+	static const char *const cols[S_COLS] = { "t_s", "read_bytes", "samples", "requests", "compute_s",
+						  "latency_sum_s" };
+	struct table t;
+	double (*bin)[S_COLS] = NULL;
+	size_t nbins = 0;
+	FILE *f = NULL;
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	info->iv = 1.0;
+	rc = table_read(in, cols, S_COLS, NULL, &t);
+	if (rc)
+		return rc;
+	if (!t.n)
+		goto out;
+	info->iv = interval_of(&t);
+	for (size_t i = 0; i < t.n; i++) {
+		double k = floor(cell(&t, i, S_T) / info->iv + 0.5);
+		if (k >= 0 && k + 1 > (double)nbins)
+			nbins = (size_t)k + 1;
+	}
+	bin = calloc(nbins ? nbins : 1, sizeof(*bin));
+	if (!bin) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* Every rank's row of interval k adds to bin k: the job's figure, not a rank's. */
+	for (size_t i = 0; i < t.n; i++) {
+		double k = floor(cell(&t, i, S_T) / info->iv + 0.5);
+		if (k < 0)
+			continue;
+		for (int c = S_BYTES; c < S_COLS; c++)
+			bin[(size_t)k][c] += isnan(cell(&t, i, c)) ? 0 : cell(&t, i, c);
+		/* A column the file lacks stays absent, not zero. */
+		if (isnan(cell(&t, i, S_LAT)))
+			bin[(size_t)k][S_LAT] = NAN;
+		if (isnan(cell(&t, i, S_COMPUTE)))
+			bin[(size_t)k][S_COMPUTE] = NAN;
+	}
+	f = fopen(out, "w");
+	if (!f) {
+		rc = -errno;
+		goto out;
+	}
+	fprintf(f, "t_s,width_s,t_mid_s,read_bytes_per_s,samples_per_s,requests_per_s,au_percent,"
+		"read_latency_mean_us\n");
+	for (size_t k = 0; k < nbins; k++) {
+		double t0 = (double)k * info->iv, w = info->iv, rate, lat;
+		/* The last interval is cut short by the end of the phase: rates over the part
+		 * the phase lasted, so the run does not seem to slow down at its end. */
+		if (t_end > 0 && t_end - t0 < w)
+			w = t_end - t0;
+		if (!(w > 0) || (w < GF_PLOT_SLIVER * info->iv && k > 0)) {
+			info->dropped_last = true;
+			continue;
+		}
+		rate = bin[k][S_BYTES] / w;
+		lat = bin[k][S_REQ] > 0 ? bin[k][S_LAT] / bin[k][S_REQ] * 1e6 : NAN;
+		fprintf(f, "%.6f,%.6f,%.6f,%.6e,%.6e,%.6e,", t0, w, t0 + w / 2, rate, bin[k][S_SAMPLES] / w,
+			bin[k][S_REQ] / w);
+		put_num(f, accels > 0 ? 100.0 * bin[k][S_COMPUTE] / (w * accels) : NAN, "%.4f");
+		fputc(',', f);
+		put_num(f, lat, "%.6e");
+		fputc('\n', f);
+		info->rows++;
+		info->bytes += bin[k][S_BYTES];
+		info->width += w;
+		if (rate > info->max_rate)
+			info->max_rate = rate;
+		if (isfinite(lat) && lat > info->max_lat_us)
+			info->max_lat_us = lat;
+	}
+	if (fclose(f))
+		rc = -errno;
+	f = NULL;
+out:
+	free(bin);
+	table_free(&t);
+	return rc ? rc : (int)info->rows;
+}
+
+/* --- checkpoint bursts on the timeline --- */
+
+int gf_plotdata_spans(struct json_object *s, const char *timeseries, double iv, const char *out)
+{
+	struct json_object *arr = NULL;
+	int n = 0;
+	FILE *f = fopen(out, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "start_s,end_s,label\n");
+	if (!json_pointer_get(s, "/checkpoint/bursts", &arr) && json_object_is_type(arr, json_type_array)) {
+		size_t len = json_object_array_length(arr);
+		for (size_t i = 0; i < len; i++) {
+			struct json_object *b = json_object_array_get_idx(arr, i);
+			double st, el, ck = (double)i;
+			if (!gf_json_num(b, "/start_s", &st) || !gf_json_num(b, "/burst_s", &el))
+				continue;
+			gf_json_num(b, "/checkpoint", &ck);
+			fprintf(f, "%.6f,%.6f,%s %.0f\n", st, st + el,
+				!strcmp(gf_json_str(b, "/kind", "write"), "restore") ? "restore" : "ckpt", ck);
+			n++;
+		}
+	}
+	if (!n && timeseries) {
+		/* No start times: the intervals in which a rank was halted for a burst. */
+		static const char *const cols[2] = { "t_s", "checkpoint_s" };
+		struct table t;
+		double *ck = NULL;
+		size_t nck = 0;
+		int rc = table_read(timeseries, cols, 2, NULL, &t);
+		if (!rc && t.n)
+			ck = malloc(t.n * sizeof(*ck));
+		for (size_t i = 0; ck && i < t.n; i++)
+			if (cell(&t, i, 1) > 0)
+				ck[nck++] = cell(&t, i, 0);
+		qsort(ck, nck, sizeof(*ck), cmp_double);
+		for (size_t i = 0; i < nck;) {
+			size_t j = i;
+			while (j + 1 < nck && ck[j + 1] - ck[j] <= iv * 1.01)
+				j++;
+			fprintf(f, "%.6f,%.6f,ckpt %d\n", ck[i], ck[j] + iv, n++);
+			i = j + 1;
+		}
+		free(ck);
+		table_free(&t);
+	}
+	if (fclose(f))
+		return -errno;
+	return n;
+}
+
+/* --- checkpoint bursts --- */
+
+static double median_sorted(const double *v, size_t n)
+{
+	return !n ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Fastest, median and slowest rank of burst b in checkpoint_ranks.csv, over the ranks
+ * with a time above zero (a rank that moved no data has nothing to wait for). */
+static void ranks_of(const struct table *t, double b, double *lo, double *med, double *hi)
+{
+	double *v = malloc((t->n ? t->n : 1) * sizeof(*v));
+	size_t n = 0;
+
+	*lo = *med = *hi = NAN;
+	if (!v)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		if (cell(t, i, 0) == b && cell(t, i, 2) > 0)
+			v[n++] = cell(t, i, 2);
+	qsort(v, n, sizeof(*v), cmp_double);
+	if (n) {
+		*lo = v[0];
+		*med = median_sorted(v, n);
+		*hi = v[n - 1];
+	}
+	free(v);
+}
+
+int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const char *out,
+			   double *max_bw, double *max_s)
+{
+	static const char *const cols[3] = { "burst", "checkpoint", "seconds" };
+	struct json_object *arr = NULL;
+	struct table t;
+	size_t nb = 0;
+	FILE *f;
+	int rc;
+
+	*max_bw = *max_s = 0;
+	rc = table_read(ranks_csv, cols, 3, "kind", &t);
+	if (rc && rc != -ENOENT)
+		return rc;
+	rc = 0;
+	if (!json_pointer_get(s, "/checkpoint/bursts", &arr) && json_object_is_type(arr, json_type_array))
+		nb = json_object_array_length(arr);
+	else
+		arr = NULL;
+	for (size_t i = 0; i < t.n; i++)
+		if (cell(&t, i, 0) >= 0 && cell(&t, i, 0) + 1 > (double)nb)
+			nb = (size_t)cell(&t, i, 0) + 1;
+	f = fopen(out, "w");
+	if (!f) {
+		rc = -errno;
+		goto out;
+	}
+	fprintf(f, "burst,kind,label,checkpoint,restore,fastest_s,median_s,slowest_s,bytes_per_s\n");
+	for (size_t b = 0; b < nb; b++) {
+		struct json_object *j = arr && b < json_object_array_length(arr) ? json_object_array_get_idx(arr, b) : NULL;
+		const char *kind = j ? gf_json_str(j, "/kind", NULL) : NULL;
+		double ck = NAN, lo = NAN, med = NAN, hi = NAN, bw = NAN;
+		bool from_csv = false;
+
+		for (size_t i = 0; i < t.n && (!kind || isnan(ck)); i++)
+			if (cell(&t, i, 0) == (double)b) {
+				if (!kind)
+					kind = t.text[i];
+				if (isnan(ck))
+					ck = cell(&t, i, 1);
+			}
+		if (!kind || (strcmp(kind, "write") && strcmp(kind, "restore")))
+			continue;
+		if (j) {
+			gf_json_num(j, "/checkpoint", &ck);
+			gf_json_num(j, "/bytes_per_s", &bw);
+			from_csv = !gf_json_num(j, "/rank_min_s", &lo) | !gf_json_num(j, "/rank_median_s", &med) |
+				   !gf_json_num(j, "/rank_max_s", &hi);
+		}
+		if (!j || from_csv)
+			ranks_of(&t, (double)b, &lo, &med, &hi);
+		/* The burst's own time when no rank's time is known: its slowest rank. */
+		if (isnan(hi) && j)
+			gf_json_num(j, "/burst_s", &hi);
+		if (!(bw > 0))
+			bw = NAN;
+		if (isnan(ck))
+			ck = (double)b;
+		fprintf(f, "%zu,%s,%s %.0f,%.0f,%d,", b, kind, kind, ck, ck, !strcmp(kind, "restore"));
+		put_num(f, lo, "%.6f");
+		fputc(',', f);
+		put_num(f, med, "%.6f");
+		fputc(',', f);
+		put_num(f, hi, "%.6f");
+		fputc(',', f);
+		put_num(f, bw, "%.6e");
+		fputc('\n', f);
+		if (isfinite(bw) && bw > *max_bw)
+			*max_bw = bw;
+		if (isfinite(hi) && hi > *max_s)
+			*max_s = hi;
+		rc++;
+	}
+	if (fclose(f))
+		rc = -errno;
+out:
+	table_free(&t);
+	return rc;
+}
+
+/* --- latency percentiles --- */
+
+int gf_plotdata_latency(const char *in, const char *curves, const char *phases, double *max_us)
+{
+	static const char *const cols[2] = { "bucket_high_ns", "cumulative_percent" };
+	char names[8][16];
+	struct table t;
+	int np = 0, rc;
+	FILE *fc = NULL, *fp = NULL;
+
+	*max_us = 0;
+	rc = table_read(in, cols, 2, "phase", &t);
+	if (rc)
+		return rc;
+	fc = fopen(curves, "w");
+	fp = fopen(phases, "w");
+	if (!fc || !fp) {
+		rc = -errno;
+		goto out;
+	}
+	/* The x axis counts "nines": p90 = 1, p99 = 2, p99.9 = 3, so the tail gets as much
+	 * room as the median. The 100% bucket would be infinitely far right: it is named as
+	 * the maximum instead. */
+	fprintf(fc, "phase,nines,latency_us\n");
+	fprintf(fp, "phase,p99_us,max_us\n");
+	for (size_t i = 0; i < t.n; i++) {
+		int p = -1;
+		for (int k = 0; k < np; k++)
+			if (!strcmp(names[k], t.text[i]))
+				p = k;
+		if (p < 0 && np < 6) {
+			snprintf(names[np], sizeof(names[0]), "%s", t.text[i]);
+			p = np++;
+		}
+		if (p < 0)
+			continue;
+		if (cell(&t, i, 1) < 100)
+			fprintf(fc, "%d,%.6f,%.6e\n", p + 1, -log10(1.0 - cell(&t, i, 1) / 100.0), cell(&t, i, 0) / 1e3);
+		if (cell(&t, i, 0) / 1e3 > *max_us)
+			*max_us = cell(&t, i, 0) / 1e3;
+	}
+	for (int k = 0; k < np; k++) {
+		double p99 = NAN, mx = 0;
+		/* p99: the upper edge of the first bucket at or past 99%. */
+		for (size_t i = 0; i < t.n; i++) {
+			if (strcmp(names[k], t.text[i]))
+				continue;
+			if (isnan(p99) && cell(&t, i, 1) >= 99)
+				p99 = cell(&t, i, 0) / 1e3;
+			if (cell(&t, i, 0) / 1e3 > mx)
+				mx = cell(&t, i, 0) / 1e3;
+		}
+		fprintf(fp, "%s,", names[k]);
+		put_num(fp, p99, "%.6e");
+		fprintf(fp, ",%.6e\n", mx);
+	}
+	rc = np;
+out:
+	if (fc && fclose(fc) && rc >= 0)
+		rc = -errno;
+	if (fp && fclose(fp) && rc >= 0)
+		rc = -errno;
+	table_free(&t);
+	return rc;
+}
+
+int gf_plotdata_below(const char *ranks_csv, double threshold)
+{
+	static const char *const cols[1] = { "au_percent" };
+	struct table t;
+	int n = 0, rc = table_read(ranks_csv, cols, 1, NULL, &t);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < t.n; i++)
+		n += cell(&t, i, 0) >= 0 && cell(&t, i, 0) < threshold;
+	table_free(&t);
+	return n;
+}

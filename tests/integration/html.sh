@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Description: report.html of each kind of run, and compare --html, rendered in headless
+# Chromium: a training run that is FED and one that is STARVED, a storage ceiling, a
+# checkpoint-only run (scaled), a run on S3 (s3rver) and a comparison. One Chromium loads
+# every page at 800 and at 1280 px (tests/integration/html_probe.html) and reports what a
+# reader would meet; then each page is screenshot at 1280 px.
+# Expected: no page scrolls sideways at either width (scrollWidth <= innerWidth and no
+# element past the right edge); the verdict card shows summary.json's verdict word in its
+# tone (amber for FED from the page cache); every key figure in the DOM carries the exact
+# value of its summary.json pointer, and each kind's key figures are there (AU,
+# bandwidth, p99; accelerators fed; burst times and the extrapolated full size; S3
+# requests/s; the compared figures); the plots are inline SVG; a screenshot per page.
+# Buggy: a <pre> that scrolls at 1280 px, a figure missing or rounded into another
+# number, a green card on page-cache reads, a plot linked instead of inlined.
+# GF_SCREENSHOTS=DIR keeps the screenshots (800 and 1280 px) in DIR for a look.
+. "$(dirname "$0")/lib.sh"
+
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chrome" ]; then
+	echo "SKIP: chromium is not installed (scripts/install-deps.sh installs it)"; exit 77
+fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+	echo "SKIP: gnuplot is not installed"; exit 77
+fi
+builddir=$(dirname "$GPUFEED")
+curl=$(grep -c '^#define HAVE_CURL 1' "$builddir/config.h" 2>/dev/null || true)
+srv=$TMP/s3rver
+cleanup() {
+	[ -f "$srv/pid" ] && "$SRCDIR/scripts/s3rver-stop.sh" "$srv"
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
+}
+trap cleanup EXIT
+pages=$TMP/pages
+mkdir -p "$pages"
+# page NAME RESULTS: copy a run's report.html and summary.json into the pages folder.
+page() {
+	local dir
+	dir=$(only_result "$2")
+	cp "$dir/report.html" "$pages/$1.html" && cp "$dir/summary.json" "$pages/$1.json" || bad "$1: no report.html"
+}
+
+# Training, FED: 10 ms steps and enough of them (128 per accelerator) to count AU well.
+# O_DIRECT where the folder allows it, so that the verdict is a storage result; on a
+# folder without it the card must turn amber instead.
+direct=false
+dd if=/dev/zero of="$TMP/probe" bs=4096 count=1 oflag=direct 2>/dev/null && direct=true
+gf 2 run "$SMALL" --target "$TMP/data" --results "$TMP/fed" --quiet --set train.epochs=8 \
+	--set train.computation_time=10ms --set target.direct=$direct >"$TMP/out" 2>&1 || { bad "FED run failed"; cat "$TMP/out"; }
+page fed "$TMP/fed"
+# STARVED: 25 ms of preprocessing per sample cannot feed 10 ms steps.
+gf 2 run "$SMALL" --target "$TMP/data" --results "$TMP/starved" --quiet --set train.epochs=2 \
+	--set train.computation_time=10ms --set reader.preprocess_time=25ms >"$TMP/out" 2>&1 || { bad "STARVED run failed"; cat "$TMP/out"; }
+page starved "$TMP/starved"
+gf 2 ceiling "$SMALL" --target "$TMP/data" --results "$TMP/ceiling" --quiet --duration 1s \
+	--set train.epochs=100000 >"$TMP/out" 2>&1 || { bad "ceiling failed"; cat "$TMP/out"; }
+page ceiling "$TMP/ceiling"
+gf 2 run "$SRCDIR/workloads/llama3_8b.yaml" --target "$TMP/ck" --results "$TMP/checkpoint" --quiet \
+	--set checkpoint.scale=1/4000 --set model.parallelism.data=2 --set checkpoint.time_between_checkpoints=0 \
+	--set checkpoint.num_checkpoints_write=3 --set checkpoint.num_checkpoints_read=2 >"$TMP/out" 2>&1 ||
+	{ bad "checkpoint run failed"; cat "$TMP/out"; }
+page checkpoint "$TMP/checkpoint"
+names="fed starved ceiling checkpoint"
+if [ "$curl" = 1 ]; then
+	if ! command -v node >/dev/null || [ ! -d "$SRCDIR/tests/node_modules/@20minutes/s3rver" ]; then
+		bad "node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh"
+	elif endpoint=$("$SRCDIR/scripts/s3rver-start.sh" "$srv" gf-test); then
+		AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_ENDPOINT_URL=$endpoint AWS_REGION=us-east-1 \
+			gf 2 run "$SMALL" --target s3://gf-test/gf --results "$TMP/s3" --quiet --set train.epochs=4 \
+			--set train.computation_time=5ms >"$TMP/out" 2>&1 || { bad "S3 run failed"; cat "$TMP/out"; }
+		page s3 "$TMP/s3"
+		names="$names s3"
+	else
+		bad "s3rver did not start"
+	fi
+else
+	echo "note: built without libcurl: no S3 page"
+fi
+"$GPUFEED" compare --baseline "$(only_result "$TMP/fed")" "$(only_result "$TMP/starved")" --html "$pages/compare.html" \
+	>/dev/null 2>&1
+"$GPUFEED" compare --baseline "$(only_result "$TMP/fed")" "$(only_result "$TMP/starved")" --json >"$pages/compare.json" 2>/dev/null
+names="$names compare"
+
+# One Chromium for every page at both widths.
+flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
+	--disable-sync --no-first-run --hide-scrollbars)
+cp "$SRCDIR/tests/integration/html_probe.html" "$pages/probe.html"
+printf 'var pages = [%s];\n' "$(for n in $names; do printf '"%s.html",' "$n"; done | sed 's/,$//')" >"$pages/pages.js"
+t0=$(date +%s.%N)
+timeout 120 "$chrome" "${flags[@]}" --user-data-dir="$TMP/chrome-probe" --allow-file-access-from-files \
+	--window-size=1400,1000 --virtual-time-budget=20000 --dump-dom "file://$pages/probe.html" 2>/dev/null |
+	sed -n 's/.*<pre id="result">\(.*\)<\/pre>.*/\1/p' | python3 -c 'import html, sys; sys.stdout.write(html.unescape(sys.stdin.read()))' \
+	>"$TMP/probe.json"
+echo "chromium measured $(echo "$names" | wc -w) pages at 2 widths in $(echo "$(date +%s.%N) - $t0" | bc) s"
+jq -e 'length > 0' "$TMP/probe.json" >/dev/null 2>&1 && ok "the probe ran in Chromium" || { bad "no probe result"; head -c 500 "$TMP/probe.json"; }
+
+python3 - "$TMP/probe.json" "$pages" "$direct" >"$TMP/checks" <<'EOF'
+import json, math, os, sys
+
+probe = json.load(open(sys.argv[1]))
+pages, direct = sys.argv[2], sys.argv[3] == "true"
+# Key figures each kind of page must show, as summary.json pointers.
+need = {
+    "fed": ["/train/au_percent/mean", "/train/read_bytes_per_s", "/train/read_latency_us/p99", "/train/samples_per_s"],
+    "starved": ["/train/au_percent/mean", "/train/read_bytes_per_s", "/train/stall_s"],
+    "ceiling": ["/ceiling/accelerators_fed", "/ceiling/read_bytes_per_s", "/ceiling/read_requests_per_s",
+                "/ceiling/read_latency_us/p99"],
+    "checkpoint": ["/checkpoint/bytes", "/checkpoint/write_burst_s", "/checkpoint/write_bytes_per_s",
+                   "/checkpoint/restore_burst_s", "/checkpoint/per_rank_write_s/max",
+                   "/verdict/checkpoint_full_size_write_s"],
+    "s3": ["/s3/phases/train/requests_per_s", "/s3/requests", "/train/read_bytes_per_s"],
+    "compare": ["au_mean", "read_bandwidth", "samples_per_s"],
+}
+words = {"fed": "FED", "starved": "STARVED", "checkpoint": "MEASURED", "compare": "REGRESSION"}
+svgs = {"fed": 3, "starved": 3, "ceiling": 2, "checkpoint": 1, "s3": 2, "compare": 1}
+
+def at(doc, ptr):
+    for part in ptr.lstrip("/").split("/"):
+        doc = doc[int(part)] if isinstance(doc, list) else doc[part]
+    return doc
+
+def check(ok, what):
+    print(("ok: " if ok else "FAIL: ") + what)
+
+for r in probe:
+    name, w = r["page"][:-5], r["width"]
+    tag = "%s at %d px" % (name, w)
+    check(r["scroll"] <= r["inner"] and r["scroll"] <= r["client"] and not r["wide"],
+          "%s: no horizontal scrolling (scrollWidth %d, innerWidth %d)%s" % (tag, r["scroll"], r["inner"],
+          "" if not r["wide"] else ", too wide: " + "; ".join(r["wide"])))
+    check(r["svgs"] >= svgs[name], "%s: %d inline SVG plot(s), %d expected" % (tag, r["svgs"], svgs[name]))
+    s = json.load(open(os.path.join(pages, name + ".json")))
+    if name == "compare":
+        figs = {f["key"]: f["values"] for f in s["figures"]}
+        bad = [k for k in r["keys"] if k["key"] in figs and k["value"] is not None and
+               not math.isclose(k["value"], figs[k["key"]][k["run"]], rel_tol=1e-9)]
+        seen = {k["key"] for k in r["keys"] if k["value"] is not None}
+        check(s["verdict"] == "regression" and r["word"] == "REGRESSION" and "bad" in r["card"],
+              "%s: the card says REGRESSION in red" % tag)
+    else:
+        bad = [k for k in r["keys"] if k["value"] is None or
+               not math.isclose(k["value"], at(s, k["key"]), rel_tol=1e-9, abs_tol=1e-12)]
+        seen = {k["key"] for k in r["keys"]}
+        v = s["verdict"]
+        check(r["word"] == v["word"] and ("card " + v["tone"]) == r["card"] and v["line"].split(" - ", 1)[-1] in r["verdict_text"],
+              "%s: the card shows summary.json's verdict '%s' in tone %s" % (tag, v["word"], v["tone"]))
+        if name in words:
+            check(v["word"] == words[name], "%s: the verdict is %s (got %s)" % (tag, words[name], v["word"]))
+        if name == "fed":
+            # Green only when the reads were a storage result; amber on page-cache reads.
+            check(v["tone"] == ("warn" if v["validity"]["page_cache"] else "good") and
+                  (v["validity"]["page_cache"] or direct),
+                  "%s: tone %s with page_cache %s (O_DIRECT %s)" % (tag, v["tone"], v["validity"]["page_cache"], direct))
+            check("%.2f %%" % s["train"]["au_percent"]["mean"] in r["text"], "%s: AU shown as in summary.json" % tag)
+        if name == "ceiling":
+            check(v["word"] == "FEEDS %d" % s["ceiling"]["accelerators_fed"] and v["validity"]["short_ceiling"] and
+                  "not a steady-state figure" in r["text"],
+                  "%s: FEEDS %d, and a 1 s ceiling says it is no steady state" % (tag, s["ceiling"]["accelerators_fed"]))
+        if name == "checkpoint":
+            check("EXTRAPOLATED" in r["text"] and "/plan/dataset_bytes" not in seen and
+                  "page cache" not in r["text"] and "O_DIRECT" not in r["text"],
+                  "%s: the full size is marked extrapolated; no dataset line or read warnings" % tag)
+    check(not bad, "%s: every key figure in the DOM has summary.json's exact value%s" %
+          (tag, "" if not bad else ": " + json.dumps(bad[:3])))
+    missing = [k for k in need[name] if k not in seen]
+    check(not missing, "%s: the key figures are there%s" % (tag, "" if not missing else ", missing " + ", ".join(missing)))
+EOF
+while read -r line; do
+	case $line in ok:*) ok "${line#ok: }" ;; *) bad "${line#FAIL: }" ;; esac
+done <"$TMP/checks"
+[ "$(wc -l <"$TMP/checks")" -gt 20 ] && ok "the probe checked every page" || bad "the probe checked too little"
+
+# A screenshot of each page at 1280 px (and 800 px for GF_SCREENSHOTS).
+shots=${GF_SCREENSHOTS:-$TMP/shots}
+mkdir -p "$shots"
+sizes=1280
+[ -n "${GF_SCREENSHOTS:-}" ] && sizes="800 1280"
+t0=$(date +%s.%N)
+for n in $names; do
+	for w in $sizes; do
+		timeout 60 "$chrome" "${flags[@]}" --user-data-dir="$TMP/chrome-$n-$w" --window-size=$w,2600 \
+			--screenshot="$shots/$n-$w.png" "file://$pages/$n.html" >/dev/null 2>&1
+	done
+	[ "$(stat -c %s "$shots/$n-1280.png" 2>/dev/null || echo 0)" -gt 20000 ] && ok "$n: screenshot at 1280 px" ||
+		bad "$n: no screenshot"
+done
+echo "screenshots in $(echo "$(date +%s.%N) - $t0" | bc) s"
+finish
