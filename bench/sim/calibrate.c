@@ -331,12 +331,14 @@ static void fmt_fig(int f, double v, char *buf, size_t len)
 		snprintf(buf, len, "%.1f%%", v);
 }
 
+/* Every run's measured and predicted figures, with the error; fit NULL: --check. */
 static void print_fit(FILE *f, const struct gf_calib_run *runs, int n, const struct gf_calib_fit *fit)
 {
 	char a[32], b[32];
+	double worst = 0;
 
-	fprintf(f, "gpufeed simulate --calibrate: %d measured run(s)\n\n  %-44s %5s %5s  %-13s %10s %10s %7s\n",
-		n, "run", "ranks", "nodes", "figure", "measured", "predicted", "error");
+	fprintf(f, "gpufeed simulate --%s: %d measured run(s)\n\n  %-44s %5s %5s  %-13s %10s %10s %7s\n",
+		fit ? "calibrate" : "check", n, "run", "ranks", "nodes", "figure", "measured", "predicted", "error");
 	for (int i = 0; i < n; i++) {
 		const char *name = strrchr(runs[i].dir, '/') && strrchr(runs[i].dir, '/')[1] ?
 					   strrchr(runs[i].dir, '/') + 1 : runs[i].dir;
@@ -345,10 +347,15 @@ static void print_fit(FILE *f, const struct gf_calib_run *runs, int n, const str
 				continue;
 			fmt_fig(k, runs[i].measured[k], a, sizeof(a));
 			fmt_fig(k, runs[i].predicted[k], b, sizeof(b));
+			double e = 100.0 * (runs[i].predicted[k] / runs[i].measured[k] - 1);
 			fprintf(f, "  %-44.44s %5u %5u  %-13s %10s %10s %+6.1f%%\n", name, runs[i].ranks,
-				runs[i].nodes, fig_names[k], a, b,
-				100.0 * (runs[i].predicted[k] / runs[i].measured[k] - 1));
+				runs[i].nodes, fig_names[k], a, b, e);
+			worst = fmax(worst, fabs(e));
 		}
+	}
+	if (!fit) {
+		fprintf(f, "\n  largest error: %.1f%%\n", worst);
+		return;
 	}
 	fprintf(f, "\n  fitted (rms log error %.3f):\n", fit->rms_log_error);
 	for (int p = 0; p < GF_CAL_PARAMS; p++) {
@@ -457,10 +464,37 @@ static int write_fitted(const char *dir, const struct gf_system *fitted, const s
 	return rc;
 }
 
-int gf_cmd_calibrate(const char *const *dirs, int ndirs, const char *system, const char *results,
+int gf_cmd_calib_check(const char *const *dirs, int ndirs, const struct gf_system *sys, FILE *out, FILE *errf)
+{
+	struct gf_calib_run *runs = calloc((size_t)ndirs, sizeof(*runs));
+	char err[2048];
+	int rc = 0;
+
+	if (!runs) {
+		fprintf(errf, "gpufeed: out of memory\n");
+		return GF_EXIT_FAILED;
+	}
+	for (int i = 0; !rc && i < ndirs; i++) {
+		rc = gf_calib_load(dirs[i], &runs[i], err, sizeof(err));
+		if (!rc && gf_calib_predict(sys, &runs[i])) {
+			snprintf(err, sizeof(err), "%s: its run does not fit the system %s", dirs[i], sys->file);
+			rc = -EINVAL;
+		}
+	}
+	if (rc) {
+		fprintf(errf, "gpufeed: %s\n", err);
+		free(runs);
+		return GF_EXIT_USAGE;
+	}
+	print_fit(out, runs, ndirs, NULL);
+	free(runs);
+	return GF_EXIT_OK;
+}
+
+int gf_cmd_calibrate(const char *const *dirs, int ndirs, const struct gf_system *sysbase, const char *results,
 		     FILE *out, FILE *errf)
 {
-	struct gf_system base, fitted;
+	struct gf_system base = *sysbase, fitted;
 	struct gf_calib_run *runs = calloc((size_t)ndirs, sizeof(*runs));
 	struct gf_calib_fit fit;
 	struct json_object *j = NULL;
@@ -471,8 +505,7 @@ int gf_cmd_calibrate(const char *const *dirs, int ndirs, const char *system, con
 		fprintf(errf, "gpufeed: out of memory\n");
 		return GF_EXIT_FAILED;
 	}
-	gf_system_defaults(&base);
-	rc = gf_system_load(system, &base, err, sizeof(err));
+	rc = 0;
 	for (int i = 0; !rc && i < ndirs; i++)
 		rc = gf_calib_load(dirs[i], &runs[i], err, sizeof(err));
 	if (!rc)

@@ -60,9 +60,13 @@ int gf_calib_predict(const struct gf_system *sys, struct gf_calib_run *r);
 int gf_calib_fit(struct gf_calib_run *runs, int n, const struct gf_system *base,
 		 struct gf_system *fitted, struct gf_calib_fit *fit, char *err, size_t errlen);
 
-/* The --calibrate command: load, fit, print the table, write the results folder with the
+/* The --calibrate command (base: the system file with its --set-system): load, fit, print the table, write the results folder with the
  * fitted system.yaml and summary.json ("gpufeed.calibrate/1"). Returns an exit code. */
-int gf_cmd_calibrate(const char *const *dirs, int ndirs, const char *system, const char *results,
+int gf_cmd_calibrate(const char *const *dirs, int ndirs, const struct gf_system *base, const char *results,
 		     FILE *out, FILE *err);
+/* The --check command: predict the runs' measured figures on sys as it is (no fit, e.g.
+ * runs held out of a calibration), print the table with the error of every figure and
+ * the largest. Writes nothing. Returns an exit code. */
+int gf_cmd_calib_check(const char *const *dirs, int ndirs, const struct gf_system *sys, FILE *out, FILE *err);
 
 #endif

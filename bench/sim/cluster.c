@@ -122,9 +122,12 @@ static double request_latency(const struct gf_system *s)
 	return s->servers.request_latency + (object_store(s) ? s->object_store.ttfb : 0);
 }
 
-/* The resources a flow of node `node` crosses, writing or reading. */
+/* The resources a flow of node `node` crosses, writing or reading. skew > 1: the data
+ * sits unevenly on the servers (whole files placed by hash), so a byte of it costs the
+ * pooled links and servers skew bytes: the pool then empties when the busiest server
+ * has moved its share, as the real one does. */
 static uint32_t uses_of(const struct gf_sim_cluster *c, unsigned node, bool write, double request_bytes,
-			double sample_bytes, struct gf_flow_use *u)
+			double sample_bytes, double skew, struct gf_flow_use *u)
 {
 	const struct gf_system *s = c->sys;
 	uint32_t n = 0;
@@ -136,9 +139,9 @@ static uint32_t uses_of(const struct gf_sim_cluster *c, unsigned node, bool writ
 	if (bis >= 0)
 		u[n++] = (struct gf_flow_use){ (uint32_t)bis, 1.0 };
 	if (link >= 0)
-		u[n++] = (struct gf_flow_use){ (uint32_t)link, 1.0 };
+		u[n++] = (struct gf_flow_use){ (uint32_t)link, skew };
 	u[n++] = (struct gf_flow_use){ (uint32_t)c->servers,
-				       1.0 / (write ? s->servers.write_bandwidth : s->servers.read_bandwidth) };
+				       skew / (write ? s->servers.write_bandwidth : s->servers.read_bandwidth) };
 	if (c->meta >= 0 && sample_bytes > 0)
 		u[n++] = (struct gf_flow_use){ (uint32_t)c->meta, 1.0 / sample_bytes };
 	if (c->req >= 0 && request_bytes > 0)
@@ -165,7 +168,7 @@ static int add_burst_classes(struct gf_sim_cluster *c, bool write, gf_sim_share_
 	*moving = 0;
 	for (unsigned node = 0; node < c->nodes; node++) {
 		unsigned first = node * c->rpn, n = c->ranks - first < c->rpn ? c->ranks - first : c->rpn;
-		uint32_t nu = uses_of(c, node, write, request_bytes, 0, u);
+		uint32_t nu = uses_of(c, node, write, request_bytes, 0, s->servers.burst_placement_skew, u);
 
 		for (unsigned i = 0; i < n; i++)
 			c->scratch[i] = share(ctx, first + i);
@@ -215,7 +218,8 @@ static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads 
 	}
 	for (unsigned node = 0; node < c->nodes; node++) {
 		unsigned first = node * c->rpn, n = c->ranks - first < c->rpn ? c->ranks - first : c->rpn;
-		uint32_t nu = uses_of(c, node, false, r->request_bytes, r->sample_bytes, u);
+		/* A dataset of many files spreads evenly: no skew. */
+		uint32_t nu = uses_of(c, node, false, r->request_bytes, r->sample_bytes, 1.0, u);
 		struct gf_flow_class k = { .mult = n, .cap = cap, .bytes = INFINITY, .tail_s = 0,
 					   .tag = -1 - (int32_t)node, .cap_kind = kind };
 		int64_t rc = gf_flow_add_class(&c->net, &k, u, nu);

@@ -8,7 +8,9 @@
  * direction), the servers' time (a server spends 1/write_bandwidth s per byte written and
  * 1/read_bandwidth per byte read, so reads and writes share it), the metadata service
  * (per-sample opens of file-per-sample datasets) and an object store's request rate.
- * A rank's own ceiling and its latency bound are caps on its flow.
+ * A rank's own ceiling and its latency bound are caps on its flow. A checkpoint burst's
+ * few large files may sit unevenly on the servers (servers.burst_placement_skew): each
+ * of its bytes then costs the pooled links and servers that factor.
  *
  * Ranks on a node that move the same bytes are one flow class with a multiplicity, so
  * memory is linear in nodes (at most ranks_per_node classes a node) and never in bytes.

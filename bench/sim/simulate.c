@@ -25,7 +25,7 @@
 #define MAX_DIRS 256
 
 struct args {
-	bool help, calibrate, quiet, no_plot;
+	bool help, calibrate, check, quiet, no_plot;
 	const char *workload, *system, *results;
 	const char *sets[MAX_SETS];
 	int nsets;
@@ -41,7 +41,8 @@ void gf_simulate_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: gpufeed simulate WORKLOAD.yaml --system SYSTEM.yaml [--nodes N | --nodes A,B,C | --nodes A..B]\n"
-		"       gpufeed simulate --calibrate RESULTS_DIR... --system SYSTEM.yaml\n\n"
+		"       gpufeed simulate --calibrate RESULTS_DIR... --system SYSTEM.yaml\n"
+		"       gpufeed simulate --check RESULTS_DIR... --system SYSTEM.yaml\n\n"
 		"Predict checkpoint bursts, training-read AU and goodput on a cluster too large to\n"
 		"run: a flow-level model of client nodes, network and storage servers (systems/*.yaml,\n"
 		"keys in docs/simulate.md), with the checkpoint shards of the workload's model and\n"
@@ -59,6 +60,8 @@ void gf_simulate_usage(FILE *f)
 		"  --calibrate DIR...  fit the per-client and per-server bandwidths of SYSTEM to the\n"
 		"                      summary.json of measured results folders; writes the fitted\n"
 		"                      system file with the fit error of every run\n"
+		"  --check DIR...      predict what measured results folders measured, on SYSTEM as it\n"
+		"                      is (no fit): a table of measured, predicted and the error\n"
 		"  --quiet             no table\n"
 		"  --no-plot           no gnuplot run (sweep.csv holds the data)\n"
 		"  -h, --help          this text\n\n"
@@ -101,7 +104,7 @@ static int parse_nodes(const char *text, struct args *a)
 
 static int parse_args(int argc, char **argv, struct args *a, char *err, size_t errlen)
 {
-	enum { O_SYSTEM = 1000, O_NODES, O_SET, O_SYS_SET, O_RESULTS, O_CALIBRATE, O_QUIET, O_NO_PLOT };
+	enum { O_SYSTEM = 1000, O_NODES, O_SET, O_SYS_SET, O_RESULTS, O_CALIBRATE, O_CHECK, O_QUIET, O_NO_PLOT };
 	static const struct option opts[] = {
 		{ "system", required_argument, NULL, O_SYSTEM },
 		{ "nodes", required_argument, NULL, O_NODES },
@@ -110,6 +113,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 		{ "no-plot", no_argument, NULL, O_NO_PLOT },
 		{ "results", required_argument, NULL, O_RESULTS },
 		{ "calibrate", no_argument, NULL, O_CALIBRATE },
+		{ "check", no_argument, NULL, O_CHECK },
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -158,6 +162,7 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 		case O_NO_PLOT: a->no_plot = true; break;
 		case O_RESULTS: a->results = optarg; break;
 		case O_CALIBRATE: a->calibrate = true; break;
+		case O_CHECK: a->check = true; break;
 		case O_QUIET: a->quiet = true; break;
 		case 'h': a->help = true; break;
 		default:
@@ -168,6 +173,13 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 	}
 	if (a->help)
 		return 0;
+	if (a->calibrate && a->check) {
+		snprintf(err, errlen, "--calibrate and --check do not go together: calibrate first, then --check "
+			 "other runs on the fitted system.yaml");
+		return -EINVAL;
+	}
+	if (a->check)
+		a->calibrate = true; /* results folders, not a workload */
 	if (!a->calibrate) {
 		if (a->ndirs > 1) {
 			snprintf(err, errlen, "unexpected argument '%s' (one workload file)", a->dirs[1]);
@@ -181,7 +193,8 @@ static int parse_args(int argc, char **argv, struct args *a, char *err, size_t e
 		return -EINVAL;
 	}
 	if (a->calibrate && !a->ndirs) {
-		snprintf(err, errlen, "--calibrate needs measured results folders (with a summary.json each)");
+		snprintf(err, errlen, "%s needs measured results folders (with a summary.json each)",
+			 a->check ? "--check" : "--calibrate");
 		return -EINVAL;
 	}
 	if (!a->calibrate && !a->workload) {
@@ -215,6 +228,27 @@ struct sweep {
 	char started[32];
 };
 
+/* The system file with the --set-system overrides, checked. */
+static int load_system(const struct args *a, struct gf_system *sys, char *err, size_t errlen)
+{
+	int rc;
+
+	gf_system_defaults(sys);
+	rc = gf_system_load(a->system, sys, err, errlen);
+	for (int i = 0; !rc && i < a->nsys_sets; i++) {
+		const char *eq = strchr(a->sys_sets[i], '=');
+		char key[128];
+		if (!eq || eq == a->sys_sets[i] || (size_t)(eq - a->sys_sets[i]) >= sizeof(key)) {
+			snprintf(err, errlen, "--set-system '%s': expected KEY=VALUE, e.g. servers.count=64",
+				 a->sys_sets[i]);
+			return -EINVAL;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - a->sys_sets[i]), a->sys_sets[i]);
+		rc = gf_system_set(sys, key, eq + 1, "--set-system", 0, err, errlen);
+	}
+	return rc ? rc : gf_system_check(sys, err, errlen);
+}
+
 static int load(const struct args *a, struct sweep *s, char *err, size_t errlen)
 {
 	int rc;
@@ -227,21 +261,7 @@ static int load(const struct args *a, struct sweep *s, char *err, size_t errlen)
 		rc = gf_workload_validate(&s->w, err, errlen);
 	if (rc)
 		return rc;
-	gf_system_defaults(&s->sys);
-	rc = gf_system_load(a->system, &s->sys, err, errlen);
-	for (int i = 0; !rc && i < a->nsys_sets; i++) {
-		const char *eq = strchr(a->sys_sets[i], '=');
-		char key[128];
-		if (!eq || eq == a->sys_sets[i] || (size_t)(eq - a->sys_sets[i]) >= sizeof(key)) {
-			snprintf(err, errlen, "--set-system '%s': expected KEY=VALUE, e.g. servers.count=64",
-				 a->sys_sets[i]);
-			return -EINVAL;
-		}
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - a->sys_sets[i]), a->sys_sets[i]);
-		rc = gf_system_set(&s->sys, key, eq + 1, "--set-system", 0, err, errlen);
-	}
-	if (!rc)
-		rc = gf_system_check(&s->sys, err, errlen);
+	rc = load_system(a, &s->sys, err, errlen);
 	if (rc)
 		return rc;
 	gf_workload_name(&s->w, s->name, sizeof(s->name));
@@ -609,8 +629,15 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 		gf_simulate_usage(out);
 		return GF_EXIT_OK;
 	}
-	if (a.calibrate)
-		return gf_cmd_calibrate(a.dirs, a.ndirs, a.system, a.results, out, errf);
+	if (a.calibrate) {
+		struct gf_system sys;
+		if (load_system(&a, &sys, err, sizeof(err))) {
+			fprintf(errf, "gpufeed: %s\n", err);
+			return GF_EXIT_USAGE;
+		}
+		return a.check ? gf_cmd_calib_check(a.dirs, a.ndirs, &sys, out, errf)
+			       : gf_cmd_calibrate(a.dirs, a.ndirs, &sys, a.results, out, errf);
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		fprintf(errf, "gpufeed: out of memory\n");

@@ -48,6 +48,8 @@ const struct gf_sys_key gf_sys_keys[] = {
 	    "time of one request besides its transfer"),
 	KEY("servers.metadata_rate", GF_SYS_RATE, servers.metadata_rate, 0, 1e12, false,
 	    "file creates and opens per second, the whole system (0: no limit)"),
+	KEY("servers.burst_placement_skew", GF_SYS_FACTOR, servers.burst_placement_skew, 1, 1e7, false,
+	    "the busiest server's bytes of a checkpoint burst over an even share (1: even; up to servers.count)"),
 	KEY("object_store.prefix_request_rate", GF_SYS_RATE, object_store.prefix_request_rate, 0, 1e12, false,
 	    "requests per second per key prefix (0: not an object store)"),
 	KEY("object_store.prefixes", GF_SYS_COUNT, object_store.prefixes, 1, 1e9, false,
@@ -72,6 +74,7 @@ void gf_system_defaults(struct gf_system *s)
 	memset(s, 0, sizeof(*s));
 	s->clients.ranks_per_node = 8;
 	s->object_store.prefixes = 1;
+	s->servers.burst_placement_skew = 1;
 	s->object_store.request_bytes = 16.0 * 1024 * 1024;
 	/* MLCommons, MLPerf Storage v2.0 announcement (2025-08-04): "if the mean time to
 	 * failure for an accelerator is 50,000 hours, then a 100,000-accelerator cluster ...
@@ -243,6 +246,7 @@ static const char *expected(enum gf_sys_key_type t)
 	case GF_SYS_SECONDS: return "a time such as 50us, 2ms, 30s or 50000h";
 	case GF_SYS_RATE: return "a rate such as 20000 or 50k (per second)";
 	case GF_SYS_SIZE: return "a size such as 16MiB";
+	case GF_SYS_FACTOR: return "a number such as 1.4";
 	default: return "text";
 	}
 }
@@ -294,6 +298,13 @@ int gf_system_set(struct gf_system *s, const char *path, const char *value, cons
 	case GF_SYS_BANDWIDTH: rc = gf_parse_bandwidth(value, &v); break;
 	case GF_SYS_SECONDS: rc = gf_parse_time(value, &v); break;
 	case GF_SYS_RATE: rc = parse_rate(value, &v); break;
+	case GF_SYS_FACTOR: {
+		char *end;
+		errno = 0;
+		v = strtod(value, &end);
+		rc = end == value || *end || errno || !isfinite(v) ? -EINVAL : 0;
+		break;
+	}
 	case GF_SYS_SIZE: {
 		uint64_t b;
 		rc = gf_parse_size(value, &b);
@@ -543,6 +554,13 @@ int gf_system_check(const struct gf_system *s, char *err, size_t errlen)
 			return -EINVAL;
 		}
 	}
+	/* The busiest of count servers holds at most all of it: count times an even share. */
+	if (s->servers.burst_placement_skew > (double)s->servers.count) {
+		snprintf(err, errlen, "%s: servers.burst_placement_skew %.9g is more than servers.count (%lld): "
+			 "the busiest server cannot hold more than the whole burst", file,
+			 s->servers.burst_placement_skew, (long long)s->servers.count);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -600,6 +618,7 @@ int gf_system_write(FILE *f, const struct gf_system *s, const char *header)
 		case GF_SYS_COUNT: snprintf(val, sizeof(val), "%lld", (long long)*(const int64_t *)field); break;
 		case GF_SYS_BANDWIDTH: put_bandwidth(val, sizeof(val), *(const double *)field); break;
 		case GF_SYS_SECONDS:
+		case GF_SYS_FACTOR:
 		case GF_SYS_RATE: snprintf(val, sizeof(val), "%.9g", *(const double *)field); break;
 		case GF_SYS_SIZE: snprintf(val, sizeof(val), "%.0f", *(const double *)field); break;
 		}

@@ -39,6 +39,7 @@ struct gf_system {
 		double read_bandwidth, write_bandwidth; /* per server, bytes/s */
 		double request_latency;                 /* s per request */
 		double metadata_rate;                   /* creates/opens per second, whole system; 0 = no limit */
+		double burst_placement_skew; /* busiest server's share of a burst / an even share; 1..count */
 	} servers;
 
 	struct {
@@ -58,7 +59,7 @@ struct gf_system {
 };
 
 enum gf_sys_key_type { GF_SYS_STRING, GF_SYS_COUNT, GF_SYS_BANDWIDTH, GF_SYS_SECONDS, GF_SYS_RATE,
-		       GF_SYS_SIZE };
+		       GF_SYS_SIZE, GF_SYS_FACTOR };
 
 struct gf_sys_key {
 	const char *path;

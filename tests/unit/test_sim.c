@@ -363,6 +363,41 @@ static void test_cluster_reads_au(void **state)
 	gf_sim_cluster_free(&c);
 }
 
+/* Whole files placed by hash (GlusterFS): 2 servers with 1 GB/s links, a burst of 8 GB of
+ * which the busiest server holds 75% (skew 1.5 = 0.75 / 0.5). It ends when that server's
+ * link has moved its 6 GB: 6 s, not the even 4 s. Clients slower than that (a 1 GB/s NIC:
+ * 8 s) hide the skew; training reads (many files, even) never see it. */
+static void test_cluster_placement_skew(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_cluster c;
+	struct gf_sim_read_figs f;
+	struct gf_sim_reads r = { .demand = 1e9, .request_bytes = 1 << 20, .depth = 4 };
+	struct gf_sim_burst b;
+	char err[256];
+
+	(void)state;
+	sys_basic(&s, 2, 100e9, 8);
+	s.network.link_bandwidth = 1e9;
+	b = burst(&s, 1, 8, 1000000000ull, true);
+	assert_rel(b.burst_s, 4.0);
+	s.servers.burst_placement_skew = 1.5;
+	b = burst(&s, 1, 8, 1000000000ull, true);
+	assert_rel(b.burst_s, 6.0);
+	assert_int_equal(b.limit, GF_LIM_LINK);
+	b = burst(&s, 1, 8, 1000000000ull, false);
+	assert_rel(b.burst_s, 6.0);
+	s.clients.nic_bandwidth = 1e9;
+	b = burst(&s, 1, 8, 1000000000ull, true);
+	assert_rel(b.burst_s, 8.0);
+	assert_int_equal(b.limit, GF_LIM_NODE);
+	s.clients.nic_bandwidth = 0;
+	assert_int_equal(gf_sim_cluster_init(&c, &s, 1, 8, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_reads_run(&c, &r, &f), 0);
+	assert_rel(f.bytes_per_s, 2e9);
+	gf_sim_cluster_free(&c);
+}
+
 /* A write burst while the reads go on: both share the servers' time. 1 node, 2 ranks,
  * each writing 2 GB and reading with a demand of 2 GB/s; the server does 4 GB/s of
  * either. Four flows at equal rates x: 4x / 4 GB/s = 1, x = 1 GB/s. The burst takes 2 s
@@ -588,6 +623,11 @@ static void test_system_errors(void **state)
 		{ "servers:\n  count: 1\n  count: 2\n", "key 'count' is given twice" },
 		{ "- 1\n- 2\n", "a system file is a map of sections" },
 		{ "clients:\n  nic_bandwidth: [1, 2]\n", "clients.nic_bandwidth takes a single value" },
+		{ "servers:\n  count: 2\n  burst_placement_skew: 0.5\n", "burst_placement_skew: 0.5 is out of range" },
+		{ "servers:\n  count: 2\n  burst_placement_skew: lots\n", "'lots' is not a number such as 1.4" },
+		/* More than all of it on one server. */
+		{ "servers:\n  count: 2\n  read_bandwidth: 1GB/s\n  write_bandwidth: 1GB/s\n  burst_placement_skew: 2.5\n",
+		  "servers.burst_placement_skew 2.5 is more than servers.count (2)" },
 	};
 	struct gf_system s;
 	char err[1024];
@@ -684,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_cluster_bisection),
 		cmocka_unit_test(test_cluster_latency_metadata),
 		cmocka_unit_test(test_cluster_reads_au),
+		cmocka_unit_test(test_cluster_placement_skew),
 		cmocka_unit_test(test_cluster_async),
 		cmocka_unit_test(test_cluster_refuses),
 		cmocka_unit_test(test_point_llama8b),
