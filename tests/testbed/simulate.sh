@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Description: gpufeed simulate against the testbed. A GlusterFS volume on 2 server hosts
+# at 100 Mbit/s, client hosts at 40 Mbit/s. Measured: checkpoint bursts (8 ranks, a file
+# per rank, written and restored) and training reads (8 ranks whose accelerators want
+# more than the links give) at 2 client hosts x 4 ranks (A), at 4 client hosts x 2 ranks
+# (B) and at 2 client hosts with their links at a quarter, 10 Mbit/s (C). The simulator is
+# calibrated on A only (the links from the shaping, the placement skew counted on the
+# bricks, the per-rank and per-server bandwidths fitted), then predicts B and C.
+# Expected: B's and C's predicted write burst time and read AU within 15% of the measured,
+# restore bursts within 25% (a fixed ~0.5 s per restore the model lacks: docs/simulate.md).
+# About 2 minutes. GF_SIMCAL_KEEP=DIR keeps the results folders; GF_SIMCAL_FROM=DIR reruns
+# only the simulator on kept ones.
+# Buggy: a model whose per-node NIC or server links do not bind (B and C would be predicted
+# as A), a placement the model ignores (B's bursts too fast), a fit that absorbs the links.
+. "$(dirname "$0")/lib.sh"
+command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh)"; exit 77; }
+# Percent: write bursts and read AU; restores, which the model predicts too fast by a fixed
+# ~0.5 s of round trips (docs/simulate.md, "Calibration on the testbed").
+TOL=${GF_SIMCAL_TOLERANCE:-15} RTOL=${GF_SIMCAL_RESTORE_TOLERANCE:-25}
+CRATE=40 SRATE=100 QRATE=10 # Mbit/s: clients, servers, clients at a quarter
+# A link's payload rate in bytes/s (tests/testbed/bwpredict.py: TCP in 1514-byte frames).
+payload() { awk -v m="$1" 'BEGIN { printf "%.0f", m * 1e6 / 8 * 1448 / 1514 }'; }
+
+# Bytes of the files under REL on each server's bricks, and the skew: the busiest server's
+# bytes over an even share (1 = even, 2 = all on one of 2 servers).
+skew() {
+	while read -r host brick; do
+		echo "$host $(find "$brick/$1" -type f -printf '%s\n' 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')"
+	done <"$GF_TESTBED_GLUSTER_BRICKS" |
+		awk '{ b[$1] += $2; t += $2 } END { n = 0; for (h in b) { n++; if (b[h] > m) m = b[h] }; printf "%.4f", (t > 0 ? m * n / t : 1) }'
+}
+
+CK=("$SRCDIR/workloads/llama3_8b.yaml" --set checkpoint.scale=1/4000 --set model.parallelism.data=8
+	--set checkpoint.time_between_checkpoints=0 --set checkpoint.num_checkpoints_write=1
+	--set checkpoint.num_checkpoints_read=1 --set checkpoint.keep=true --quiet)
+# 192 samples of 64 KiB, batch 2 every 33 ms: 4 MB/s per accelerator, above what every
+# link here gives a rank (1.2 MB/s in A, 2.4 in B, 0.3 in C).
+TR=("$SRCDIR/tests/integration/small.yaml" --set dataset.num_files_train=192 --set dataset.record_length_bytes=64KiB
+	--set dataset.record_length_bytes_stdev=0 --set train.epochs=1 --set train.computation_time=33ms --quiet)
+
+# measure NAME PPN HOSTS: a checkpoint run and a training run from HOSTS; their results in
+# $TMP/NAME-ck and $TMP/NAME-tr, the checkpoint's placement skew in $TMP/NAME-ck.skew.
+measure() {
+	local name=$1 ppn=$2 hosts=$3 k cmd target nhosts
+	nhosts=$(echo "$hosts" | tr ',' '\n' | wc -l)
+	for k in ck tr; do
+		if [ $k = ck ]; then
+			cmd=(run "${CK[@]}") target=$MNT/ck
+		else
+			# Through gfapi: a FUSE mount's page cache would serve what an earlier run (or
+			# the datagen) read or wrote on that host, and the reads would skip the link.
+			cmd=(train "${TR[@]}") target=$GF_TESTBED_GLUSTER_URI/data
+		fi
+		if ! timeout 600 "$SRCDIR/scripts/testbed-mpirun.sh" --ppn "$ppn" --hosts "$hosts" "$GPUFEED" \
+			"${cmd[@]}" --target "$target" --results "$TMP/$name-$k" >"$TMP/o" 2>&1; then
+			bad "$name: $k run failed"
+			cat "$TMP/o"
+			continue
+		fi
+		expect "$name $k: complete, 8 ranks on $nhosts hosts" "$(only_result "$TMP/$name-$k")/summary.json" \
+			".status == \"complete\" and .environment.ranks == 8 and (.environment.hosts | length) == $nhosts"
+		if [ $k = ck ]; then
+			skew ck >"$TMP/$name-ck.skew"
+			echo "$name: checkpoint placement skew $(cat "$TMP/$name-ck.skew")"
+			rm -rf "${GF_TESTBED_DIR:?}/node/gft-c1/gluster/ck"
+		fi
+	done
+}
+
+# simcal DIR NIC LINK QUARTER_NIC TOL RTOL: the base system file from the shaping (payload rates
+# in bytes/s) and A's placement skew, calibrated on A's runs, then B and C predicted with
+# --check: every figure within TOL percent (restores RTOL). Needs only the results folders (also run by
+# hand on kept ones: GF_SIMCAL_KEEP=DIR keeps them, GF_SIMCAL_FROM=DIR reuses them).
+simcal() {
+	local d=$1 nic=$2 link=$3 qnic=$4 tol=$5 rtol=$6 fitted c fig e t
+	cat >"$d/testbed.yaml" <<YAML
+name: testbed
+description: "gpufeed's testbed: client and server hosts as network namespaces, links shaped with tc"
+source: "tests/testbed/simulate.sh: payload rates of the shaped links, placement counted on the bricks"
+clients:
+  ranks_per_node: 4
+  nic_bandwidth: $nic
+network:
+  link_bandwidth: $link
+servers:
+  count: 2
+  read_bandwidth: 1TB/s
+  write_bandwidth: 1TB/s
+  burst_placement_skew: $(cat "$d/A-ck.skew")
+YAML
+	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" "$(only_result "$d/A-tr")" --system "$d/testbed.yaml" \
+		--results "$d/cal" >"$d/cal.out" 2>&1 || { bad "simulate --calibrate"; cat "$d/cal.out"; return; }
+	cat "$d/cal.out"
+	fitted=$(only_result "$d/cal")/system.yaml
+	"$GPUFEED" simulate --check "$(only_result "$d/B-ck")" "$(only_result "$d/B-tr")" --system "$fitted" >"$d/B.out" 2>&1 ||
+		{ bad "simulate --check B"; cat "$d/B.out"; return; }
+	"$GPUFEED" simulate --check "$(only_result "$d/C-ck")" "$(only_result "$d/C-tr")" --system "$fitted" \
+		--set-system clients.nic_bandwidth="$qnic" >"$d/C.out" 2>&1 || { bad "simulate --check C"; cat "$d/C.out"; return; }
+	for c in B C; do
+		echo "--- $c predicted on the system fitted to A (placement skew of $c measured: $(cat "$d/$c-ck.skew"))"
+		cat "$d/$c.out"
+		# Every figure's error: "write burst ... +6.8%" -> "write 6.8".
+		awk '$NF ~ /%$/ && ($4 == "write" || $4 == "restore" || $4 == "train") { e = $NF; sub(/%/, "", e); sub(/^\+/, "", e); if (e < 0) e = -e; print $4, e }' \
+			"$d/$c.out" >"$d/$c.err"
+		[ "$(wc -l <"$d/$c.err")" = 3 ] || bad "$c: expected 3 figures (write, restore, train AU) in the --check table"
+		while read -r fig e; do
+			t=$tol
+			[ "$fig" = restore ] && t=$rtol
+			if awk -v w="$e" -v t="$t" 'BEGIN { exit !(w <= t) }'; then
+				ok "$c: predicted $fig within $t% of the measured ($e%)"
+			else
+				bad "$c: predicted $fig off by $e% (more than $t%)"
+			fi
+		done <"$d/$c.err"
+	done
+}
+
+if [ -n "${GF_SIMCAL_FROM:-}" ]; then
+	cp -r "$GF_SIMCAL_FROM"/. "$TMP"/
+	simcal "$TMP" "$(payload $CRATE)" "$(payload $SRATE)" "$(payload $QRATE)" "$TOL" "$RTOL"
+	finish
+fi
+tb_up --clients 4 --servers 2 --client-rate ${CRATE}mbit --server-rate ${SRATE}mbit --gluster
+MNT=$GF_TESTBED_GLUSTER_MOUNT
+tbrun 2 datagen "${TR[@]}" --target "$MNT/data" --results "$TMP/gen" >"$TMP/o" 2>&1 || { bad "datagen"; cat "$TMP/o"; }
+echo "dataset placement skew: $(skew data/train)"
+measure A 4 gft-c1,gft-c2
+measure B 2 gft-c1,gft-c2,gft-c3,gft-c4
+"$SRCDIR/scripts/testbed-rate.sh" clients=${QRATE}mbit 2>/dev/null || bad "testbed-rate.sh"
+measure C 4 gft-c1,gft-c2
+if [ -n "${GF_SIMCAL_KEEP:-}" ]; then
+	mkdir -p "$GF_SIMCAL_KEEP" && cp -r "$TMP"/[ABC]-* "$GF_SIMCAL_KEEP"/
+fi
+"$SRCDIR/scripts/testbed-down.sh" >/dev/null 2>"$TMP/down.err" || { bad "testbed-down.sh"; cat "$TMP/down.err"; }
+TB_UP=0
+[ "$failures" = 0 ] || finish
+
+# --- the simulator: calibrate on A, predict B and C ---
+simcal "$TMP" "$(payload $CRATE)" "$(payload $SRATE)" "$(payload $QRATE)" "$TOL" "$RTOL"
+finish
