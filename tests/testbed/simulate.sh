@@ -136,8 +136,6 @@ measure C 4 gft-c1,gft-c2
 if [ -n "${GF_SIMCAL_KEEP:-}" ]; then
 	mkdir -p "$GF_SIMCAL_KEEP" && cp -r "$TMP"/[ABC]-* "$GF_SIMCAL_KEEP"/
 fi
-"$SRCDIR/scripts/testbed-down.sh" >/dev/null 2>"$TMP/down.err" || { bad "testbed-down.sh"; cat "$TMP/down.err"; }
-TB_UP=0
 [ "$failures" = 0 ] || finish
 
 # --- the simulator: calibrate on A, predict B and C ---
