@@ -280,6 +280,24 @@ static int write_page(FILE *o, const char *dir, struct json_object *s, const str
 		plots(o, dir, &p->sec[i]);
 		fputs("</section>\n", o);
 	}
+	fputs("<h2 id=\"diagnosis\">Diagnosis: ", o);
+	esc(o, gf_diag_class_name(p->diag.cls));
+	fputs("</h2>\n<ul class=\"hints\">\n", o);
+	for (int i = 0; i < p->diag.nevidence; i++) {
+		fputs("<li>", o);
+		esc(o, p->diag.evidence[i]);
+		fputs("</li>\n", o);
+	}
+	fputs("</ul>\n<p><b>Next step:</b> ", o);
+	esc(o, p->diag.next_step[0] ? p->diag.next_step : p->diag.summary);
+	fputs("</p>\n<details><summary>Why not the other classes</summary><ul class=\"hints\">\n", o);
+	for (int c = 1; c < GF_DIAG_CLASSES; c++)
+		if (p->diag.ruled_out[c][0]) {
+			fprintf(o, "<li>%s: ", gf_diag_class_name(c));
+			esc(o, p->diag.ruled_out[c]);
+			fputs("</li>\n", o);
+		}
+	fputs("</ul></details>\n", o);
 	fputs("<h2 id=\"hints\">Bottleneck hints</h2>\n<ul class=\"hints\">\n", o);
 	for (int i = 0; i < p->nhints; i++) {
 		fputs("<li>", o);

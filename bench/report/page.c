@@ -539,18 +539,8 @@ static void train_hints(struct gf_page *p, const char *dir, struct json_object *
 
 static void hints(struct gf_page *p, const char *dir, struct json_object *s)
 {
-	struct json_object *diag = NULL;
 	double lo = num(s, "/checkpoint/per_rank_write_s/min", 0), hi = num(s, "/checkpoint/per_rank_write_s/max", 0);
 
-	/* What the run itself diagnosed comes first, in its words. */
-	if (!json_pointer_get(s, "/diagnosis", &diag) && json_object_is_type(diag, json_type_array))
-		for (size_t i = 0; i < json_object_array_length(diag); i++) {
-			struct json_object *d = json_object_array_get_idx(diag, i);
-			const char *msg = json_object_is_type(d, json_type_string) ? json_object_get_string(d)
-										     : gf_json_str(d, "/message", NULL);
-			if (msg)
-				hint(p, "%s", msg);
-		}
 	if (has(s, "/train"))
 		train_hints(p, dir, s);
 	if (lo > 0 && hi > 2 * lo) {
@@ -595,6 +585,7 @@ int gf_page_build(struct gf_page *p, const char *dir, struct json_object *s, con
 	memset(p, 0, sizeof(*p));
 	gf_page_run_name(dir, s, p->name, sizeof(p->name));
 	gf_verdict_of(s, &p->verdict);
+	gf_diagnose(s, &p->diag);
 	run_rows(p, s);
 	warnings(p, s, plots_note);
 	if (has(s, "/datagen"))

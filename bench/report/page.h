@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report/diagnosis.h"
 #include "report/verdict.h"
 
 struct json_object;
@@ -41,6 +42,7 @@ struct gf_page_section {
 struct gf_page {
 	char name[256];      /* the run's folder name */
 	struct gf_verdict verdict;
+	struct gf_diagnosis diag; /* the bottleneck, decided again from the figures */
 	char warning[GF_PAGE_NOTES][640]; /* validity warnings, next to the verdict */
 	int nwarnings;
 	char hint[GF_PAGE_NOTES][768];    /* bottleneck hints */

@@ -36,6 +36,17 @@ static void text_upper(FILE *o, const char *s)
 	fputc('\n', o);
 }
 
+static void text_diagnosis(FILE *o, const struct gf_diagnosis *d)
+{
+	fprintf(o, "\nDIAGNOSIS: %s\n", gf_diag_class_name(d->cls));
+	for (int i = 0; i < d->nevidence; i++)
+		fprintf(o, "  + %s\n", d->evidence[i]);
+	for (int c = 1; c < GF_DIAG_CLASSES; c++)
+		if (d->ruled_out[c][0])
+			fprintf(o, "  - not %s: %s\n", gf_diag_class_name(c), d->ruled_out[c]);
+	fprintf(o, "  next step: %s\n", d->next_step[0] ? d->next_step : d->summary);
+}
+
 int gf_report_text(FILE *o, const char *dir, struct json_object *s, const char *plots_note)
 {
 	struct gf_page *p = malloc(sizeof(*p));
@@ -69,6 +80,7 @@ int gf_report_text(FILE *o, const char *dir, struct json_object *s, const char *
 	}
 	if (!p->nsec)
 		fprintf(o, "\n(no phase ran)\n");
+	text_diagnosis(o, &p->diag);
 	fprintf(o, "\nBOTTLENECK HINTS\n");
 	for (int i = 0; i < p->nhints; i++)
 		fprintf(o, "  - %s\n", p->hint[i]);

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "report/nodes.h"
+#include "report/diagnosis.h"
 #include "report/verdict.h"
 #include "model/units.h"
 
@@ -577,6 +578,12 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 		struct gf_verdict v;
 		gf_verdict_of(root, &v);
 		json_object_object_add(root, "verdict", gf_verdict_json(&v));
+	}
+	{
+		/* The bottleneck, from the same figures; report decides it again the same way. */
+		struct gf_diagnosis d;
+		gf_diagnose(root, &d);
+		json_object_object_add(root, "diagnosis", gf_diagnosis_json(&d));
 	}
 	return root;
 }

@@ -1,0 +1,456 @@
+/* diagnosis: see diagnosis.h for the rules and thresholds. */
+#include "report/diagnosis.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/units.h"
+#include "report/load.h"
+#include "report/verdict.h"
+
+static const char *const class_names[GF_DIAG_CLASSES] = {
+	[GF_DIAG_NONE] = "not-diagnosed", [GF_DIAG_FED] = "fed",
+	[GF_DIAG_CONFIG] = "configuration-bound", [GF_DIAG_CPU] = "client-CPU-bound",
+	[GF_DIAG_BANDWIDTH] = "storage-bandwidth-bound", [GF_DIAG_LATENCY] = "storage-latency-bound",
+	[GF_DIAG_METADATA] = "metadata-bound", [GF_DIAG_PAGE_CACHE] = "page-cache-served",
+	[GF_DIAG_CHECKPOINT] = "checkpoint-bound", [GF_DIAG_SLOW_CLIENT] = "one-slow-client",
+};
+
+const char *gf_diag_class_name(enum gf_diag_class c)
+{
+	return c >= 0 && c < GF_DIAG_CLASSES ? class_names[c] : "not-diagnosed";
+}
+
+/* The figures the rules read, from summary.json. */
+struct fig {
+	double ranks, nodes, threads, depth, nt, accels, el, samples, s, req, opens;
+	double lat_s, open_s, pre, read_ps, open_ps, busy, busy_share;
+	double demand, need, thr, halt, stall, cpu_per_rank, cores, bw, demand_bw;
+	double slow_rate, ttfb_share, req_bytes;
+	int slow_node;
+	const char *slow_host;
+	bool measured, passed, page_cache, s3, async_queue;
+	double c_inflight, c_bw, c_lat, inflight;
+	bool ceiling;
+};
+
+static double num(struct json_object *s, const char *ptr, double fallback)
+{
+	double v;
+
+	return gf_json_num(s, ptr, &v) ? v : fallback;
+}
+
+static double per(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+static void slowest_node(struct json_object *s, struct fig *f)
+{
+	struct json_object *nodes = NULL;
+
+	f->slow_rate = 1;
+	f->slow_node = -1;
+	if (json_pointer_get(s, "/nodes", &nodes) || !json_object_is_type(nodes, json_type_array) ||
+	    json_object_array_length(nodes) < 2)
+		return;
+	for (size_t i = 0; i < json_object_array_length(nodes); i++) {
+		struct json_object *n = json_object_array_get_idx(nodes, i);
+		double r = num(n, "/read_rate_vs_median", 1);
+		if (r < f->slow_rate) {
+			f->slow_rate = r;
+			f->slow_node = (int)num(n, "/node", (double)i);
+			f->slow_host = gf_json_str(n, "/host", "");
+		}
+	}
+}
+
+static void gather(struct json_object *s, struct fig *f)
+{
+	struct gf_verdict v;
+	double halt = num(s, "/train/checkpoint_halt_s", 0) + num(s, "/checkpoint/async/wait_s", 0);
+	double cpus = num(s, "/environment/cpus_per_rank", 0);
+
+	memset(f, 0, sizeof(*f));
+	gf_verdict_of(s, &v);
+	f->measured = v.measured;
+	f->passed = v.passed;
+	f->page_cache = v.v.page_cache;
+	f->ranks = num(s, "/environment/ranks", 1);
+	f->nodes = num(s, "/environment/nodes", 1);
+	f->threads = num(s, "/train/loader/reader_threads", num(s, "/workload/reader/read_threads", 1));
+	f->depth = num(s, "/train/loader/reads_in_flight_per_thread", 1);
+	f->async_queue = num(s, "/workload/target/queue_depth", 0) > 0;
+	f->nt = f->ranks * (f->threads > 0 ? f->threads : 1);
+	f->accels = num(s, "/train/accelerators", 0);
+	f->el = num(s, "/train/elapsed_s", 0);
+	f->samples = num(s, "/train/samples", 0);
+	f->s = per(f->samples, f->el);
+	f->req = num(s, "/train/read_requests", 0);
+	f->opens = num(s, "/train/files_opened", 0);
+	f->lat_s = num(s, "/train/read_latency_us/mean", 0) / 1e6;
+	f->open_s = num(s, "/train/open_close_latency_us/mean", 0) / 1e6;
+	f->pre = num(s, "/workload/reader/preprocess_time", 0);
+	f->read_ps = f->lat_s * per(f->req, f->samples) / (f->depth > 0 ? f->depth : 1);
+	f->open_ps = f->open_s * per(f->opens, f->samples);
+	f->busy = f->read_ps + f->open_ps + f->pre;
+	f->busy_share = per(f->busy * f->s, f->nt);
+	f->inflight = per(f->req, f->el) * f->lat_s;
+	f->thr = num(s, "/train/au_threshold_percent", 0) / 100;
+	f->demand = per(f->accels * num(s, "/workload/reader/batch_size", 1), num(s, "/plan/compute_s_per_step", 0));
+	f->need = f->demand * f->thr;
+	f->halt = per(halt, f->accels);
+	f->stall = per(num(s, "/train/stall_s", 0), f->accels);
+	f->cpu_per_rank = per(num(s, "/train/cpu_s", 0), f->el * f->ranks);
+	f->cores = cpus > 0 && cpus < f->threads ? cpus : f->threads;
+	f->bw = num(s, "/train/read_bytes_per_s", 0);
+	f->demand_bw = num(s, "/train/demand_read_bytes_per_s", 0);
+	f->req_bytes = per(num(s, "/train/read_bytes", 0), f->req);
+	f->s3 = !strcmp(gf_json_str(s, "/target/kind", ""), "s3");
+	f->ttfb_share = per(num(s, "/s3/phases/train/ttfb_us/mean", 0), num(s, "/s3/phases/train/total_us/mean", 0));
+	f->ceiling = json_pointer_get(s, "/ceiling", NULL) == 0;
+	f->c_lat = num(s, "/ceiling/read_latency_us/mean", 0) / 1e6;
+	f->c_inflight = num(s, "/ceiling/read_requests_per_s", 0) * f->c_lat;
+	f->c_bw = num(s, "/ceiling/read_bytes_per_s", 0);
+	slowest_node(s, f);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void ev(struct gf_diagnosis *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->nevidence >= GF_DIAG_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->evidence[d->nevidence++], sizeof(d->evidence[0]), fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 3, 4)))
+static void out(struct gf_diagnosis *d, enum gf_diag_class c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->ruled_out[c], sizeof(d->ruled_out[0]), fmt, ap);
+	va_end(ap);
+}
+
+__attribute__((format(printf, 3, 4)))
+static void step(struct gf_diagnosis *d, const char *knob, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->knob = knob;
+	va_start(ap, fmt);
+	vsnprintf(d->next_step, sizeof(d->next_step), fmt, ap);
+	va_end(ap);
+}
+
+/* Why each class other than the chosen one does not fit, from the same figures. */
+static void rule_out(const struct fig *f, struct gf_diagnosis *d)
+{
+	char a[32], b[32], c[32];
+
+	out(d, GF_DIAG_CHECKPOINT, "checkpoint halts %s per accelerator (%.0f%% of the phase) against read stalls %s",
+	    gf_format_time(f->halt, a, sizeof(a)), 100 * per(f->halt, f->el), gf_format_time(f->stall, b, sizeof(b)));
+	out(d, GF_DIAG_FED, "AU %s the threshold%s", f->passed ? "met" : "missed",
+	    f->passed && f->page_cache ? ", but from memory" : "");
+	out(d, GF_DIAG_PAGE_CACHE, "%s", f->page_cache ? "the dataset fits the client's page cache, but training starved"
+		: "reads bypass the client cache or the dataset is >= 5x client memory");
+	if (f->slow_node >= 0)
+		out(d, GF_DIAG_SLOW_CLIENT, "the slowest node reads at %.2fx the median node's rate (threshold %.2f)",
+		    f->slow_rate, GF_DIAG_SLOW_NODE);
+	else
+		out(d, GF_DIAG_SLOW_CLIENT, "one node: nothing to compare it with");
+	out(d, GF_DIAG_CPU, "preprocessing %.0f%% of a reader thread's busy time, rank CPU %.2f of %.0f core(s)",
+	    100 * per(f->pre, f->busy), f->cpu_per_rank, f->cores);
+	out(d, GF_DIAG_METADATA, "open/close %s per sample, %.0f%% of a reader thread's busy time",
+	    gf_format_time(f->open_ps, a, sizeof(a)), 100 * per(f->open_ps, f->busy));
+	if (f->s3)
+		out(d, GF_DIAG_LATENCY, "time to first byte is %.0f%% of a request, %s per request",
+		    100 * f->ttfb_share, gf_format_size((uint64_t)f->req_bytes, a, sizeof(a)));
+	else
+		out(d, GF_DIAG_LATENCY, "not an object store: first-byte latency is an S3 figure");
+	if (f->ceiling)
+		out(d, GF_DIAG_BANDWIDTH, "the ceiling kept %.2f reads in flight (training %.2f) for %s (training %s)",
+		    f->c_inflight, f->inflight, gf_format_rate(f->c_bw, a, sizeof(a)), gf_format_rate(f->bw, b, sizeof(b)));
+	else
+		out(d, GF_DIAG_BANDWIDTH, "no second concurrency point (run.ceiling: true or a sweep) shows throughput flat "
+		    "while latency rises");
+	out(d, GF_DIAG_CONFIG, "%.2f reads in flight deliver %s at %s mean latency",
+	    f->inflight, gf_format_rate(f->bw, b, sizeof(b)), gf_format_time(f->lat_s, c, sizeof(c)));
+	d->ruled_out[d->cls][0] = '\0';
+	d->ruled_out[GF_DIAG_NONE][0] = '\0';
+}
+
+/* Little's law: Nt threads busy B per sample deliver Nt / B samples/s; the demand at the
+ * threshold needs need x B threads. With an asynchronous queue the reads overlap, so the
+ * queue depth is the cheaper knob when reads are what the threads wait on. */
+static void configuration(const struct fig *f, struct gf_diagnosis *d)
+{
+	double threads = ceil(f->need * f->busy / f->ranks), pred;
+	double reads_needed = f->need * f->lat_s * per(f->req, f->samples);
+	char a[32], b[32], c[32], e[32];
+
+	d->cls = GF_DIAG_CONFIG;
+	if (f->busy_share < 0.6) {
+		/* The threads are idle while the accelerators wait: batches come late, not slowly. */
+		ev(d, "reader threads busy %.0f%% of the time while the accelerators stalled %s each",
+		   100 * f->busy_share, gf_format_time(f->stall, a, sizeof(a)));
+		step(d, "reader.prefetch_size", "raise reader.prefetch_size (now the loader's) so batches are read ahead "
+		     "of the step that needs them; the threads have idle time to fill it");
+		return;
+	}
+	ev(d, "%.0f reader thread(s) x %.0f read(s) in flight each; %.1f reads in flight on average (Little: %.0f "
+	   "requests/s x %s)", f->nt, f->depth, f->inflight, per(f->req, f->el), gf_format_time(f->lat_s, a, sizeof(a)));
+	ev(d, "a reader thread is busy %s per sample (read %s, open/close %s, preprocess %s): %.0f threads give at most "
+	   "%.0f samples/s; the accelerators need %.0f at the AU threshold", gf_format_time(f->busy, a, sizeof(a)),
+	   gf_format_time(f->read_ps, b, sizeof(b)), gf_format_time(f->open_ps, c, sizeof(c)), gf_format_time(f->pre, e, sizeof(e)), f->nt,
+	   per(f->nt, f->busy), f->need);
+	pred = f->need;
+	d->predicted_samples_per_s = pred;
+	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * pred / f->s : NAN;
+	if (f->async_queue && f->read_ps >= f->open_ps + f->pre) {
+		double depth = ceil(reads_needed / f->nt);
+		step(d, "target.queue_depth", "set target.queue_depth=%.0f (now %.0f): Little's law needs %.0f reads in "
+		     "flight at %s each for %.0f samples/s (predicted %s, from %s), if latency stays flat; a sweep "
+		     "(--vary target.queue_depth) tests that", depth, f->depth, ceil(reads_needed),
+		     gf_format_time(f->lat_s, a, sizeof(a)), pred,
+		     gf_format_rate(d->predicted_read_bytes_per_s, b, sizeof(b)), gf_format_rate(f->bw, c, sizeof(c)));
+	} else {
+		step(d, "reader.read_threads", "set reader.read_threads=%.0f (now %.0f per rank): Little's law needs %.0f "
+		     "busy threads at %s per sample for %.0f samples/s (predicted %s, from %s), if latency stays flat; "
+		     "a sweep (--vary reader.read_threads) tests that", threads, f->threads, ceil(f->need * f->busy),
+		     gf_format_time(f->busy, a, sizeof(a)), pred,
+		     gf_format_rate(d->predicted_read_bytes_per_s, b, sizeof(b)), gf_format_rate(f->bw, c, sizeof(c)));
+	}
+	d->needed_reader_threads = threads;
+}
+
+static void client_cpu(const struct fig *f, struct gf_diagnosis *d)
+{
+	double threads = ceil(f->need * f->busy / f->ranks);
+	char a[32], b[32];
+
+	d->cls = GF_DIAG_CPU;
+	if (f->pre > 0)
+		ev(d, "preprocessing %s per sample is %.0f%% of a reader thread's busy time (%s)",
+		   gf_format_time(f->pre, a, sizeof(a)), 100 * per(f->pre, f->busy), gf_format_time(f->busy, b, sizeof(b)));
+	ev(d, "rank CPU %.2f core(s) of the %.0f its reader threads can use (%.0f thread(s), %.0f CPU(s) per rank)",
+	   f->cpu_per_rank, f->cores, f->threads, f->cores);
+	ev(d, "read latency %s per request: the storage answers quickly", gf_format_time(f->lat_s, a, sizeof(a)));
+	d->needed_reader_threads = threads;
+	d->predicted_samples_per_s = f->need;
+	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * f->need / f->s : NAN;
+	step(d, "reader.read_threads", "give each rank %.0f reader threads (reader.read_threads, now %.0f) and as many "
+	     "cores (fewer ranks per node, or CPUs per rank), or make preprocessing cheaper: %.0f samples/s x %s busy "
+	     "per sample needs %.0f threads in all (predicted %.0f samples/s); faster storage would not help",
+	     threads, f->threads, f->need, gf_format_time(f->busy, a, sizeof(a)), ceil(f->need * f->busy), f->need);
+}
+
+static void metadata(const struct fig *f, struct gf_diagnosis *d)
+{
+	double faster = per(f->nt, f->busy - f->open_ps);
+	char a[32], b[32], c[32];
+
+	d->cls = GF_DIAG_METADATA;
+	ev(d, "open/close %s per sample is %.0f%% of a reader thread's busy time (%s); reads take %s",
+	   gf_format_time(f->open_ps, a, sizeof(a)), 100 * per(f->open_ps, f->busy), gf_format_time(f->busy, b, sizeof(b)),
+	   gf_format_time(f->read_ps, c, sizeof(c)));
+	ev(d, "%.0f files opened for %.0f samples", f->opens, f->samples);
+	d->predicted_samples_per_s = fmin(faster, f->demand);
+	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * d->predicted_samples_per_s / f->s : NAN;
+	step(d, "dataset.num_samples_per_file", "pack samples into fewer, larger files (dataset.num_samples_per_file) "
+	     "or keep files open (reader.read_type memory with target.open_files): without the open/close time the "
+	     "same threads read %.0f samples/s (predicted, now %.0f; the accelerators need %.0f)",
+	     d->predicted_samples_per_s, f->s, f->need);
+}
+
+static void latency_bound(const struct fig *f, struct gf_diagnosis *d)
+{
+	char a[32], b[32];
+
+	d->cls = GF_DIAG_LATENCY;
+	ev(d, "time to first byte is %.0f%% of an S3 request (mean %s) for %s requests",
+	   100 * f->ttfb_share, gf_format_time(f->lat_s, a, sizeof(a)), gf_format_size((uint64_t)f->req_bytes, b, sizeof(b)));
+	ev(d, "%.1f requests in flight on average", f->inflight);
+	d->predicted_samples_per_s = f->need;
+	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * f->need / f->s : NAN;
+	step(d, "target.queue_depth", "hide the first-byte latency: more connections in flight (target.queue_depth=%.0f "
+	     "for %.0f samples/s by Little's law), larger ranged reads (reader.transfer_size), or spread keys over "
+	     "prefixes (target.prefix_spread)", ceil(f->need * f->lat_s * per(f->req, f->samples) / f->nt), f->need);
+}
+
+static void bandwidth(const struct fig *f, struct gf_diagnosis *d)
+{
+	char a[32], b[32], c[32], e[32];
+
+	d->cls = GF_DIAG_BANDWIDTH;
+	ev(d, "the ceiling kept %.1f reads in flight (training %.1f) and got %s (training %s): throughput flat",
+	   f->c_inflight, f->inflight, gf_format_rate(f->c_bw, a, sizeof(a)), gf_format_rate(f->bw, b, sizeof(b)));
+	ev(d, "read latency rose from %s to %s with the concurrency", gf_format_time(f->lat_s, c, sizeof(c)),
+	   gf_format_time(f->c_lat, e, sizeof(e)));
+	step(d, "", "the storage delivers about %s and the accelerators need %s: more readers only queue; the storage "
+	     "feeds about %.0f of these accelerators at the threshold; add storage bandwidth (servers, devices, links)",
+	     gf_format_rate(fmax(f->c_bw, f->bw), a, sizeof(a)), gf_format_rate(f->demand_bw, b, sizeof(b)),
+	     floor(f->accels * per(fmax(f->c_bw, f->bw), f->demand_bw * f->thr)));
+}
+
+static void checkpoint(const struct fig *f, struct gf_diagnosis *d)
+{
+	char a[32], b[32];
+
+	d->cls = GF_DIAG_CHECKPOINT;
+	ev(d, "checkpoints halted each accelerator %s, %.0f%% of the %s phase; read stalls cost %s",
+	   gf_format_time(f->halt, a, sizeof(a)), 100 * per(f->halt, f->el), gf_format_time(f->el, b, sizeof(b)),
+	   gf_format_time(f->stall, b, sizeof(b)));
+	d->predicted_samples_per_s = per(f->samples, f->el - f->halt);
+	step(d, "checkpoint.mode", "shorten the halts: checkpoint.mode=async overlaps the writes with training, or "
+	     "checkpoint less often (checkpoint.steps_between_checkpoints) or to faster storage; without the halts "
+	     "training runs at %.0f samples/s (predicted, now %.0f)", d->predicted_samples_per_s, f->s);
+}
+
+static void fed(const struct fig *f, struct json_object *s, struct gf_diagnosis *d)
+{
+	char a[32], b[32], c[32];
+	double mem = num(s, "/environment/node_memory_bytes", 0) * (f->nodes > 0 ? f->nodes : 1);
+
+	d->cls = f->page_cache ? GF_DIAG_PAGE_CACHE : GF_DIAG_FED;
+	ev(d, "AU %.2f%% meets the %.0f%% threshold; reads %s against a demand of %s",
+	   num(s, "/train/au_percent/mean", 0), 100 * f->thr, gf_format_rate(f->bw, a, sizeof(a)),
+	   gf_format_rate(f->demand_bw, b, sizeof(b)));
+	if (f->page_cache) {
+		ev(d, "dataset %s is under 5x the client memory (%s) and the client caches what it read (%s)",
+		   gf_format_size((uint64_t)num(s, "/plan/dataset_bytes", 0), a, sizeof(a)),
+		   gf_format_size((uint64_t)mem, b, sizeof(b)), gf_json_str(s, "/environment/client_cache/reason", "?"));
+		ev(d, "read latency mean %s, p50 %s: memory speed, not a device's", gf_format_time(f->lat_s, a, sizeof(a)),
+		   gf_format_time(num(s, "/train/read_latency_us/p50", 0) / 1e6, c, sizeof(c)));
+		step(d, "target.direct", "measure the storage, not memory: target.direct=true (O_DIRECT), or a dataset of "
+		     "at least 5x the client memory (%s; dataset.num_files_train)", gf_format_size((uint64_t)(5 * mem), a,
+											sizeof(a)));
+		return;
+	}
+	if (f->ceiling && num(s, "/ceiling/accelerators_fed", 0) > 0)
+		ev(d, "the storage ceiling feeds about %.0f accelerators; this run had %.0f",
+		   num(s, "/ceiling/accelerators_fed", 0), f->accels);
+	step(d, "", "no bottleneck within this demand: raise the accelerators (accelerator.per_rank, ranks) until AU "
+	     "drops below the threshold (gpufeed sweep) to find what this storage feeds");
+}
+
+static void slow_client(const struct fig *f, struct gf_diagnosis *d)
+{
+	d->cls = GF_DIAG_SLOW_CLIENT;
+	ev(d, "node %d (%s) reads at %.2fx the median node's rate; the other nodes do not", f->slow_node,
+	   f->slow_host ? f->slow_host : "?", f->slow_rate);
+	step(d, "", "look at node %d (%s): its network path, CPU load, and mounts; the storage serves the other nodes "
+	     "faster, so the job's AU is that node's", f->slow_node, f->slow_host ? f->slow_host : "?");
+}
+
+static void starved(const struct fig *f, struct gf_diagnosis *d)
+{
+	if (f->slow_node >= 0 && f->slow_rate < GF_DIAG_SLOW_NODE)
+		slow_client(f, d);
+	else if (per(f->pre, f->busy) >= GF_DIAG_DOMINANT ||
+		 (f->cores > 0 && f->cpu_per_rank >= GF_DIAG_CPU_BUSY * f->cores))
+		client_cpu(f, d);
+	else if (per(f->open_ps, f->busy) >= GF_DIAG_DOMINANT)
+		metadata(f, d);
+	else if (f->s3 && f->ttfb_share >= GF_DIAG_DOMINANT && f->req_bytes < GF_DIAG_SMALL_REQ)
+		latency_bound(f, d);
+	else if (f->ceiling && f->c_inflight >= 1.5 * f->inflight && f->c_bw < 1.25 * f->bw && f->c_lat >= 1.3 * f->lat_s)
+		bandwidth(f, d);
+	else
+		configuration(f, d);
+}
+
+void gf_diagnose(struct json_object *s, struct gf_diagnosis *d)
+{
+	struct fig f;
+
+	memset(d, 0, sizeof(*d));
+	d->knob = "";
+	d->predicted_samples_per_s = d->predicted_read_bytes_per_s = NAN;
+	d->needed_reader_threads = NAN;
+	if (json_pointer_get(s, "/train", NULL)) {
+		d->cls = GF_DIAG_NONE;
+		snprintf(d->summary, sizeof(d->summary), "not-diagnosed: no training phase ran, so no accelerator "
+			 "waited on anything");
+		return;
+	}
+	gather(s, &f);
+	if (f.halt >= GF_DIAG_HALT_SHARE * f.el && f.halt > f.stall && f.el > 0)
+		checkpoint(&f, d);
+	else if (f.measured && f.passed)
+		fed(&f, s, d);
+	else if (f.measured && f.stall > 0 && f.s > 0)
+		starved(&f, d);
+	else {
+		snprintf(d->summary, sizeof(d->summary), "not-diagnosed: AU was not measured or the accelerators never "
+			 "stalled on reads");
+		return;
+	}
+	if (f.page_cache && d->cls != GF_DIAG_PAGE_CACHE)
+		ev(d, "reads may have come from the client's page cache (dataset under 5x client memory)");
+	d->reader_threads = f.nt;
+	d->reads_in_flight_configured = f.nt * f.depth;
+	d->reads_in_flight_mean = f.inflight;
+	d->busy_s_per_sample = f.busy;
+	d->read_s_per_sample = f.read_ps;
+	d->open_s_per_sample = f.open_ps;
+	d->preprocess_s_per_sample = f.pre;
+	d->needed_samples_per_s = f.need;
+	rule_out(&f, d);
+	snprintf(d->summary, sizeof(d->summary), "%s: %s", gf_diag_class_name(d->cls),
+		 d->nevidence ? d->evidence[0] : d->next_step);
+}
+
+static void add_num(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, isfinite(v) ? json_object_new_double(v) : NULL);
+}
+
+struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d)
+{
+	struct json_object *o = json_object_new_object(), *e = json_object_new_array();
+	struct json_object *r = json_object_new_object(), *l = json_object_new_object();
+
+	if (!o || !e || !r || !l) {
+		json_object_put(o);
+		json_object_put(e);
+		json_object_put(r);
+		json_object_put(l);
+		return NULL;
+	}
+	json_object_object_add(o, "class", json_object_new_string(gf_diag_class_name(d->cls)));
+	json_object_object_add(o, "summary", json_object_new_string(d->summary));
+	for (int i = 0; i < d->nevidence; i++)
+		json_object_array_add(e, json_object_new_string(d->evidence[i]));
+	json_object_object_add(o, "evidence", e);
+	for (int c = 1; c < GF_DIAG_CLASSES; c++)
+		if (d->ruled_out[c][0])
+			json_object_object_add(r, gf_diag_class_name(c), json_object_new_string(d->ruled_out[c]));
+	json_object_object_add(o, "ruled_out", r);
+	json_object_object_add(o, "next_step", json_object_new_string(d->next_step));
+	json_object_object_add(o, "knob", d->knob && d->knob[0] ? json_object_new_string(d->knob) : NULL);
+	add_num(o, "predicted_samples_per_s", d->predicted_samples_per_s);
+	add_num(o, "predicted_read_bytes_per_s", d->predicted_read_bytes_per_s);
+	if (d->cls != GF_DIAG_NONE) {
+		add_num(l, "reader_threads", d->reader_threads);
+		add_num(l, "reads_in_flight_configured", d->reads_in_flight_configured);
+		add_num(l, "reads_in_flight_mean", d->reads_in_flight_mean);
+		add_num(l, "busy_s_per_sample", d->busy_s_per_sample);
+		add_num(l, "read_s_per_sample", d->read_s_per_sample);
+		add_num(l, "open_s_per_sample", d->open_s_per_sample);
+		add_num(l, "preprocess_s_per_sample", d->preprocess_s_per_sample);
+		add_num(l, "needed_samples_per_s", d->needed_samples_per_s);
+		add_num(l, "needed_reader_threads", d->needed_reader_threads);
+	}
+	json_object_object_add(o, "little", l);
+	return o;
+}

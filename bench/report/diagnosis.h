@@ -1,0 +1,86 @@
+/* diagnosis: names the bottleneck of a run from the figures of its summary.json, with
+ * the figures that support the class, the figures that rule out the others, and the next
+ * step, predicted by Little's law where it gives a number. summary.c writes it into
+ * summary.json ("diagnosis"); report decides it again from the same figures (as it does
+ * the verdict), so a folder written before diagnoses gets one too. Pure: reads JSON only.
+ *
+ * The loader model behind the rules. A run has Nt = ranks x reader.read_threads reader
+ * threads, each keeping d = loader.reads_in_flight_per_thread reads in flight. Per
+ * sample, a thread spends open (open_close_latency mean x files opened per sample),
+ * preprocess (reader.preprocess_time: DLIO sleeps it, dlio_benchmark
+ * reader/reader_handler.py:56, standing in for decode/augment CPU work) and read (read
+ * latency mean x requests per sample / d, the d reads overlapping). Busy time per sample
+ * B = open + preprocess + read. Little's law: Nt threads busy B per sample deliver at
+ * most Nt / B samples/s, so the threads needed for a rate S are S x B. The demand S_need
+ * is the accelerators' at the AU threshold: accelerators x batch / compute time per step
+ * x threshold.
+ *
+ * Rules, first match wins (training must have run; otherwise not-diagnosed):
+ *  1. checkpoint-bound: checkpoint halts per accelerator >= GF_DIAG_HALT_SHARE of the
+ *     phase and more than the read stall per accelerator (async: wait for the previous
+ *     burst counts as halt).
+ *  2. fed (AU met the threshold): page-cache-served when the verdict's page-cache rule
+ *     holds (client cache, no O_DIRECT, dataset < 5x client memory), else fed.
+ *  3. Starved (AU below the threshold, stall > 0):
+ *     a. one-slow-client: >= 2 nodes and one reads below GF_DIAG_SLOW_NODE x the median
+ *        node's rate.
+ *     b. client-CPU-bound: preprocess >= GF_DIAG_DOMINANT of B, or rank CPU >=
+ *        GF_DIAG_CPU_BUSY of min(reader threads, CPUs the rank may use).
+ *     c. metadata-bound: open >= GF_DIAG_DOMINANT of B.
+ *     d. storage-latency-bound: an S3 target whose training requests spend
+ *        >= GF_DIAG_DOMINANT of their time to the first byte, with requests under
+ *        GF_DIAG_SMALL_REQ bytes.
+ *     e. storage-bandwidth-bound: the ceiling kept >= 1.5x the reads in flight that
+ *        training did (Little: rate x latency), but delivered under 1.25x its bytes/s
+ *        while its latency rose >= 1.3x: more concurrency bought latency, not throughput.
+ *     f. configuration-bound: the rest (reads dominate, or threads idle while the
+ *        accelerators wait: prefetch too shallow). Predicts the threads (or, with an
+ *        asynchronous queue, the queue depth) that S_need x B asks for, assuming latency
+ *        stays flat; run the ceiling or a sweep to test that.
+ *  A starved run from the page cache gets its class from 3 and the page cache as
+ *  evidence. */
+#ifndef GF_DIAGNOSIS_H
+#define GF_DIAGNOSIS_H
+
+#include <stdbool.h>
+
+struct json_object;
+
+#define GF_DIAG_HALT_SHARE 0.10 /* of the phase's wall time, per accelerator */
+#define GF_DIAG_SLOW_NODE 0.5   /* read rate vs the median node's */
+#define GF_DIAG_DOMINANT 0.5    /* share of a reader thread's busy time */
+#define GF_DIAG_CPU_BUSY 0.8    /* of the cores a rank's readers can use */
+#define GF_DIAG_SMALL_REQ (4.0 * 1048576)
+#define GF_DIAG_LINES 10
+
+enum gf_diag_class {
+	GF_DIAG_NONE = 0, GF_DIAG_FED, GF_DIAG_CONFIG, GF_DIAG_CPU, GF_DIAG_BANDWIDTH, GF_DIAG_LATENCY,
+	GF_DIAG_METADATA, GF_DIAG_PAGE_CACHE, GF_DIAG_CHECKPOINT, GF_DIAG_SLOW_CLIENT, GF_DIAG_CLASSES
+};
+
+struct gf_diagnosis {
+	enum gf_diag_class cls;
+	char summary[512];                       /* "configuration-bound: ..." one line */
+	char evidence[GF_DIAG_LINES][320];       /* figures that support the class */
+	int nevidence;
+	char ruled_out[GF_DIAG_CLASSES][320];    /* by class; "" when not judged or chosen */
+	char next_step[640];
+	const char *knob;                        /* the workload key the step turns; "" none */
+	double predicted_samples_per_s;          /* NAN when no prediction */
+	double predicted_read_bytes_per_s;       /* NAN when no prediction */
+	/* Little's law figures (NAN when unknown) */
+	double reader_threads, reads_in_flight_configured, reads_in_flight_mean;
+	double busy_s_per_sample, read_s_per_sample, open_s_per_sample, preprocess_s_per_sample;
+	double needed_samples_per_s, needed_reader_threads;
+};
+
+/* "configuration-bound", "client-CPU-bound", ..., "fed", "not-diagnosed". */
+const char *gf_diag_class_name(enum gf_diag_class c);
+
+/* Diagnose the run whose summary.json is s (without its "diagnosis", which is ignored). */
+void gf_diagnose(struct json_object *s, struct gf_diagnosis *d);
+
+/* summary.json's "diagnosis" object; NULL when out of memory. */
+struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d);
+
+#endif
