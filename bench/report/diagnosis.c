@@ -249,7 +249,7 @@ static void client_cpu(const struct fig *f, struct gf_diagnosis *d)
 	d->predicted_samples_per_s = f->need;
 	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * f->need / f->s : NAN;
 	step(d, "reader.read_threads", "give each rank %.0f reader threads (reader.read_threads, now %.0f) and as many "
-	     "cores (fewer ranks per node, or CPUs per rank), or make preprocessing cheaper: %.0f samples/s x %s busy "
+	     "cores (fewer ranks per node, or CPUs per rank), or make the per-sample client work cheaper: %.0f samples/s x %s busy "
 	     "per sample needs %.0f threads in all (predicted %.0f samples/s); faster storage would not help",
 	     threads, f->threads, f->need, gf_format_time(f->busy, a, sizeof(a)), ceil(f->need * f->busy), f->need);
 }
@@ -299,7 +299,7 @@ static void bandwidth(const struct fig *f, struct gf_diagnosis *d)
 	step(d, "", "the storage delivers about %s and the accelerators need %s: more readers only queue; the storage "
 	     "feeds about %.0f of these accelerators at the threshold; add storage bandwidth (servers, devices, links)",
 	     gf_format_rate(fmax(f->c_bw, f->bw), a, sizeof(a)), gf_format_rate(f->demand_bw, b, sizeof(b)),
-	     floor(f->accels * per(fmax(f->c_bw, f->bw), f->demand_bw * f->thr)));
+	     (f->accels * per(fmax(f->c_bw, f->bw), f->demand_bw * f->thr)));
 }
 
 static void checkpoint(const struct fig *f, struct gf_diagnosis *d)

@@ -1,0 +1,167 @@
+/* Description: report/diagnosis names the bottleneck class from summary.json figures:
+ * one hand-made figure set per class, built from one starved run by changing the
+ * figures that class rests on.
+ * Expected result: each set gets its class, the next step names the knob that class
+ * turns, and configuration-bound predicts the threads Little's law asks for (demand at
+ * the threshold x busy time per sample / ranks).
+ * Buggy result: a class shadowed by an earlier rule (e.g. checkpoint halts blamed on
+ * reads), a page-cache run called fed, a wrong thread count, a next step naming no knob. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <string.h>
+
+#include "report/diagnosis.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A starved run: 2 ranks x 2 reader threads, 200 samples/s at 18 ms a read, while 2
+ * accelerators (batch 4, 10 ms a step) need 800, 720 at the 90% threshold. */
+static const char *const base =
+	"{\"status\":\"complete\",\"environment\":{\"ranks\":2,\"nodes\":1,\"cpus_per_rank\":4,"
+	"\"node_memory_bytes\":1e10,\"client_cache\":{\"cached\":true,\"reason\":\"ext4\"}},"
+	"\"target\":{\"kind\":\"local\",\"direct\":true},"
+	"\"workload\":{\"reader\":{\"batch_size\":4,\"read_threads\":2,\"preprocess_time\":0},"
+	"\"target\":{\"queue_depth\":0}},"
+	"\"plan\":{\"compute_s_per_step\":0.01,\"dataset_bytes\":1e6},"
+	"\"train\":{\"au_percent\":{\"mean\":20,\"min\":19,\"max\":21},\"au_threshold_percent\":90,"
+	"\"passed\":false,\"accelerators\":2,\"accelerators_counted\":2,\"steps\":500,\"samples\":2000,"
+	"\"read_bytes\":2048000000,\"read_bytes_per_s\":204800000,\"read_requests\":2000,\"files_opened\":2000,"
+	"\"read_latency_us\":{\"mean\":18000,\"p50\":18000},\"open_close_latency_us\":{\"mean\":100},"
+	"\"stall_s\":16,\"elapsed_s\":10,\"cpu_s\":0.5,\"checkpoint_halt_s\":0,"
+	"\"loader\":{\"reader_threads\":2,\"reads_in_flight_per_thread\":1},"
+	"\"demand_read_bytes_per_s\":819200000}}";
+
+struct set {
+	const char *ptr, *json;
+};
+
+struct dcase {
+	const char *name;
+	struct set set[4];
+	enum gf_diag_class want;
+	const char *knob;     /* NULL: no knob */
+	const char *mention;  /* a word the next step must hold */
+};
+
+static const struct dcase cases[] = {
+	{ "one reader thread short of Little's law", { { 0 } }, GF_DIAG_CONFIG, "reader.read_threads",
+	  "read_threads=7" },
+	{ "an asynchronous queue too shallow",
+	  { { "/workload/target/queue_depth", "1" }, { "/train/loader/reads_in_flight_per_thread", "1" } },
+	  GF_DIAG_CONFIG, "target.queue_depth", "queue_depth=" },
+	{ "threads idle while accelerators wait", { { "/train/samples", "400" }, { "/train/read_requests", "400" },
+						    { "/train/files_opened", "400" } },
+	  GF_DIAG_CONFIG, "reader.prefetch_size", "prefetch" },
+	{ "preprocessing dominates", { { "/workload/reader/preprocess_time", "0.05" } }, GF_DIAG_CPU,
+	  "reader.read_threads", "cores" },
+	{ "ranks burn their cores", { { "/train/cpu_s", "36" } }, GF_DIAG_CPU, "reader.read_threads", "cores" },
+	{ "opens dominate", { { "/train/open_close_latency_us/mean", "50000" } }, GF_DIAG_METADATA,
+	  "dataset.num_samples_per_file", "files" },
+	{ "S3 first byte dominates small requests",
+	  { { "/target/kind", "\"s3\"" }, { "/s3", "{\"phases\":{\"train\":{\"ttfb_us\":{\"mean\":15000},"
+						  "\"total_us\":{\"mean\":18000}}}}" } },
+	  GF_DIAG_LATENCY, "target.queue_depth", "ranged" },
+	{ "more concurrency, same bandwidth, more latency",
+	  { { "/ceiling", "{\"read_requests_per_s\":210,\"read_latency_us\":{\"mean\":40000},"
+			  "\"read_bytes_per_s\":215000000}" } },
+	  GF_DIAG_BANDWIDTH, NULL, "storage bandwidth" },
+	{ "fed from the page cache",
+	  { { "/train/passed", "true" }, { "/train/au_percent", "{\"mean\":95,\"min\":94,\"max\":96}" },
+	    { "/target/direct", "false" } },
+	  GF_DIAG_PAGE_CACHE, "target.direct", "O_DIRECT" },
+	{ "fed from storage", { { "/train/passed", "true" }, { "/train/au_percent", "{\"mean\":95,\"min\":94,\"max\":96}" } },
+	  GF_DIAG_FED, NULL, "sweep" },
+	{ "checkpoint halts", { { "/train/checkpoint_halt_s", "6" }, { "/train/stall_s", "2" } }, GF_DIAG_CHECKPOINT,
+	  "checkpoint.mode", "async" },
+	{ "one slow node",
+	  { { "/nodes", "[{\"node\":0,\"host\":\"a\",\"read_rate_vs_median\":1},"
+			"{\"node\":1,\"host\":\"slowhost\",\"read_rate_vs_median\":0.3}]" },
+	    { "/environment/nodes", "2" } },
+	  GF_DIAG_SLOW_CLIENT, NULL, "slowhost" },
+};
+
+static struct json_object *figures(const struct dcase *c)
+{
+	struct json_object *s = json_tokener_parse(base);
+
+	assert_non_null(s);
+	for (size_t i = 0; i < ARRAY_SIZE(c->set) && c->set[i].ptr; i++) {
+		struct json_object *v = json_tokener_parse(c->set[i].json);
+		assert_non_null(v);
+		assert_int_equal(json_pointer_set(&s, c->set[i].ptr, v), 0);
+	}
+	return s;
+}
+
+static void test_classes(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct dcase *c = &cases[i];
+		struct json_object *s = figures(c), *j;
+		struct gf_diagnosis d;
+
+		gf_diagnose(s, &d);
+		print_message("%s -> %s: %s\n", c->name, gf_diag_class_name(d.cls), d.next_step);
+		assert_string_equal(gf_diag_class_name(d.cls), gf_diag_class_name(c->want));
+		assert_string_equal(d.knob, c->knob ? c->knob : "");
+		if (c->knob)
+			assert_non_null(strstr(d.next_step, c->knob));
+		assert_non_null(strstr(d.next_step, c->mention));
+		assert_true(d.nevidence > 0);
+		assert_string_equal(d.ruled_out[d.cls], "");
+		j = gf_diagnosis_json(&d);
+		assert_non_null(j);
+		assert_string_equal(json_object_get_string(json_object_object_get(j, "class")),
+				    gf_diag_class_name(c->want));
+		json_object_put(j);
+		json_object_put(s);
+	}
+}
+
+/* Little's law: busy 18.1 ms a sample (18 ms read + 0.1 ms open); 720 samples/s need 13.03
+ * threads, 7 per rank on 2 ranks; the prediction is the demand at the threshold. */
+static void test_little(void **state)
+{
+	struct json_object *s = figures(&cases[0]);
+	struct gf_diagnosis d;
+
+	(void)state;
+	gf_diagnose(s, &d);
+	assert_float_equal(d.busy_s_per_sample, 0.0181, 1e-9);
+	assert_float_equal(d.needed_samples_per_s, 720, 1e-9);
+	assert_float_equal(d.needed_reader_threads, 7, 0);
+	assert_float_equal(d.predicted_samples_per_s, 720, 1e-9);
+	assert_float_equal(d.reads_in_flight_mean, 3.6, 1e-9);
+	assert_float_equal(d.reads_in_flight_configured, 4, 0);
+	assert_float_equal(d.predicted_read_bytes_per_s, 204800000.0 * 720 / 200, 1e-3);
+	json_object_put(s);
+}
+
+static void test_no_training(void **state)
+{
+	struct json_object *s = json_tokener_parse("{\"status\":\"complete\",\"checkpoint\":{}}");
+	struct gf_diagnosis d;
+
+	(void)state;
+	gf_diagnose(s, &d);
+	assert_int_equal(d.cls, GF_DIAG_NONE);
+	assert_true(isnan(d.predicted_samples_per_s));
+	json_object_put(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_little),
+		cmocka_unit_test(test_no_training),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
