@@ -304,12 +304,12 @@ static void bandwidth(const struct fig *f, struct gf_diagnosis *d)
 
 static void checkpoint(const struct fig *f, struct gf_diagnosis *d)
 {
-	char a[32], b[32];
+	char a[32], b[32], c[32];
 
 	d->cls = GF_DIAG_CHECKPOINT;
 	ev(d, "checkpoints halted each accelerator %s, %.0f%% of the %s phase; read stalls cost %s",
 	   gf_format_time(f->halt, a, sizeof(a)), 100 * per(f->halt, f->el), gf_format_time(f->el, b, sizeof(b)),
-	   gf_format_time(f->stall, b, sizeof(b)));
+	   gf_format_time(f->stall, c, sizeof(c)));
 	d->predicted_samples_per_s = per(f->samples, f->el - f->halt);
 	step(d, "checkpoint.mode", "shorten the halts: checkpoint.mode=async overlaps the writes with training, or "
 	     "checkpoint less often (checkpoint.steps_between_checkpoints) or to faster storage; without the halts "
