@@ -110,7 +110,7 @@ static void gather(struct json_object *s, struct fig *f)
 	f->bw = num(s, "/train/read_bytes_per_s", 0);
 	f->demand_bw = num(s, "/train/demand_read_bytes_per_s", 0);
 	f->req_bytes = per(num(s, "/train/read_bytes", 0), f->req);
-	f->s3 = !strcmp(gf_json_str(s, "/target/kind", ""), "s3");
+	f->s3 = json_pointer_get(s, "/s3", NULL) == 0; /* summary.c writes "s3" for s3:// targets only */
 	f->ttfb_share = per(num(s, "/s3/phases/train/ttfb_us/mean", 0), num(s, "/s3/phases/train/total_us/mean", 0));
 	f->ceiling = json_pointer_get(s, "/ceiling", NULL) == 0;
 	f->c_lat = num(s, "/ceiling/read_latency_us/mean", 0) / 1e6;

@@ -17,7 +17,8 @@
 run() {
 	local name=$1
 	shift
-	gf 2 "$@" --results "$TMP/$name" --quiet >"$TMP/$name.out" 2>&1 || { bad "$name run failed"; cat "$TMP/$name.out"; }
+	gf 2 "$@" --results "$TMP/$name" --quiet >"$TMP/$name.out" 2>&1 ||
+		{ bad "$name run failed"; cat "$TMP/$name.out"; } >&2
 	only_result "$TMP/$name"
 }
 
@@ -29,7 +30,7 @@ expect "one O_DIRECT thread per rank: configuration-bound" "$d/summary.json" '.d
 # idle half the time (then more threads are not what the figures ask for).
 expect "... names reader.read_threads and a predicted rate (or prefetch, threads idle)" "$d/summary.json" \
 	'(.diagnosis.knob == "reader.read_threads" and .diagnosis.little.needed_reader_threads > 1 and
-	  .diagnosis.predicted_read_bytes_per_s > .train.read_bytes_per_s) or .diagnosis.knob == "reader.prefetch_size'
+	  .diagnosis.predicted_read_bytes_per_s > .train.read_bytes_per_s) or .diagnosis.knob == "reader.prefetch_size"'
 grep -q '^DIAGNOSIS: configuration-bound' "$d/report.txt" && ok "report.txt: DIAGNOSIS line" || bad "report.txt has no DIAGNOSIS line"
 grep -q 'id="diagnosis">Diagnosis: configuration-bound' "$d/report.html" && ok "report.html: diagnosis" ||
 	bad "report.html has no diagnosis"

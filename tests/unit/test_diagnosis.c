@@ -64,7 +64,7 @@ static const struct dcase cases[] = {
 	{ "opens dominate", { { "/train/open_close_latency_us/mean", "50000" } }, GF_DIAG_METADATA,
 	  "dataset.num_samples_per_file", "files" },
 	{ "S3 first byte dominates small requests",
-	  { { "/target/kind", "\"s3\"" }, { "/s3", "{\"phases\":{\"train\":{\"ttfb_us\":{\"mean\":15000},"
+	  { { "/s3", "{\"phases\":{\"train\":{\"ttfb_us\":{\"mean\":15000},"
 						  "\"total_us\":{\"mean\":18000}}}}" } },
 	  GF_DIAG_LATENCY, "target.queue_depth", "ranged" },
 	{ "more concurrency, same bandwidth, more latency",
