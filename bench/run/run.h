@@ -1,7 +1,6 @@
-/* run: the phases of a command in order (dataset check, datagen, train) on every rank,
- * with agreement at each phase boundary, and the merge of per-rank figures into the
- * results folder on rank 0. plan is here too: it shares the resolution of the workload
- * but never initialises MPI or touches storage. */
+/* run: the commands that run the benchmark. gf_cmd_run (driver.c) drives run, datagen,
+ * train and ceiling on every rank under MPI; gf_cmd_plan (plan_cmd.c) computes what a
+ * workload would do from model/ alone, never starting MPI or touching storage. */
 #ifndef GF_RUN_H
 #define GF_RUN_H
 

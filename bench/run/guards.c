@@ -1,0 +1,326 @@
+/* guards: see guards.h. */
+#include "run/guards.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io/ns.h"
+#include "model/units.h"
+#include "mpi/world.h"
+#include "phase/datagen.h"
+
+/* What DLIO and MLPerf Storage refuse too. */
+static int dlio_refuses(const struct gf_workload *w, char *err, size_t errlen)
+{
+	const char *src = w->source;
+
+	if (w->workflow.checkpoint && !w->workflow.train && w->checkpoint.num_checkpoints_write <= 0 &&
+	    w->checkpoint.num_checkpoints_read <= 0) {
+		snprintf(err, errlen, "%s: a checkpoint-only workflow with checkpoint.num_checkpoints_write and "
+			 "num_checkpoints_read unset (-1) or 0 writes and reads nothing (as in DLIO); set them", src);
+		return -EINVAL;
+	}
+	/* config.py validate (mlperf_storage_v2.0): no more reads than writes. */
+	if (w->workflow.checkpoint && w->checkpoint.num_checkpoints_write > 0 &&
+	    w->checkpoint.num_checkpoints_read > w->checkpoint.num_checkpoints_write) {
+		snprintf(err, errlen, "%s: checkpoint.num_checkpoints_read (%lld) is more than num_checkpoints_write "
+			 "(%lld); DLIO refuses it too", src, (long long)w->checkpoint.num_checkpoints_read,
+			 (long long)w->checkpoint.num_checkpoints_write);
+		return -EINVAL;
+	}
+	/* config.py validate (mlperf_storage_v2.0): a framework's loader only, and no tfrecord
+	 * through PyTorch (DLIO's TFReader reads nothing there). */
+	if (w->workflow.train && ((!strcmp(w->framework, "tensorflow") && !strcmp(w->reader.data_loader, "pytorch")) ||
+				  (!strcmp(w->framework, "pytorch") && !strcmp(w->reader.data_loader, "tensorflow")))) {
+		snprintf(err, errlen, "%s: framework %s with reader.data_loader %s: DLIO refuses the pair; set "
+			 "framework=%s", src, w->framework, w->reader.data_loader, w->reader.data_loader);
+		return -EINVAL;
+	}
+	if (w->workflow.train && !strcmp(w->dataset.format, "tfrecord") && !strcmp(w->reader.data_loader, "pytorch")) {
+		snprintf(err, errlen, "%s: dataset.format tfrecord with reader.data_loader pytorch: DLIO refuses it "
+			 "(tfrecord is read by tf.data); set framework=tensorflow and reader.data_loader=tensorflow",
+			 src);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
+		      const struct gf_world *world, char *err, size_t errlen)
+{
+	const char *src = w->source;
+
+	/* A burst inside training is a collective on the accelerator's thread: every rank must
+	 * reach the same step, which a duration limit or several accelerators per rank break. */
+	if (w->workflow.checkpoint && w->workflow.train &&
+	    (w->accelerator.per_rank != 1 || w->run.duration > 0)) {
+		snprintf(err, errlen, "%s: checkpoints during training need accelerator.per_rank = 1 and "
+			 "no run.duration (every rank must reach the same step)", src);
+		return -EINVAL;
+	}
+	if (w->workflow.checkpoint && !strcmp(w->checkpoint.mode, "async")) {
+		/* Async means written while training goes on: without training there is nothing
+		 * to overlap, and the checkpoint-only figures would be the default mode's. */
+		if (!w->workflow.train) {
+			snprintf(err, errlen, "%s: checkpoint.mode async writes bursts while training goes on, and "
+				 "workflow.train is false; set workflow.train=true or checkpoint.mode=default", src);
+			return -EINVAL;
+		}
+		/* The Debian parallel HDF5 is not thread-safe: the checkpoint thread may be its only
+		 * user during training, and HDF5 training reads would be a second one. */
+		if (!strcmp(w->checkpoint.layout, "hdf5") && !strcmp(w->dataset.format, "hdf5")) {
+			snprintf(err, errlen, "%s: checkpoint.mode async with checkpoint.layout hdf5 cannot be "
+				 "combined with dataset.format hdf5 (HDF5 would be called from the checkpoint thread "
+				 "and the reader threads at once, and this HDF5 is not thread-safe); use "
+				 "checkpoint.layout shared_file or file_per_rank", src);
+			return -EINVAL;
+		}
+		if (world && !world->thread_multiple) {
+			snprintf(err, errlen, "%s: checkpoint.mode async runs MPI from a checkpoint thread while "
+				 "the main thread uses it too, and this MPI (%s) does not provide "
+				 "MPI_THREAD_MULTIPLE; use checkpoint.mode=default or an MPI built with thread "
+				 "support", src, world->mpi_version);
+			return -EINVAL;
+		}
+	}
+	if (w->workflow.checkpoint && w->workflow.train && c->duration_s > 0) {
+		snprintf(err, errlen, "--duration cannot be combined with checkpoints during training "
+			 "(every rank must reach the same step)");
+		return -EINVAL;
+	}
+	if (dlio_refuses(w, err, errlen))
+		return -EINVAL;
+	if (w->workflow.evaluation) {
+		snprintf(err, errlen, "%s: workflow.evaluation is true, but this version of gpufeed "
+			 "does not emulate evaluation yet; set workflow.evaluation=false", src);
+		return -EINVAL;
+	}
+	if (w->accelerator.step_barrier && w->accelerator.per_rank != 1) {
+		snprintf(err, errlen, "%s: accelerator.step_barrier needs accelerator.per_rank = 1 "
+			 "(the barrier is per rank)", src);
+		return -EINVAL;
+	}
+	if (w->accelerator.step_barrier && w->run.duration > 0) {
+		snprintf(err, errlen, "%s: accelerator.step_barrier cannot be combined with a duration "
+			 "limit (ranks would stop at different steps)", src);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int gf_guard_ckpt_layout(struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen)
+{
+	bool s3 = !strncmp(t->root, "s3://", 5);
+
+	if (!w->workflow.checkpoint)
+		return 0;
+	if (s3 && !strcmp(w->checkpoint.layout, "file_per_rank"))
+		snprintf(w->checkpoint.layout, sizeof(w->checkpoint.layout), "object_per_rank");
+	if (!s3 && !strcmp(w->checkpoint.layout, "object_per_rank")) {
+		snprintf(err, errlen, "target %s: checkpoint.layout object_per_rank writes S3 objects and needs "
+			 "an s3:// target; use file_per_rank", t->root);
+		return -EINVAL;
+	}
+	if (s3 && w->checkpoint.checkpoint_folder[0] == '/') {
+		snprintf(err, errlen, "target %s: checkpoint.checkpoint_folder %s is a local path; on an s3:// "
+			 "target give a relative folder (under the prefix) or an s3:// one", t->root,
+			 w->checkpoint.checkpoint_folder);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int gf_guard_direct_mode(const struct gf_workload *w)
+{
+	return w->reader.odirect ? GF_DIRECT_ON : (int)w->target.direct;
+}
+
+int gf_guard_read_path(const struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen)
+{
+	struct gf_dio_decision d;
+	char fs[32];
+
+	if (w->target.sqpoll && strcmp(t->engine, "uring")) {
+		snprintf(err, errlen, "%s: target.sqpoll is an io_uring feature, and the engine is %s",
+			 w->source, t->engine);
+		return -EINVAL;
+	}
+	if (!strcmp(t->engine, "null"))
+		return 0;
+	if (!strcmp(t->engine, "hdf5") && gf_guard_direct_mode(w) == GF_DIRECT_ON) {
+		snprintf(err, errlen, "%s: O_DIRECT was asked for (reader.odirect or target.direct true), but "
+			 "dataset.format hdf5 is read through the HDF5 library's sec2 driver, which has no "
+			 "O_DIRECT; set target.direct to false or auto", w->source);
+		return -EINVAL;
+	}
+	gf_target_fs_type(t->root, fs, sizeof(fs));
+	gf_dio_decide(gf_guard_direct_mode(w), NULL, fs, &d);
+	if (d.status)
+		snprintf(err, errlen, "%s: %s", t->root, d.reason);
+	return d.status;
+}
+
+void gf_guard_decide_read_path(const struct gf_workload *w, const struct gf_plan *p,
+			       const struct gf_target *t, const char *fs, bool root,
+			       struct gf_dio_decision *d)
+{
+	char path[4200];
+
+	if (root) {
+		if (!strcmp(t->engine, "null")) {
+			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
+			snprintf(d->reason, sizeof(d->reason), "the null engine reads nothing");
+		} else if (!strcmp(t->engine, "hdf5")) {
+			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
+			d->requested = gf_guard_direct_mode(w) != GF_DIRECT_OFF;
+			snprintf(d->reason, sizeof(d->reason), "buffered: HDF5 hyperslab reads through the sec2 "
+				 "driver (no O_DIRECT in this HDF5)");
+		} else if (gf_plan_file_path(w, p, t->root, 0, path, sizeof(path))) {
+			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
+		} else {
+			gf_dio_decide(gf_guard_direct_mode(w), path, fs, d);
+		}
+	}
+	gf_world_bcast(d, sizeof(*d), 0);
+}
+
+/* Room for a new dataset: the planned size, 2% for metadata and a margin so the
+ * filesystem never fills. */
+static void dataset_space(const struct gf_plan *p, const struct gf_target *t, struct gf_dataset_decision *d)
+{
+	uint64_t avail;
+	double need = p->dataset_bytes * 1.02 + 64.0 * 1048576;
+	char a[64], b[64];
+
+	/* HDF5 rows are as wide as the file's largest sample, at most 2 x mean. */
+	if (p->layout == GF_LAYOUT_ROWS && p->stdev_bytes)
+		need += p->dataset_bytes;
+	if (gf_target_free_bytes(t->root, &avail) || (double)avail >= need)
+		return;
+	d->status = -ENOSPC;
+	d->exit_code = GF_EXIT_USAGE;
+	snprintf(d->msg, sizeof(d->msg), "%s has %s free, the dataset needs about %s: choose "
+		 "another --target or a smaller dataset.num_files_train", t->root,
+		 gf_format_size(avail, a, sizeof(a)), gf_format_size((uint64_t)need, b, sizeof(b)));
+}
+
+/* A dataset is to be generated into a folder that cannot be used. */
+static void dataset_refused(const struct gf_target *t, int owned, struct gf_dataset_decision *d)
+{
+	bool s3 = !strcmp(t->kind, "s3");
+
+	d->status = owned;
+	/* An object store that answers with an error (bad credentials, SlowDown to the last
+	 * attempt) fails the run; a local folder that cannot be used is a usage error. */
+	d->exit_code = owned != -ENOTEMPTY && s3 ? GF_EXIT_FAILED : GF_EXIT_USAGE;
+	if (owned == -ENOTEMPTY)
+		snprintf(d->msg, sizeof(d->msg), "%s is not empty and was not created by gpufeed (no %s "
+			 "in it): gpufeed writes only into empty or gpufeed-made folders; choose another "
+			 "--target", t->root, GF_MARKER);
+	else
+		/* An object store's answer (credentials, TLS, SlowDown) says what to fix itself. */
+		snprintf(d->msg, sizeof(d->msg), "the target %s cannot be used: %s%s%s%s", t->root,
+			 strerror(-owned), gf_target_detail(t->root)[0] ? " - " : "", gf_target_detail(t->root),
+			 s3 ? "" : "; give --target a folder that exists or can be created");
+}
+
+void gf_guard_dataset(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p,
+		      const struct gf_target *t, struct gf_dataset_decision *d)
+{
+	char why[1024] = "";
+	int owned;
+	enum gf_dataset_state st;
+
+	memset(d, 0, sizeof(*d));
+	/* Checkpoint-only runs read no dataset. */
+	if (c->cmd == GF_CMD_RUN && !w->workflow.train && !w->workflow.generate_data)
+		return;
+	if (!strcmp(t->engine, "null")) {
+		if (c->cmd == GF_CMD_DATAGEN) {
+			d->status = -EINVAL;
+			d->exit_code = GF_EXIT_USAGE;
+			snprintf(d->msg, sizeof(d->msg), "the null engine stores nothing: datagen needs a real engine");
+		}
+		return; /* nothing to read or write */
+	}
+	owned = gf_target_check_owned(t->root);
+	st = owned == 1 ? gf_dataset_check(w, p, t->root, why, sizeof(why)) : GF_DATASET_MISSING;
+	if (owned == 0)
+		snprintf(why, sizeof(why), "%s holds no dataset yet", t->root);
+	else if (owned < 0 && owned != -ENOTEMPTY)
+		snprintf(why, sizeof(why), "%s cannot be read (%s%s%s)", t->root, strerror(-owned),
+			 gf_target_detail(t->root)[0] ? " - " : "", gf_target_detail(t->root));
+	if (c->cmd == GF_CMD_TRAIN || c->cmd == GF_CMD_CEILING) {
+		if (st != GF_DATASET_OK) {
+			d->status = -ENOENT;
+			d->exit_code = GF_EXIT_USAGE;
+			snprintf(d->msg, sizeof(d->msg), "%s: run 'gpufeed datagen' first, or 'gpufeed run', "
+				 "which generates it", why);
+		}
+		return;
+	}
+	if (c->cmd == GF_CMD_DATAGEN) {
+		d->generate = 1;
+		snprintf(d->reason, sizeof(d->reason), "gpufeed datagen");
+	} else if (st != GF_DATASET_OK || w->workflow.generate_data) {
+		d->generate = 1;
+		snprintf(d->reason, sizeof(d->reason), "%s", st != GF_DATASET_OK ? why : "workflow.generate_data is true");
+	}
+	if (!d->generate)
+		return;
+	if (owned < 0)
+		dataset_refused(t, owned, d);
+	else
+		dataset_space(p, t, d);
+}
+
+void gf_guard_ckpt_folder_path(const struct gf_workload *w, const struct gf_target *t, char *buf,
+			       size_t len)
+{
+	const char *f = w->checkpoint.checkpoint_folder;
+
+	/* DLIO puts it under storage_root the same way. */
+	while (f[0] == '.' && f[1] == '/')
+		f += 2;
+	if (f[0] == '/' || gf_ns_remote(f))
+		snprintf(buf, len, "%s", f);
+	else
+		snprintf(buf, len, "%s/%s", t->root, f[0] ? f : "checkpoints");
+	for (size_t l = strlen(buf); l > 1 && buf[l - 1] == '/'; l--)
+		buf[l - 1] = '\0';
+}
+
+int gf_guard_ckpt_folder(bool root, const struct gf_target *t, const char *folder, unsigned keep,
+			 uint64_t bytes, char *msg, size_t msglen)
+{
+	uint64_t avail;
+	int owned, rc;
+	const char *guard = strncmp(folder, t->root, strlen(t->root)) ? folder : t->root;
+
+	if (!root)
+		return 0;
+	owned = gf_target_check_owned(guard);
+	if (owned < 0) {
+		snprintf(msg, msglen, "%s %s; gpufeed writes checkpoints only into empty or gpufeed-made "
+			 "folders", guard, owned == -ENOTEMPTY ? "is not empty and was not created by gpufeed"
+			 : strerror(-owned));
+		return owned;
+	}
+	rc = gf_target_mark(guard);
+	if (!rc)
+		rc = gf_ns_mkdirs(folder);
+	if (rc) {
+		snprintf(msg, msglen, "cannot create %s: %s", folder, strerror(-rc));
+		return rc;
+	}
+	if (!gf_target_free_bytes(folder, &avail) && (double)avail < (double)bytes * keep * 1.02 + 64.0 * 1048576) {
+		char a[64], b[64];
+		snprintf(msg, msglen, "%s has %s free, %u checkpoint(s) need about %s: set checkpoint.scale "
+			 "(e.g. 1/1000) or fewer checkpoint.num_checkpoints_write", folder,
+			 gf_format_size(avail, a, sizeof(a)), keep,
+			 gf_format_size((uint64_t)((double)bytes * keep), b, sizeof(b)));
+		return -ENOSPC;
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* guards: every check a run makes before it does I/O, in one place. What the workload
+ * asks for that this build or this MPI cannot do, the checkpoint layout against the
+ * target, the read path (O_DIRECT x engine x filesystem), what to do about the dataset
+ * (generate it, use it, or refuse), the folders gpufeed may write into (its own, marked,
+ * or new and empty) and the free space they need. A guard returns 0 or -errno with a
+ * message that names the key, the path and what to do; every rank that calls one with
+ * the same inputs reaches the same verdict, and the ones that look at storage run on
+ * rank 0 and are broadcast. */
+#ifndef GF_GUARDS_H
+#define GF_GUARDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "model/plan.h"
+#include "model/workload.h"
+#include "phase/dio.h"
+#include "run/target.h"
+
+struct gf_world;
+
+/* Combinations the workload asks for that gpufeed does not run (checkpoints during
+ * training with a duration limit, async checkpoints without training or without
+ * MPI_THREAD_MULTIPLE, evaluation, a step barrier with several accelerators per rank),
+ * and what DLIO refuses too. No I/O; world NULL (plan) leaves out what MPI grants. */
+int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
+		      const struct gf_world *world, char *err, size_t errlen);
+
+/* checkpoint.layout against the target. An object store takes one object per rank only,
+ * so file_per_rank, the default, means object_per_rank there; object_per_rank is refused
+ * anywhere else. */
+int gf_guard_ckpt_layout(struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen);
+
+/* GF_DIRECT_OFF, _ON or _AUTO: reader.odirect, else target.direct. */
+int gf_guard_direct_mode(const struct gf_workload *w);
+
+/* What the engine and the filesystem type rule out before anything is written: SQPOLL
+ * on an engine without it, O_DIRECT required where the engine or filesystem has none. */
+int gf_guard_read_path(const struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen);
+
+/* The full O_DIRECT decision, on a data file of the dataset, by rank 0 for every rank
+ * (a collective: every rank calls it). */
+void gf_guard_decide_read_path(const struct gf_workload *w, const struct gf_plan *p,
+			       const struct gf_target *t, const char *fs, bool root,
+			       struct gf_dio_decision *d);
+
+/* What the dataset phase must do, decided on rank 0 and broadcast as it is. */
+struct gf_dataset_decision {
+	int status;      /* 0, or -errno with msg */
+	int exit_code;   /* when status != 0 */
+	int generate;    /* 1 = run datagen */
+	char msg[1024];
+	char reason[256];
+};
+
+/* Rank 0 only: looks at the target (owned? a dataset that matches the plan? room for a
+ * new one?). */
+void gf_guard_dataset(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p,
+		      const struct gf_target *t, struct gf_dataset_decision *d);
+
+/* checkpoint.checkpoint_folder: absolute (or a URI), or inside the target folder. */
+void gf_guard_ckpt_folder_path(const struct gf_workload *w, const struct gf_target *t, char *buf,
+			       size_t len);
+
+/* Rank 0 (others return 0): the checkpoint folder must be gpufeed's (marked, or new) and
+ * have room for keep checkpoints of bytes each at once. Creates and marks it. */
+int gf_guard_ckpt_folder(bool root, const struct gf_target *t, const char *folder, unsigned keep,
+			 uint64_t bytes, char *msg, size_t msglen);
+
+#endif
