@@ -1,0 +1,335 @@
+/* phases: the phase table of a run and what each phase does between the driver's
+ * barriers (see ctx.h for the ritual around them): datagen, ceiling, train (with its
+ * checkpoints), and checkpoint-only (writes, then restores). */
+#include "run/ctx.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/units.h"
+#include "mpi/world.h"
+#include "phase/ceiling.h"
+#include "phase/datagen.h"
+#include "run/figures.h"
+#include "run/merge.h"
+#include "stats/clock.h"
+#include "stats/series.h"
+
+void gf_run_fail(struct gf_run_ctx *x, int exit_code, const char *phase, const char *what)
+{
+	if (!gf_run_ok(x))
+		return;
+	x->s.status = "failed";
+	x->exit_code = exit_code;
+	if (phase)
+		snprintf(x->s.error, sizeof(x->s.error), "%s: %s", phase, what);
+	else
+		snprintf(x->s.error, sizeof(x->s.error), "%s", what);
+}
+
+bool gf_run_ok(const struct gf_run_ctx *x)
+{
+	return !strcmp(x->s.status, "complete");
+}
+
+/* --- datagen --- */
+
+static bool datagen_wanted(const struct gf_run_ctx *x)
+{
+	return x->dataset.generate;
+}
+
+static int datagen_prepare(struct gf_run_ctx *x)
+{
+	const struct gf_target *t = &x->target;
+	char size[64];
+	int rc;
+
+	if (!x->root)
+		return 0;
+	rc = gf_target_mark(t->root);
+	if (!rc)
+		rc = gf_dataset_forget(t->root);
+	if (rc) {
+		snprintf(x->msg, sizeof(x->msg), "cannot prepare %s: %s", t->root, strerror(-rc));
+		return rc;
+	}
+	rc = gf_datagen_folders(x->w, t->root, x->msg, sizeof(x->msg));
+	if (!x->cli->quiet && !rc)
+		fprintf(stderr, "datagen: %s (%llu files, about %s)\n", x->dataset.reason,
+			(unsigned long long)x->plan.files,
+			gf_format_size((uint64_t)x->plan.dataset_bytes, size, sizeof(size)));
+	return rc;
+}
+
+static int datagen_run(struct gf_run_ctx *x)
+{
+	struct gf_datagen_result *dg = &x->dg;
+	struct gf_series series;
+	int rc;
+
+	gf_progress_phase(x->prog, "datagen", 0, 0);
+	gf_series_init(&series, x->t0_ns, 1000000000u);
+	rc = gf_datagen_run(x->w, &x->plan, x->ops, x->target.root, x->world->rank, x->world->size,
+			    &series, dg, x->msg, sizeof(x->msg));
+	gf_series_free(&series);
+	return rc;
+}
+
+/* After every rank wrote its files, rank 0 writes the manifest that makes the dataset
+ * one that train trusts. */
+static int datagen_merge(struct gf_run_ctx *x, int rc)
+{
+	if (rc)
+		return 0;
+	gf_merge_datagen(x->world, &x->dg, &x->s);
+	snprintf(x->s.datagen_reason, sizeof(x->s.datagen_reason), "%s", x->dataset.reason);
+	if (!x->root)
+		return 0;
+	rc = gf_dataset_write_manifest(x->w, &x->plan, x->target.root);
+	if (rc)
+		snprintf(x->msg, sizeof(x->msg), "cannot write %s/%s: %s", x->target.root, GF_MANIFEST,
+			 strerror(-rc));
+	return rc;
+}
+
+/* --- the read path of ceiling and train: O_DIRECT decided on a data file --- */
+
+static int read_path(struct gf_run_ctx *x)
+{
+	const struct gf_workload *w = x->w;
+
+	if (x->read_decided)
+		return 0;
+	x->read_decided = true;
+	gf_guard_decide_read_path(w, &x->plan, &x->target, x->s.fs_type, x->root, &x->dio);
+	gf_figures_read_path(&x->s, &x->dio, !strcmp(x->target.engine, "hdf5"));
+	x->s.open_files = gf_fetch_open_files(w, &x->plan);
+	if (x->dio.status) {
+		if (x->root)
+			fprintf(stderr, "gpufeed: %s: %s\n", x->target.root, x->dio.reason);
+		snprintf(x->msg, sizeof(x->msg), "%s: %s", x->target.root, x->dio.reason);
+		gf_run_fail(x, GF_EXIT_USAGE, NULL, x->msg);
+		return x->dio.status;
+	}
+	x->read = (struct gf_fetch_cfg){
+		.w = w,
+		.plan = &x->plan,
+		.ops = x->ops,
+		.root = x->target.root,
+		.direct = x->dio.direct,
+		.align = x->dio.align > 1 ? (unsigned)x->dio.align : 1,
+		.mem_align = (unsigned)x->dio.mem_align,
+		.open_files = x->s.open_files,
+	};
+	if (x->root && !x->cli->quiet)
+		fprintf(stderr, "reads: engine %s, loader %s (%s), %u in flight per thread, %s, %s\n",
+			x->target.engine, gf_plan_loader_name(&x->plan), gf_plan_loader_words(&x->plan),
+			x->plan.read_depth, x->dio.reason, x->plan.loader == GF_LOADER_TF_STREAM
+			? "each file opened once per pass" : x->s.open_files ? "files kept open"
+			: "open and close per sample");
+	return 0;
+}
+
+/* --- ceiling --- */
+
+static bool ceiling_wanted(const struct gf_run_ctx *x)
+{
+	return x->cli->cmd == GF_CMD_CEILING || (x->cli->cmd == GF_CMD_RUN && x->w->run.ceiling);
+}
+
+static double ceiling_duration(const struct gf_run_ctx *x)
+{
+	const struct gf_workload *w = x->w;
+
+	return w->run.ceiling_duration > 0 ? w->run.ceiling_duration
+	       : x->cli->duration_s > 0 ? x->cli->duration_s : w->run.duration;
+}
+
+static int ceiling_prepare(struct gf_run_ctx *x)
+{
+	int rc = read_path(x);
+
+	if (!rc && x->root && !x->cli->quiet)
+		fprintf(stderr, "ceiling: the training reads without compute, %s\n",
+			ceiling_duration(x) > 0 ? "until the duration is up" : "over the whole schedule");
+	return rc;
+}
+
+static int ceiling_run(struct gf_run_ctx *x)
+{
+	struct gf_ceiling_cfg cfg = {
+		.w = x->w,
+		.plan = &x->plan,
+		.read = &x->read,
+		.rank = x->world->rank,
+		.t0_ns = x->t0_ns,
+		.duration_s = ceiling_duration(x),
+		.stop = x->stop,
+	};
+
+	x->s.ceiling_t0_unix_s = gf_figures_unix_now();
+	return gf_ceiling_run(&cfg, &x->cr, x->msg, sizeof(x->msg));
+}
+
+static int ceiling_merge(struct gf_run_ctx *x, int rc)
+{
+	(void)rc;
+	rc = gf_merge_ceiling(x->world, &x->cr, &x->s);
+	gf_ceiling_result_free(&x->cr);
+	if (rc)
+		snprintf(x->msg, sizeof(x->msg), "merging results: %s", strerror(-rc));
+	return rc;
+}
+
+/* --- train, with its checkpoints --- */
+
+static bool train_wanted(const struct gf_run_ctx *x)
+{
+	return x->cli->cmd != GF_CMD_DATAGEN && x->cli->cmd != GF_CMD_CEILING && x->w->workflow.train;
+}
+
+static int train_prepare(struct gf_run_ctx *x)
+{
+	int rc = read_path(x);
+
+	if (rc)
+		return rc;
+	if (x->root && !x->cli->quiet)
+		fprintf(stderr, "train: %llu steps per accelerator, batch %llu, %.6g s compute per step\n",
+			(unsigned long long)x->plan.total_steps, (unsigned long long)x->plan.batch,
+			x->plan.compute_s);
+	if (!x->w->workflow.checkpoint)
+		return 0;
+	x->ckpt_phase.bytes_per_checkpoint = gf_model_written_bytes(x->w, &x->model, x->world->size);
+	return gf_guard_ckpt_folder(x->root, &x->target, x->ckpt_folder, 1,
+				    x->ckpt_phase.bytes_per_checkpoint, x->msg, sizeof(x->msg));
+}
+
+static void step_barrier(void)
+{
+	gf_world_barrier();
+}
+
+/* The training phase calls this on the accelerator's thread when a checkpoint is due. */
+struct train_ckpt {
+	struct gf_ckpt_cfg *ck;
+	struct gf_ckpt_phase *phase;
+	unsigned count;
+	char err[1024];
+};
+
+static int train_checkpoint(void *arg, uint64_t step)
+{
+	struct train_ckpt *tc = arg;
+	struct gf_ckpt_burst b;
+	int rc;
+
+	(void)step;
+	rc = gf_ckpt_burst(tc->ck, tc->count, false, &b, tc->err, sizeof(tc->err));
+	if (gf_ckpt_phase_add(tc->phase, &b) && !rc)
+		rc = -ENOMEM;
+	/* Training keeps one checkpoint at a time on disk, as a real job keeps the latest. */
+	if (tc->count > 0 && !tc->ck->w->checkpoint.keep)
+		gf_ckpt_remove(tc->ck, tc->count - 1);
+	tc->count++;
+	return rc;
+}
+
+static int train_run(struct gf_run_ctx *x)
+{
+	const struct gf_workload *w = x->w;
+	struct train_ckpt tc = { .ck = &x->ck, .phase = &x->ckpt_phase };
+	struct gf_train_cfg cfg = {
+		.w = w,
+		.plan = &x->plan,
+		.read = &x->read,
+		.rank = x->world->rank,
+		.t0_ns = x->t0_ns,
+		.duration_s = x->cli->duration_s > 0 ? x->cli->duration_s : w->run.duration,
+		.stop = x->stop,
+		.step_barrier = w->accelerator.step_barrier ? step_barrier : NULL,
+		.checkpoint = w->workflow.checkpoint ? train_checkpoint : NULL,
+		.checkpoint_arg = &tc,
+		.checkpoint_errmsg = tc.err,
+		.checkpoint_async = !strcmp(w->checkpoint.mode, "async"),
+		.progress = x->prog,
+	};
+	int rc;
+
+	x->ck.origin_ns = x->t0_ns;
+	x->s.train_t0_unix_s = gf_figures_unix_now();
+	gf_progress_phase(x->prog, "train", x->plan.total_steps * x->plan.per_rank, cfg.duration_s);
+	rc = gf_train_run(&cfg, &x->tr, x->msg, sizeof(x->msg));
+	/* The last checkpoint goes too unless kept: a collective, made by every rank. */
+	if (tc.count && !w->checkpoint.keep)
+		gf_ckpt_remove(&x->ck, tc.count - 1);
+	else if (tc.count && x->root)
+		gf_ckpt_write_index(&x->ck, tc.count); /* a restore-only run finds them by name */
+	return rc;
+}
+
+static int train_merge(struct gf_run_ctx *x, int rc)
+{
+	(void)rc;
+	rc = gf_merge_train(x->world, &x->tr, &x->s);
+	if (rc)
+		snprintf(x->msg, sizeof(x->msg), "merging results: %s", strerror(-rc));
+	return rc;
+}
+
+/* --- checkpoint only: writes, then restores (MLPerf Storage's checkpointing) --- */
+
+static bool ckpt_wanted(const struct gf_run_ctx *x)
+{
+	return x->cli->cmd == GF_CMD_RUN && x->w->workflow.checkpoint && !x->w->workflow.train;
+}
+
+/* -1 (unset) is none, as DLIO (main.py:262, :267 want > 0). */
+static unsigned ckpt_count(int64_t n)
+{
+	return n > 0 ? (unsigned)n : 0;
+}
+
+static int ckpt_prepare(struct gf_run_ctx *x)
+{
+	const struct gf_workload *w = x->w;
+	unsigned nw = ckpt_count(w->checkpoint.num_checkpoints_write);
+	uint64_t bytes = gf_model_written_bytes(w, &x->model, x->world->size);
+	char size[64];
+
+	if (x->root && !x->cli->quiet)
+		fprintf(stderr, "checkpoint: %u write(s) and %u restore(s) of %s (%s) in %s\n", nw,
+			ckpt_count(w->checkpoint.num_checkpoints_read), gf_format_size(bytes, size, sizeof(size)),
+			w->checkpoint.layout, x->ckpt_folder);
+	return gf_guard_ckpt_folder(x->root, &x->target, x->ckpt_folder, nw, bytes, x->msg, sizeof(x->msg));
+}
+
+static int ckpt_run(struct gf_run_ctx *x)
+{
+	const struct gf_workload *w = x->w;
+	double between = w->checkpoint.time_between_checkpoints > 0 ? w->checkpoint.time_between_checkpoints : 0;
+	int rc;
+
+	gf_progress_phase(x->prog, "checkpoint", 0, 0);
+	x->ck.origin_ns = x->t0_ns;
+	rc = gf_ckpt_run(&x->ck, ckpt_count(w->checkpoint.num_checkpoints_write),
+			 ckpt_count(w->checkpoint.num_checkpoints_read), between, x->stop, &x->ckpt_phase,
+			 x->msg, sizeof(x->msg));
+	/* Stopped by a signal (every rank agreed inside): the run ends "interrupted". */
+	return rc == -EINTR ? 0 : rc;
+}
+
+const struct gf_phase gf_phases[] = {
+	{ "datagen", datagen_wanted, datagen_prepare, datagen_run, datagen_merge,
+	  GF_S3_PH_DATAGEN, GF_S3_PH_DATAGEN },
+	{ "ceiling", ceiling_wanted, ceiling_prepare, ceiling_run, ceiling_merge,
+	  GF_S3_PH_CEILING, GF_S3_PH_CEILING },
+	/* Training reads, and the checkpoints written during training. */
+	{ "train", train_wanted, train_prepare, train_run, train_merge,
+	  GF_S3_PH_TRAIN, GF_S3_PH_CKPT_WRITE },
+	{ "checkpoint", ckpt_wanted, ckpt_prepare, ckpt_run, NULL,
+	  GF_S3_PH_CKPT_RESTORE, GF_S3_PH_CKPT_WRITE },
+};
+const size_t gf_nphases = sizeof(gf_phases) / sizeof(gf_phases[0]);
