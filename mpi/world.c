@@ -13,6 +13,11 @@
 /* Until gf_world_init duplicates it, the checkpoint communicator is the world's. */
 static MPI_Comm comms[GF_COMM_COUNT] = { MPI_COMM_WORLD, MPI_COMM_WORLD };
 
+/* gf_world_reduce: one user operation for every combiner, which the datatype names. */
+static int combiner_key = MPI_KEYVAL_INVALID;
+static MPI_Op combiner_op = MPI_OP_NULL;
+static void apply_combiner(void *in, void *inout, int *len, MPI_Datatype *dt);
+
 static MPI_Comm comm_of(enum gf_comm c)
 {
 	return (unsigned)c < GF_COMM_COUNT ? comms[c] : MPI_COMM_WORLD;
@@ -31,6 +36,8 @@ int gf_world_init(int *argc, char ***argv, struct gf_world *w)
 		return -EIO;
 	w->thread_multiple = provided >= MPI_THREAD_MULTIPLE;
 	MPI_Comm_dup(MPI_COMM_WORLD, &comms[GF_COMM_CKPT]);
+	MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &combiner_key, NULL);
+	MPI_Op_create(apply_combiner, 1, &combiner_op);
 	MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &w->size);
 	MPI_Get_library_version(w->mpi_version, &len);
@@ -71,6 +78,10 @@ void gf_world_finalize(void)
 	if (comms[GF_COMM_CKPT] != MPI_COMM_WORLD)
 		MPI_Comm_free(&comms[GF_COMM_CKPT]);
 	comms[GF_COMM_CKPT] = MPI_COMM_WORLD;
+	if (combiner_op != MPI_OP_NULL)
+		MPI_Op_free(&combiner_op);
+	if (combiner_key != MPI_KEYVAL_INVALID)
+		MPI_Type_free_keyval(&combiner_key);
 	MPI_Finalize();
 }
 
@@ -154,14 +165,44 @@ void gf_world_allsum_u64(uint64_t *v, size_t n)
 	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 }
 
-void gf_world_gather_double(const double *mine, size_t n, double *out)
+/* The combiner rides on the datatype as an attribute: an MPI user function gets no
+ * argument of its own, but it gets the datatype. */
+static void apply_combiner(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-	gf_world_gather_double_on(GF_COMM_MAIN, mine, n, out);
+	const struct gf_combiner *c;
+	int found = 0;
+
+	MPI_Type_get_attr(*dt, combiner_key, (void *)&c, &found);
+	if (!found)
+		return;
+	for (int i = 0; i < *len; i++)
+		c->combine((char *)inout + (size_t)i * c->size, (const char *)in + (size_t)i * c->size);
 }
 
-void gf_world_gather_double_on(enum gf_comm c, const double *mine, size_t n, double *out)
+void gf_world_reduce(const struct gf_combiner *c, void *buf)
 {
-	MPI_Gather(mine, (int)n, MPI_DOUBLE, out, (int)n, MPI_DOUBLE, 0, comm_of(c));
+	MPI_Datatype t;
+	int me;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	MPI_Type_contiguous((int)c->size, MPI_BYTE, &t);
+	MPI_Type_commit(&t);
+	MPI_Type_set_attr(t, combiner_key, (void *)c);
+	if (me == 0)
+		MPI_Reduce(MPI_IN_PLACE, buf, 1, t, combiner_op, 0, MPI_COMM_WORLD);
+	else
+		MPI_Reduce(buf, NULL, 1, t, combiner_op, 0, MPI_COMM_WORLD);
+	MPI_Type_free(&t);
+}
+
+void gf_world_gather_bytes(const void *mine, size_t len, void *out)
+{
+	gf_world_gather_bytes_on(GF_COMM_MAIN, mine, len, out);
+}
+
+void gf_world_gather_bytes_on(enum gf_comm c, const void *mine, size_t len, void *out)
+{
+	MPI_Gather(mine, (int)len, MPI_BYTE, out, (int)len, MPI_BYTE, 0, comm_of(c));
 }
 
 int gf_world_gatherv(const void *mine, size_t len, void **out, size_t *counts)

@@ -55,10 +55,21 @@ void gf_world_allmax_double(double *v, size_t n);
 void gf_world_allmax_double_on(enum gf_comm c, double *v, size_t n);
 void gf_world_allsum_u64(uint64_t *v, size_t n);
 
-/* Gather n doubles from every rank to rank 0 (out has size*n entries, rank-major; NULL on
- * other ranks). */
-void gf_world_gather_double(const double *mine, size_t n, double *out);
-void gf_world_gather_double_on(enum gf_comm c, const double *mine, size_t n, double *out);
+/* A reduction onto rank 0 of one struct of figures by a named function: combine(acc, in)
+ * folds in into acc, and must be commutative and associative. The struct travels as
+ * size bytes in an MPI datatype of its own that carries the combiner, and MPI applies
+ * exactly the function the unit tests call on one rank. buf is in place on rank 0; other
+ * ranks' buffers are only sent. */
+struct gf_combiner {
+	size_t size;
+	void (*combine)(void *acc, const void *in);
+};
+void gf_world_reduce(const struct gf_combiner *c, void *buf);
+
+/* Gather len bytes (a packed struct) from every rank to rank 0: out has size * len bytes,
+ * rank-major, on rank 0 (NULL elsewhere). */
+void gf_world_gather_bytes(const void *mine, size_t len, void *out);
+void gf_world_gather_bytes_on(enum gf_comm c, const void *mine, size_t len, void *out);
 /* Gather a variable number of bytes from each rank to rank 0. On rank 0 *out is a malloc'd
  * buffer of all ranks' data in rank order and counts[r] the bytes of rank r (counts has
  * size entries). Returns 0 or -ENOMEM (on every rank). */

@@ -475,7 +475,60 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-#define TIME_FIELDS GF_CKPT_RANK_FIELDS
+_Static_assert(sizeof(struct gf_ckpt_rank_times) == 5 * sizeof(double) + 2 * sizeof(uint64_t),
+	       "struct gf_ckpt_rank_times is gathered as it is: no padding");
+
+/* checkpoint_latency.csv's row of one rank: its times by name into rank_detail. */
+static void rank_detail(const struct gf_ckpt_rank_times *a, double *d)
+{
+	d[GF_CKPT_R_TOTAL_S] = a->total_s;
+	d[GF_CKPT_R_BYTES] = (double)a->bytes;
+	d[GF_CKPT_R_OPEN_S] = a->open_s;
+	d[GF_CKPT_R_WRITE_S] = a->write_s;
+	d[GF_CKPT_R_SYNC_S] = a->sync_s;
+	d[GF_CKPT_R_BLOCKS] = (double)a->blocks_verified;
+	d[GF_CKPT_R_CLOSE_S] = a->close_s;
+}
+_Static_assert(GF_CKPT_RANK_FIELDS == 7, "a new rank field needs its line in rank_detail()");
+
+int gf_ckpt_burst_merge(const struct gf_ckpt_rank_times *all, int n, struct gf_ckpt_burst *out)
+{
+	double *movers = calloc((size_t)n + 1, sizeof(double));
+	int m = 0;
+
+	out->rank_s = calloc((size_t)n + 1, sizeof(double));
+	out->rank_detail = calloc((size_t)n * GF_CKPT_RANK_FIELDS + 1, sizeof(double));
+	for (int r = 0; r < n; r++) {
+		const struct gf_ckpt_rank_times *a = &all[r];
+		if (out->rank_s)
+			out->rank_s[r] = a->total_s;
+		if (out->rank_detail)
+			rank_detail(a, out->rank_detail + (size_t)r * GF_CKPT_RANK_FIELDS);
+		out->bytes += a->bytes;
+		out->blocks_verified += a->blocks_verified;
+		if (a->total_s > out->burst_s)
+			out->burst_s = a->total_s;
+		if (a->open_s > out->open_max_s)
+			out->open_max_s = a->open_s;
+		if (a->write_s > out->write_max_s)
+			out->write_max_s = a->write_s;
+		if (a->sync_s > out->sync_max_s)
+			out->sync_max_s = a->sync_s;
+		/* The spread is over the ranks that moved data (rank_zero: one writer). */
+		if (a->bytes > 0 && movers)
+			movers[m++] = a->total_s;
+	}
+	out->writers = m;
+	if (movers && m) {
+		qsort(movers, (size_t)m, sizeof(double), cmp_double);
+		out->rank_min_s = movers[0];
+		out->rank_max_s = movers[m - 1];
+		out->rank_median_s = m % 2 ? movers[m / 2] : (movers[m / 2 - 1] + movers[m / 2]) / 2;
+	}
+	out->bytes_per_s = out->burst_s > 0 ? out->bytes / out->burst_s : 0;
+	free(movers);
+	return movers && out->rank_s && out->rank_detail ? 0 : -ENOMEM;
+}
 
 int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 		  struct gf_ckpt_burst *out, char *err, size_t errlen)
@@ -484,7 +537,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	char msg[1024] = "", dir[4200];
 	int owner = restore ? (c->rank + gf_ckpt_restore_shift(c)) % c->world : c->rank;
 	bool shared = !per_rank_layout(c->w);
-	double mine[TIME_FIELDS], *all = NULL;
+	struct gf_ckpt_rank_times *all = NULL;
 	uint64_t t0;
 	int rc = 0;
 
@@ -514,49 +567,12 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	t.total_s = (gf_now_ns() - t0) / 1e9;
 	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
 
-	mine[GF_CKPT_R_TOTAL_S] = t.total_s;
-	mine[GF_CKPT_R_BYTES] = (double)t.bytes;
-	mine[GF_CKPT_R_OPEN_S] = t.open_s;
-	mine[GF_CKPT_R_WRITE_S] = t.write_s;
-	mine[GF_CKPT_R_SYNC_S] = t.sync_s;
-	mine[GF_CKPT_R_BLOCKS] = (double)t.blocks_verified;
-	mine[GF_CKPT_R_CLOSE_S] = t.close_s;
 	if (c->rank == 0)
-		all = calloc((size_t)c->world * TIME_FIELDS, sizeof(double));
-	gf_world_gather_double_on(GF_COMM_CKPT, mine, TIME_FIELDS, all);
-	if (c->rank == 0 && all) {
-		double *movers = calloc((size_t)c->world, sizeof(double));
-		out->rank_s = calloc((size_t)c->world, sizeof(double));
-		int n = 0;
-		for (int r = 0; r < c->world; r++) {
-			double *a = all + (size_t)r * TIME_FIELDS;
-			if (out->rank_s)
-				out->rank_s[r] = a[0];
-			out->bytes += (uint64_t)a[1];
-			out->blocks_verified += (uint64_t)a[5];
-			if (a[0] > out->burst_s)
-				out->burst_s = a[0];
-			if (a[2] > out->open_max_s)
-				out->open_max_s = a[2];
-			if (a[3] > out->write_max_s)
-				out->write_max_s = a[3];
-			if (a[4] > out->sync_max_s)
-				out->sync_max_s = a[4];
-			if (a[1] > 0 && movers)
-				movers[n++] = a[0];
-		}
-		out->writers = n;
-		if (movers && n) {
-			qsort(movers, (size_t)n, sizeof(double), cmp_double);
-			out->rank_min_s = movers[0];
-			out->rank_max_s = movers[n - 1];
-			out->rank_median_s = n % 2 ? movers[n / 2] : (movers[n / 2 - 1] + movers[n / 2]) / 2;
-		}
-		out->bytes_per_s = out->burst_s > 0 ? out->bytes / out->burst_s : 0;
-		free(movers);
-		out->rank_detail = all;
-		all = NULL;
-	}
+		all = calloc((size_t)c->world, sizeof(*all));
+	gf_world_gather_bytes_on(GF_COMM_CKPT, &t, sizeof(t), all);
+	/* Rank 0 short of memory keeps the burst's figures empty, not the run. */
+	if (c->rank == 0 && all)
+		gf_ckpt_burst_merge(all, c->world, out);
 	free(all);
 	if (c->w->checkpoint.rank_sync)
 		gf_world_barrier_on(GF_COMM_CKPT);

@@ -79,6 +79,10 @@ int gf_ckpt_restore_shift(const struct gf_ckpt_cfg *c);
 int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 		  struct gf_ckpt_burst *out, char *err, size_t errlen);
 void gf_ckpt_burst_free(struct gf_ckpt_burst *b);
+/* Rank 0: one burst's figures from every rank's times (all has n entries, in rank order),
+ * added to out (zeroed by the caller). Pure, for the unit tests. Returns 0, or -ENOMEM
+ * with the per-rank figures left out. */
+int gf_ckpt_burst_merge(const struct gf_ckpt_rank_times *all, int n, struct gf_ckpt_burst *out);
 
 /* Every burst of a run, for the summary (rank 0 holds the figures). */
 struct gf_ckpt_phase {

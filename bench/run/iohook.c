@@ -8,10 +8,39 @@
 
 #include "config.h"
 #include "mpi/world.h"
-#include "run/merge.h"
+#include "io/s3/s3.h"
 #ifdef HAVE_CURL
 #include "io/s3/ns.h"
-#include "io/s3/s3.h"
+#endif
+
+void gf_iohook_s3_stats_combine(void *acc, const void *in)
+{
+	struct gf_s3_stats *a = acc;
+	const struct gf_s3_stats *b = in;
+
+	a->requests += b->requests;
+	a->retries_slowdown += b->retries_slowdown;
+	a->retries_server += b->retries_server;
+	a->retries_network += b->retries_network;
+	a->errors_client += b->errors_client;
+	a->errors_server += b->errors_server;
+	a->errors_network += b->errors_network;
+	a->multipart_uploads += b->multipart_uploads;
+	a->multipart_aborts += b->multipart_aborts;
+	a->new_connections += b->new_connections;
+}
+
+_Static_assert(sizeof(struct gf_s3_stats) == 10 * sizeof(uint64_t),
+	       "a new S3 counter needs its line in gf_iohook_s3_stats_combine");
+
+#ifdef HAVE_CURL
+static void timing_combine(void *acc, const void *in)
+{
+	gf_s3_timing_merge(acc, in);
+}
+
+static const struct gf_combiner timing_combiner = { sizeof(struct gf_s3_timing), timing_combine };
+static const struct gf_combiner stats_combiner = { sizeof(struct gf_s3_stats), gf_iohook_s3_stats_combine };
 #endif
 
 /* An object store: the S3 engine (the null engine on an s3:// target makes no request). */
@@ -106,11 +135,7 @@ void gf_iohook_phase_end(struct gf_run_ctx *x, int rd, int wr)
 		int ph = i ? wr : rd;
 		if (rd == wr && !i)
 			continue;
-		gf_world_sum_u64(&t->requests, GF_S3_TIMING_COUNTERS);
-		gf_merge_hist(&t->connect);
-		gf_merge_hist(&t->tls);
-		gf_merge_hist(&t->ttfb);
-		gf_merge_hist(&t->total);
+		gf_world_reduce(&timing_combiner, t);
 		if (!root || !t->requests)
 			continue;
 		if (!s->s3_timing[ph]) {
@@ -168,7 +193,7 @@ void gf_iohook_finish(struct gf_run_ctx *x)
 	{
 		struct gf_s3_stats st;
 		gf_s3_stats_get(&st);
-		gf_world_sum_u64((uint64_t *)&st, sizeof(st) / sizeof(uint64_t));
+		gf_world_reduce(&stats_combiner, &st);
 		s3_figures(&x->s.s3, &st);
 	}
 	x->s.s3_used = true;

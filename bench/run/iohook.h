@@ -20,4 +20,8 @@ void gf_iohook_phase_end(struct gf_run_ctx *x, int rd, int wr);
  * run fails if it cannot), and the backend's counters, summed over ranks. */
 void gf_iohook_finish(struct gf_run_ctx *x);
 
+/* The S3 counters of two ranks added up (struct gf_s3_stats), for the reduction and the
+ * unit test. */
+void gf_iohook_s3_stats_combine(void *acc, const void *in);
+
 #endif

@@ -273,7 +273,8 @@ static int train_run(struct gf_run_ctx *x)
 static int train_merge(struct gf_run_ctx *x, int rc)
 {
 	(void)rc;
-	rc = gf_merge_train(x->world, &x->tr, &x->s);
+	rc = gf_merge_train(x->world, &x->tr, x->w->workflow.checkpoint && !strcmp(x->w->checkpoint.mode, "async"),
+			    &x->s);
 	if (rc)
 		snprintf(x->msg, sizeof(x->msg), "merging results: %s", strerror(-rc));
 	return rc;
