@@ -191,7 +191,7 @@ int gf_model_layout(const struct gf_workload *w, int world, struct gf_model_layo
 	m->pp = (int)w->model.pipeline;
 	m->mp = m->tp * m->pp;
 	m->zero = (int)w->model.zero_stage;
-	m->subset = !strcmp(w->checkpoint.mode, "subset");
+	m->subset = w->checkpoint.mode == GF_CKPT_MODE_SUBSET;
 	if (!strcmp(w->model.type, "transformer") && w->model.num_layers <= 0)
 		return layout_fail(w, err, errlen, "model.type transformer needs model.num_layers > 0 (DLIO "
 				   "writes nothing for it without layers)");

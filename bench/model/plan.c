@@ -23,11 +23,11 @@ static void plan_loader(const struct gf_workload *w, struct gf_plan *p)
 	p->threads = w->reader.read_threads > 0 ? (unsigned)w->reader.read_threads : 1;
 	p->read_depth = 1;
 	/* indexed_binary_mmap_reader.py:53-66 maps every file once per reader, at its start. */
-	p->keep_open = !strcmp(w->dataset.format, "mmap_indexed_binary");
+	p->keep_open = w->dataset.format == GF_FMT_MMAP_INDEXED_BINARY;
 	if (w->target.queue_depth > 0) {
 		p->loader = GF_LOADER_ASYNC;
 		p->read_depth = (unsigned)w->target.queue_depth;
-	} else if (!strcmp(w->reader.data_loader, "tensorflow") && !strcmp(w->dataset.format, "tfrecord") &&
+	} else if (!strcmp(w->reader.data_loader, "tensorflow") && w->dataset.format == GF_FMT_TFRECORD &&
 		   w->accelerator.per_rank == 1) {
 		/* tf_reader.py:91-99: TFRecordDataset(buffer_size=transfer_size,
 		 * num_parallel_reads=read_threads), then shuffle(shuffle_size) when sample_shuffle
@@ -278,7 +278,7 @@ int gf_plan_file_path(const struct gf_workload *w, const struct gf_plan *p, cons
 	gf_plan_subfolder(w, file, sub, sizeof(sub));
 	n = snprintf(buf, len, "%s/train/%s%s%s_%llu_of_%llu.%s", root, sub, sub[0] ? "/" : "",
 		     w->dataset.file_prefix, (unsigned long long)file, (unsigned long long)p->files,
-		     w->dataset.format);
+		     gf_format_name(w->dataset.format));
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 

@@ -18,8 +18,15 @@
 #define KEY(p, t, field, ch, lo, hi, h) { p, t, F(field), ch, lo, hi, h }
 #define IGN(p, h) { p, GF_K_IGNORED, 0, 0, NULL, 1, 0, h }
 
-static const char FORMATS[] =
-	"tfrecord|hdf5|csv|npz|npy|jpeg|png|indexed_binary|mmap_indexed_binary|synthetic";
+/* "|a|b|c" from a list; the table takes it from its second character. */
+#define BAR_NAME(id, name) "|" #name
+#define NAME(id, name) #name,
+static const char FORMATS[] = GF_FORMATS(BAR_NAME);
+static const char CKPT_MODES[] = GF_CKPT_MODES(BAR_NAME);
+static const char CKPT_LAYOUTS[] = GF_CKPT_LAYOUTS(BAR_NAME);
+static const char *const format_names[] = { GF_FORMATS(NAME) };
+static const char *const ckpt_mode_names[] = { GF_CKPT_MODES(NAME) };
+static const char *const ckpt_layout_names[] = { GF_CKPT_LAYOUTS(NAME) };
 static const char DTYPES[] = "fp16|bf16|fp32|fp64|int8|uint8";
 
 /* Bounds of the time and size keys: each must fit when turned into nanoseconds or bytes
@@ -62,7 +69,7 @@ const struct gf_key gf_keys[] = {
 	IGN("workflow.debug", "a DLIO key that DLIO itself does not read (its bert_v100 file sets it)"),
 
 	KEY("dataset.data_folder", GF_K_STR, dataset.data_folder, NULL, 1, 0, "where the dataset lives (under storage_root)"),
-	KEY("dataset.format", GF_K_ENUM_STR, dataset.format, FORMATS, 1, 0, "file format: decides the access pattern"),
+	KEY("dataset.format", GF_K_ENUM, dataset.format, FORMATS + 1, 1, 0, "file format: decides the access pattern"),
 	KEY("dataset.num_files_train", GF_K_INT, dataset.num_files_train, NULL, 1, 1e15, "training files"),
 	KEY("dataset.num_files_eval", GF_K_INT, dataset.num_files_eval, NULL, 0, 1e15, "evaluation files"),
 	KEY("dataset.num_samples_per_file", GF_K_INT, dataset.num_samples_per_file, NULL, 1, 1e12, "samples in each file"),
@@ -131,10 +138,10 @@ const struct gf_key gf_keys[] = {
 	KEY("checkpoint.fsync", GF_K_BOOL, checkpoint.fsync, NULL, 1, 0, "make each shard durable (honoured, unlike DLIO)"),
 	KEY("checkpoint.rank_sync", GF_K_BOOL, checkpoint.rank_sync, NULL, 1, 0, "barrier after each checkpoint"),
 	KEY("checkpoint.recovery_rank_shift", GF_K_ENUM, checkpoint.recovery_rank_shift, "false|true|auto", 1, 0, "restore another node's shard (true; unset = auto, the same) or each rank its own (false); DLIO never applies it (a misspelled name), gpufeed does"),
-	KEY("checkpoint.mode", GF_K_ENUM_STR, checkpoint.mode, "default|subset|async", 1, 0, "default: training halts for each burst; async (gpufeed): a background thread per rank writes it while training goes on, one burst in flight, and summary.json checkpoint.async reports how much reads and AU drop meanwhile (needs workflow.train and MPI_THREAD_MULTIPLE); subset: DLIO's, which ranks take part"),
+	KEY("checkpoint.mode", GF_K_ENUM, checkpoint.mode, CKPT_MODES + 1, 1, 0, "default: training halts for each burst; async (gpufeed): a background thread per rank writes it while training goes on, one burst in flight, and summary.json checkpoint.async reports how much reads and AU drop meanwhile (needs workflow.train and MPI_THREAD_MULTIPLE); subset: DLIO's, which ranks take part"),
 	KEY("checkpoint.type", GF_K_ENUM_STR, checkpoint.type, "rank_zero|all_ranks", 1, 0, "who writes"),
 	KEY("checkpoint.model_size", GF_K_SIZE, checkpoint.model_size, NULL, 0, MODEL_MAX, "flat checkpoint size"),
-	KEY("checkpoint.layout", GF_K_ENUM_STR, checkpoint.layout, "file_per_rank|shared_file|hdf5|object_per_rank", 1, 0, "file per rank, one MPI-IO file, one parallel HDF5 file, or one S3 object per rank (multipart; the only one on s3://)"),
+	KEY("checkpoint.layout", GF_K_ENUM, checkpoint.layout, CKPT_LAYOUTS + 1, 1, 0, "file per rank, one MPI-IO file, one parallel HDF5 file, or one S3 object per rank (multipart; the only one on s3://)"),
 	KEY("checkpoint.collective", GF_K_BOOL, checkpoint.collective, NULL, 1, 0, "shared_file/hdf5: collective writes (false = independent)"),
 	KEY("checkpoint.mpiio_hints", GF_K_KV, checkpoint.mpiio_hints, NULL, 1, 0, "MPI_Info hints for shared files (striping_factor, romio_cb_write ...)"),
 	KEY("checkpoint.buffer_size", GF_K_SIZE, checkpoint.buffer_size, NULL, 0, BUF_MAX, "memory each rank streams its shard through"),
@@ -681,7 +688,7 @@ void gf_workload_defaults(struct gf_workload *w)
 	snprintf(w->framework, sizeof(w->framework), "tensorflow"); /* DLIO's config.py:47 */
 	w->workflow.train = true;
 	snprintf(w->dataset.data_folder, sizeof(w->dataset.data_folder), "./data/");
-	snprintf(w->dataset.format, sizeof(w->dataset.format), "tfrecord");
+	w->dataset.format = GF_FMT_TFRECORD;
 	w->dataset.num_files_train = 8;
 	w->dataset.num_samples_per_file = 1;
 	w->dataset.record_length_bytes = 65536;
@@ -710,9 +717,9 @@ void gf_workload_defaults(struct gf_workload *w)
 	w->checkpoint.time_between_checkpoints = -1;
 	w->checkpoint.num_checkpoints_write = -1;
 	w->checkpoint.num_checkpoints_read = -1;
-	snprintf(w->checkpoint.mode, sizeof(w->checkpoint.mode), "default");
+	w->checkpoint.mode = GF_CKPT_MODE_DEFAULT;
 	snprintf(w->checkpoint.type, sizeof(w->checkpoint.type), "rank_zero");
-	snprintf(w->checkpoint.layout, sizeof(w->checkpoint.layout), "file_per_rank");
+	w->checkpoint.layout = GF_CKPT_FILE_PER_RANK;
 	w->checkpoint.collective = true;
 	w->checkpoint.buffer_size = 64u << 20;
 	w->checkpoint.scale = 1.0;
@@ -801,17 +808,33 @@ int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
 	return gf_profile_apply(w, err, errlen);
 }
 
+const char *gf_format_name(enum gf_format f)
+{
+	return (unsigned)f < GF_FMT_COUNT ? format_names[f] : "?";
+}
+
+const char *gf_ckpt_mode_name(enum gf_ckpt_mode m)
+{
+	return (unsigned)m < GF_CKPT_MODE_COUNT ? ckpt_mode_names[m] : "?";
+}
+
+const char *gf_ckpt_layout_name(enum gf_ckpt_layout l)
+{
+	return (unsigned)l < GF_CKPT_LAYOUT_COUNT ? ckpt_layout_names[l] : "?";
+}
+
 enum gf_layout gf_workload_layout(const struct gf_workload *w)
 {
-	const char *f = w->dataset.format;
-
-	if (!strcmp(f, "npz") || !strcmp(f, "npy") || !strcmp(f, "jpeg") || !strcmp(f, "png"))
+	switch (w->dataset.format) {
+	case GF_FMT_NPZ: case GF_FMT_NPY: case GF_FMT_JPEG: case GF_FMT_PNG:
 		return GF_LAYOUT_FILE_PER_SAMPLE;
-	if (!strcmp(f, "indexed_binary") || !strcmp(f, "mmap_indexed_binary"))
+	case GF_FMT_INDEXED_BINARY: case GF_FMT_MMAP_INDEXED_BINARY:
 		return GF_LAYOUT_INDEXED;
-	if (!strcmp(f, "hdf5"))
+	case GF_FMT_HDF5:
 		return GF_LAYOUT_ROWS;
-	return GF_LAYOUT_RECORDS;
+	default:
+		return GF_LAYOUT_RECORDS;
+	}
 }
 
 uint64_t gf_workload_samples(const struct gf_workload *w)

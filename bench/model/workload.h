@@ -21,6 +21,25 @@ enum gf_shuffle { GF_SHUFFLE_OFF = 0, GF_SHUFFLE_SEED, GF_SHUFFLE_RANDOM };
 enum gf_read_type { GF_READ_ON_DEMAND = 0, GF_READ_MEMORY };
 enum gf_direct { GF_DIRECT_OFF = 0, GF_DIRECT_ON, GF_DIRECT_AUTO };
 
+/* Enum keys whose names the code would otherwise compare as strings: one list each, which
+ * gives the enum, the names the key table accepts (in this order, as the enum's values)
+ * and the name functions below. */
+#define GF_FORMATS(X) \
+	X(GF_FMT_TFRECORD, tfrecord) X(GF_FMT_HDF5, hdf5) X(GF_FMT_CSV, csv) X(GF_FMT_NPZ, npz) \
+	X(GF_FMT_NPY, npy) X(GF_FMT_JPEG, jpeg) X(GF_FMT_PNG, png) \
+	X(GF_FMT_INDEXED_BINARY, indexed_binary) X(GF_FMT_MMAP_INDEXED_BINARY, mmap_indexed_binary) \
+	X(GF_FMT_SYNTHETIC, synthetic)
+#define GF_CKPT_MODES(X) X(GF_CKPT_MODE_DEFAULT, default) X(GF_CKPT_MODE_SUBSET, subset) \
+	X(GF_CKPT_MODE_ASYNC, async)
+/* file per rank, one MPI-IO file, one parallel HDF5 file, one S3 object per rank: what
+ * each needs of the target is the layout table in phase/ckpt.c. */
+#define GF_CKPT_LAYOUTS(X) X(GF_CKPT_FILE_PER_RANK, file_per_rank) X(GF_CKPT_SHARED_FILE, shared_file) \
+	X(GF_CKPT_HDF5, hdf5) X(GF_CKPT_OBJECT_PER_RANK, object_per_rank)
+#define GF_ENUM_ID(id, name) id,
+enum gf_format { GF_FORMATS(GF_ENUM_ID) GF_FMT_COUNT };
+enum gf_ckpt_mode { GF_CKPT_MODES(GF_ENUM_ID) GF_CKPT_MODE_COUNT };
+enum gf_ckpt_layout { GF_CKPT_LAYOUTS(GF_ENUM_ID) GF_CKPT_LAYOUT_COUNT };
+
 /* How a format lays samples out, which decides the access pattern. */
 enum gf_layout {
 	GF_LAYOUT_FILE_PER_SAMPLE, /* npz, npy, jpeg, png: each file read whole */
@@ -67,7 +86,7 @@ struct gf_workload {
 
 	struct {
 		char data_folder[GF_STR];
-		char format[32];
+		enum gf_format format;
 		int64_t num_files_train, num_files_eval, num_samples_per_file;
 		uint64_t record_length_bytes;
 		uint64_t record_length_bytes_stdev;
@@ -117,11 +136,11 @@ struct gf_workload {
 		int64_t num_checkpoints_write, num_checkpoints_read;
 		bool fsync, rank_sync;
 		enum gf_shift recovery_rank_shift; /* false | true | auto (unset: gpufeed's shift) */
-		char mode[32];
+		enum gf_ckpt_mode mode;
 		char type[32];
 		uint64_t model_size;
 		/* gpufeed's additions */
-		char layout[32];          /* file_per_rank | shared_file | hdf5 | object_per_rank */
+		enum gf_ckpt_layout layout;
 		bool collective;          /* shared_file: MPI_File_write_at_all */
 		struct gf_kvmap mpiio_hints;
 		uint64_t buffer_size;     /* per rank, streamed through */
@@ -261,6 +280,11 @@ void gf_workload_defaults(struct gf_workload *w);
 /* Cross-key checks and derived defaults after loading and overrides. Returns 0 or -EINVAL
  * with a message. */
 int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen);
+
+/* The names of the enum keys' values, as the key table spells them. */
+const char *gf_format_name(enum gf_format f);
+const char *gf_ckpt_mode_name(enum gf_ckpt_mode m);
+const char *gf_ckpt_layout_name(enum gf_ckpt_layout l);
 
 enum gf_layout gf_workload_layout(const struct gf_workload *w);
 /* Samples in the training set. */

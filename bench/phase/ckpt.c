@@ -131,10 +131,27 @@ int gf_ckpt_restore_shift(const struct gf_ckpt_cfg *c)
 	return c->world > 1 ? 1 : 0;
 }
 
-/* Layouts that give each rank its own files (objects on S3) through the io engine. */
-static bool per_rank_layout(const struct gf_workload *w)
+/* The checkpoint layouts: what each needs of the target's backend, and how it writes. */
+static const struct gf_ckpt_layout_def layouts[] = {
+	{ GF_CKPT_FILE_PER_RANK, 0, true, NULL, NULL, NULL },
+	{ GF_CKPT_SHARED_FILE, GF_IO_CAP_KERNEL_PATH, false, &gf_shared_mpiio, "checkpoint.mpiio", NULL },
+#ifdef HAVE_HDF5
+	{ GF_CKPT_HDF5, GF_IO_CAP_KERNEL_PATH, false, &gf_shared_hdf5, "checkpoint.h5", NULL },
+#else
+	{ GF_CKPT_HDF5, GF_IO_CAP_KERNEL_PATH, false, NULL, "checkpoint.h5",
+	  "this gpufeed was built without parallel HDF5 (install libhdf5-openmpi-dev and rebuild)" },
+#endif
+	{ GF_CKPT_OBJECT_PER_RANK, GF_IO_CAP_OBJECTS, true, NULL, NULL, NULL },
+};
+_Static_assert(sizeof(layouts) / sizeof(layouts[0]) == GF_CKPT_LAYOUT_COUNT,
+	       "every checkpoint.layout has a row in the layout table");
+
+const struct gf_ckpt_layout_def *gf_ckpt_layout_def(enum gf_ckpt_layout l)
 {
-	return !strcmp(w->checkpoint.layout, "file_per_rank") || !strcmp(w->checkpoint.layout, "object_per_rank");
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (layouts[i].layout == l)
+			return &layouts[i];
+	return &layouts[0];
 }
 
 #define MIB (1ull << 20)
@@ -300,7 +317,7 @@ static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner,
 		return 0;
 	block_geometry(c->w, &block, &qd);
 	iocfg.queue_depth = qd;
-	if (!restore && !strcmp(c->w->checkpoint.layout, "object_per_rank")) {
+	if (!restore && c->w->checkpoint.layout == GF_CKPT_OBJECT_PER_RANK) {
 		/* Each shard is one multipart upload (one PUT when it fits in a part), its parts
 		 * sized for the larger of the two shards. */
 		uint64_t want = c->w->checkpoint.part_size;
@@ -342,7 +359,8 @@ out_io:
 static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, bool restore,
 		       struct gf_ckpt_rank_times *t, char *msg, size_t msglen)
 {
-	const struct gf_shared_ops *ops = &gf_shared_mpiio;
+	const struct gf_ckpt_layout_def *def = gf_ckpt_layout_def(c->w->checkpoint.layout);
+	const struct gf_shared_ops *ops = def->shared_ops;
 	struct gf_model_share s;
 	struct gf_shared *f = NULL;
 	uint64_t mine[2], base[2] = { 0, 0 }, total[2] = { 0, 0 }, t0;
@@ -353,14 +371,10 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 	bool coll = c->w->checkpoint.collective;
 	int rc;
 
-	if (!strcmp(c->w->checkpoint.layout, "hdf5")) {
-#ifdef HAVE_HDF5
-		ops = &gf_shared_hdf5;
-#else
-		snprintf(msg, msglen, "checkpoint.layout hdf5: this gpufeed was built without parallel "
-			 "HDF5 (install libhdf5-openmpi-dev and rebuild)");
+	if (!ops) {
+		/* The run's guards refuse it before any burst; every rank returns alike. */
+		snprintf(msg, msglen, "checkpoint.layout %s: %s", gf_ckpt_layout_name(def->layout), def->missing);
 		return gf_world_agree_on(GF_COMM_CKPT, -ENOTSUP, msg, msg, msglen);
-#endif
 	}
 	block_geometry(c->w, &block, &qd);
 	if (posix_memalign(&buf, 4096, block))
@@ -385,7 +399,7 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 	if (rc)
 		goto out;
 	ckpt_dir(c, index, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/checkpoint.%s", dir, ops == &gf_shared_mpiio ? "mpiio" : "h5");
+	snprintf(path, sizeof(path), "%s/%s", dir, def->file);
 	t0 = gf_now_ns();
 	rc = ops->open(gf_world_comm_on(GF_COMM_CKPT), path, !restore, c->w->checkpoint.mpiio_hints.kv,
 		       c->w->checkpoint.mpiio_hints.n, total, &f, msg, msglen);
@@ -536,7 +550,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	struct gf_ckpt_rank_times t;
 	char msg[1024] = "", dir[4200];
 	int owner = restore ? (c->rank + gf_ckpt_restore_shift(c)) % c->world : c->rank;
-	bool shared = !per_rank_layout(c->w);
+	bool shared = !gf_ckpt_layout_def(c->w->checkpoint.layout)->per_rank;
 	struct gf_ckpt_rank_times *all = NULL;
 	uint64_t t0;
 	int rc = 0;
@@ -592,7 +606,8 @@ int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
 	char path[4300];
 	int rc = 0;
 
-	bool per_rank = per_rank_layout(c->w);
+	const struct gf_ckpt_layout_def *def = gf_ckpt_layout_def(c->w->checkpoint.layout);
+	bool per_rank = def->per_rank;
 
 	if (per_rank) {
 		struct gf_model_share s;
@@ -610,11 +625,9 @@ int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
 	if (c->rank == 0) {
 		char dir[4200];
 		ckpt_dir(c, index, dir, sizeof(dir));
-		/* Only the shared layouts make these (on S3 each would cost a DELETE). */
+		/* Only the shared layouts make one (on S3 it would cost a DELETE). */
 		if (!per_rank) {
-			snprintf(path, sizeof(path), "%s/checkpoint.mpiio", dir);
-			gf_ns_unlink(path);
-			snprintf(path, sizeof(path), "%s/checkpoint.h5", dir);
+			snprintf(path, sizeof(path), "%s/%s", dir, def->file);
 			gf_ns_unlink(path);
 		}
 		int drc = gf_ns_rmdir(dir);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "io/io.h"
+#include "io/shared.h"
 #include "model/model.h"
 #include "model/plan.h"
 #include "model/workload.h"
@@ -27,6 +28,19 @@
 #define GF_CKPT_NAME 64                      /* "global_epoch{E}_step{S}" */
 #define GF_CKPT_INDEX "gpufeed_checkpoints.json" /* the kept checkpoints' names, in order */
 #define GF_CKPT_INDEX_MAX 1024
+
+/* A row of the layout table: what a checkpoint.layout needs of the target's backend (the
+ * one its URI scheme selects) and how it writes. */
+struct gf_ckpt_layout_def {
+	enum gf_ckpt_layout layout;
+	unsigned needs;          /* GF_IO_CAP_* bits the target's backend must have */
+	bool per_rank;           /* each rank its own files (objects) through the io engine */
+	const struct gf_shared_ops *shared_ops; /* else one shared file through these */
+	const char *file;        /* the shared file's name in a checkpoint's folder */
+	const char *missing;     /* why this build cannot write it (shared_ops NULL), or NULL */
+};
+
+const struct gf_ckpt_layout_def *gf_ckpt_layout_def(enum gf_ckpt_layout l);
 
 struct gf_ckpt_cfg {
 	const struct gf_workload *w;

@@ -24,7 +24,7 @@ struct json_object *gf_dataset_manifest(const struct gf_workload *w, const struc
 	if (!m)
 		return NULL;
 	json_object_object_add(m, "schema", json_object_new_string("gpufeed.dataset/1"));
-	json_object_object_add(m, "format", json_object_new_string(w->dataset.format));
+	json_object_object_add(m, "format", json_object_new_string(gf_format_name(w->dataset.format)));
 	json_object_object_add(m, "file_prefix", json_object_new_string(w->dataset.file_prefix));
 	json_object_object_add(m, "num_files_train", json_object_new_uint64(p->files));
 	json_object_object_add(m, "num_samples_per_file", json_object_new_uint64(p->samples_per_file));

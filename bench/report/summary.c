@@ -310,7 +310,7 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 	struct json_object *hints = json_object_new_object();
 
 	json_object_object_add(o, "bytes", json_object_new_uint64(ph->bytes_per_checkpoint));
-	json_object_object_add(o, "layout", json_object_new_string(w->checkpoint.layout));
+	json_object_object_add(o, "layout", json_object_new_string(gf_ckpt_layout_name(w->checkpoint.layout)));
 	json_object_object_add(o, "collective", json_object_new_boolean(ph->collective));
 	json_object_object_add(o, "durable", json_object_new_boolean(w->checkpoint.fsync));
 	add_d(o, "scale", s->model ? s->model->scale : 1);
@@ -499,7 +499,7 @@ static struct json_object *plan_json(const struct gf_run_summary *s)
 	struct json_object *pl = json_object_new_object();
 	json_object_object_add(pl, "files", json_object_new_uint64(s->plan->files));
 	json_object_object_add(pl, "samples", json_object_new_uint64(s->plan->samples));
-	json_object_object_add(pl, "format", json_object_new_string(s->w->dataset.format));
+	json_object_object_add(pl, "format", json_object_new_string(gf_format_name(s->w->dataset.format)));
 	json_object_object_add(pl, "layout", json_object_new_string(layout_key(s->plan->layout)));
 	if (s->plan->layout == GF_LAYOUT_ROWS) {
 		/* How the samples were read, for a reader of the results who never saw the files. */
@@ -822,7 +822,7 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 		}
 		fprintf(f, "checkpoint: %s per checkpoint (%s%s), %u write burst(s), slowest %s; %u restore(s), "
 			"slowest %s%s\n", gf_format_size(s->ckpt->bytes_per_checkpoint, a, sizeof(a)),
-			s->w->checkpoint.layout, s->model && s->model->scale < 1 ? ", scaled" : "", nw,
+			gf_ckpt_layout_name(s->w->checkpoint.layout), s->model && s->model->scale < 1 ? ", scaled" : "", nw,
 			gf_format_time(wmax, b2, sizeof(b2)), nr, gf_format_time(rmax, c, sizeof(c)),
 			s->ckpt->verified ? ", every block verified" : "");
 		if (s->async_ran) {

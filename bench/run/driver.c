@@ -44,8 +44,10 @@ static int check(struct gf_run_ctx *x)
 		rc = gf_plan_build(w, (unsigned)world->size, &x->plan, err, len);
 	if (!rc && w->workflow.checkpoint)
 		rc = gf_model_layout(w, world->size, &x->model, err, len);
-	if (!rc)
-		rc = gf_guard_read_path(w, &x->target, err, len);
+	if (!rc) {
+		x->ops = gf_io_find(x->target.engine);
+		rc = gf_guard_read_path(w, &x->target, x->ops, err, len);
+	}
 	if (!rc)
 		rc = gf_guard_ckpt_layout(w, &x->target, err, len);
 	if (rc && x->root)
@@ -59,14 +61,13 @@ static void decide(struct gf_run_ctx *x)
 	struct gf_workload *w = x->w;
 	const struct gf_world *world = x->world;
 
-	x->ops = gf_io_find(x->target.engine);
 	gf_target_lustre_hints(w);
 	if (w->workflow.checkpoint) {
-		/* The hdf5 engine reads HDF5 training data only: file_per_rank checkpoints are
-		 * written by the default engine for the path. */
+		/* An engine that only reads (hdf5: HDF5 training data) leaves file_per_rank
+		 * checkpoints to the default engine for the path. */
 		char why[256];
-		const struct gf_io_ops *ck_ops = strcmp(x->target.engine, "hdf5") ? x->ops
-						 : gf_io_default_local(why, sizeof(why));
+		const struct gf_io_ops *ck_ops = x->ops->caps & GF_IO_CAP_READONLY
+						 ? gf_io_default_local(why, sizeof(why)) : x->ops;
 		gf_guard_ckpt_folder_path(w, &x->target, x->ckpt_folder, sizeof(x->ckpt_folder));
 		x->ck = (struct gf_ckpt_cfg){
 			.w = w, .m = &x->model, .plan = w->workflow.train ? &x->plan : NULL, .ops = ck_ops,
@@ -92,7 +93,7 @@ static int open_results(struct gf_run_ctx *x)
 	int rc = 0;
 
 	if (x->root)
-		gf_guard_dataset(x->cli, x->w, &x->plan, &x->target, &x->dataset);
+		gf_guard_dataset(x->cli, x->w, &x->plan, &x->target, x->ops, &x->dataset);
 	gf_world_bcast(&x->dataset, sizeof(x->dataset), 0);
 	if (x->dataset.status) {
 		if (x->root)
@@ -214,8 +215,7 @@ static void write_results(struct gf_run_ctx *x)
 	/* The bursts' figures are copied for report once every burst ran. */
 	if (x->w->workflow.checkpoint)
 		x->s.ckpt = gf_figures_ckpt(&x->fck, &x->fbursts, &x->ckpt_phase, x->w->checkpoint.collective &&
-					    (!strcmp(x->w->checkpoint.layout, "shared_file") ||
-					     !strcmp(x->w->checkpoint.layout, "hdf5")));
+					    !gf_ckpt_layout_def(x->w->checkpoint.layout)->per_rank);
 	rc = gf_summary_write(x->partial, &x->s);
 
 	if (rc) {

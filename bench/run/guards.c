@@ -8,6 +8,7 @@
 #include "io/ns.h"
 #include "model/units.h"
 #include "mpi/world.h"
+#include "phase/ckpt.h"
 #include "phase/datagen.h"
 
 /* What DLIO and MLPerf Storage refuse too. */
@@ -37,7 +38,7 @@ static int dlio_refuses(const struct gf_workload *w, char *err, size_t errlen)
 			 "framework=%s", src, w->framework, w->reader.data_loader, w->reader.data_loader);
 		return -EINVAL;
 	}
-	if (w->workflow.train && !strcmp(w->dataset.format, "tfrecord") && !strcmp(w->reader.data_loader, "pytorch")) {
+	if (w->workflow.train && w->dataset.format == GF_FMT_TFRECORD && !strcmp(w->reader.data_loader, "pytorch")) {
 		snprintf(err, errlen, "%s: dataset.format tfrecord with reader.data_loader pytorch: DLIO refuses it "
 			 "(tfrecord is read by tf.data); set framework=tensorflow and reader.data_loader=tensorflow",
 			 src);
@@ -59,7 +60,7 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 			 "no run.duration (every rank must reach the same step)", src);
 		return -EINVAL;
 	}
-	if (w->workflow.checkpoint && !strcmp(w->checkpoint.mode, "async")) {
+	if (w->workflow.checkpoint && w->checkpoint.mode == GF_CKPT_MODE_ASYNC) {
 		/* Async means written while training goes on: without training there is nothing
 		 * to overlap, and the checkpoint-only figures would be the default mode's. */
 		if (!w->workflow.train) {
@@ -69,7 +70,7 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 		}
 		/* The Debian parallel HDF5 is not thread-safe: the checkpoint thread may be its only
 		 * user during training, and HDF5 training reads would be a second one. */
-		if (!strcmp(w->checkpoint.layout, "hdf5") && !strcmp(w->dataset.format, "hdf5")) {
+		if (w->checkpoint.layout == GF_CKPT_HDF5 && w->dataset.format == GF_FMT_HDF5) {
 			snprintf(err, errlen, "%s: checkpoint.mode async with checkpoint.layout hdf5 cannot be "
 				 "combined with dataset.format hdf5 (HDF5 would be called from the checkpoint thread "
 				 "and the reader threads at once, and this HDF5 is not thread-safe); use "
@@ -111,18 +112,36 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 
 int gf_guard_ckpt_layout(struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen)
 {
-	bool s3 = !strncmp(t->root, "s3://", 5);
+	unsigned caps = t->store->caps, missing;
+	bool objects = caps & GF_IO_CAP_OBJECTS;
+	const struct gf_ckpt_layout_def *def;
 
 	if (!w->workflow.checkpoint)
 		return 0;
-	if (s3 && !strcmp(w->checkpoint.layout, "file_per_rank"))
-		snprintf(w->checkpoint.layout, sizeof(w->checkpoint.layout), "object_per_rank");
-	if (!s3 && !strcmp(w->checkpoint.layout, "object_per_rank")) {
-		snprintf(err, errlen, "target %s: checkpoint.layout object_per_rank writes S3 objects and needs "
-			 "an s3:// target; use file_per_rank", t->root);
+	if (objects && w->checkpoint.layout == GF_CKPT_FILE_PER_RANK)
+		w->checkpoint.layout = GF_CKPT_OBJECT_PER_RANK;
+	def = gf_ckpt_layout_def(w->checkpoint.layout);
+	missing = def->needs & ~caps;
+	if (!def->per_rank && !def->shared_ops) {
+		snprintf(err, errlen, "%s: checkpoint.layout %s: %s", w->source, gf_ckpt_layout_name(def->layout),
+			 def->missing);
 		return -EINVAL;
 	}
-	if (s3 && w->checkpoint.checkpoint_folder[0] == '/') {
+	if (missing & GF_IO_CAP_OBJECTS) {
+		snprintf(err, errlen, "target %s: checkpoint.layout %s writes one object per rank and needs an "
+			 "object store (an s3:// target); use file_per_rank", t->root, gf_ckpt_layout_name(def->layout));
+		return -EINVAL;
+	}
+	/* MPI-IO and HDF5 open paths through the kernel, never a URI a library reaches. */
+	if (missing & GF_IO_CAP_KERNEL_PATH) {
+		snprintf(err, errlen, "target %s: checkpoint.layout %s writes one shared file through %s, which "
+			 "opens paths through the kernel only and cannot reach this target; use %s, or the "
+			 "filesystem's mount path", t->root, gf_ckpt_layout_name(def->layout),
+			 def->layout == GF_CKPT_HDF5 ? "parallel HDF5 (MPI-IO)" : "MPI-IO",
+			 objects ? "object_per_rank (the default there)" : "file_per_rank");
+		return -EINVAL;
+	}
+	if (objects && w->checkpoint.checkpoint_folder[0] == '/') {
 		snprintf(err, errlen, "target %s: checkpoint.checkpoint_folder %s is a local path; on an s3:// "
 			 "target give a relative folder (under the prefix) or an s3:// one", t->root,
 			 w->checkpoint.checkpoint_folder);
@@ -136,22 +155,29 @@ int gf_guard_direct_mode(const struct gf_workload *w)
 	return w->reader.odirect ? GF_DIRECT_ON : (int)w->target.direct;
 }
 
-int gf_guard_read_path(const struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen)
+/* Why an engine without GF_IO_CAP_DIRECT reads buffered (hdf5: its library's sec2 driver). */
+static void no_direct(const struct gf_io_ops *ops, char *buf, size_t len)
+{
+	snprintf(buf, len, "the %s engine has no O_DIRECT", ops->name);
+}
+
+int gf_guard_read_path(const struct gf_workload *w, const struct gf_target *t, const struct gf_io_ops *ops,
+		       char *err, size_t errlen)
 {
 	struct gf_dio_decision d;
-	char fs[32];
+	char fs[32], why[256];
 
-	if (w->target.sqpoll && strcmp(t->engine, "uring")) {
+	if (w->target.sqpoll && !(ops->caps & GF_IO_CAP_SQPOLL)) {
 		snprintf(err, errlen, "%s: target.sqpoll is an io_uring feature, and the engine is %s",
-			 w->source, t->engine);
+			 w->source, ops->name);
 		return -EINVAL;
 	}
-	if (!strcmp(t->engine, "null"))
+	if (ops->caps & GF_IO_CAP_NOIO)
 		return 0;
-	if (!strcmp(t->engine, "hdf5") && gf_guard_direct_mode(w) == GF_DIRECT_ON) {
-		snprintf(err, errlen, "%s: O_DIRECT was asked for (reader.odirect or target.direct true), but "
-			 "dataset.format hdf5 is read through the HDF5 library's sec2 driver, which has no "
-			 "O_DIRECT; set target.direct to false or auto", w->source);
+	if (!(ops->caps & GF_IO_CAP_DIRECT) && gf_guard_direct_mode(w) == GF_DIRECT_ON) {
+		no_direct(ops, why, sizeof(why));
+		snprintf(err, errlen, "%s: O_DIRECT was asked for (reader.odirect or target.direct true), but %s; "
+			 "set target.direct to false or auto", w->source, why);
 		return -EINVAL;
 	}
 	gf_target_fs_type(t->root, fs, sizeof(fs));
@@ -162,20 +188,20 @@ int gf_guard_read_path(const struct gf_workload *w, const struct gf_target *t, c
 }
 
 void gf_guard_decide_read_path(const struct gf_workload *w, const struct gf_plan *p,
-			       const struct gf_target *t, const char *fs, bool root,
-			       struct gf_dio_decision *d)
+			       const struct gf_target *t, const struct gf_io_ops *ops, const char *fs,
+			       bool root, struct gf_dio_decision *d)
 {
-	char path[4200];
+	char path[4200], why[256];
 
 	if (root) {
-		if (!strcmp(t->engine, "null")) {
+		if (ops->caps & GF_IO_CAP_NOIO) {
 			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
-			snprintf(d->reason, sizeof(d->reason), "the null engine reads nothing");
-		} else if (!strcmp(t->engine, "hdf5")) {
+			snprintf(d->reason, sizeof(d->reason), "the %s engine reads nothing", ops->name);
+		} else if (!(ops->caps & GF_IO_CAP_DIRECT)) {
 			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
 			d->requested = gf_guard_direct_mode(w) != GF_DIRECT_OFF;
-			snprintf(d->reason, sizeof(d->reason), "buffered: HDF5 hyperslab reads through the sec2 "
-				 "driver (no O_DIRECT in this HDF5)");
+			no_direct(ops, why, sizeof(why));
+			snprintf(d->reason, sizeof(d->reason), "buffered: %s", why);
 		} else if (gf_plan_file_path(w, p, t->root, 0, path, sizeof(path))) {
 			gf_dio_decide(GF_DIRECT_OFF, NULL, fs, d);
 		} else {
@@ -206,14 +232,15 @@ static void dataset_space(const struct gf_plan *p, const struct gf_target *t, st
 }
 
 /* A dataset is to be generated into a folder that cannot be used. */
-static void dataset_refused(const struct gf_target *t, int owned, struct gf_dataset_decision *d)
+static void dataset_refused(const struct gf_target *t, const struct gf_io_ops *ops, int owned,
+			    struct gf_dataset_decision *d)
 {
-	bool s3 = !strcmp(t->kind, "s3");
+	bool objects = ops->caps & GF_IO_CAP_OBJECTS;
 
 	d->status = owned;
 	/* An object store that answers with an error (bad credentials, SlowDown to the last
 	 * attempt) fails the run; a local folder that cannot be used is a usage error. */
-	d->exit_code = owned != -ENOTEMPTY && s3 ? GF_EXIT_FAILED : GF_EXIT_USAGE;
+	d->exit_code = owned != -ENOTEMPTY && objects ? GF_EXIT_FAILED : GF_EXIT_USAGE;
 	if (owned == -ENOTEMPTY)
 		snprintf(d->msg, sizeof(d->msg), "%s is not empty and was not created by gpufeed (no %s "
 			 "in it): gpufeed writes only into empty or gpufeed-made folders; choose another "
@@ -222,11 +249,11 @@ static void dataset_refused(const struct gf_target *t, int owned, struct gf_data
 		/* An object store's answer (credentials, TLS, SlowDown) says what to fix itself. */
 		snprintf(d->msg, sizeof(d->msg), "the target %s cannot be used: %s%s%s%s", t->root,
 			 strerror(-owned), gf_target_detail(t->root)[0] ? " - " : "", gf_target_detail(t->root),
-			 s3 ? "" : "; give --target a folder that exists or can be created");
+			 objects ? "" : "; give --target a folder that exists or can be created");
 }
 
 void gf_guard_dataset(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p,
-		      const struct gf_target *t, struct gf_dataset_decision *d)
+		      const struct gf_target *t, const struct gf_io_ops *ops, struct gf_dataset_decision *d)
 {
 	char why[1024] = "";
 	int owned;
@@ -236,11 +263,12 @@ void gf_guard_dataset(const struct gf_cli *c, const struct gf_workload *w, const
 	/* Checkpoint-only runs read no dataset. */
 	if (c->cmd == GF_CMD_RUN && !w->workflow.train && !w->workflow.generate_data)
 		return;
-	if (!strcmp(t->engine, "null")) {
+	if (ops->caps & GF_IO_CAP_NOIO) {
 		if (c->cmd == GF_CMD_DATAGEN) {
 			d->status = -EINVAL;
 			d->exit_code = GF_EXIT_USAGE;
-			snprintf(d->msg, sizeof(d->msg), "the null engine stores nothing: datagen needs a real engine");
+			snprintf(d->msg, sizeof(d->msg), "the %s engine stores nothing: datagen needs a real engine",
+				 ops->name);
 		}
 		return; /* nothing to read or write */
 	}
@@ -270,7 +298,7 @@ void gf_guard_dataset(const struct gf_cli *c, const struct gf_workload *w, const
 	if (!d->generate)
 		return;
 	if (owned < 0)
-		dataset_refused(t, owned, d);
+		dataset_refused(t, ops, owned, d);
 	else
 		dataset_space(p, t, d);
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "io/io.h"
 #include "model/plan.h"
 #include "model/workload.h"
 #include "phase/dio.h"
@@ -28,23 +29,25 @@ struct gf_world;
 int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 		      const struct gf_world *world, char *err, size_t errlen);
 
-/* checkpoint.layout against the target. An object store takes one object per rank only,
- * so file_per_rank, the default, means object_per_rank there; object_per_rank is refused
- * anywhere else. */
+/* checkpoint.layout against the target, by the layout table (phase/ckpt.c): what the
+ * layout needs of the backend the target's scheme selects. An object store takes one
+ * object per rank only, so file_per_rank, the default, means object_per_rank there. */
 int gf_guard_ckpt_layout(struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen);
 
 /* GF_DIRECT_OFF, _ON or _AUTO: reader.odirect, else target.direct. */
 int gf_guard_direct_mode(const struct gf_workload *w);
 
-/* What the engine and the filesystem type rule out before anything is written: SQPOLL
- * on an engine without it, O_DIRECT required where the engine or filesystem has none. */
-int gf_guard_read_path(const struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen);
+/* What the engine (ops, the one that reads the target) and the filesystem type rule out
+ * before anything is written: SQPOLL on an engine without it, O_DIRECT required where the
+ * engine or the filesystem has none. */
+int gf_guard_read_path(const struct gf_workload *w, const struct gf_target *t, const struct gf_io_ops *ops,
+		       char *err, size_t errlen);
 
 /* The full O_DIRECT decision, on a data file of the dataset, by rank 0 for every rank
  * (a collective: every rank calls it). */
 void gf_guard_decide_read_path(const struct gf_workload *w, const struct gf_plan *p,
-			       const struct gf_target *t, const char *fs, bool root,
-			       struct gf_dio_decision *d);
+			       const struct gf_target *t, const struct gf_io_ops *ops, const char *fs,
+			       bool root, struct gf_dio_decision *d);
 
 /* What the dataset phase must do, decided on rank 0 and broadcast as it is. */
 struct gf_dataset_decision {
@@ -58,7 +61,7 @@ struct gf_dataset_decision {
 /* Rank 0 only: looks at the target (owned? a dataset that matches the plan? room for a
  * new one?). */
 void gf_guard_dataset(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p,
-		      const struct gf_target *t, struct gf_dataset_decision *d);
+		      const struct gf_target *t, const struct gf_io_ops *ops, struct gf_dataset_decision *d);
 
 /* checkpoint.checkpoint_folder: absolute (or a URI), or inside the target folder. */
 void gf_guard_ckpt_folder_path(const struct gf_workload *w, const struct gf_target *t, char *buf,

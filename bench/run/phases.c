@@ -103,8 +103,8 @@ static int read_path(struct gf_run_ctx *x)
 	if (x->read_decided)
 		return 0;
 	x->read_decided = true;
-	gf_guard_decide_read_path(w, &x->plan, &x->target, x->s.fs_type, x->root, &x->dio);
-	gf_figures_read_path(&x->s, &x->dio, !strcmp(x->target.engine, "hdf5"));
+	gf_guard_decide_read_path(w, &x->plan, &x->target, x->ops, x->s.fs_type, x->root, &x->dio);
+	gf_figures_read_path(&x->s, &x->dio, x->ops->format != NULL);
 	x->s.open_files = gf_fetch_open_files(w, &x->plan);
 	if (x->dio.status) {
 		if (x->root)
@@ -253,7 +253,7 @@ static int train_run(struct gf_run_ctx *x)
 		.checkpoint = w->workflow.checkpoint ? train_checkpoint : NULL,
 		.checkpoint_arg = &tc,
 		.checkpoint_errmsg = tc.err,
-		.checkpoint_async = !strcmp(w->checkpoint.mode, "async"),
+		.checkpoint_async = w->checkpoint.mode == GF_CKPT_MODE_ASYNC,
 		.progress = x->prog,
 	};
 	int rc;
@@ -273,8 +273,8 @@ static int train_run(struct gf_run_ctx *x)
 static int train_merge(struct gf_run_ctx *x, int rc)
 {
 	(void)rc;
-	rc = gf_merge_train(x->world, &x->tr, x->w->workflow.checkpoint && !strcmp(x->w->checkpoint.mode, "async"),
-			    &x->s);
+	rc = gf_merge_train(x->world, &x->tr,
+			    x->w->workflow.checkpoint && x->w->checkpoint.mode == GF_CKPT_MODE_ASYNC, &x->s);
 	if (rc)
 		snprintf(x->msg, sizeof(x->msg), "merging results: %s", strerror(-rc));
 	return rc;
@@ -303,7 +303,7 @@ static int ckpt_prepare(struct gf_run_ctx *x)
 	if (x->root && !x->cli->quiet)
 		fprintf(stderr, "checkpoint: %u write(s) and %u restore(s) of %s (%s) in %s\n", nw,
 			ckpt_count(w->checkpoint.num_checkpoints_read), gf_format_size(bytes, size, sizeof(size)),
-			w->checkpoint.layout, x->ckpt_folder);
+			gf_ckpt_layout_name(w->checkpoint.layout), x->ckpt_folder);
 	return gf_guard_ckpt_folder(x->root, &x->target, x->ckpt_folder, nw, bytes, x->msg, sizeof(x->msg));
 }
 

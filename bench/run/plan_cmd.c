@@ -160,7 +160,8 @@ static int plan_checkpoint(const struct gf_workload *w, const struct gf_plan *p,
 	if (m.scale < 1)
 		fprintf(out, "scaled        x %g: %s written per checkpoint\n", m.scale, gf_format_size(sum, a, sizeof(a)));
 	fprintf(out, "per rank      %u of %u ranks write, %s to %s each, layout %s\n", writers, ranks,
-		gf_format_size(writers ? lo : 0, a, sizeof(a)), gf_format_size(hi, b, sizeof(b)), w->checkpoint.layout);
+		gf_format_size(writers ? lo : 0, a, sizeof(a)), gf_format_size(hi, b, sizeof(b)),
+		gf_ckpt_layout_name(w->checkpoint.layout));
 	if (w->workflow.train) {
 		fprintf(out, "checkpoints   %llu during training\n", (unsigned long long)gf_plan_checkpoints(w, p));
 	} else {
@@ -185,7 +186,7 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 		ranks = env ? (unsigned)atoi(env) : 1;
 		/* A checkpoint workload names its own world: tensor x pipeline x data. */
 		if (!env && w->workflow.checkpoint && w->model.num_layers > 0 && w->model.data > 0 &&
-		    strcmp(w->checkpoint.mode, "subset"))
+		    w->checkpoint.mode != GF_CKPT_MODE_SUBSET)
 			ranks = (unsigned)(w->model.tensor * w->model.pipeline * w->model.data);
 		if (!ranks)
 			ranks = 1;
@@ -198,7 +199,7 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 	if (w->workflow.train || w->workflow.generate_data) {
 		fprintf(out, "dataset       %llu files x %llu samples = %llu samples, format %s (%s)\n",
 			(unsigned long long)p.files, (unsigned long long)p.samples_per_file,
-			(unsigned long long)p.samples, w->dataset.format, layout_name(p.layout));
+			(unsigned long long)p.samples, gf_format_name(w->dataset.format), layout_name(p.layout));
 		if (p.layout == GF_LAYOUT_ROWS) {
 			uint64_t cr = gf_plan_chunk_rows(&p, 0);
 			if (cr)

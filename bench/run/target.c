@@ -34,8 +34,9 @@ static void set_root(struct gf_target *t)
 }
 
 /* What the target's storage rules out, whatever the engine: a format read through a
- * library that opens kernel paths only, object-store key spreading on a file tree, and
- * shared-file checkpoints (MPI-IO and HDF5 open kernel paths only). */
+ * library that opens kernel paths only, and object-store key spreading on a file tree.
+ * Checkpoint layouts against the target are the run's guards' (run/guards.c, by the
+ * layout table). */
 static int check_store(const struct gf_workload *w, const struct gf_target *t, const struct gf_io_ops *fmt,
 		       char *err, size_t errlen)
 {
@@ -45,7 +46,7 @@ static int check_store(const struct gf_workload *w, const struct gf_target *t, c
 	if (fmt && !kernel) {
 		snprintf(err, errlen, "target %s: dataset.format %s is read through the %s engine, which opens "
 			 "local and mounted paths only; give the filesystem's mount path", t->uri,
-			 w->dataset.format, fmt->name);
+			 gf_format_name(w->dataset.format), fmt->name);
 		return -EINVAL;
 	}
 	/* Request-rate limits per key prefix are an object store's: a file tree has none. */
@@ -53,15 +54,6 @@ static int check_store(const struct gf_workload *w, const struct gf_target *t, c
 		snprintf(err, errlen, "%s: target.prefix_spread %lld spreads S3 object keys over hashed "
 			 "prefixes, and the target %s is not s3://; set it to 0", w->source,
 			 (long long)w->target.prefix_spread, t->uri);
-		return -EINVAL;
-	}
-	/* The layout names become an enum of the key table; until then they are compared here. */
-	if (!kernel && w->workflow.checkpoint && strcmp(w->checkpoint.layout, "file_per_rank") &&
-	    strcmp(w->checkpoint.layout, "object_per_rank")) {
-		snprintf(err, errlen, "target %s: checkpoint.layout %s writes one shared file through MPI-IO, "
-			 "which cannot reach %s URIs; use %s", t->uri, w->checkpoint.layout, store->scheme,
-			 objects ? "object_per_rank (the default on s3://)"
-				 : "file_per_rank, or the path of a mount of the same storage");
 		return -EINVAL;
 	}
 	return 0;
@@ -80,7 +72,7 @@ static int pick_engine(const struct gf_workload *w, const char *engine, const ch
 		t->ops = fmt ? fmt : t->store;
 		if (fmt)
 			snprintf(t->engine_reason, sizeof(t->engine_reason), "dataset.format %s: %s",
-				 w->dataset.format, fmt->help);
+				 gf_format_name(w->dataset.format), fmt->help);
 		else if (t->store->scheme)
 			snprintf(t->engine_reason, sizeof(t->engine_reason), "default for a %s target: %s",
 				 t->store->scheme, t->store->help);
@@ -96,14 +88,14 @@ static int pick_engine(const struct gf_workload *w, const char *engine, const ch
 	if (fmt && t->ops != fmt && !(t->ops->caps & GF_IO_CAP_NOIO)) {
 		snprintf(err, errlen, "%s %s: dataset.format %s is read by the %s engine (%s); the %s engine "
 			 "reads plain files. Leave the engine out (%s is chosen for this format), or pick %s "
-			 "or null", given, engine, w->dataset.format, fmt->name, fmt->help, engine, fmt->name,
+			 "or null", given, engine, gf_format_name(w->dataset.format), fmt->name, fmt->help, engine, fmt->name,
 			 fmt->name);
 		return -EINVAL;
 	}
 	if (!fmt && t->ops->format) {
 		snprintf(err, errlen, "engine %s reads %s training data (dataset.format %s); dataset.format "
 			 "is %s, read with the other engines (checkpoints in HDF5: checkpoint.layout hdf5)",
-			 engine, t->ops->format, t->ops->format, w->dataset.format);
+			 engine, t->ops->format, t->ops->format, gf_format_name(w->dataset.format));
 		return -EINVAL;
 	}
 	snprintf(t->engine_reason, sizeof(t->engine_reason), "%s", given);
@@ -213,7 +205,7 @@ static int resolve(const struct gf_workload *w, const char *cli_target, const ch
 		snprintf(err, errlen, "target %s: %s", t->uri, why);
 		return -EINVAL;
 	}
-	if (gf_io_for_format(w->dataset.format, &fmt, why, sizeof(why))) {
+	if (gf_io_for_format(gf_format_name(w->dataset.format), &fmt, why, sizeof(why))) {
 		snprintf(err, errlen, "%s", why);
 		return -EINVAL;
 	}

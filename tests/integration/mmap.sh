@@ -8,7 +8,8 @@
 # Expected: for every phase and mode, mmap's samples, requested bytes and bytes moved
 # equal posix's, and the bytes moved are the bytes on disk; a file is mapped once per
 # sample (on_demand) or at most once per reader thread (memory); summary.json names mmap
-# and why; target.direct=true with mmap fails (exit 1): the engine does not start.
+# and why; target.direct=true with mmap is a usage error (exit 2) before anything is read:
+# the engine has no GF_IO_CAP_DIRECT.
 # Buggy: a sample lost or read twice, bytes past a file's end copied from the mapping,
 # files mapped again while kept open, padding counted as data.
 . "$(dirname "$0")/lib.sh"
@@ -69,6 +70,6 @@ done
 gf 1 ceiling "$SMALL" --target "$data" --results "$TMP/r-direct" --engine mmap "${common[@]}" \
 	--set target.direct=true >"$TMP/direct" 2>&1
 rc=$?
-[ "$rc" -eq 1 ] && grep -q "engine mmap cannot start" "$TMP/direct" && ok "mmap with O_DIRECT refused (exit 1)" ||
+[ "$rc" -eq 2 ] && grep -q "the mmap engine has no O_DIRECT" "$TMP/direct" && ok "mmap with O_DIRECT refused (exit 2)" ||
 	{ bad "mmap with O_DIRECT: exit $rc"; cat "$TMP/direct"; }
 finish

@@ -272,7 +272,7 @@ static void test_subset(void **state)
 	(void)state;
 	set_shape(&w, &shapes[0]); /* 8B: 1 x 1 x 8, ZeRO 3 */
 	assert_int_equal(gf_model_layout(&w, 8, &full, err, sizeof(err)), 0);
-	snprintf(w.checkpoint.mode, sizeof(w.checkpoint.mode), "subset");
+	w.checkpoint.mode = GF_CKPT_MODE_SUBSET;
 	assert_int_equal(gf_model_layout(&w, 2, &m, err, sizeof(err)), 0);
 	assert_int_equal(m.dp, 8);
 	assert_int_equal(m.world, 2);

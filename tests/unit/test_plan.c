@@ -36,12 +36,20 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* dataset.format by name, through the key table as a workload file sets it. */
+static void set_format(struct gf_workload *w, const char *name)
+{
+	char err[256];
+
+	assert_int_equal(gf_key_set(w, gf_key_find("dataset.format"), name, NULL, err, sizeof(err)), 0);
+}
+
 /* A small workload: everything a test does not set keeps gpufeed's defaults. */
 static void small_workload(struct gf_workload *w, int64_t files, int64_t spf, int64_t batch,
 			   int64_t per_rank, enum gf_shuffle fs, enum gf_shuffle ss)
 {
 	gf_workload_defaults(w);
-	snprintf(w->dataset.format, sizeof(w->dataset.format), "npz");
+	w->dataset.format = GF_FMT_NPZ;
 	w->dataset.num_files_train = files;
 	w->dataset.num_samples_per_file = spf;
 	w->dataset.record_length_bytes = 1000;
@@ -621,7 +629,7 @@ static void test_loader_model(void **state)
 
 		small_workload(&w, 64, 4, 2, t[i].per_rank, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
 		snprintf(w.reader.data_loader, sizeof(w.reader.data_loader), "%s", t[i].loader);
-		snprintf(w.dataset.format, sizeof(w.dataset.format), "%s", t[i].format);
+		set_format(&w, t[i].format);
 		w.target.queue_depth = t[i].qd;
 		w.reader.read_threads = 3;
 		build_ok(&w, 2, &p);
@@ -699,7 +707,7 @@ static void test_stream_need(void **state)
 		small_workload(&w, (int64_t)t[i].files, (int64_t)t[i].spf, (int64_t)t[i].batch, 1,
 			       GF_SHUFFLE_OFF, t[i].shuffle > 1 ? GF_SHUFFLE_SEED : GF_SHUFFLE_OFF);
 		snprintf(w.reader.data_loader, sizeof(w.reader.data_loader), "tensorflow");
-		snprintf(w.dataset.format, sizeof(w.dataset.format), "tfrecord");
+		w.dataset.format = GF_FMT_TFRECORD;
 		w.reader.read_threads = t[i].threads;
 		w.reader.shuffle_size = (int64_t)t[i].shuffle;
 		build_ok(&w, t[i].ranks, &p);
@@ -727,7 +735,7 @@ static void test_stream_need(void **state)
 		struct gf_plan p;
 		small_workload(&w, 8, 3, 2, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
 		snprintf(w.reader.data_loader, sizeof(w.reader.data_loader), "tensorflow");
-		snprintf(w.dataset.format, sizeof(w.dataset.format), "tfrecord");
+		w.dataset.format = GF_FMT_TFRECORD;
 		w.reader.read_threads = 2;
 		build_ok(&w, 2, &p);
 		assert_int_equal(gf_plan_stream_need(&p, 0, 0, 0), 1);
@@ -853,7 +861,7 @@ static void test_file_paths(void **state)
 
 		small_workload(&w, t[i].files, 1, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
 		snprintf(w.dataset.file_prefix, sizeof(w.dataset.file_prefix), "%s", t[i].prefix);
-		snprintf(w.dataset.format, sizeof(w.dataset.format), "%s", t[i].format);
+		set_format(&w, t[i].format);
 		w.dataset.num_subfolders_train = t[i].subfolders;
 		build_ok(&w, 1, &p);
 		assert_int_equal(gf_plan_file_path(&w, &p, t[i].root, t[i].file, buf, sizeof(buf)), 0);
@@ -965,7 +973,7 @@ static void test_layout(void **state)
 		struct gf_plan p;
 
 		small_workload(&w, 100, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
-		snprintf(w.dataset.format, sizeof(w.dataset.format), "%s", t[i].format);
+		set_format(&w, t[i].format);
 		build_ok(&w, 1, &p);
 		assert_int_equal(p.layout, t[i].layout);
 	}
@@ -993,7 +1001,7 @@ static void test_rows(void **state)
 		uint64_t widths_differ = 0, first_w = 0;
 
 		small_workload(&w, 12, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_SEED);
-		snprintf(w.dataset.format, sizeof(w.dataset.format), "hdf5");
+		w.dataset.format = GF_FMT_HDF5;
 		w.dataset.record_length_bytes = t[i].mean;
 		w.dataset.record_length_bytes_stdev = t[i].stdev;
 		w.dataset.enable_chunking = t[i].chunked;
@@ -1063,7 +1071,7 @@ static void test_rows_memo(void **state)
 
 	(void)state;
 	small_workload(&w, 20000, 16, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
-	snprintf(w.dataset.format, sizeof(w.dataset.format), "hdf5");
+	w.dataset.format = GF_FMT_HDF5;
 	w.dataset.record_length_bytes = 5000;
 	w.dataset.record_length_bytes_stdev = 500;
 	build_ok(&w, 1, &a);

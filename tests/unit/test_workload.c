@@ -132,7 +132,7 @@ static void test_dlio_resnet50(void **state)
 	assert_int_equal(w.dataset.num_samples_per_file, 1251);
 	assert_int_equal(w.dataset.record_length_bytes, 114660);
 	assert_int_equal(w.dataset.record_length_bytes_resize, 150528);
-	assert_string_equal(w.dataset.format, "tfrecord");
+	assert_int_equal(w.dataset.format, GF_FMT_TFRECORD);
 	assert_int_equal(w.train.computation_time.type, GF_DIST_CONST);
 	assert_near(w.train.computation_time.a, 0.224);
 	assert_int_equal(w.train.epochs, 5);
@@ -228,7 +228,7 @@ static void test_dlio_unet3d_and_llama(void **state)
 	assert_false(w.workflow.generate_data);
 	assert_true(w.workflow.train);
 	assert_true(w.workflow.checkpoint);
-	assert_string_equal(w.dataset.format, "npz");
+	assert_int_equal(w.dataset.format, GF_FMT_NPZ);
 	assert_int_equal(w.dataset.num_files_train, 168);
 	assert_int_equal(w.dataset.record_length_bytes, 146600628);
 	assert_int_equal(w.dataset.record_length_bytes_stdev, 68341808);
@@ -424,7 +424,7 @@ static void test_bools_and_enums(void **state)
 	assert_int_equal(w.reader.sample_shuffle, GF_SHUFFLE_RANDOM);
 	assert_int_equal(w.reader.read_type, GF_READ_MEMORY);
 	assert_int_equal(w.target.direct, GF_DIRECT_AUTO);
-	assert_string_equal(w.dataset.format, "hdf5");
+	assert_int_equal(w.dataset.format, GF_FMT_HDF5);
 	/* An empty string key may be left empty. */
 	assert_string_equal(w.dataset.file_prefix, "");
 }
@@ -986,6 +986,56 @@ static void test_dlio_compat(void **state)
 	assert_int_equal(gf_yaml_override(&w, "model.layer_parameters=[1, x]", err, sizeof(err)), -EINVAL);
 }
 
+static const char *fmt_name(int v) { return gf_format_name((enum gf_format)v); }
+static const char *mode_name(int v) { return gf_ckpt_mode_name((enum gf_ckpt_mode)v); }
+static const char *layout_name(int v) { return gf_ckpt_layout_name((enum gf_ckpt_layout)v); }
+
+/* checkpoint.layout, checkpoint.mode and dataset.format are enums: each name the table
+ * accepts sets its own value, the name functions give it back, and a wrong name is refused
+ * with the list of allowed names. */
+static void test_enum_names(void **state)
+{
+	static const struct {
+		const char *key, *name;
+		int value;
+		size_t offset;
+		const char *(*name_of)(int);
+	} t[] = {
+#define ROW(key, field, fn, id, n) { key, #n, id, offsetof(struct gf_workload, field), fn },
+#define FMT(id, n) ROW("dataset.format", dataset.format, fmt_name, id, n)
+#define MODE(id, n) ROW("checkpoint.mode", checkpoint.mode, mode_name, id, n)
+#define LAYOUT(id, n) ROW("checkpoint.layout", checkpoint.layout, layout_name, id, n)
+		GF_FORMATS(FMT) GF_CKPT_MODES(MODE) GF_CKPT_LAYOUTS(LAYOUT)
+	};
+	struct gf_workload w;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(sizeof(t) / sizeof(t[0]), GF_FMT_COUNT + GF_CKPT_MODE_COUNT + GF_CKPT_LAYOUT_COUNT);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		gf_workload_defaults(&w);
+		assert_int_equal(gf_key_set(&w, gf_key_find(t[i].key), t[i].name, NULL, err, sizeof(err)), 0);
+		assert_int_equal(*(int *)((char *)&w + t[i].offset), t[i].value);
+		assert_string_equal(t[i].name_of(t[i].value), t[i].name);
+	}
+	assert_string_equal(gf_format_name(GF_FMT_MMAP_INDEXED_BINARY), "mmap_indexed_binary");
+	assert_string_equal(gf_ckpt_layout_name(GF_CKPT_OBJECT_PER_RANK), "object_per_rank");
+	assert_string_equal(gf_ckpt_mode_name(GF_CKPT_MODE_ASYNC), "async");
+	gf_workload_defaults(&w);
+	assert_int_equal(w.dataset.format, GF_FMT_TFRECORD);
+	assert_int_equal(w.checkpoint.layout, GF_CKPT_FILE_PER_RANK);
+	assert_int_equal(w.checkpoint.mode, GF_CKPT_MODE_DEFAULT);
+	/* Names match without regard to case, as before. */
+	assert_int_equal(gf_key_set(&w, gf_key_find("checkpoint.layout"), "HDF5", NULL, err, sizeof(err)), 0);
+	assert_int_equal(w.checkpoint.layout, GF_CKPT_HDF5);
+	assert_int_equal(gf_key_set(&w, gf_key_find("checkpoint.layout"), "one_big_file", NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "allowed: file_per_rank|shared_file|hdf5|object_per_rank"));
+	assert_int_equal(gf_key_set(&w, gf_key_find("dataset.format"), "parquet", NULL, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "allowed: tfrecord|hdf5|csv|npz|npy|jpeg|png|indexed_binary|"
+				    "mmap_indexed_binary|synthetic"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1004,6 +1054,7 @@ int main(void)
 		cmocka_unit_test(test_to_json),
 		cmocka_unit_test(test_ignored_keys),
 		cmocka_unit_test(test_dlio_compat),
+		cmocka_unit_test(test_enum_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
