@@ -317,7 +317,7 @@ static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner,
 		return 0;
 	block_geometry(c->w, &block, &qd);
 	iocfg.queue_depth = qd;
-	if (!restore && c->w->checkpoint.layout == GF_CKPT_OBJECT_PER_RANK) {
+	if (!restore && c->layout == GF_CKPT_OBJECT_PER_RANK) {
 		/* Each shard is one multipart upload (one PUT when it fits in a part), its parts
 		 * sized for the larger of the two shards. */
 		uint64_t want = c->w->checkpoint.part_size;
@@ -359,7 +359,7 @@ out_io:
 static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, bool restore,
 		       struct gf_ckpt_rank_times *t, char *msg, size_t msglen)
 {
-	const struct gf_ckpt_layout_def *def = gf_ckpt_layout_def(c->w->checkpoint.layout);
+	const struct gf_ckpt_layout_def *def = gf_ckpt_layout_def(c->layout);
 	const struct gf_shared_ops *ops = def->shared_ops;
 	struct gf_model_share s;
 	struct gf_shared *f = NULL;
@@ -401,8 +401,8 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 	ckpt_dir(c, index, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/%s", dir, def->file);
 	t0 = gf_now_ns();
-	rc = ops->open(gf_world_comm_on(GF_COMM_CKPT), path, !restore, c->w->checkpoint.mpiio_hints.kv,
-		       c->w->checkpoint.mpiio_hints.n, total, &f, msg, msglen);
+	rc = ops->open(gf_world_comm_on(GF_COMM_CKPT), path, !restore, c->hints->kv, c->hints->n, total, &f,
+		       msg, msglen);
 	t->open_s += (gf_now_ns() - t0) / 1e9;
 	if (rc)
 		goto out;
@@ -550,7 +550,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	struct gf_ckpt_rank_times t;
 	char msg[1024] = "", dir[4200];
 	int owner = restore ? (c->rank + gf_ckpt_restore_shift(c)) % c->world : c->rank;
-	bool shared = !gf_ckpt_layout_def(c->w->checkpoint.layout)->per_rank;
+	bool shared = !gf_ckpt_layout_def(c->layout)->per_rank;
 	struct gf_ckpt_rank_times *all = NULL;
 	uint64_t t0;
 	int rc = 0;
@@ -606,7 +606,7 @@ int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
 	char path[4300];
 	int rc = 0;
 
-	const struct gf_ckpt_layout_def *def = gf_ckpt_layout_def(c->w->checkpoint.layout);
+	const struct gf_ckpt_layout_def *def = gf_ckpt_layout_def(c->layout);
 	bool per_rank = def->per_rank;
 
 	if (per_rank) {

@@ -49,6 +49,8 @@ struct gf_ckpt_cfg {
 	const char (*names)[GF_CKPT_NAME]; /* restore-only: folder names from the index (else NULL) */
 	unsigned nnames;
 	const struct gf_io_ops *ops;  /* file_per_rank, object_per_rank */
+	enum gf_ckpt_layout layout;   /* as the run resolved it (object_per_rank on s3://) */
+	const struct gf_kvmap *hints; /* the MPI-IO hints of a shared file */
 	const char *root;             /* checkpoint folder */
 	int rank, world, ranks_per_node, nodes;
 	bool direct;

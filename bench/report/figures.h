@@ -18,6 +18,8 @@
 #include "stats/hist.h"
 #include "stats/series.h"
 
+struct json_object;
+
 struct gf_accel_row {
 	int rank, node;
 	unsigned accel;   /* global index */
@@ -158,6 +160,9 @@ struct gf_run_summary {
 	double goodput_percent;
 
 	const struct gf_fig_ckpt *ckpt;         /* NULL when no checkpoint ran */
+	const char *ckpt_layout;  /* the layout the bursts used (NULL: the workload's) */
+	const struct gf_kvmap *mpiio_hints; /* the hints shared files were opened with (NULL: the workload's) */
+	struct json_object *resolved; /* what the run decided, summary.json's "resolved" (NULL: none) */
 	/* checkpoint.mode async: what the bursts did to training, over all ranks. A burst's
 	 * window on a rank is the time its checkpoint thread spent on it; reads and
 	 * accelerator time are split exactly by the windows (not by time-series bins). */

@@ -308,9 +308,11 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 	const struct gf_workload *w = s->w;
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	struct json_object *hints = json_object_new_object();
+	const struct gf_kvmap *hm = s->mpiio_hints ? s->mpiio_hints : &w->checkpoint.mpiio_hints;
 
 	json_object_object_add(o, "bytes", json_object_new_uint64(ph->bytes_per_checkpoint));
-	json_object_object_add(o, "layout", json_object_new_string(gf_ckpt_layout_name(w->checkpoint.layout)));
+	json_object_object_add(o, "layout", json_object_new_string(s->ckpt_layout ? s->ckpt_layout
+			       : gf_ckpt_layout_name(w->checkpoint.layout)));
 	json_object_object_add(o, "collective", json_object_new_boolean(ph->collective));
 	json_object_object_add(o, "durable", json_object_new_boolean(w->checkpoint.fsync));
 	add_d(o, "scale", s->model ? s->model->scale : 1);
@@ -372,9 +374,8 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "bursts", arr);
-	for (int i = 0; i < w->checkpoint.mpiio_hints.n; i++)
-		json_object_object_add(hints, w->checkpoint.mpiio_hints.kv[i].key,
-				       json_object_new_string(w->checkpoint.mpiio_hints.kv[i].value));
+	for (int i = 0; i < hm->n; i++)
+		json_object_object_add(hints, hm->kv[i].key, json_object_new_string(hm->kv[i].value));
 	json_object_object_add(o, "mpiio_hints_requested", hints);
 	/* Open MPI 4.1 returns no keys from MPI_File_get_info: say so rather than pretend. */
 	json_object_object_add(o, "mpiio_hints_read_back", json_object_new_boolean(false));
@@ -539,6 +540,8 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	json_object_object_add(root, "workload_name",
 			       json_object_new_string(gf_workload_name(s->w, name, sizeof(name))));
 	json_object_object_add(root, "workload", gf_workload_to_json(s->w));
+	if (s->resolved)
+		json_object_object_add(root, "resolved", json_object_get(s->resolved));
 	{
 		/* Every key given that changed nothing this run did, and why. */
 		struct json_object *a = json_object_new_array();
@@ -822,7 +825,8 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 		}
 		fprintf(f, "checkpoint: %s per checkpoint (%s%s), %u write burst(s), slowest %s; %u restore(s), "
 			"slowest %s%s\n", gf_format_size(s->ckpt->bytes_per_checkpoint, a, sizeof(a)),
-			gf_ckpt_layout_name(s->w->checkpoint.layout), s->model && s->model->scale < 1 ? ", scaled" : "", nw,
+			s->ckpt_layout ? s->ckpt_layout : gf_ckpt_layout_name(s->w->checkpoint.layout),
+			s->model && s->model->scale < 1 ? ", scaled" : "", nw,
 			gf_format_time(wmax, b2, sizeof(b2)), nr, gf_format_time(rmax, c, sizeof(c)),
 			s->ckpt->verified ? ", every block verified" : "");
 		if (s->async_ran) {

@@ -25,13 +25,14 @@
 #include "phase/train.h"
 #include "report/summary.h"
 #include "run/guards.h"
+#include "run/resolved.h"
 #include "run/target.h"
 
 struct gf_world;
 
 struct gf_run_ctx {
 	const struct gf_cli *cli;
-	struct gf_workload *w;
+	const struct gf_workload *w;    /* as loaded: what the run decides goes into res */
 	const struct gf_world *world;
 	bool root;                      /* rank 0 */
 	volatile sig_atomic_t *stop;    /* set by SIGINT / SIGTERM on this rank */
@@ -41,7 +42,7 @@ struct gf_run_ctx {
 	struct gf_model_layout model;   /* workflow.checkpoint only */
 	const struct gf_io_ops *ops;    /* the engine that reads the target */
 	struct gf_dataset_decision dataset;
-	char ckpt_folder[4200];
+	struct gf_resolved res;
 
 	struct gf_run_summary s;        /* s.status: complete | failed | interrupted */
 	int exit_code;

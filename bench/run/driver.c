@@ -5,6 +5,7 @@
 #include "run/run.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ static void on_signal(int sig)
 /* Everything that needs no I/O, the same on every rank: a failure is a usage error. */
 static int check(struct gf_run_ctx *x)
 {
-	struct gf_workload *w = x->w;
+	const struct gf_workload *w = x->w;
 	const struct gf_world *world = x->world;
 	char *err = x->err;
 	size_t len = sizeof(x->err);
@@ -49,29 +50,35 @@ static int check(struct gf_run_ctx *x)
 		rc = gf_guard_read_path(w, &x->target, x->ops, err, len);
 	}
 	if (!rc)
-		rc = gf_guard_ckpt_layout(w, &x->target, err, len);
+		rc = gf_guard_ckpt_layout(w, &x->target, &x->res.ckpt_layout, err, len);
 	if (rc && x->root)
 		fprintf(stderr, "gpufeed: %s\n", err);
 	return rc;
 }
 
-/* What the run decides before the phases: the engine, the checkpoint set-up, the seed. */
+/* What the run decides before the phases, into x->res: the engine, the checkpoint set-up
+ * (hints, folder, the engine of file_per_rank), the seed. */
 static void decide(struct gf_run_ctx *x)
 {
-	struct gf_workload *w = x->w;
+	const struct gf_workload *w = x->w;
 	const struct gf_world *world = x->world;
+	struct gf_resolved *r = &x->res;
 
-	gf_target_lustre_hints(w);
+	snprintf(r->engine, sizeof(r->engine), "%s", x->target.engine);
+	snprintf(r->engine_reason, sizeof(r->engine_reason), "%s", x->target.engine_reason);
+	gf_resolved_hints(w, &r->mpiio_hints);
+	x->s.ckpt_layout = gf_ckpt_layout_name(r->ckpt_layout);
+	x->s.mpiio_hints = &r->mpiio_hints;
 	if (w->workflow.checkpoint) {
 		/* An engine that only reads (hdf5: HDF5 training data) leaves file_per_rank
 		 * checkpoints to the default engine for the path. */
 		char why[256];
 		const struct gf_io_ops *ck_ops = x->ops->caps & GF_IO_CAP_READONLY
 						 ? gf_io_default_local(why, sizeof(why)) : x->ops;
-		gf_guard_ckpt_folder_path(w, &x->target, x->ckpt_folder, sizeof(x->ckpt_folder));
+		gf_guard_ckpt_folder_path(w, &x->target, r->ckpt_folder, sizeof(r->ckpt_folder));
 		x->ck = (struct gf_ckpt_cfg){
 			.w = w, .m = &x->model, .plan = w->workflow.train ? &x->plan : NULL, .ops = ck_ops,
-			.root = x->ckpt_folder, .rank = world->rank,
+			.layout = r->ckpt_layout, .hints = &r->mpiio_hints, .root = r->ckpt_folder, .rank = world->rank,
 			.world = world->size, .ranks_per_node = world->ranks_per_node, .nodes = world->nodes,
 			.direct = w->reader.odirect || w->target.direct == GF_DIRECT_ON,
 		};
@@ -82,7 +89,9 @@ static void decide(struct gf_run_ctx *x)
 		uint64_t seed = gf_now_ns() ^ ((uint64_t)getpid() << 32);
 		gf_world_bcast(&seed, sizeof(seed), 0);
 		x->plan.shuffle_seed = seed;
+		r->seed_drawn = true;
 	}
+	r->shuffle_seed = x->plan.shuffle_seed;
 }
 
 /* Rank 0 decides about the dataset before anything is created, then the results folder.
@@ -215,7 +224,7 @@ static void write_results(struct gf_run_ctx *x)
 	/* The bursts' figures are copied for report once every burst ran. */
 	if (x->w->workflow.checkpoint)
 		x->s.ckpt = gf_figures_ckpt(&x->fck, &x->fbursts, &x->ckpt_phase, x->w->checkpoint.collective &&
-					    !gf_ckpt_layout_def(x->w->checkpoint.layout)->per_rank);
+					    !gf_ckpt_layout_def(x->res.ckpt_layout)->per_rank);
 	rc = gf_summary_write(x->partial, &x->s);
 
 	if (rc) {
@@ -258,8 +267,11 @@ static void finish(struct gf_run_ctx *x)
 	gf_iohook_finish(x);
 	gf_progress_stop(x->prog);
 	x->prog = NULL;
-	if (x->root)
+	if (x->root) {
+		x->s.resolved = gf_resolved_json(&x->res);
 		write_results(x);
+		json_object_put(x->s.resolved);
+	}
 	free(x->s.rows);
 	free(x->s.ts);
 	free(x->s.ceiling_ts);
@@ -271,7 +283,7 @@ static void finish(struct gf_run_ctx *x)
 	gf_train_result_free(&x->tr);
 }
 
-int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_world *world)
+int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct gf_world *world)
 {
 	struct gf_run_ctx *x = calloc(1, sizeof(*x));
 	struct sigaction sa;

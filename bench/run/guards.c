@@ -110,17 +110,19 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 	return 0;
 }
 
-int gf_guard_ckpt_layout(struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen)
+int gf_guard_ckpt_layout(const struct gf_workload *w, const struct gf_target *t, enum gf_ckpt_layout *layout,
+			 char *err, size_t errlen)
 {
 	unsigned caps = t->store->caps, missing;
 	bool objects = caps & GF_IO_CAP_OBJECTS;
 	const struct gf_ckpt_layout_def *def;
 
+	*layout = w->checkpoint.layout;
 	if (!w->workflow.checkpoint)
 		return 0;
-	if (objects && w->checkpoint.layout == GF_CKPT_FILE_PER_RANK)
-		w->checkpoint.layout = GF_CKPT_OBJECT_PER_RANK;
-	def = gf_ckpt_layout_def(w->checkpoint.layout);
+	if (objects && *layout == GF_CKPT_FILE_PER_RANK)
+		*layout = GF_CKPT_OBJECT_PER_RANK;
+	def = gf_ckpt_layout_def(*layout);
 	missing = def->needs & ~caps;
 	if (!def->per_rank && !def->shared_ops) {
 		snprintf(err, errlen, "%s: checkpoint.layout %s: %s", w->source, gf_ckpt_layout_name(def->layout),

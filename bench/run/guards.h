@@ -30,9 +30,11 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 		      const struct gf_world *world, char *err, size_t errlen);
 
 /* checkpoint.layout against the target, by the layout table (phase/ckpt.c): what the
- * layout needs of the backend the target's scheme selects. An object store takes one
- * object per rank only, so file_per_rank, the default, means object_per_rank there. */
-int gf_guard_ckpt_layout(struct gf_workload *w, const struct gf_target *t, char *err, size_t errlen);
+ * layout needs of the backend the target's scheme selects. layout gets the one to use: an
+ * object store takes one object per rank only, so file_per_rank, the default, means
+ * object_per_rank there. */
+int gf_guard_ckpt_layout(const struct gf_workload *w, const struct gf_target *t, enum gf_ckpt_layout *layout,
+			 char *err, size_t errlen);
 
 /* GF_DIRECT_OFF, _ON or _AUTO: reader.odirect, else target.direct. */
 int gf_guard_direct_mode(const struct gf_workload *w);

@@ -171,7 +171,7 @@ void gf_iohook_finish(struct gf_run_ctx *x)
 	if (!w->dataset.keep_files && x->cli->cmd != GF_CMD_DATAGEN) {
 		gf_world_barrier();
 		if (x->root) {
-			crc = gf_s3ns_remove_all(root_uri, keep_ckpt ? x->ckpt_folder : NULL);
+			crc = gf_s3ns_remove_all(root_uri, keep_ckpt ? x->res.ckpt_folder : NULL);
 			if (crc == -EPERM)
 				crc = 0; /* no marker: nothing of gpufeed's to remove */
 			if (crc)

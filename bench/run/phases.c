@@ -105,6 +105,7 @@ static int read_path(struct gf_run_ctx *x)
 	x->read_decided = true;
 	gf_guard_decide_read_path(w, &x->plan, &x->target, x->ops, x->s.fs_type, x->root, &x->dio);
 	gf_figures_read_path(&x->s, &x->dio, x->ops->format != NULL);
+	x->res.dio = &x->dio;
 	x->s.open_files = gf_fetch_open_files(w, &x->plan);
 	if (x->dio.status) {
 		if (x->root)
@@ -203,7 +204,7 @@ static int train_prepare(struct gf_run_ctx *x)
 	if (!x->w->workflow.checkpoint)
 		return 0;
 	x->ckpt_phase.bytes_per_checkpoint = gf_model_written_bytes(x->w, &x->model, x->world->size);
-	return gf_guard_ckpt_folder(x->root, &x->target, x->ckpt_folder, 1,
+	return gf_guard_ckpt_folder(x->root, &x->target, x->res.ckpt_folder, 1,
 				    x->ckpt_phase.bytes_per_checkpoint, x->msg, sizeof(x->msg));
 }
 
@@ -303,8 +304,8 @@ static int ckpt_prepare(struct gf_run_ctx *x)
 	if (x->root && !x->cli->quiet)
 		fprintf(stderr, "checkpoint: %u write(s) and %u restore(s) of %s (%s) in %s\n", nw,
 			ckpt_count(w->checkpoint.num_checkpoints_read), gf_format_size(bytes, size, sizeof(size)),
-			gf_ckpt_layout_name(w->checkpoint.layout), x->ckpt_folder);
-	return gf_guard_ckpt_folder(x->root, &x->target, x->ckpt_folder, nw, bytes, x->msg, sizeof(x->msg));
+			gf_ckpt_layout_name(x->res.ckpt_layout), x->res.ckpt_folder);
+	return gf_guard_ckpt_folder(x->root, &x->target, x->res.ckpt_folder, nw, bytes, x->msg, sizeof(x->msg));
 }
 
 static int ckpt_run(struct gf_run_ctx *x)

@@ -3,6 +3,7 @@
  * its backend), no file read but the workload. */
 #include "run/run.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,6 +25,21 @@ static const char *layout_name(enum gf_layout l)
 	case GF_LAYOUT_ROWS: return "rows of the HDF5 dataset records, one hyperslab read per sample";
 	}
 	return "?";
+}
+
+/* The guards run makes before any I/O that plan can make too: the workload's
+ * combinations, and the checkpoint layout against the target (resolving it only names
+ * its backend). */
+static int refused(const struct gf_cli *c, const struct gf_workload *w, char *err, size_t len)
+{
+	enum gf_ckpt_layout layout;
+	struct gf_target t;
+
+	if (gf_guard_workload(c, w, NULL, err, len))
+		return -EINVAL;
+	if (gf_target_resolve(w, c->target, c->engine, &t, err, len))
+		return 0; /* said on the target line */
+	return gf_guard_ckpt_layout(w, &t, &layout, err, len);
 }
 
 /* plan: keys accepted without effect, on one line. */
@@ -240,7 +256,7 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 	if (!warnings)
 		fprintf(out, "warnings      none\n");
 	/* What run would refuse, said here where nothing was done yet. */
-	if (gf_guard_workload(c, w, NULL, err, sizeof(err))) {
+	if (refused(c, w, err, sizeof(err))) {
 		fprintf(out, "refused       run would stop here: %s\n", err);
 		return GF_EXIT_USAGE;
 	}

@@ -13,6 +13,6 @@ struct gf_world;
 
 /* Returns an exit code (enum gf_exit). */
 int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, FILE *errf);
-int gf_cmd_run(const struct gf_cli *c, struct gf_workload *w, const struct gf_world *world);
+int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct gf_world *world);
 
 #endif

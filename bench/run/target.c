@@ -394,26 +394,3 @@ bool gf_target_client_cached(const char *fs_type, bool direct, char *why, size_t
 	snprintf(why, len, "%s: the client's page cache keeps what it read", fs_type);
 	return true;
 }
-
-/* Appends key=value to the hints unless the workload already names key: its own hint wins. */
-static void add_hint(struct gf_kvmap *m, const char *key, unsigned long long value)
-{
-	for (int i = 0; i < m->n; i++)
-		if (!strcmp(m->kv[i].key, key))
-			return;
-	if (m->n >= GF_KV_MAX)
-		return;
-	snprintf(m->kv[m->n].key, sizeof(m->kv[0].key), "%s", key);
-	snprintf(m->kv[m->n].value, sizeof(m->kv[0].value), "%llu", value);
-	m->n++;
-}
-
-void gf_target_lustre_hints(struct gf_workload *w)
-{
-	if (w->target.lustre_stripe_count > 0)
-		add_hint(&w->checkpoint.mpiio_hints, "striping_factor",
-			 (unsigned long long)w->target.lustre_stripe_count);
-	if (w->target.lustre_stripe_size > 0)
-		add_hint(&w->checkpoint.mpiio_hints, "striping_unit",
-			 (unsigned long long)w->target.lustre_stripe_size);
-}

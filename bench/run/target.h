@@ -44,13 +44,6 @@ int gf_target_backend_opts(const struct gf_workload *w, const struct gf_target *
  * "fuse.glusterfs", "glusterfs" for a gluster:// URI, or "0x<magic>"). */
 void gf_target_fs_type(const char *path, char *buf, size_t len);
 
-/* target.lustre.stripe_count / stripe_size: liblustreapi (llapi_file_create) is not in
- * this build (Debian does not package it), so the keys reach Lustre only as the MPI-IO
- * hints striping_factor / striping_unit of shared-file checkpoints, added to
- * checkpoint.mpiio_hints unless the workload names those hints itself. File-per-rank
- * files get the folder's default striping; summary.json says so. */
-void gf_target_lustre_hints(struct gf_workload *w);
-
 /* Whether a client caches what it read from a filesystem of this type (fs_type as
  * gf_target_fs_type gives it): the page cache of local disks, NFS, Lustre, GPFS and FUSE
  * mounts does; O_DIRECT and libgfapi do not. why says which cache, or why none. */

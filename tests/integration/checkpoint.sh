@@ -43,6 +43,11 @@ expect "fsync off: not durable, no sync time" "$(only_result "$TMP/r-nosync")/su
 gf 4 run "$LLAMA" --target "$TMP/t-hints" --results "$TMP/r-hints" "${common[@]}" --set checkpoint.layout=shared_file \
 	--set 'checkpoint.mpiio_hints={romio_cb_write: enable, striping_factor: 4, cb_buffer_size: 16777216}' >/dev/null 2>&1 || bad "hints run"
 expect "hints recorded" "$(only_result "$TMP/r-hints")/summary.json" '.checkpoint.mpiio_hints_requested.romio_cb_write == "enable" and .checkpoint.mpiio_hints_requested.striping_factor == "4" and .checkpoint.mpiio_hints_read_back == false'
+# Lustre striping joins the hints the run used; the workload keeps the ones it was given.
+gf 4 run "$LLAMA" --target "$TMP/t-lustre" --results "$TMP/r-lustre" "${common[@]}" \
+	--set checkpoint.layout=shared_file --set 'checkpoint.mpiio_hints={romio_cb_write: enable}' \
+	--set target.lustre.stripe_count=4 >/dev/null 2>&1 || bad "lustre hints run"
+expect "lustre striping resolved into the hints, the workload as given" "$(only_result "$TMP/r-lustre")/summary.json" '.resolved.checkpoint.mpiio_hints == {"romio_cb_write": "enable", "striping_factor": "4"} and .workload.checkpoint.mpiio_hints == {"romio_cb_write": "enable"} and .checkpoint.mpiio_hints_requested.striping_factor == "4" and .resolved.checkpoint.layout == "shared_file"'
 
 # The HDF5 file opens with the HDF5 tools: keep it, list it.
 gf 4 run "$LLAMA" --target "$TMP/t-h5" --results "$TMP/r-h5" "${common[@]}" --set checkpoint.layout=hdf5 \

@@ -147,6 +147,7 @@ for np in 2 4; do
 	s=$(only_result "$res")/summary.json
 	# 8,030,261,248 parameters x 14 bytes / 1000, each rank's two shards rounded to 4 KiB.
 	expect "np=$np checkpoint: object_per_rank, scaled 8B size" "$s" ".checkpoint.layout == \"object_per_rank\" and .checkpoint.collective == false and .checkpoint.bytes > 112423657 and .checkpoint.bytes < 112423657 + 2 * $np * 4096"
+	expect "np=$np checkpoint: the workload as given, the layout as resolved" "$s" '.workload.checkpoint.layout == "file_per_rank" and .resolved.checkpoint.layout == "object_per_rank"'
 	expect "np=$np checkpoint: 2 writes, 2 restores, every block verified" "$s" '.status == "complete" and .checkpoint.write_count == 2 and .checkpoint.restore_count == 2 and .checkpoint.verified == true and ([.checkpoint.bursts[] | select(.kind == "restore") | .blocks_verified > 0 and .bytes == .bytes] | all)'
 	# The optimizer shard (12 B a parameter) is past 5 MiB on every rank: 2 writes x np uploads at least.
 	expect "np=$np checkpoint: multipart uploads, none aborted, no errors" "$s" ".s3.multipart_uploads >= 2 * $np and .s3.multipart_aborts == 0 and .s3.errors.client_4xx == 0"

@@ -24,7 +24,7 @@
 #ifdef HAVE_HDF5
 #include "io/h5ckpt.h"
 #endif
-#include "run/target.h"
+#include "run/resolved.h"
 #include "model/workload.h"
 #include "model/yaml.h"
 
@@ -75,6 +75,7 @@ static int apply(struct gf_workload *w, const char *assignment)
 int main(int argc, char **argv)
 {
 	struct gf_workload w;
+	struct gf_kvmap hints;
 	MPI_Info info;
 	char why[256];
 	int nkeys = 0;
@@ -118,9 +119,9 @@ int main(int argc, char **argv)
 	gf_workload_defaults(&w);
 	CHECK(apply(&w, "target.lustre.stripe_count=4") == 0 && apply(&w, "target.lustre.stripe_size=4MiB") == 0,
 	      "workload accepts target.lustre.stripe_count and stripe_size");
-	gf_target_lustre_hints(&w);
-	CHECK(gf_mpiio_info(w.checkpoint.mpiio_hints.kv, w.checkpoint.mpiio_hints.n, &info, why,
-			    sizeof(why)) == 0, "info built");
+	gf_resolved_hints(&w, &hints);
+	CHECK(w.checkpoint.mpiio_hints.n == 0, "the workload keeps its own hints (n = %d)", w.checkpoint.mpiio_hints.n);
+	CHECK(gf_mpiio_info(hints.kv, hints.n, &info, why, sizeof(why)) == 0, "info built");
 	expect(info, "striping_factor", "4");
 	expect(info, "striping_unit", "4194304");
 	expect(info, "stripe_width", "4");
@@ -131,12 +132,9 @@ int main(int argc, char **argv)
 	gf_workload_defaults(&w);
 	apply(&w, "checkpoint.mpiio_hints={striping_factor: 16}");
 	apply(&w, "target.lustre.stripe_count=4");
-	gf_target_lustre_hints(&w);
-	gf_target_lustre_hints(&w); /* twice: still one entry */
-	CHECK(w.checkpoint.mpiio_hints.n == 1, "an explicit striping_factor is kept, no duplicate (n = %d)",
-	      w.checkpoint.mpiio_hints.n);
-	CHECK(gf_mpiio_info(w.checkpoint.mpiio_hints.kv, w.checkpoint.mpiio_hints.n, &info, why,
-			    sizeof(why)) == 0, "info built");
+	gf_resolved_hints(&w, &hints);
+	CHECK(hints.n == 1, "an explicit striping_factor is kept, no duplicate (n = %d)", hints.n);
+	CHECK(gf_mpiio_info(hints.kv, hints.n, &info, why, sizeof(why)) == 0, "info built");
 	expect(info, "striping_factor", "16");
 	MPI_Info_free(&info);
 
