@@ -1,5 +1,5 @@
-/* world: see world.h. Every MPI call goes through MPI_CHECK-style handling: MPI's default
- * error handler already aborts the job with the MPI error string, which is what a
+/* world: see world.h. No MPI call's return is checked: MPI's default error handler
+ * (MPI_ERRORS_ARE_FATAL) aborts the job with the MPI error string, which is what a
  * failing collective must do (the other ranks would hang otherwise). */
 #include "mpi/world.h"
 
@@ -143,16 +143,9 @@ static void reduce(void *v, size_t n, MPI_Datatype t, MPI_Op op)
 		MPI_Reduce(v, NULL, (int)n, t, op, 0, MPI_COMM_WORLD);
 }
 
-void gf_world_sum_u64(uint64_t *v, size_t n) { reduce(v, n, MPI_UINT64_T, MPI_SUM); }
-void gf_world_sum_double(double *v, size_t n) { reduce(v, n, MPI_DOUBLE, MPI_SUM); }
-void gf_world_min_double(double *v, size_t n) { reduce(v, n, MPI_DOUBLE, MPI_MIN); }
-void gf_world_max_double(double *v, size_t n) { reduce(v, n, MPI_DOUBLE, MPI_MAX); }
-void gf_world_max_u64(uint64_t *v, size_t n) { reduce(v, n, MPI_UINT64_T, MPI_MAX); }
-void gf_world_min_u64(uint64_t *v, size_t n) { reduce(v, n, MPI_UINT64_T, MPI_MIN); }
-
-void gf_world_allmax_double(double *v, size_t n)
+void gf_world_min_u64(uint64_t *v, size_t n)
 {
-	gf_world_allmax_double_on(GF_COMM_MAIN, v, n);
+	reduce(v, n, MPI_UINT64_T, MPI_MIN);
 }
 
 void gf_world_allmax_double_on(enum gf_comm c, double *v, size_t n)
@@ -263,22 +256,7 @@ void gf_world_bcast_on(enum gf_comm c, void *buf, size_t len, int root)
 	MPI_Bcast(buf, (int)len, MPI_BYTE, root, comm_of(c));
 }
 
-void gf_world_allgather_u64(const uint64_t *mine, size_t n, uint64_t *out)
-{
-	MPI_Allgather(mine, (int)n, MPI_UINT64_T, out, (int)n, MPI_UINT64_T, MPI_COMM_WORLD);
-}
-
-void *gf_world_comm(void)
-{
-	return gf_world_comm_on(GF_COMM_MAIN);
-}
-
 void *gf_world_comm_on(enum gf_comm c)
 {
 	return &comms[(unsigned)c < GF_COMM_COUNT ? c : GF_COMM_MAIN];
-}
-
-double gf_world_time(void)
-{
-	return MPI_Wtime();
 }

@@ -1,5 +1,7 @@
-/* world: the only place gpufeed calls MPI. World and node layout, barriers, agreement on
- * errors at phase boundaries, and the reductions and gathers that merge statistics. */
+/* world: the only place gpufeed calls MPI collectives. World and node layout, barriers,
+ * agreement on errors at phase boundaries, and the reductions and gathers that merge
+ * statistics. The mpiio and hdf5 backends call MPI-IO themselves, on the communicator
+ * they are handed here (gf_world_comm_on). */
 #ifndef GF_WORLD_H
 #define GF_WORLD_H
 
@@ -42,16 +44,10 @@ void gf_world_barrier_on(enum gf_comm c);
 int gf_world_agree(int status, const char *mymsg, char *msg, size_t msglen);
 int gf_world_agree_on(enum gf_comm c, int status, const char *mymsg, char *msg, size_t msglen);
 
-/* Element-wise reductions onto rank 0 (in place on rank 0; other ranks' buffers are only
+/* The element-wise minimum onto rank 0 (in place on rank 0; other ranks' values are only
  * sent). */
-void gf_world_sum_u64(uint64_t *v, size_t n);
-void gf_world_sum_double(double *v, size_t n);
-void gf_world_min_double(double *v, size_t n);
-void gf_world_max_double(double *v, size_t n);
-void gf_world_max_u64(uint64_t *v, size_t n);
 void gf_world_min_u64(uint64_t *v, size_t n);
-/* Same, with the result on every rank. */
-void gf_world_allmax_double(double *v, size_t n);
+/* Element-wise, with the result on every rank. */
 void gf_world_allmax_double_on(enum gf_comm c, double *v, size_t n);
 void gf_world_allsum_u64(uint64_t *v, size_t n);
 
@@ -80,15 +76,7 @@ void gf_world_gather_hosts(const struct gf_world *w, char *hosts);
 void gf_world_bcast(void *buf, size_t len, int root);
 void gf_world_bcast_on(enum gf_comm c, void *buf, size_t len, int root);
 
-/* Every rank's n values, on every rank (out has size x n entries, rank-major). */
-void gf_world_allgather_u64(const uint64_t *mine, size_t n, uint64_t *out);
-
-/* The communicator the MPI-IO and HDF5 backends use (a pointer to an MPI_Comm):
- * MPI_COMM_WORLD, or for gf_world_comm_on the one asked for. */
-void *gf_world_comm(void);
+/* The communicator the MPI-IO and HDF5 backends use (a pointer to an MPI_Comm). */
 void *gf_world_comm_on(enum gf_comm c);
-
-/* MPI_Wtime, for cross-rank timestamps after a barrier. */
-double gf_world_time(void);
 
 #endif

@@ -3,8 +3,8 @@
  * emulated compute and no prefetch limit: reader threads take batches in step order and
  * keep queue_depth requests in flight each, as fast as the storage delivers, until the
  * schedule is done or the duration is up. What it measures (samples/s, bytes/s, latency)
- * is the most this rank's accelerators could ever be fed; mpi/ merges ranks and report
- * turns it into the number of accelerators it could feed. */
+ * is the most this rank's accelerators could ever be fed; the driver merges the ranks'
+ * (run/merge.c) and report turns it into the number of accelerators it could feed. */
 #ifndef GF_CEILING_H
 #define GF_CEILING_H
 

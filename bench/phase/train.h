@@ -1,7 +1,7 @@
 /* train: the training read phase of one rank. Reader threads fill a bounded prefetch
  * queue of batches per accelerator through their own engine; accelerator threads take
  * batches in step order and hold each for its compute time (accel.h). Every figure is
- * per rank; mpi/ merges them. */
+ * per rank; the driver merges the ranks' (run/merge.c, through mpi/). */
 #ifndef GF_TRAIN_H
 #define GF_TRAIN_H
 

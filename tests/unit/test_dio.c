@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "phase/dio.h"
+#include "skip.h"
 #include "model/workload.h"
 
 static void test_chunk(void **state)
@@ -146,14 +147,14 @@ static void test_query_block_fs(void **state)
 
 	(void)state;
 	if (make_file("/tmp", path, sizeof(path))) {
-		skip();
+		gf_skip("cannot create a file in /tmp");
 		return;
 	}
 	assert_int_equal(gf_dio_query(path, "ext4", &info), 0);
 	if (!info.supported) {
 		/* /tmp may itself be a tmpfs on some machines: then this case does not apply. */
 		unlink(path);
-		skip();
+		gf_skip("/tmp has no direct I/O (a tmpfs?)");
 		return;
 	}
 	assert_true(info.offset_align >= 512 && !(info.offset_align & (info.offset_align - 1)));
@@ -178,7 +179,7 @@ static void test_query_tmpfs(void **state)
 
 	(void)state;
 	if (statfs("/dev/shm", &sf) || sf.f_type != 0x01021994 || make_file("/dev/shm", path, sizeof(path))) {
-		skip(); /* no tmpfs here */
+		gf_skip("no tmpfs at /dev/shm");
 		return;
 	}
 	assert_int_equal(gf_dio_query(path, "tmpfs", &info), 0);
@@ -210,5 +211,5 @@ int main(void)
 		cmocka_unit_test(test_query_block_fs),
 		cmocka_unit_test(test_query_tmpfs),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return gf_skip_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
