@@ -356,6 +356,20 @@ out_io:
 
 /* --- one shared file (MPI-IO or HDF5) --- */
 
+/* A restored block of group g at off (base: the group's region of owner in the file). 0,
+ * or -EILSEQ with the place named in msg (when msg is not NULL). */
+static int verify_shared(const void *buf, size_t len, uint64_t uid, uint64_t off, uint64_t base,
+			 const char *path, int g, int owner, char *msg, size_t msglen)
+{
+	if (!gf_ckpt_check_block(buf, len, uid, off))
+		return 0;
+	if (msg)
+		snprintf(msg, msglen, "checksum mismatch in %s, %s of rank %d at offset %llu (file offset %llu)",
+			 path, g ? "optimizer state" : "model state", owner, (unsigned long long)off,
+			 (unsigned long long)(base + off));
+	return -EILSEQ;
+}
+
 static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, bool restore,
 		       struct gf_ckpt_rank_times *t, char *msg, size_t msglen)
 {
@@ -425,17 +439,9 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 				if (restore) {
 					lrc = ops->read_at(f, g, base[g] + off, buf, len, coll);
 					if (!lrc && len && c->w->checkpoint.verify) {
-						if (gf_ckpt_check_block(buf, len, uid, off)) {
-							if (!rc)
-								snprintf(msg, msglen, "checksum mismatch in %s, %s of rank %d at "
-									 "offset %llu (file offset %llu)", path,
-									 g ? "optimizer state" : "model state", owner,
-									 (unsigned long long)off,
-									 (unsigned long long)(base[g] + off));
-							lrc = -EILSEQ;
-						} else {
-							t->blocks_verified++;
-						}
+						lrc = verify_shared(buf, len, uid, off, base[g], path, g, owner,
+								    rc ? NULL : msg, msglen);
+						t->blocks_verified += !lrc;
 					}
 				} else {
 					if (len)
