@@ -46,11 +46,18 @@ static int check(struct gf_run_ctx *x)
 	if (!rc && w->workflow.checkpoint)
 		rc = gf_model_layout(w, world->size, &x->model, err, len);
 	if (!rc) {
-		x->ops = gf_io_find(x->target.engine);
+		x->ops = x->target.ops;
 		rc = gf_guard_read_path(w, &x->target, x->ops, err, len);
 	}
 	if (!rc)
 		rc = gf_guard_ckpt_layout(w, &x->target, &x->res.ckpt_layout, err, len);
+	/* The backends' setup (credentials, endpoint) now, not at their first use: a bad
+	 * configuration stops every rank here, before anything is written. Their teardown
+	 * (secrets wiped) runs at exit. */
+	if (!rc)
+		rc = gf_io_setup_pending(x->target.store, err, len);
+	if (!rc && x->target.ops != x->target.store)
+		rc = gf_io_setup_pending(x->target.ops, err, len);
 	if (rc && x->root)
 		fprintf(stderr, "gpufeed: %s\n", err);
 	return rc;
