@@ -153,6 +153,9 @@ struct gf_run_summary {
 	struct gf_hist latency, open_latency;
 	uint64_t read_bytes, requests, samples, steps;
 	double elapsed_s, cpu_s;
+	/* Seconds the ranks' training threads were runnable but not running (another process
+	 * had the CPU), summed over ranks: what load on the machine took from the run. */
+	double runqueue_wait_s;
 	bool duration_reached;
 	double checkpoint_halt_s; /* accelerator time halted for checkpoints, all accelerators */
 	/* Mean over accelerators of all compute / wall time, checkpoint halts included (AU

@@ -173,6 +173,7 @@ static struct json_object *train_json(const struct gf_run_summary *s)
 	add_d(t, "compute_s", compute);
 	add_d(t, "elapsed_s", s->elapsed_s);
 	add_d(t, "cpu_s", s->cpu_s);
+	add_d(t, "runqueue_wait_s", s->runqueue_wait_s);
 	add_d(t, "checkpoint_halt_s", s->checkpoint_halt_s);
 	/* AU leaves checkpoint halts out (DLIO's blocks); goodput keeps them. */
 	json_object_object_add(t, "goodput_percent", s->goodput_percent >= 0 ?

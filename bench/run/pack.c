@@ -5,7 +5,7 @@
 
 #define U64 sizeof(uint64_t)
 #define DBL sizeof(double)
-_Static_assert(sizeof(struct gf_pk_train) == 8 * U64 + 4 * DBL, "struct gf_pk_train is packed");
+_Static_assert(sizeof(struct gf_pk_train) == 8 * U64 + 5 * DBL, "struct gf_pk_train is packed");
 _Static_assert(sizeof(struct gf_pk_row) == 6 * U64 + 4 * DBL, "struct gf_pk_row is packed");
 _Static_assert(sizeof(struct gf_pk_async) == 3 * U64 + 4 * DBL + 2 * sizeof(struct gf_moments),
 	       "struct gf_pk_async is packed");
@@ -39,6 +39,7 @@ void gf_pk_train_pack(const struct gf_train_result *tr, struct gf_pk_train *p)
 	p->duration_reached = tr->duration_reached;
 	p->elapsed_s = (double)(tr->end_ns - tr->start_ns) / 1e9;
 	p->cpu_s = tr->cpu_s;
+	p->runqueue_wait_s = tr->runqueue_wait_s;
 	for (unsigned a = 0; a < tr->naccel; a++) {
 		double g = gf_accel_goodput(&tr->accel[a]);
 		p->halted_s += tr->accel[a].halted_ns / 1e9;
@@ -63,6 +64,7 @@ void gf_pk_train_combine(void *acc, const void *in)
 	a->duration_reached = max_u64(a->duration_reached, b->duration_reached);
 	a->elapsed_s = max_d(a->elapsed_s, b->elapsed_s);
 	a->cpu_s += b->cpu_s;
+	a->runqueue_wait_s += b->runqueue_wait_s;
 	a->halted_s += b->halted_s;
 	a->goodput_sum += b->goodput_sum;
 	a->goodput_n += b->goodput_n;
@@ -79,6 +81,7 @@ void gf_pk_train_unpack(const struct gf_pk_train *p, struct gf_run_summary *s)
 	s->duration_reached = p->duration_reached != 0;
 	s->elapsed_s = p->elapsed_s;
 	s->cpu_s = p->cpu_s;
+	s->runqueue_wait_s = p->runqueue_wait_s;
 	s->checkpoint_halt_s = p->halted_s;
 	s->goodput_percent = p->goodput_n ? p->goodput_sum / (double)p->goodput_n : -1;
 	s->train_ran = true;

@@ -27,7 +27,7 @@ struct gf_pk_train {
 	uint64_t duration_reached;                                            /* max: 0 or 1 */
 	uint64_t goodput_n;                   /* summed: accelerators with a goodput */
 	double elapsed_s;                                                     /* max */
-	double cpu_s, halted_s;                                               /* summed */
+	double cpu_s, halted_s, runqueue_wait_s;                              /* summed */
 	double goodput_sum;                   /* summed: their goodput, percent */
 };
 void gf_pk_train_pack(const struct gf_train_result *tr, struct gf_pk_train *p);

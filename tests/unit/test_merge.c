@@ -43,6 +43,7 @@ static void fake_train(struct gf_train_result *tr, struct gf_accel acc[2], doubl
 	tr->start_ns = 1000000000ull;
 	tr->end_ns = tr->start_ns + (uint64_t)(7e9 * k);
 	tr->cpu_s = 8 * k;
+	tr->runqueue_wait_s = 11 * k;
 	tr->duration_reached = k == R1;
 	acc[0].halted_ns = (uint64_t)(9e9 * k);
 	acc[1].halted_ns = (uint64_t)(1e9 * k);
@@ -79,6 +80,7 @@ static void test_train_totals(void **state)
 	/* The slowest rank's time, not the sum; CPU time and halts add up. */
 	assert_true(fabs(s.elapsed_s - 7000) < 1e-9);
 	assert_true(fabs(s.cpu_s - 8008) < 1e-9);
+	assert_true(fabs(s.runqueue_wait_s - 11011) < 1e-9);
 	assert_true(fabs(s.checkpoint_halt_s - 10010) < 1e-6);
 	/* Reached on one rank is reached. */
 	assert_true(s.duration_reached);
