@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "io/s3/s3.h"
 #include "phase/ckpt.h"
 #include "run/iohook.h"
@@ -348,6 +349,45 @@ static void test_s3_stats(void **state)
 	assert_int_equal(a.new_connections, 10010);
 }
 
+#ifdef HAVE_CURL
+/* S3 request timing of two ranks: counters add, and each histogram lands in its own
+ * histogram (a distinct latency per kind, so a swapped pair fails). */
+static void test_s3_timing(void **state)
+{
+	struct gf_s3_timing *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	gf_s3_timing_init(a);
+	gf_s3_timing_init(b);
+	*a = (struct gf_s3_timing){ .requests = 1, .bytes_sent = 2, .bytes_received = 3, .new_connections = 4,
+				    .connect = a->connect, .tls = a->tls, .ttfb = a->ttfb, .total = a->total };
+	*b = (struct gf_s3_timing){ .requests = 1000, .bytes_sent = 2000, .bytes_received = 3000,
+				    .new_connections = 4000, .connect = b->connect, .tls = b->tls, .ttfb = b->ttfb,
+				    .total = b->total };
+	gf_hist_record(&a->connect, 1000);
+	gf_hist_record(&b->connect, 1000);
+	gf_hist_record(&b->tls, 200000);
+	gf_hist_record(&a->ttfb, 30000000);
+	gf_hist_record(&b->total, 4000000000ull);
+	gf_s3_timing_merge(a, b);
+	assert_int_equal(a->requests, 1001);
+	assert_int_equal(a->bytes_sent, 2002);
+	assert_int_equal(a->bytes_received, 3003);
+	assert_int_equal(a->new_connections, 4004);
+	assert_int_equal(a->connect.count, 2);
+	assert_int_equal(a->tls.count, 1);
+	assert_int_equal(a->ttfb.count, 1);
+	assert_int_equal(a->total.count, 1);
+	assert_true(a->tls.max_ns >= 200000 && a->tls.max_ns < 300000);
+	assert_true(a->ttfb.max_ns >= 30000000 && a->ttfb.max_ns < 40000000);
+	assert_true(a->total.max_ns >= 4000000000ull);
+	free(a);
+	free(b);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +401,9 @@ int main(void)
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_ckpt_burst),
 		cmocka_unit_test(test_s3_stats),
+#ifdef HAVE_CURL
+		cmocka_unit_test(test_s3_timing),
+#endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
