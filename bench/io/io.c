@@ -374,6 +374,11 @@ int gf_io_opt_set(struct gf_kvmap *m, const char *key, const char *value)
 	return 0;
 }
 
+const char *gf_io_notice(const struct gf_io_ops *ops)
+{
+	return ops->notice ? ops->notice() : NULL;
+}
+
 void gf_io_counters(const struct gf_io_ops *ops, struct gf_io *io,
 		    void (*cb)(void *arg, const char *name, uint64_t value), void *arg)
 {

@@ -183,6 +183,9 @@ struct gf_io_ops {
 	 * "errors.client_4xx", ...; dotted names nest in summary.json). Any caller can print
 	 * any backend's counters this way without knowing the backend. */
 	void (*counters)(struct gf_io *io, void (*cb)(void *arg, const char *name, uint64_t value), void *arg);
+	/* Optional. What the user must be told about how setup() configured the backend (s3:
+	 * TLS certificates not verified), or NULL. Backends never print: the driver does. */
+	const char *(*notice)(void);
 };
 
 struct gf_io {
@@ -235,6 +238,8 @@ int gf_io_setup_pending(const struct gf_io_ops *ops, char *err, size_t len);
 const char *gf_io_opt(const struct gf_kvmap *m, const char *key);
 int gf_io_opt_set(struct gf_kvmap *m, const char *key, const char *value);
 
+/* ops->notice(), or NULL. */
+const char *gf_io_notice(const struct gf_io_ops *ops);
 /* ops->counters, or nothing when the backend has none. */
 void gf_io_counters(const struct gf_io_ops *ops, struct gf_io *io,
 		    void (*cb)(void *arg, const char *name, uint64_t value), void *arg);

@@ -20,7 +20,6 @@
 #include "io/h5ckpt.h"
 #endif
 #ifdef HAVE_CURL
-#include "io/s3/s3.h"
 #endif
 #include "mpi/world.h"
 
@@ -152,24 +151,6 @@ const struct gf_ckpt_layout_def *gf_ckpt_layout_def(enum gf_ckpt_layout l)
 		if (layouts[i].layout == l)
 			return &layouts[i];
 	return &layouts[0];
-}
-
-#define MIB (1ull << 20)
-
-uint64_t gf_ckpt_part_size(uint64_t want, uint64_t object_bytes)
-{
-	uint64_t p = want ? want : 16 * MIB;
-
-	/* S3's limits: parts of 5 MiB to 5 GiB (the last may be smaller), 10,000 at most. */
-	if (p < 5 * MIB)
-		p = 5 * MIB;
-	if (p > 5120 * MIB)
-		p = 5120 * MIB;
-	/* A shard too large for 10,000 parts of that size gets larger parts rather than a
-	 * failed upload at part 10,001. */
-	if (object_bytes / 10000 >= p)
-		p = ((object_bytes + 9999) / 10000 + MIB - 1) / MIB * MIB;
-	return p;
 }
 
 static void ckpt_dir(const struct gf_ckpt_cfg *c, unsigned index, char *buf, size_t len)
@@ -318,18 +299,16 @@ static int file_per_rank(const struct gf_ckpt_cfg *c, unsigned index, int owner,
 	block_geometry(c->w, &block, &qd);
 	iocfg.queue_depth = qd;
 	if (!restore && c->layout == GF_CKPT_OBJECT_PER_RANK) {
-		/* Each shard is one multipart upload (one PUT when it fits in a part), its parts
-		 * sized for the larger of the two shards. */
-		uint64_t want = c->w->checkpoint.part_size;
-#ifdef HAVE_CURL
-		if (!want)
-			want = gf_s3_part_size();
-#endif
+		/* Each shard is one object: the store sizes its parts (multipart) for the larger
+		 * of the two shards, from checkpoint.part_size or its own default. */
 		uint64_t most = s.flat_bytes > s.model_bytes ? s.flat_bytes : s.model_bytes;
-		char part[32];
-		snprintf(part, sizeof(part), "%llu",
-			 (unsigned long long)gf_ckpt_part_size(want, most > s.optim_bytes ? most : s.optim_bytes));
-		gf_io_opt_set(&opts, "part_size", part);
+		char v[32];
+		if (c->w->checkpoint.part_size) {
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)c->w->checkpoint.part_size);
+			gf_io_opt_set(&opts, "part_size", v);
+		}
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)(most > s.optim_bytes ? most : s.optim_bytes));
+		gf_io_opt_set(&opts, "object_bytes", v);
 		iocfg.opts = &opts;
 	}
 	rc = gf_io_open_backend(c->ops, &iocfg, &io);

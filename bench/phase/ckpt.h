@@ -126,10 +126,6 @@ int gf_ckpt_write_index(const struct gf_ckpt_cfg *c, unsigned count);
 /* Remove checkpoint number index (this rank's files; rank 0 the folder). */
 int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index);
 
-/* object_per_rank: the multipart part size for an object of object_bytes when want is
- * asked (0: 16 MiB), within S3's 5 MiB..5 GiB and at most 10,000 parts. */
-uint64_t gf_ckpt_part_size(uint64_t want, uint64_t object_bytes);
-
 /* Block helpers, exposed for the unit tests. */
 void gf_ckpt_fill_block(void *buf, size_t len, uint64_t shard, uint64_t offset, uint64_t seed);
 /* 0, or -EILSEQ when the block is not the one written for (shard, offset). */

@@ -96,16 +96,16 @@ struct gf_fig_ckpt {
 };
 
 /* An S3 target's counters, summed over ranks. */
-struct gf_fig_s3 {
-	uint64_t requests;          /* HTTP requests sent, retries included */
-	uint64_t retries_slowdown;  /* 503 SlowDown, retried */
-	uint64_t retries_server;    /* other 5xx, retried */
-	uint64_t retries_network;   /* timeouts, resets, refused connections, retried */
-	uint64_t errors_client;     /* 4xx answers */
-	uint64_t errors_server;     /* 5xx still failing after the last attempt */
-	uint64_t errors_network;    /* network failures after the last attempt */
-	uint64_t multipart_uploads, multipart_aborts;
-	uint64_t new_connections;
+/* A backend's counters as the backend names them ("requests", "retries.slowdown_503": a
+ * dotted name nests in summary.json), summed over ranks. */
+#define GF_FIG_COUNTERS 32
+struct gf_fig_counter {
+	char name[48];
+	uint64_t value;
+};
+struct gf_fig_counters {
+	unsigned n;
+	struct gf_fig_counter c[GF_FIG_COUNTERS];
 };
 
 /* A phase's request timing (S3), merged over ranks. */
@@ -137,7 +137,7 @@ struct gf_run_summary {
 	char fs_type[32];
 	bool client_cached;       /* the client caches what it read (page cache): re-reads may not reach storage */
 	bool s3_used;             /* an s3:// target: s3 holds the counters of every rank */
-	struct gf_fig_s3 s3;
+	struct gf_fig_counters s3; /* the object store's counters */
 	struct gf_fig_req_timing *s3_timing[GF_S3_PHASES]; /* rank 0, merged over ranks; NULL: no request */
 	char client_cache_reason[256];
 	char mpi_version[256];

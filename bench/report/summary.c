@@ -468,21 +468,23 @@ static struct json_object *target_json(const struct gf_run_summary *s)
 /* Every rank's S3 requests: retried ones by cause, failed ones by class, timing by phase. */
 static struct json_object *s3_json(const struct gf_run_summary *s)
 {
-	struct json_object *o = json_object_new_object(), *r = json_object_new_object(),
-			   *e = json_object_new_object();
+	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "requests", json_object_new_uint64(s->s3.requests));
-	json_object_object_add(r, "slowdown_503", json_object_new_uint64(s->s3.retries_slowdown));
-	json_object_object_add(r, "server_5xx", json_object_new_uint64(s->s3.retries_server));
-	json_object_object_add(r, "network", json_object_new_uint64(s->s3.retries_network));
-	json_object_object_add(o, "retries", r);
-	json_object_object_add(e, "client_4xx", json_object_new_uint64(s->s3.errors_client));
-	json_object_object_add(e, "server_5xx", json_object_new_uint64(s->s3.errors_server));
-	json_object_object_add(e, "network", json_object_new_uint64(s->s3.errors_network));
-	json_object_object_add(o, "errors", e);
-	json_object_object_add(o, "multipart_uploads", json_object_new_uint64(s->s3.multipart_uploads));
-	json_object_object_add(o, "multipart_aborts", json_object_new_uint64(s->s3.multipart_aborts));
-	json_object_object_add(o, "new_connections", json_object_new_uint64(s->s3.new_connections));
+	/* The backend's counters by its own names: "retries.network" is retries -> network. */
+	for (unsigned i = 0; i < s->s3.n; i++) {
+		const struct gf_fig_counter *k = &s->s3.c[i];
+		const char *dot = strchr(k->name, '.');
+		struct json_object *in = o;
+		if (dot) {
+			char group[48];
+			snprintf(group, sizeof(group), "%.*s", (int)(dot - k->name), k->name);
+			if (!json_object_object_get_ex(o, group, &in)) {
+				in = json_object_new_object();
+				json_object_object_add(o, group, in);
+			}
+		}
+		json_object_object_add(in, dot ? dot + 1 : k->name, json_object_new_uint64(k->value));
+	}
 	json_object_object_add(o, "prefix_spread", json_object_new_int64(s->w->target.prefix_spread > 1 ?
 									 s->w->target.prefix_spread : 0));
 	{

@@ -1,8 +1,8 @@
-/* iohook: what the driver asks of the target's backend around the run and its phases: a
- * warning at the start, the backend's request counters and timing per phase, and at the
- * end its cleanup and counters into the summary. Only the S3 backend has any today, and
- * this is the one place in run/ that names it; a generic counters and timing callback in
- * the ops struct is to replace it. Every function is a collective except start. */
+/* iohook: what the driver asks of the target's backend around the run and its phases, by
+ * the generic parts of the backend contract only: its notice at the start (ops->notice),
+ * the network timing the engine recorded per request, per phase (gf_engine_net_take),
+ * and at the end the object store's cleanup (ns remove_all) and its counters by name
+ * (ops->counters), into the summary. Every function is a collective except start. */
 #ifndef GF_IOHOOK_H
 #define GF_IOHOOK_H
 
@@ -20,8 +20,12 @@ void gf_iohook_phase_end(struct gf_run_ctx *x, int rd, int wr);
  * run fails if it cannot), and the backend's counters, summed over ranks. */
 void gf_iohook_finish(struct gf_run_ctx *x);
 
-/* The S3 counters of two ranks added up (struct gf_s3_stats), for the reduction and the
- * unit test. */
-void gf_iohook_s3_stats_combine(void *acc, const void *in);
+/* A backend's counter values in the order it names them, for the reduction; the same
+ * order on every rank, since every rank runs the same backend. */
+struct gf_iohook_counters {
+	uint64_t v[GF_FIG_COUNTERS];
+};
+/* Two ranks' counters added up (the reduction, and the unit test). */
+void gf_iohook_counters_combine(void *acc, const void *in);
 
 #endif

@@ -178,11 +178,30 @@ static void test_errors(void **state)
 	assert_non_null(strstr(err, "not a boolean"));
 }
 
+static void test_part_size(void **state)
+{
+	const uint64_t mib = 1ull << 20;
+
+	(void)state;
+	assert_int_equal(gf_s3conf_part_size(0, 100 * mib), 16 * mib);          /* the default */
+	assert_int_equal(gf_s3conf_part_size(8 * mib, 100 * mib), 8 * mib);
+	assert_int_equal(gf_s3conf_part_size(1 * mib, 100 * mib), 5 * mib);      /* S3's least */
+	assert_int_equal(gf_s3conf_part_size(8192 * mib, 100 * mib), 5120 * mib); /* S3's most */
+	/* 10,000 parts of 16 MiB hold 156.25 GiB: one byte more needs larger parts. */
+	assert_int_equal(gf_s3conf_part_size(0, 10000 * 16 * mib), 16 * mib);
+	assert_int_equal(gf_s3conf_part_size(0, 10000 * 16 * mib + 1), 17 * mib);
+	uint64_t big = 1000ull * 1024 * mib; /* 1000 GiB */
+	uint64_t p = gf_s3conf_part_size(0, big);
+	assert_true((big + p - 1) / p <= 10000);
+	assert_int_equal(p % mib, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_part_size),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -268,3 +268,19 @@ out:
 		gf_s3conf_clear(c);
 	return rc;
 }
+
+uint64_t gf_s3conf_part_size(uint64_t want, uint64_t object_bytes)
+{
+	uint64_t p = want ? want : 16 * MIB;
+
+	/* S3's limits: parts of 5 MiB to 5 GiB (the last may be smaller), 10,000 at most. */
+	if (p < 5 * MIB)
+		p = 5 * MIB;
+	if (p > 5120 * MIB)
+		p = 5120 * MIB;
+	/* A shard too large for 10,000 parts of that size gets larger parts rather than a
+	 * failed upload at part 10,001. */
+	if (object_bytes / 10000 >= p)
+		p = ((object_bytes + 9999) / 10000 + MIB - 1) / MIB * MIB;
+	return p;
+}

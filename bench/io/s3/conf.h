@@ -41,4 +41,9 @@ int gf_s3conf_resolve(const struct gf_kvmap *opts, struct gf_s3conf *c, char *er
 /* Wipe the secrets. */
 void gf_s3conf_clear(struct gf_s3conf *c);
 
+/* The part size of a multipart upload of object_bytes (0: unknown) when want was asked
+ * for (0: 16 MiB): within S3's limits of 5 MiB to 5 GiB, and large enough that the object
+ * fits in 10,000 parts. */
+uint64_t gf_s3conf_part_size(uint64_t want, uint64_t object_bytes);
+
 #endif

@@ -109,22 +109,17 @@ err_spread:
 	return rc;
 }
 
-uint64_t gf_s3_part_size(void)
+/* ops->notice: --insecure is worth a warning on every run that uses it. */
+static const char *s3_notice(void)
 {
-	ensure_setup();
-	return gf_s3_proc.conf.part_size;
-}
+	static char text[512];
 
-bool gf_s3_insecure(void)
-{
 	ensure_setup();
-	return gf_s3_proc.configured && gf_s3_proc.conf.insecure;
-}
-
-const char *gf_s3_endpoint(void)
-{
-	ensure_setup();
-	return gf_s3_proc.conf.endpoint;
+	if (!gf_s3_proc.configured || !gf_s3_proc.conf.insecure)
+		return NULL;
+	snprintf(text, sizeof(text), "--insecure (storage.storage_options.s3_insecure): the TLS "
+		 "certificates of %s are not verified", gf_s3_proc.conf.endpoint);
+	return text;
 }
 
 int gf_s3_key_name(const char *bucket, const char *stored, char *out, size_t len)
@@ -134,55 +129,7 @@ int gf_s3_key_name(const char *bucket, const char *stored, char *out, size_t len
 	return n < 0 ? n : 0;
 }
 
-/* --- timing and counters: wrappers kept for run.c and summary.c --- */
-
-_Static_assert((int)GF_S3_READ == (int)GF_IO_READ && (int)GF_S3_WRITE == (int)GF_IO_WRITE &&
-	       (int)GF_S3_OTHER == (int)GF_IO_OTHER && (int)GF_S3_KINDS == (int)GF_IO_OPS,
-	       "gf_s3_kind follows enum gf_io_op");
-_Static_assert(GF_S3_TIMING_COUNTERS == GF_NET_COUNTERS, "the same counters lead both layouts");
-
-void gf_s3_timing_init(struct gf_s3_timing *t)
-{
-	t->requests = t->bytes_sent = t->bytes_received = t->new_connections = 0;
-	gf_hist_init(&t->connect);
-	gf_hist_init(&t->tls);
-	gf_hist_init(&t->ttfb);
-	gf_hist_init(&t->total);
-}
-
-void gf_s3_timing_merge(struct gf_s3_timing *dst, const struct gf_s3_timing *src)
-{
-	dst->requests += src->requests;
-	dst->bytes_sent += src->bytes_sent;
-	dst->bytes_received += src->bytes_received;
-	dst->new_connections += src->new_connections;
-	gf_hist_merge(&dst->connect, &src->connect);
-	gf_hist_merge(&dst->tls, &src->tls);
-	gf_hist_merge(&dst->ttfb, &src->ttfb);
-	gf_hist_merge(&dst->total, &src->total);
-}
-
-void gf_s3_timing_take(struct gf_s3_timing *out)
-{
-	struct gf_net_timing *k = out ? malloc(GF_IO_OPS * sizeof(*k)) : NULL;
-
-	/* The engines recorded every request; only this backend's requests carry timing. */
-	gf_engine_net_take(k);
-	for (int i = 0; out && i < GF_S3_KINDS; i++) {
-		gf_s3_timing_init(&out[i]);
-		if (!k)
-			continue;
-		out[i].requests = k[i].requests;
-		out[i].bytes_sent = k[i].bytes_sent;
-		out[i].bytes_received = k[i].bytes_received;
-		out[i].new_connections = k[i].new_connections;
-		out[i].connect = k[i].connect;
-		out[i].tls = k[i].tls;
-		out[i].ttfb = k[i].ttfb;
-		out[i].total = k[i].total;
-	}
-	free(k);
-}
+/* --- counters --- */
 
 void gf_s3_stats_get(struct gf_s3_stats *s)
 {
@@ -242,10 +189,12 @@ static int s3_init(struct gf_io *io)
 		s->rng = 1;
 	s->max_parts = io->cfg.queue_depth < 2 ? 2 : io->cfg.queue_depth > 8 ? 8 : io->cfg.queue_depth;
 	{
-		const char *v = gf_io_opt(io->cfg.opts, "part_size");
-		s->part_size = v ? strtoull(v, NULL, 10) : 0;
-		if (!s->part_size)
-			s->part_size = gf_s3_proc.conf.part_size;
+		/* An instance may ask for its own part size, and say how large its objects
+		 * will be (checkpoint shards) so that they fit in 10,000 parts. */
+		const char *v = gf_io_opt(io->cfg.opts, "part_size"), *b = gf_io_opt(io->cfg.opts, "object_bytes");
+		uint64_t want = v ? strtoull(v, NULL, 10) : 0;
+		s->part_size = gf_s3conf_part_size(want ? want : gf_s3_proc.conf.part_size,
+						  b ? strtoull(b, NULL, 10) : 0);
 	}
 	return 0;
 }
@@ -710,4 +659,5 @@ const struct gf_io_ops gf_io_s3 = {
 	.uncached = "every S3 read is an HTTP GET to the server: no client cache",
 	.flush = s3_flush,
 	.counters = s3_counters,
+	.notice = s3_notice,
 };

@@ -30,44 +30,9 @@ struct gf_s3_stats {
 
 void gf_s3_stats_get(struct gf_s3_stats *s);
 
-/* Request timing, from libcurl's timers, by kind of request: reads are the ranged GETs of
- * data (training, ceiling, restores), writes the PUTs of objects and parts (datagen,
- * checkpoints), other the rest (HEAD, listings, DELETE, small GETs, multipart create and
- * complete). Every attempt counts (a retried request is several). Layout for reductions:
- * the counters first, then the histograms (nanoseconds). */
-enum gf_s3_kind { GF_S3_READ = 0, GF_S3_WRITE, GF_S3_OTHER, GF_S3_KINDS };
-#define GF_S3_TIMING_COUNTERS 4
-#define GF_S3_TIMING_HISTS 4
-struct gf_s3_timing {
-	uint64_t requests;        /* transfers that ended, answered or not */
-	uint64_t bytes_sent;      /* request bodies */
-	uint64_t bytes_received;  /* answer bodies */
-	uint64_t new_connections; /* transfers that had to open a connection (no reuse) */
-	/* Answered transfers only. */
-	struct gf_hist connect;   /* start to TCP connected (name lookup included), new connections */
-	struct gf_hist tls;       /* the TLS handshake alone, new https connections */
-	struct gf_hist ttfb;      /* start to the first byte of the answer */
-	struct gf_hist total;     /* start to the last byte */
-};
-
-void gf_s3_timing_init(struct gf_s3_timing *t);
-/* dst += src. */
-void gf_s3_timing_merge(struct gf_s3_timing *dst, const struct gf_s3_timing *src);
-/* Move the timing of this process's requests since the last take into out[GF_S3_KINDS]
- * (NULL: drop it). An instance adds its requests when it closes, so a phase takes after
- * its instances have closed. */
-void gf_s3_timing_take(struct gf_s3_timing *out);
 
 /* gpufeed's name of a key that a listing of bucket returned (the spread taken off). */
 int gf_s3_key_name(const char *bucket, const char *stored, char *out, size_t len);
-
-/* What the setup took: for the warning that rank 0 prints about --insecure. */
-bool gf_s3_insecure(void);
-const char *gf_s3_endpoint(void);
-
-/* storage_options.s3_part_size (16 MiB by default): the part size of every multipart
- * upload whose instance was not given its own (gf_io_config.part_size). */
-uint64_t gf_s3_part_size(void);
 
 static inline bool gf_s3_is_uri(const char *path)
 {
