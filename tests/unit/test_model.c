@@ -302,25 +302,6 @@ static void test_bad_world(void **state)
 	assert_non_null(strstr(err, "model_size"));
 }
 
-static void test_blocks(void **state)
-{
-	unsigned char buf[8192];
-
-	(void)state;
-	gf_ckpt_fill_block(buf, sizeof(buf), 7, 8192, 1);
-	assert_int_equal(gf_ckpt_check_block(buf, sizeof(buf), 7, 8192), 0);
-	/* Another shard or offset: the tag does not match. */
-	assert_int_equal(gf_ckpt_check_block(buf, sizeof(buf), 8, 8192), -EILSEQ);
-	assert_int_equal(gf_ckpt_check_block(buf, sizeof(buf), 7, 0), -EILSEQ);
-	/* Any flipped byte is found. */
-	for (size_t i = 0; i < sizeof(buf); i += 509) {
-		buf[i] ^= 0x40;
-		assert_int_equal(gf_ckpt_check_block(buf, sizeof(buf), 7, 8192), -EILSEQ);
-		buf[i] ^= 0x40;
-	}
-	assert_int_equal(gf_ckpt_check_block(buf, sizeof(buf), 7, 8192), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,7 +313,6 @@ int main(void)
 		cmocka_unit_test(test_predefined),
 		cmocka_unit_test(test_subset),
 		cmocka_unit_test(test_bad_world),
-		cmocka_unit_test(test_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
