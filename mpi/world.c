@@ -246,6 +246,13 @@ void gf_world_gather_hosts(const struct gf_world *w, char *hosts)
 	MPI_Gather(mine, 256, MPI_CHAR, hosts, 256, MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
+void gf_world_allgather_node_ids(const struct gf_world *w, int *all)
+{
+	int mine = w->node_id;
+
+	MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+}
+
 void gf_world_bcast(void *buf, size_t len, int root)
 {
 	gf_world_bcast_on(GF_COMM_MAIN, buf, len, root);

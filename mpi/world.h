@@ -72,6 +72,8 @@ void gf_world_gather_bytes_on(enum gf_comm c, const void *mine, size_t len, void
 int gf_world_gatherv(const void *mine, size_t len, void **out, size_t *counts);
 /* Gather each rank's host name to rank 0 (hosts has size * 256 chars). */
 void gf_world_gather_hosts(const struct gf_world *w, char *hosts);
+/* Every rank's node id (gf_world.node_id), on every rank: all has size entries. */
+void gf_world_allgather_node_ids(const struct gf_world *w, int *all);
 
 void gf_world_bcast(void *buf, size_t len, int root);
 void gf_world_bcast_on(enum gf_comm c, void *buf, size_t len, int root);

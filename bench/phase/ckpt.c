@@ -115,21 +115,6 @@ static void block_geometry(const struct gf_workload *w, size_t *block, unsigned 
 	*qd = q;
 }
 
-int gf_ckpt_restore_shift(const struct gf_ckpt_cfg *c)
-{
-	if (c->w->checkpoint.restore_shift > 0)
-		return (int)(c->w->checkpoint.restore_shift % c->world);
-	/* recovery_rank_shift false: every rank restores its own shard (DLIO stores the key
-	 * under a misspelled name and never applies it; gpufeed honours it). */
-	if (c->w->checkpoint.recovery_rank_shift == GF_SHIFT_FALSE)
-		return 0;
-	/* Another node's shard when there are several nodes; on one node at least another
-	 * rank's. */
-	if (c->nodes > 1)
-		return c->ranks_per_node % c->world;
-	return c->world > 1 ? 1 : 0;
-}
-
 /* The checkpoint layouts: what each needs of the target's backend, and how it writes. */
 static const struct gf_ckpt_layout_def layouts[] = {
 	{ GF_CKPT_FILE_PER_RANK, 0, true, NULL, NULL, NULL },
@@ -534,7 +519,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 {
 	struct gf_ckpt_rank_times t;
 	char msg[1024] = "", dir[4200];
-	int owner = restore ? (c->rank + gf_ckpt_restore_shift(c)) % c->world : c->rank;
+	int owner = restore && c->restore_from ? c->restore_from[c->rank] : c->rank;
 	bool shared = !gf_ckpt_layout_def(c->layout)->per_rank;
 	struct gf_ckpt_rank_times *all = NULL;
 	uint64_t t0;

@@ -1,8 +1,8 @@
 /* ckpt: checkpoint bursts. Every writing rank starts after a barrier, streams its shard
  * through a fixed buffer (checkpoint.buffer_size) in blocks that each carry a checksum,
  * makes it durable when asked (fsync, MPI_File_sync, H5Fflush), and the burst ends when
- * the slowest rank is done. Restore reads another rank's shard (shifted by ranks per
- * node, so no node reads what it wrote) and verifies every block.
+ * the slowest rank is done. Restore reads the shard that cfg.restore_from names (another
+ * node's, model/restore.h, so no node reads what it wrote) and verifies every block.
  *
  * Block format: the first 8 bytes hold a tag of (shard, offset), the last 8 bytes the
  * XXH3-64 of everything before them, the rest is incompressible data. A flipped byte or
@@ -53,6 +53,8 @@ struct gf_ckpt_cfg {
 	const struct gf_kvmap *hints; /* the MPI-IO hints of a shared file */
 	const char *root;             /* checkpoint folder */
 	int rank, world, ranks_per_node, nodes;
+	/* world entries: the rank whose shard rank r restores (gf_restore_map); NULL: its own. */
+	const int *restore_from;
 	bool direct;
 	uint64_t origin_ns;           /* t = 0 of the time series, for burst start times */
 };
@@ -86,8 +88,6 @@ struct gf_ckpt_burst {
 enum { GF_CKPT_R_TOTAL_S = 0, GF_CKPT_R_BYTES, GF_CKPT_R_OPEN_S, GF_CKPT_R_WRITE_S, GF_CKPT_R_SYNC_S,
        GF_CKPT_R_BLOCKS, GF_CKPT_R_CLOSE_S, GF_CKPT_RANK_FIELDS };
 
-/* The shift that restore uses (checkpoint.restore_shift, or ranks per node, or 1). */
-int gf_ckpt_restore_shift(const struct gf_ckpt_cfg *c);
 
 /* Run a write (restore = false) or restore burst of checkpoint number index on every rank.
  * Returns 0 or -errno, agreed on every rank, with the failing rank's message in err.

@@ -29,7 +29,7 @@ struct fig {
 	double ranks, nodes, threads, depth, nt, accels, el, samples, s, req, opens;
 	double lat_s, open_s, pre, read_ps, open_ps, busy, busy_share;
 	double demand, need, thr, halt, stall, cpu_per_rank, cores, bw, demand_bw;
-	double slow_rate, ttfb_share, req_bytes;
+	double slow_rate, slow_stall, ttfb_share, req_bytes; /* slow_rate: the slowest node's au_vs_others */
 	int slow_node;
 	const char *slow_host;
 	bool measured, passed, page_cache, s3, async_queue;
@@ -51,22 +51,13 @@ static double per(double a, double b)
 
 static void slowest_node(struct json_object *s, struct fig *f)
 {
-	struct json_object *nodes = NULL;
+	struct gf_slow_node n;
 
-	f->slow_rate = 1;
-	f->slow_node = -1;
-	if (json_pointer_get(s, "/nodes", &nodes) || !json_object_is_type(nodes, json_type_array) ||
-	    json_object_array_length(nodes) < 2)
-		return;
-	for (size_t i = 0; i < json_object_array_length(nodes); i++) {
-		struct json_object *n = json_object_array_get_idx(nodes, i);
-		double r = num(n, "/read_rate_vs_median", 1);
-		if (r < f->slow_rate) {
-			f->slow_rate = r;
-			f->slow_node = (int)num(n, "/node", (double)i);
-			f->slow_host = gf_json_str(n, "/host", "");
-		}
-	}
+	gf_nodes_slowest(s, &n);
+	f->slow_rate = n.au_vs_others;
+	f->slow_node = n.node;
+	f->slow_host = n.host;
+	f->slow_stall = n.stall_fraction;
 }
 
 static void gather(struct json_object *s, struct fig *f)
@@ -164,7 +155,7 @@ static void rule_out(const struct fig *f, struct gf_diagnosis *d)
 	out(d, GF_DIAG_PAGE_CACHE, "%s", f->page_cache ? "the dataset fits the client's page cache, but training starved"
 		: "reads bypass the client cache or the dataset is >= 5x client memory");
 	if (f->slow_node >= 0)
-		out(d, GF_DIAG_SLOW_CLIENT, "the slowest node reads at %.2fx the median node's rate (threshold %.2f)",
+		out(d, GF_DIAG_SLOW_CLIENT, "the lowest node's AU is %.2fx the other nodes' median (threshold %.2f)",
 		    f->slow_rate, GF_DIAG_SLOW_NODE);
 	else
 		out(d, GF_DIAG_SLOW_CLIENT, "one node: nothing to compare it with");
@@ -346,8 +337,9 @@ static void fed(const struct fig *f, struct json_object *s, struct gf_diagnosis 
 static void slow_client(const struct fig *f, struct gf_diagnosis *d)
 {
 	d->cls = GF_DIAG_SLOW_CLIENT;
-	ev(d, "node %d (%s) reads at %.2fx the median node's rate; the other nodes do not", f->slow_node,
-	   f->slow_host ? f->slow_host : "?", f->slow_rate);
+	ev(d, "node %d (%s) has %.2fx the AU of the other nodes (their median) and stalled %.0f%% of its "
+	   "accelerator time; the other nodes do not", f->slow_node, f->slow_host ? f->slow_host : "?", f->slow_rate,
+	   100 * f->slow_stall);
 	step(d, "", "look at node %d (%s): its network path, CPU load, and mounts; the storage serves the other nodes "
 	     "faster, so the job's AU is that node's", f->slow_node, f->slow_host ? f->slow_host : "?");
 }

@@ -22,8 +22,9 @@
  *  2. fed (AU met the threshold): page-cache-served when the verdict's page-cache rule
  *     holds (client cache, no O_DIRECT, dataset < 5x client memory), else fed.
  *  3. Starved (AU below the threshold, stall > 0):
- *     a. one-slow-client: >= 2 nodes and one reads below GF_DIAG_SLOW_NODE x the median
- *        node's rate.
+ *     a. one-slow-client: >= 2 nodes and one's AU mean is below GF_DIAG_SLOW_NODE x the
+ *        median of the other nodes' (nodes[].au_vs_others; report/nodes.h says why not
+ *        the read rate).
  *     b. client-CPU-bound: preprocess >= GF_DIAG_DOMINANT of B, or rank CPU >=
  *        GF_DIAG_CPU_BUSY of min(reader threads, CPUs the rank may use).
  *     c. metadata-bound: open >= GF_DIAG_DOMINANT of B.
@@ -44,10 +45,12 @@
 
 #include <stdbool.h>
 
+#include "report/nodes.h"
+
 struct json_object;
 
 #define GF_DIAG_HALT_SHARE 0.10 /* of the phase's wall time, per accelerator */
-#define GF_DIAG_SLOW_NODE 0.5   /* read rate vs the median node's */
+#define GF_DIAG_SLOW_NODE GF_NODES_SLOW /* AU vs the other nodes' median */
 #define GF_DIAG_DOMINANT 0.5    /* share of a reader thread's busy time */
 #define GF_DIAG_CPU_BUSY 0.8    /* of the cores a rank's readers can use */
 #define GF_DIAG_SMALL_REQ (4.0 * 1048576)

@@ -132,6 +132,7 @@ struct gf_run_summary {
 	int ranks, nodes, ranks_per_node;
 	double node_memory_bytes; /* of rank 0's node, for the page-cache warning; 0 = unknown */
 	char *hosts;              /* ranks x 256 chars */
+	const int *restore_from;  /* ranks entries: whose shard each rank restores; NULL: no checkpoint */
 	char kernel[256];
 	uint64_t cpus_per_rank; /* fewest CPUs any rank may run on (its affinity mask) */
 	char fs_type[32];

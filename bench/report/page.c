@@ -13,6 +13,7 @@
 
 #include "model/units.h"
 #include "report/load.h"
+#include "report/nodes.h"
 
 static double num(struct json_object *s, const char *ptr, double fallback)
 {
@@ -500,6 +501,7 @@ static void train_hints(struct gf_page *p, const char *dir, struct json_object *
 	bool measured = p->verdict.measured, passed = p->verdict.passed;
 	int n = p->nhints, rank;
 	char a[64], b[64];
+	struct gf_slow_node slow;
 
 	/* Checkpoint halts are outside AU (DLIO's blocks): rate the reads over the time the
 	 * accelerators were not halted, and never blame reads for a halt. */
@@ -526,6 +528,11 @@ static void train_hints(struct gf_page *p, const char *dir, struct json_object *
 	if (measured && max - min > 5 && lowest_rank(dir, &rank, &au))
 		hint(p, "uneven ranks: AU ranges from %.2f%% to %.2f%%; the lowest is rank %d (plots/accelerators). Check "
 		     "that rank's node and network path.", min, max, rank);
+	if (measured && gf_nodes_slowest(s, &slow))
+		hint(p, "slow node: node %d (%s) has AU %.2f%%, %.2fx the other nodes' median, and stalled %.0f%% of its "
+		     "accelerator time (nodes[] in summary.json): the storage feeds the other nodes, not this one. Check its "
+		     "network path, CPU load and mounts.", slow.node, slow.host ? slow.host : "?", slow.au_mean,
+		     slow.au_vs_others, 100 * slow.stall_fraction);
 	if (el > 0 && ranks > 0 && cpu / (el * ranks) > 0.8)
 		hint(p, "client CPU: the ranks used %.0f%% of a core each; the client may be the limit, not the storage.",
 		     100 * cpu / (el * ranks));

@@ -316,6 +316,12 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 			       : gf_ckpt_layout_name(w->checkpoint.layout)));
 	json_object_object_add(o, "collective", json_object_new_boolean(ph->collective));
 	json_object_object_add(o, "durable", json_object_new_boolean(w->checkpoint.fsync));
+	if (s->restore_from) {
+		struct json_object *rf = json_object_new_array();
+		for (int r = 0; r < s->ranks; r++)
+			json_object_array_add(rf, json_object_new_int(s->restore_from[r]));
+		json_object_object_add(o, "restore_from", rf);
+	}
 	add_d(o, "scale", s->model ? s->model->scale : 1);
 	json_object_object_add(o, "scaled", json_object_new_boolean(s->model && s->model->scale < 1));
 	if (s->model) {
@@ -394,6 +400,17 @@ static const char *layout_key(enum gf_layout l)
 	return "?";
 }
 
+/* Each rank's host, in rank order: with checkpoint.restore_from it shows which host read
+ * which host's shard. */
+static struct json_object *rank_hosts_json(const struct gf_run_summary *s)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (int r = 0; s->hosts && r < s->ranks; r++)
+		json_object_array_add(a, json_object_new_string(s->hosts + (size_t)r * 256));
+	return a;
+}
+
 static void add_without_effect(void *arg, const char *key, const char *why)
 {
 	struct json_object *e = json_object_new_object();
@@ -415,6 +432,7 @@ static struct json_object *environment_json(const struct gf_run_summary *s)
 	json_object_object_add(env, "accelerators", json_object_new_int((int)s->plan->accels));
 	json_object_object_add(env, "accelerator_profile", json_object_new_string(s->w->accelerator.profile));
 	json_object_object_add(env, "hosts", hosts_json(s));
+	json_object_object_add(env, "rank_hosts", rank_hosts_json(s));
 	json_object_object_add(env, "kernel", json_object_new_string(s->kernel));
 	json_object_object_add(env, "cpus_per_rank", json_object_new_uint64(s->cpus_per_rank));
 	json_object_object_add(env, "fs_type", json_object_new_string(s->fs_type));

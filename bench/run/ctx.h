@@ -53,6 +53,7 @@ struct gf_run_ctx {
 	struct gf_dio_decision dio;     /* O_DIRECT, decided once for ceiling and train */
 	struct gf_fetch_cfg read;       /* the read path train and ceiling share */
 	struct gf_ckpt_cfg ck;
+	int *restore_from;              /* world entries, ck.restore_from (checkpoint runs) */
 	struct gf_ckpt_phase ckpt_phase;
 	struct gf_datagen_result dg;
 	struct gf_ceiling_result cr;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/restore.h"
 #include "mpi/world.h"
 #include "report/report.h"
 #include "report/results.h"
@@ -99,6 +100,38 @@ static void decide(struct gf_run_ctx *x)
 		r->seed_drawn = true;
 	}
 	r->shuffle_seed = x->plan.shuffle_seed;
+}
+
+/* Which shard each rank restores: from every rank's node, so that none reads a shard its
+ * own node wrote however mpirun placed the ranks (model/restore.h). Collective. Returns 0
+ * or -errno, agreed on every rank. */
+static int restore_sources(struct gf_run_ctx *x)
+{
+	const struct gf_workload *w = x->w;
+	int n = x->world->size, *node_of = NULL, rc;
+
+	if (!w->workflow.checkpoint)
+		return 0;
+	x->restore_from = malloc((size_t)n * sizeof(int));
+	node_of = malloc((size_t)n * sizeof(int));
+	rc = gf_world_agree(x->restore_from && node_of ? 0 : -ENOMEM, "out of memory for the restore map",
+			    x->msg, sizeof(x->msg));
+	if (!rc) {
+		gf_world_allgather_node_ids(x->world, node_of);
+		rc = gf_restore_map(node_of, n, w->checkpoint.recovery_rank_shift != GF_SHIFT_FALSE,
+				    w->checkpoint.restore_shift, x->restore_from);
+	}
+	free(node_of);
+	if (rc) {
+		if (x->root)
+			fprintf(stderr, "gpufeed: the restore map: %s\n", strerror(-rc));
+		free(x->restore_from);
+		x->restore_from = NULL;
+		return rc;
+	}
+	x->ck.restore_from = x->restore_from;
+	x->s.restore_from = x->restore_from;
+	return 0;
 }
 
 /* Rank 0 decides about the dataset before anything is created, then the results folder.
@@ -284,6 +317,7 @@ static void finish(struct gf_run_ctx *x)
 	free(x->s.ceiling_ts);
 	free(x->fbursts);
 	free(x->s.hosts);
+	free(x->restore_from);
 	for (int i = 0; i < GF_S3_PHASES; i++)
 		free(x->s.s3_timing[i]);
 	gf_ckpt_phase_free(&x->ckpt_phase);
@@ -315,10 +349,14 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 	rc = check(x) ? GF_EXIT_USAGE : GF_EXIT_OK;
 	if (rc == GF_EXIT_OK) {
 		decide(x);
+		rc = restore_sources(x) ? GF_EXIT_FAILED : GF_EXIT_OK;
+	}
+	if (rc == GF_EXIT_OK) {
 		gf_iohook_start(x);
 		rc = open_results(x);
 	}
 	if (rc != GF_EXIT_OK) {
+		free(x->restore_from);
 		free(x);
 		return rc;
 	}

@@ -9,11 +9,13 @@
 # checkpoint restores (on a filesystem every host shares) never read a shard that a rank
 # of the same host wrote, according to the kernel's own record (fanotify), and every shard
 # is read exactly once.
+# nodes[].au_vs_others names gft-c4 slow, and report.txt (and the diagnosis, when AU was
+# missed) name it. The restore check runs with ranks in blocks (4 x 2), round-robin (2
+# hosts, --map-by node) and uneven per host (2+2+1), each asserted from summary.json
+# (checkpoint.restore_from[] against environment.rank_hosts[]) and from fanotify.
 # Buggy: every rank on one node, a node array that miscounts ranks, a slow host that does
-# not stand out, a restore that reads its own host's shard (the page cache would serve it).
-# GPUFEED_TESTBED_KNOWN_BUGS=1 also runs the restore check with round-robin placement (2
-# hosts, --map-by node) and with uneven ranks per host (2+2+1), which gpufeed gets wrong
-# today (the restore shift is ranks per node, which assumes consecutive ranks per host).
+# not stand out or is not named, a restore that reads its own host's shard (the page cache
+# would serve it) or reads a shard twice (the old shift by ranks per node did both).
 . "$(dirname "$0")/lib.sh"
 tb_up --clients 4 --servers 1 --client-rate 100mbit --rate c4=25mbit --server-rate 2gbit --gluster
 URI=$GF_TESTBED_GLUSTER_URI
@@ -51,9 +53,21 @@ if tbrun 2 train "${W[@]}" --target "$URI/data" --results "$TMP/r-train" >"$TMP/
 	else
 		bad "report.txt has no uneven-ranks hint"
 	fi
-	# What gpufeed has no figure for: read_rate_vs_median divides each node's bytes by the
-	# common phase time, and every node reads a fixed share, so it cannot tell nodes apart.
-	echo "   per node: $(jq -r '[.nodes[] | "\(.host) AU \(.au_percent.mean | floor)% stall \(.stall_s * 10 | floor / 10) s rate_vs_median \(.read_rate_vs_median)"] | join("; ")' "$s")"
+	# read_rate_vs_median divides each node's fixed share by the common phase time, so it
+	# cannot tell nodes apart; au_vs_others and stall_fraction do.
+	echo "   per node: $(jq -r '[.nodes[] | "\(.host) AU \(.au_percent.mean | floor)% vs others \(.au_vs_others * 100 | floor / 100) stall \(.stall_fraction * 100 | floor)% rate_vs_median \(.read_rate_vs_median)"] | join("; ")' "$s")"
+	expect "nodes[]: gft-c4 alone has au_vs_others under 0.75 and the largest stall_fraction" "$s" '([.nodes[] | select(.au_vs_others < 0.75) | .host] == ["gft-c4"]) and ((.nodes | max_by(.stall_fraction) | .host) == "gft-c4")'
+	grep -q "slow node: node [0-9]* (gft-c4)" "$d/report.txt" && ok "report.txt names gft-c4 as the slow node" ||
+		bad "report.txt does not name gft-c4 as the slow node: $(grep -i 'slow node' "$d/report.txt")"
+	grep -q "slow node: node [0-9]* (gft-c4)" "$d/report.html" && ok "report.html names gft-c4 as the slow node" ||
+		bad "report.html does not name gft-c4 as the slow node"
+	cls=$(jq -r '.diagnosis.class // "none"' "$s")
+	if [ "$(jq -r '.train.passed' "$s")" = false ]; then
+		[ "$cls" = one-slow-client ] && grep -q "gft-c4" <<<"$(jq -c .diagnosis "$s")" &&
+			ok "the diagnosis is one-slow-client, naming gft-c4" || bad "diagnosis $cls: $(jq -c .diagnosis "$s")"
+	else
+		echo "   AU met the threshold overall: the diagnosis ($cls) has no starved rule to apply"
+	fi
 else
 	bad "train through gfapi on 4 hosts"
 	cat "$TMP/o"
@@ -95,10 +109,12 @@ restore_check() {
 	[ "$bad_rw" = 0 ] && ok "$name: each shard written by one host and read by exactly one" || bad "$name: $bad_rw shard(s) unread, or read or written by more than one host"
 	[ "$same" = 0 ] && ok "$name: no restore read a shard written on its own host" || bad "$name: $same shard(s) read back on the host that wrote them"
 	[ "$(jq .overflow "$out")" = false ] || bad "$name: the fanotify queue overflowed, events were lost"
+	# gpufeed's own record: whose shard each rank restored, and each rank's host.
+	expect "$name: summary.json: restore_from is a permutation and never the reader's own host" \
+		"$(only_result "$TMP/r-$name")/summary.json" \
+		'.checkpoint.restore_from as $f | .environment.rank_hosts as $h | ($f | length) == '"$np"' and ($h | length) == '"$np"' and ($f | sort) == [range('"$np"')] and ([range('"$np"') | $h[.] != $h[$f[.]]] | all)'
 }
 restore_check fourbytwo 8
-if [ "${GPUFEED_TESTBED_KNOWN_BUGS:-0}" = 1 ]; then
-	restore_check roundrobin 4 --hosts gft-c1,gft-c2 --map-by node
-	restore_check uneven 5 --hosts gft-c1,gft-c2,gft-c3 -np 5
-fi
+restore_check roundrobin 4 --hosts gft-c1,gft-c2 --map-by node
+restore_check uneven 5 --hosts gft-c1,gft-c2,gft-c3 -np 5
 finish

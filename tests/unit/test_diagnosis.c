@@ -80,8 +80,9 @@ static const struct dcase cases[] = {
 	{ "checkpoint halts", { { "/train/checkpoint_halt_s", "6" }, { "/train/stall_s", "2" } }, GF_DIAG_CHECKPOINT,
 	  "checkpoint.mode", "async" },
 	{ "one slow node",
-	  { { "/nodes", "[{\"node\":0,\"host\":\"a\",\"read_rate_vs_median\":1},"
-			"{\"node\":1,\"host\":\"slowhost\",\"read_rate_vs_median\":0.3}]" },
+	  { { "/nodes", "[{\"node\":0,\"host\":\"a\",\"read_rate_vs_median\":1,\"au_vs_others\":2.2},"
+			"{\"node\":1,\"host\":\"slowhost\",\"read_rate_vs_median\":1,\"au_vs_others\":0.45,"
+			"\"stall_fraction\":0.5}]" },
 	    { "/environment/nodes", "2" } },
 	  GF_DIAG_SLOW_CLIENT, NULL, "slowhost" },
 };
