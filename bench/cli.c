@@ -132,6 +132,104 @@ int gf_cli_check_label(const char *label)
 	return 0;
 }
 
+/* Every override lands in one list, whether from --set, ++workload.KEY=VALUE or --insecure. */
+static int cli_add_set(struct gf_cli *c, const char *set, char *err, size_t errlen)
+{
+	if (c->nsets == GF_MAX_SETS) {
+		snprintf(err, errlen, "more than %d overrides", GF_MAX_SETS);
+		return -EINVAL;
+	}
+	c->sets[c->nsets++] = set;
+	return 0;
+}
+
+/* A positional argument is an override, the command or the workload, in that precedence. */
+static int cli_positional(const char *a, struct gf_cli *c, char *err, size_t errlen)
+{
+	if (a[0] == '+' || !strncmp(a, "workload.", 9))
+		return cli_add_set(c, a, err, errlen);
+	if (c->cmd == GF_CMD_NONE) {
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(a, commands[i].name))
+				c->cmd = commands[i].cmd;
+		if (c->cmd == GF_CMD_NONE) {
+			snprintf(err, errlen, "unknown command '%s': expected run, datagen, train, ceiling or plan", a);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!c->workload) {
+		c->workload = a;
+		return 0;
+	}
+	snprintf(err, errlen, "unexpected argument '%s' (one workload file per run)", a);
+	return -EINVAL;
+}
+
+static int cli_count(const char *name, const char *arg, unsigned *out, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (*end || v == 0 || v > 100000000ul) {
+		snprintf(err, errlen, "--%s '%s': expected a whole number from 1", name, arg);
+		return -EINVAL;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int cli_duration(const char *arg, struct gf_cli *c, char *err, size_t errlen)
+{
+	/* The bound of run.duration: the deadline is kept in nanoseconds. */
+	if (gf_parse_time(arg, &c->duration_s) || c->duration_s <= 0 || c->duration_s > 1e9) {
+		snprintf(err, errlen, "--duration '%s': expected a positive time up to 1e9 seconds, "
+			 "such as 30s or 5m", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int cli_node_memory(const char *arg, struct gf_cli *c, char *err, size_t errlen)
+{
+	uint64_t b;
+
+	if (gf_parse_size(arg, &b) || b == 0) {
+		snprintf(err, errlen, "--node-memory '%s': expected a size such as 512GiB", arg);
+		return -EINVAL;
+	}
+	c->node_memory = (double)b;
+	return 0;
+}
+
+static int cli_label(const char *arg, struct gf_cli *c, char *err, size_t errlen)
+{
+	if (gf_cli_check_label(arg)) {
+		snprintf(err, errlen, "--label '%s': expected 1 to 64 letters, digits, '.', '_' or '-', "
+			 "not starting with '.' (it names the results folder)", arg);
+		return -EINVAL;
+	}
+	c->label = arg;
+	return 0;
+}
+
+/* After the options: help and version need nothing else; a run needs a command and a workload. */
+static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
+{
+	if (c->help || c->version)
+		return 0;
+	if (c->cmd == GF_CMD_NONE) {
+		snprintf(err, errlen, "no command given: expected run, datagen, train, ceiling or plan (see gpufeed --help)");
+		return -EINVAL;
+	}
+	if (!c->workload) {
+		snprintf(err, errlen, "gpufeed %s needs a workload file, e.g. workloads/quickstart.yaml",
+			 gf_cmd_name(c->cmd));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
 {
 	enum { O_TARGET = 1000, O_ENGINE, O_RESULTS, O_SET, O_DURATION, O_QUIET, O_RANKS,
@@ -153,7 +251,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	int opt, rc = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->results = "results";
@@ -163,85 +261,23 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 	 * the workload and DLIO's ++workload.KEY=VALUE can stand anywhere. */
 	while ((opt = getopt_long(argc, argv, "-h", opts, NULL)) != -1) {
 		switch (opt) {
-		case 1: {
-			const char *a = optarg;
-			if (a[0] == '+' || !strncmp(a, "workload.", 9)) {
-				if (c->nsets == GF_MAX_SETS)
-					goto too_many;
-				c->sets[c->nsets++] = a;
-			} else if (c->cmd == GF_CMD_NONE) {
-				for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-					if (!strcmp(a, commands[i].name))
-						c->cmd = commands[i].cmd;
-				if (c->cmd == GF_CMD_NONE) {
-					snprintf(err, errlen, "unknown command '%s': expected run, datagen, train, ceiling or plan", a);
-					return -EINVAL;
-				}
-			} else if (!c->workload) {
-				c->workload = a;
-			} else {
-				snprintf(err, errlen, "unexpected argument '%s' (one workload file per run)", a);
-				return -EINVAL;
-			}
-			break;
-		}
+		case 1: rc = cli_positional(optarg, c, err, errlen); break;
 		case O_TARGET: c->target = optarg; break;
 		case O_ENGINE: c->engine = optarg; break;
 		case O_RESULTS: c->results = optarg; break;
-		case O_SET:
-			if (c->nsets == GF_MAX_SETS)
-				goto too_many;
-			c->sets[c->nsets++] = optarg;
-			break;
-		case O_DURATION:
-			/* The bound of run.duration: the deadline is kept in nanoseconds. */
-			if (gf_parse_time(optarg, &c->duration_s) || c->duration_s <= 0 || c->duration_s > 1e9) {
-				snprintf(err, errlen, "--duration '%s': expected a positive time up to 1e9 seconds, "
-					 "such as 30s or 5m", optarg);
-				return -EINVAL;
-			}
-			break;
+		case O_SET: rc = cli_add_set(c, optarg, err, errlen); break;
+		case O_DURATION: rc = cli_duration(optarg, c, err, errlen); break;
 		case O_QUIET: c->quiet = true; break;
-		case O_LABEL:
-			if (gf_cli_check_label(optarg)) {
-				snprintf(err, errlen, "--label '%s': expected 1 to 64 letters, digits, '.', '_' or '-', "
-					 "not starting with '.' (it names the results folder)", optarg);
-				return -EINVAL;
-			}
-			c->label = optarg;
-			break;
+		case O_LABEL: rc = cli_label(optarg, c, err, errlen); break;
 		case O_REQUIRE_FED: c->require_fed = true; break;
-		case O_RANKS:
-		case O_NODES: {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (*end || v == 0 || v > 100000000ul) {
-				snprintf(err, errlen, "--%s '%s': expected a whole number from 1",
-					 opt == O_RANKS ? "ranks" : "nodes", optarg);
-				return -EINVAL;
-			}
-			if (opt == O_RANKS)
-				c->ranks = (unsigned)v;
-			else
-				c->nodes = (unsigned)v;
-			break;
-		}
-		case O_NODEMEM: {
-			uint64_t b;
-			if (gf_parse_size(optarg, &b) || b == 0) {
-				snprintf(err, errlen, "--node-memory '%s': expected a size such as 512GiB", optarg);
-				return -EINVAL;
-			}
-			c->node_memory = (double)b;
-			break;
-		}
+		case O_RANKS: rc = cli_count("ranks", optarg, &c->ranks, err, errlen); break;
+		case O_NODES: rc = cli_count("nodes", optarg, &c->nodes, err, errlen); break;
+		case O_NODEMEM: rc = cli_node_memory(optarg, c, err, errlen); break;
 		case O_VERSION: c->version = true; break;
 		case O_INSECURE:
 			/* The same as the workload key, so the resolved workload records it; rank 0
 			 * warns about it (run.c). */
-			if (c->nsets == GF_MAX_SETS)
-				goto too_many;
-			c->sets[c->nsets++] = "storage.storage_options={s3_insecure: true}";
+			rc = cli_add_set(c, "storage.storage_options={s3_insecure: true}", err, errlen);
 			break;
 		case 'h': c->help = true; break;
 		case '?':
@@ -254,20 +290,8 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 					 argv[optind - 1], gf_cmd_name(c->cmd));
 			return -EINVAL;
 		}
+		if (rc)
+			return rc;
 	}
-	if (c->help || c->version)
-		return 0;
-	if (c->cmd == GF_CMD_NONE) {
-		snprintf(err, errlen, "no command given: expected run, datagen, train, ceiling or plan (see gpufeed --help)");
-		return -EINVAL;
-	}
-	if (!c->workload) {
-		snprintf(err, errlen, "gpufeed %s needs a workload file, e.g. workloads/quickstart.yaml",
-			 gf_cmd_name(c->cmd));
-		return -EINVAL;
-	}
-	return 0;
-too_many:
-	snprintf(err, errlen, "more than %d overrides", GF_MAX_SETS);
-	return -EINVAL;
+	return cli_check_complete(c, err, errlen);
 }
