@@ -245,6 +245,7 @@ struct gf_key {
 	const char *help;
 };
 
+/* The table and its lookups are in keys.c. */
 extern const struct gf_key gf_keys[];
 extern const size_t gf_nkeys;
 
