@@ -6,9 +6,8 @@
  * fills must have been released. One mutex guards the small shared state; the I/O
  * itself happens outside it.
  *
- * checkpoint.mode async adds one checkpoint thread per rank with a mutex of its own:
- * the accelerator hands it a burst and goes on; the thread keeps each burst's window and
- * raises a flag that readers look at when a request completes. */
+ * checkpoint.mode async adds one checkpoint thread per rank (ckpt_async.c): the
+ * accelerator hands it a burst and goes on; readers count what completes during one. */
 #include "phase/train.h"
 
 #include <errno.h>
@@ -22,6 +21,7 @@
 #include "stats/clock.h"
 #include "model/dist.h"
 #include "io/engine.h"
+#include "phase/ckpt_async.h"
 #include "phase/fetch.h"
 #include "phase/progress.h"
 
@@ -40,29 +40,6 @@ struct accel_q {
 	uint64_t epochs_done; /* epochs the accelerator finished, checkpoint included */
 };
 
-#define WINDOW_OPEN UINT64_MAX /* the end of a burst still running */
-
-struct window {
-	uint64_t start, end;
-};
-
-/* The background checkpoint thread (checkpoint_async). The windows grow with the bursts
- * (one per checkpoint, few); if growing fails, the last one is reused. */
-struct ckpt_worker {
-	pthread_t tid;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool pending;        /* a burst was handed over and not yet taken */
-	bool busy;           /* handed over or running */
-	bool quit;
-	uint64_t step;       /* of the burst handed over */
-	int rc;              /* the first failed burst's status */
-	atomic_bool active;  /* a burst is running: read by readers without the lock */
-	struct window *win;  /* in time order; nwin of cap used */
-	size_t nwin, cap;
-	struct gf_series series; /* the bursts on the timeline (GF_TS_CKPT_NS) */
-};
-
 struct shared {
 	const struct gf_train_cfg *cfg;
 	struct gf_train_result *res;
@@ -77,7 +54,7 @@ struct shared {
 	bool abort;
 	int error;
 	char errmsg[512];
-	struct ckpt_worker *ck; /* NULL unless checkpoint_async */
+	struct gf_ckpt_async *ck; /* NULL unless checkpoint_async */
 	/* GF_LOADER_TF_STREAM (one accelerator per rank): per reader thread, the epoch it
 	 * streams and the records it read in it; the epoch's next batch to hand over. */
 	uint64_t *st_epoch, *st_produced;
@@ -164,127 +141,20 @@ static int attribute_read(void *arg, const struct gf_io_req *req)
 {
 	struct reader *r = arg;
 
-	if (atomic_load_explicit(&r->sh->ck->active, memory_order_relaxed))
+	if (gf_ckpt_async_active(r->sh->ck))
 		r->bytes_during += (uint64_t)req->result;
 	return r->chained_on_read ? r->chained_on_read(r->chained_arg, req) : 0;
 }
 
+/* The checkpoint thread: ckpt_async runs the bursts; its run-queue wait is the phase's. */
 static void *ckpt_main(void *arg)
 {
 	struct shared *sh = arg;
-	struct ckpt_worker *k = sh->ck;
-	const struct gf_train_cfg *cfg = sh->cfg;
 	uint64_t rq0 = rq_wait_ns();
 
-	pthread_mutex_lock(&k->mu);
-	for (;;) {
-		size_t w;
-		uint64_t step, start, end;
-		int rc;
-
-		while (!k->pending && !k->quit)
-			pthread_cond_wait(&k->cv, &k->mu);
-		if (!k->pending)
-			break;
-		k->pending = false;
-		step = k->step;
-		/* The start is read under the lock: an accelerator that looks at the windows after
-		 * its step's end sees every window that began before it. */
-		if (k->nwin == k->cap) {
-			struct window *more = realloc(k->win, 2 * k->cap * sizeof(*k->win));
-			if (more) {
-				k->win = more;
-				k->cap *= 2;
-			}
-		}
-		w = k->nwin < k->cap ? k->nwin++ : k->cap - 1;
-		k->win[w].start = start = gf_now_ns();
-		k->win[w].end = WINDOW_OPEN;
-		atomic_store_explicit(&k->active, true, memory_order_relaxed);
-		pthread_mutex_unlock(&k->mu);
-
-		gf_progress_checkpoint(cfg->progress, "checkpoint burst in progress (async)");
-		rc = cfg->checkpoint(cfg->checkpoint_arg, step);
-		gf_progress_checkpoint(cfg->progress, NULL);
-		end = gf_now_ns();
-		atomic_store_explicit(&k->active, false, memory_order_relaxed);
-		gf_series_span(&k->series, start, end, GF_TS_CKPT_NS);
-
-		pthread_mutex_lock(&k->mu);
-		k->win[w].end = end;
-		if (rc && !k->rc)
-			k->rc = rc;
-		k->busy = false;
-		pthread_cond_broadcast(&k->cv);
-	}
-	pthread_mutex_unlock(&k->mu);
+	gf_ckpt_async_serve(sh->ck);
 	rq_wait_add(sh, rq0);
 	return NULL;
-}
-
-/* How much of [a, b) lies inside the windows. Spans come in time order per accelerator,
- * so windows that ended before a are skipped for good. */
-static uint64_t in_windows(struct ckpt_worker *k, size_t *cursor, uint64_t a, uint64_t b)
-{
-	uint64_t sum = 0;
-
-	if (b <= a)
-		return 0;
-	pthread_mutex_lock(&k->mu);
-	while (*cursor < k->nwin && k->win[*cursor].end <= a)
-		(*cursor)++;
-	for (size_t i = *cursor; i < k->nwin && k->win[i].start < b; i++) {
-		uint64_t lo = k->win[i].start > a ? k->win[i].start : a;
-		uint64_t hi = k->win[i].end < b ? k->win[i].end : b;
-		if (hi > lo)
-			sum += hi - lo;
-	}
-	pthread_mutex_unlock(&k->mu);
-	return sum;
-}
-
-static void wait_idle(struct ckpt_worker *k)
-{
-	pthread_mutex_lock(&k->mu);
-	while (k->busy)
-		pthread_cond_wait(&k->cv, &k->mu);
-	pthread_mutex_unlock(&k->mu);
-}
-
-/* The accelerator's side: wait for the previous burst if it still runs (a halt, counted
- * like a synchronous burst's), then hand this one over. Returns the status of the bursts
- * so far: every rank waits here for the same previous burst, whose status was agreed by
- * all ranks, so all of them stop at the same step. */
-static int hand_over(struct accel_thread *t, struct gf_accel *acc, uint64_t step)
-{
-	struct shared *sh = t->sh;
-	struct ckpt_worker *k = sh->ck;
-	const struct gf_train_cfg *cfg = sh->cfg;
-	int rc;
-
-	pthread_mutex_lock(&k->mu);
-	if (k->busy) {
-		uint64_t from = acc->prev_deadline_ns, resume;
-
-		pthread_mutex_unlock(&k->mu);
-		gf_progress_checkpoint(cfg->progress, "waiting for the previous checkpoint burst");
-		wait_idle(k);
-		resume = gf_now_ns();
-		/* From when the accelerator would have gone on: what gf_accel_halt adds. A halt
-		 * ends the AU block, so the wait lies outside every counted span. */
-		if (resume > from)
-			sh->res->async.wait_s += (resume - from) / 1e9;
-		gf_accel_halt(acc, resume);
-		pthread_mutex_lock(&k->mu);
-	}
-	rc = k->rc;
-	if (!rc) {
-		k->step = step;
-		k->pending = k->busy = true;
-		pthread_cond_broadcast(&k->cv);
-	}
-	pthread_mutex_unlock(&k->mu);
-	return rc;
 }
 
 /* --- GF_LOADER_TF_STREAM --- */
@@ -555,15 +425,15 @@ static void *accel_main(void *arg)
 		 * stall and compute by the bursts. */
 		if (sh->ck && acc->last_step_counted) {
 			/* The stall first: the cursor only moves forward in time. */
-			uint64_t sin = begun && start_ns > prev ? in_windows(sh->ck, &t->win_cursor, prev, start_ns) : 0;
-			uint64_t cin = in_windows(sh->ck, &t->win_cursor, start_ns, deadline);
+			uint64_t sin = begun && start_ns > prev ? gf_ckpt_async_in_windows(sh->ck, &t->win_cursor, prev, start_ns) : 0;
+			uint64_t cin = gf_ckpt_async_in_windows(sh->ck, &t->win_cursor, start_ns, deadline);
 			sh->res->async.compute_in_ns[t->local] += cin;
 			sh->res->async.elapsed_in_ns[t->local] += cin + sin;
 		}
 		if (cfg->step_barrier)
 			cfg->step_barrier();
 		if (sh->ck && gf_train_checkpoint_due(cfg->w, cfg->plan, step)) {
-			int rc = hand_over(t, acc, step);
+			int rc = gf_ckpt_async_hand_over(sh->ck, acc, step);
 			if (rc) {
 				set_error(sh, rc, cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
 				break;
@@ -630,66 +500,172 @@ static void *watchdog_main(void *arg)
 	return NULL;
 }
 
-static int ckpt_worker_init(struct ckpt_worker *k, const struct gf_train_cfg *cfg,
-			    struct gf_train_result *res)
+/* The state every thread of the phase shares, before any allocation. */
+static void shared_init(struct shared *sh, const struct gf_train_cfg *cfg, struct gf_train_result *res)
 {
 	const struct gf_plan *p = cfg->plan;
 
-	memset(k, 0, sizeof(*k));
-	k->cap = 16;
-	k->win = calloc(k->cap, sizeof(*k->win));
-	res->async.compute_in_ns = calloc(p->per_rank, sizeof(uint64_t));
-	res->async.elapsed_in_ns = calloc(p->per_rank, sizeof(uint64_t));
-	if (!k->win || !res->async.compute_in_ns || !res->async.elapsed_in_ns) {
-		free(k->win);
-		k->win = NULL;
-		return -ENOMEM;
+	memset(res, 0, sizeof(*res));
+	memset(sh, 0, sizeof(*sh));
+	atomic_init(&sh->rq_wait_ns, 0);
+	gf_hist_init(&res->latency);
+	gf_hist_init(&res->open_latency);
+	gf_series_init(&res->series, cfg->t0_ns, 1000000000u);
+	sh->cfg = cfg;
+	sh->res = res;
+	sh->naccel = p->per_rank;
+	sh->prefetch = (uint64_t)cfg->w->reader.prefetch_size;
+	sh->njobs = p->total_steps * p->per_rank;
+	if (cfg->duration_s > 0)
+		sh->deadline_ns = gf_now_ns() + gf_s_to_ns(cfg->duration_s);
+	pthread_mutex_init(&sh->mu, NULL);
+	pthread_cond_init(&sh->ready, NULL);
+	pthread_cond_init(&sh->room, NULL);
+}
+
+/* The queues, the per-thread records and the result's accelerators; 0 or -ENOMEM (what
+ * was allocated is freed by shared_free). */
+static int shared_alloc(struct shared *sh, unsigned nreaders, struct reader **readers,
+			struct accel_thread **accels)
+{
+	const struct gf_plan *p = sh->cfg->plan;
+	struct gf_train_result *res = sh->res;
+
+	res->naccel = p->per_rank;
+	res->accel = calloc(p->per_rank, sizeof(*res->accel));
+	sh->q = calloc(p->per_rank, sizeof(*sh->q));
+	*readers = calloc(nreaders, sizeof(**readers));
+	*accels = calloc(p->per_rank, sizeof(**accels));
+	if (p->loader == GF_LOADER_TF_STREAM) {
+		sh->st_epoch = calloc(nreaders, sizeof(uint64_t));
+		sh->st_produced = calloc(nreaders, sizeof(uint64_t));
 	}
-	pthread_mutex_init(&k->mu, NULL);
-	pthread_cond_init(&k->cv, NULL);
-	atomic_init(&k->active, false);
-	gf_series_init(&k->series, cfg->t0_ns, 1000000000u);
+	if (!res->accel || !sh->q || !*readers || !*accels ||
+	    (p->loader == GF_LOADER_TF_STREAM && (!sh->st_epoch || !sh->st_produced)))
+		return -ENOMEM;
+	for (unsigned a = 0; a < p->per_rank; a++) {
+		sh->q[a].slots = calloc(sh->prefetch, sizeof(struct slot));
+		if (!sh->q[a].slots)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
-/* Wait for the burst in flight, then end the thread. */
-static void ckpt_worker_stop(struct ckpt_worker *k)
+static void shared_free(struct shared *sh, unsigned nreaders, struct reader *readers,
+			struct accel_thread *accels)
 {
-	wait_idle(k);
-	pthread_mutex_lock(&k->mu);
-	k->quit = true;
-	pthread_cond_broadcast(&k->cv);
-	pthread_mutex_unlock(&k->mu);
-	pthread_join(k->tid, NULL);
+	unsigned naccel = sh->cfg->plan->per_rank;
+
+	for (unsigned i = 0; i < nreaders && readers; i++)
+		gf_series_free(&readers[i].series);
+	for (unsigned a = 0; a < naccel && accels; a++)
+		gf_series_free(&accels[a].series);
+	for (unsigned a = 0; a < naccel && sh->q; a++)
+		free(sh->q[a].slots);
+	free(sh->q);
+	free(sh->st_epoch);
+	free(sh->st_produced);
+	free(accels);
+	free(readers);
+	pthread_cond_destroy(&sh->room);
+	pthread_cond_destroy(&sh->ready);
+	pthread_mutex_destroy(&sh->mu);
 }
 
-static void ckpt_worker_destroy(struct ckpt_worker *k)
+/* Returns how many started; a failure to start one is the phase's error. */
+static unsigned start_readers(struct shared *sh, struct reader *readers, unsigned nreaders)
 {
-	gf_series_free(&k->series);
-	free(k->win);
-	k->win = NULL;
-	pthread_cond_destroy(&k->cv);
-	pthread_mutex_destroy(&k->mu);
-}
+	unsigned i;
 
-/* The windows against the phase [start, end): end is when the accelerators finished, so
- * the wait for the last burst after it counts as neither. */
-static void ckpt_worker_figures(const struct ckpt_worker *k, struct gf_train_result *res, uint64_t end)
-{
-	uint64_t burst = 0, during = 0, span = end > res->start_ns ? end - res->start_ns : 0;
-
-	for (size_t i = 0; i < k->nwin; i++) {
-		uint64_t lo = k->win[i].start > res->start_ns ? k->win[i].start : res->start_ns;
-		uint64_t hi = k->win[i].end < end ? k->win[i].end : end;
-		burst += k->win[i].end - k->win[i].start;
-		if (hi > lo)
-			during += hi - lo;
+	for (i = 0; i < nreaders; i++) {
+		struct reader *r = &readers[i];
+		r->sh = sh;
+		r->idx = i;
+		gf_hist_init(&r->latency);
+		gf_hist_init(&r->open_latency);
+		gf_series_init(&r->series, sh->cfg->t0_ns, 1000000000u);
+		if (pthread_create(&r->tid, NULL, reader_main, r)) {
+			set_error(sh, -EAGAIN, "cannot start a reader thread");
+			break;
+		}
 	}
-	res->async_ran = true;
-	res->async.bursts = (unsigned)k->nwin;
-	res->async.burst_s = burst / 1e9;
-	res->async.during_s = during / 1e9;
-	res->async.outside_s = (span - during) / 1e9;
+	return i;
+}
+
+/* Accelerator 0 runs on this thread: MPI (the optional step barrier) stays on the
+ * thread that initialised it. Returns when every accelerator is done. */
+static void run_accels(struct shared *sh, struct accel_thread *accels)
+{
+	const struct gf_train_cfg *cfg = sh->cfg;
+	unsigned naccel = cfg->plan->per_rank, started;
+
+	for (unsigned a = 0; a < naccel; a++) {
+		accels[a].sh = sh;
+		accels[a].local = a;
+		gf_series_init(&accels[a].series, cfg->t0_ns, 1000000000u);
+		gf_rng_seed(&accels[a].rng, (uint64_t)cfg->w->train.seed * 7919u + sh->res->accel[a].id);
+	}
+	for (started = 1; started < naccel; started++)
+		if (pthread_create(&accels[started].tid, NULL, accel_main, &accels[started])) {
+			set_error(sh, -EAGAIN, "cannot start an accelerator thread");
+			break;
+		}
+	accel_main(&accels[0]);
+	for (unsigned a = 1; a < started; a++)
+		pthread_join(accels[a].tid, NULL);
+}
+
+/* After the accelerators (and the last burst): release and join the readers, then the
+ * watchdog. */
+static void stop_readers(struct shared *sh, struct reader *readers, unsigned started_r,
+			 pthread_t watchdog)
+{
+	/* Readers that still wait for room are released by the accelerators' exit. */
+	pthread_mutex_lock(&sh->mu);
+	sh->abort = true;
+	pthread_cond_broadcast(&sh->room);
+	pthread_mutex_unlock(&sh->mu);
+	for (unsigned i = 0; i < started_r; i++)
+		pthread_join(readers[i].tid, NULL);
+	pthread_mutex_lock(&sh->mu);
+	sh->njobs = UINT64_MAX;
+	pthread_mutex_unlock(&sh->mu);
+	pthread_join(watchdog, NULL);
+}
+
+/* The threads' figures into the result, once all of them are joined. */
+static void gather(struct shared *sh, const struct reader *readers, unsigned started_r,
+		   const struct accel_thread *accels, uint64_t accels_end_ns)
+{
+	const struct gf_train_cfg *cfg = sh->cfg;
+	struct gf_train_result *res = sh->res;
+
+	for (unsigned i = 0; i < started_r; i++) {
+		gf_hist_merge(&res->latency, &readers[i].latency);
+		gf_hist_merge(&res->open_latency, &readers[i].open_latency);
+		gf_series_merge(&res->series, &readers[i].series);
+		res->read_bytes += readers[i].bytes;
+		res->requests += readers[i].requests;
+		res->requested_bytes += readers[i].requested_bytes;
+		res->opens += readers[i].opens;
+	}
+	for (unsigned a = 0; a < cfg->plan->per_rank; a++) {
+		gf_series_merge(&res->series, &accels[a].series);
+		res->samples += res->accel[a].samples;
+		res->steps += res->accel[a].steps;
+	}
+	if (sh->ck) {
+		gf_ckpt_async_figures(sh->ck, res, accels_end_ns);
+		for (unsigned i = 0; i < started_r; i++)
+			res->async.read_bytes_during += readers[i].bytes_during;
+		gf_series_merge(&res->series, &sh->ck->series);
+		/* A failed burst that no later hand-over saw. */
+		if (sh->ck->rc && !sh->error) {
+			sh->error = sh->ck->rc;
+			snprintf(sh->errmsg, sizeof(sh->errmsg), "%s",
+				 cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
+		}
+	}
 }
 
 int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, char *err,
@@ -701,55 +677,21 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	struct reader *readers = NULL;
 	struct accel_thread *accels = NULL;
 	pthread_t watchdog;
-	struct ckpt_worker ck;
+	struct gf_ckpt_async ck;
 	bool ck_init = false, ck_started = false;
-	unsigned started_r = 0, started_a = 0;
+	unsigned started_r;
 	uint64_t accels_end_ns;
 	double cpu0 = gf_cpu_seconds(RUSAGE_SELF);
-	int rc = 0;
+	int rc;
 
-	memset(res, 0, sizeof(*res));
-	memset(&sh, 0, sizeof(sh));
-	atomic_init(&sh.rq_wait_ns, 0);
-	gf_hist_init(&res->latency);
-	gf_hist_init(&res->open_latency);
-	gf_series_init(&res->series, cfg->t0_ns, 1000000000u);
-	sh.cfg = cfg;
-	sh.res = res;
-	sh.naccel = p->per_rank;
-	sh.prefetch = (uint64_t)cfg->w->reader.prefetch_size;
-	sh.njobs = p->total_steps * p->per_rank;
-	if (cfg->duration_s > 0)
-		sh.deadline_ns = gf_now_ns() + gf_s_to_ns(cfg->duration_s);
-	pthread_mutex_init(&sh.mu, NULL);
-	pthread_cond_init(&sh.ready, NULL);
-	pthread_cond_init(&sh.room, NULL);
-
-	res->naccel = p->per_rank;
-	res->accel = calloc(p->per_rank, sizeof(*res->accel));
-	sh.q = calloc(p->per_rank, sizeof(*sh.q));
-	readers = calloc(nreaders, sizeof(*readers));
-	accels = calloc(p->per_rank, sizeof(*accels));
-	if (p->loader == GF_LOADER_TF_STREAM) {
-		sh.st_epoch = calloc(nreaders, sizeof(uint64_t));
-		sh.st_produced = calloc(nreaders, sizeof(uint64_t));
-	}
-	if (!res->accel || !sh.q || !readers || !accels ||
-	    (p->loader == GF_LOADER_TF_STREAM && (!sh.st_epoch || !sh.st_produced))) {
-		rc = -ENOMEM;
+	shared_init(&sh, cfg, res);
+	rc = shared_alloc(&sh, nreaders, &readers, &accels);
+	if (rc) {
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
-	for (unsigned a = 0; a < p->per_rank; a++) {
-		sh.q[a].slots = calloc(sh.prefetch, sizeof(struct slot));
-		if (!sh.q[a].slots) {
-			rc = -ENOMEM;
-			snprintf(err, errlen, "out of memory");
-			goto out_free;
-		}
-	}
 	if (cfg->checkpoint && cfg->checkpoint_async) {
-		rc = ckpt_worker_init(&ck, cfg, res);
+		rc = gf_ckpt_async_init(&ck, cfg, res);
 		if (rc) {
 			snprintf(err, errlen, "out of memory");
 			goto out_free;
@@ -778,80 +720,19 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 		snprintf(err, errlen, "cannot start a thread");
 		goto out_free;
 	}
-	for (; started_r < nreaders; started_r++) {
-		struct reader *r = &readers[started_r];
-		r->sh = &sh;
-		r->idx = started_r;
-		gf_hist_init(&r->latency);
-		gf_hist_init(&r->open_latency);
-		gf_series_init(&r->series, cfg->t0_ns, 1000000000u);
-		if (pthread_create(&r->tid, NULL, reader_main, r)) {
-			set_error(&sh, -EAGAIN, "cannot start a reader thread");
-			break;
-		}
-	}
-	/* Accelerator 0 runs on this thread: MPI (the optional step barrier) stays on the
-	 * thread that initialised it. */
-	for (unsigned a = 0; a < p->per_rank; a++) {
-		accels[a].sh = &sh;
-		accels[a].local = a;
-		gf_series_init(&accels[a].series, cfg->t0_ns, 1000000000u);
-		gf_rng_seed(&accels[a].rng, (uint64_t)cfg->w->train.seed * 7919u + res->accel[a].id);
-	}
-	for (started_a = 1; started_a < p->per_rank; started_a++)
-		if (pthread_create(&accels[started_a].tid, NULL, accel_main, &accels[started_a])) {
-			set_error(&sh, -EAGAIN, "cannot start an accelerator thread");
-			break;
-		}
-	accel_main(&accels[0]);
-	for (unsigned a = 1; a < started_a; a++)
-		pthread_join(accels[a].tid, NULL);
+	started_r = start_readers(&sh, readers, nreaders);
+	run_accels(&sh, accels);
 	accels_end_ns = gf_now_ns();
 	/* The last burst belongs to the phase, as a real job ends when its checkpoint is
 	 * durable; its other ranks run it too, so even a failed phase waits for it. */
 	if (ck_started) {
-		ckpt_worker_stop(&ck);
+		gf_ckpt_async_stop(&ck);
 		ck_started = false;
 	}
-	/* Readers that still wait for room are released by the accelerators' exit. */
-	pthread_mutex_lock(&sh.mu);
-	sh.abort = true;
-	pthread_cond_broadcast(&sh.room);
-	pthread_mutex_unlock(&sh.mu);
-	for (unsigned i = 0; i < started_r; i++)
-		pthread_join(readers[i].tid, NULL);
-	pthread_mutex_lock(&sh.mu);
-	sh.njobs = UINT64_MAX;
-	pthread_mutex_unlock(&sh.mu);
-	pthread_join(watchdog, NULL);
+	stop_readers(&sh, readers, started_r, watchdog);
 	res->end_ns = gf_now_ns();
 
-	for (unsigned i = 0; i < started_r; i++) {
-		gf_hist_merge(&res->latency, &readers[i].latency);
-		gf_hist_merge(&res->open_latency, &readers[i].open_latency);
-		gf_series_merge(&res->series, &readers[i].series);
-		res->read_bytes += readers[i].bytes;
-		res->requests += readers[i].requests;
-		res->requested_bytes += readers[i].requested_bytes;
-		res->opens += readers[i].opens;
-	}
-	for (unsigned a = 0; a < p->per_rank; a++) {
-		gf_series_merge(&res->series, &accels[a].series);
-		res->samples += res->accel[a].samples;
-		res->steps += res->accel[a].steps;
-	}
-	if (sh.ck) {
-		ckpt_worker_figures(&ck, res, accels_end_ns);
-		for (unsigned i = 0; i < started_r; i++)
-			res->async.read_bytes_during += readers[i].bytes_during;
-		gf_series_merge(&res->series, &ck.series);
-		/* A failed burst that no later hand-over saw. */
-		if (ck.rc && !sh.error) {
-			sh.error = ck.rc;
-			snprintf(sh.errmsg, sizeof(sh.errmsg), "%s",
-				 cfg->checkpoint_errmsg ? cfg->checkpoint_errmsg : "checkpoint failed");
-		}
-	}
+	gather(&sh, readers, started_r, accels, accels_end_ns);
 	res->cpu_s = gf_cpu_seconds(RUSAGE_SELF) - cpu0;
 	res->runqueue_wait_s = (double)atomic_load(&sh.rq_wait_ns) / 1e9;
 	res->interrupted = cfg->stop && *cfg->stop;
@@ -863,23 +744,10 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 
 out_free:
 	if (ck_started)
-		ckpt_worker_stop(&ck);
+		gf_ckpt_async_stop(&ck);
 	if (ck_init)
-		ckpt_worker_destroy(&ck);
-	for (unsigned i = 0; i < nreaders && readers; i++)
-		gf_series_free(&readers[i].series);
-	for (unsigned a = 0; a < p->per_rank && accels; a++)
-		gf_series_free(&accels[a].series);
-	for (unsigned a = 0; a < p->per_rank && sh.q; a++)
-		free(sh.q[a].slots);
-	free(sh.q);
-	free(sh.st_epoch);
-	free(sh.st_produced);
-	free(accels);
-	free(readers);
-	pthread_cond_destroy(&sh.room);
-	pthread_cond_destroy(&sh.ready);
-	pthread_mutex_destroy(&sh.mu);
+		gf_ckpt_async_destroy(&ck);
+	shared_free(&sh, nreaders, readers, accels);
 	return rc;
 }
 
