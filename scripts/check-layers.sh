@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The floors of bench/ (docs/architecture.md): each folder includes only the folders
 # below it, and engine, layout, mode and format names are compared as strings only in the
-# key table (model/workload.c) and the backend registry (io/io.c). Prints every broken
-# rule with its file and line; exits 1 if there is one, 0 if none.
+# key table (model/keys.c, model/workload.c) and the backend registry (io/io.c). Prints
+# every broken rule with its file and line; exits 1 if there is one, 0 if none.
 #   scripts/check-layers.sh [SOURCE_DIR]
 set -uo pipefail
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
