@@ -40,5 +40,15 @@ for f in bench/**/*.c; do
 		fail "$f:${hit%%:*}: compares a name as a string: ${hit#*:} (use the enum or a capability flag)"
 	done < <(grep -nE "str(n|case)?cmp\([^;]*\"($names)(://)?\"" "$f" | sed 's/\t/ /g; s/  */ /g')
 done
-[ "$bad" -eq 0 ] && echo "check-layers: every floor looks down only; no name compared as a string"
+# Sizes a reader can hold in their head: no function over 120 lines, no file over 900
+# (a function is what runs from a '{' alone in column 0 to the next '}' there, so a
+# table initialised at file scope does not count).
+for f in bench/**/*.c mpi/*.c; do
+	n=$(wc -l <"$f")
+	[ "$n" -le 900 ] || fail "$f: $n lines, more than 900 (split it along a seam that reads naturally)"
+	while IFS= read -r hit; do
+		fail "$f: $hit (split it into named steps)"
+	done < <(awk '/^\{/ { start = NR; name = prev } /^\}/ { if (start && NR - start > 120) print "function at line " start " is " NR - start " lines, more than 120: " name; start = 0 } { prev = $0 }' "$f")
+done
+[ "$bad" -eq 0 ] && echo "check-layers: every floor looks down only; no name compared as a string; no function over 120 lines, no file over 900"
 exit "$bad"

@@ -138,7 +138,7 @@ const struct gf_key gf_keys[] = {
 	KEY("checkpoint.part_size", GF_K_SIZE, checkpoint.part_size, NULL, 0, BUF_MAX, "object_per_rank: multipart part size (default storage_options.s3_part_size, 16 MiB; kept within 5 MiB..5 GiB and 10,000 parts)"),
 	KEY("checkpoint.scale", GF_K_RATIO, checkpoint.scale, NULL, 1, 0, "shrink every shard by this factor (1/1000) keeping the rank layout"),
 	KEY("checkpoint.shares", GF_K_ENUM, checkpoint.shares, "dlio|stage_exact", 1, 0, "dlio: every rank's optimizer share is parameters // (data x tensor x pipeline), as DLIO; stage_exact: its pipeline stage's parameters / data"),
-	KEY("checkpoint.restore_shift", GF_K_INT, checkpoint.restore_shift, NULL, 0, 1e9, "restore the shard of rank + shift (0 = ranks per node, or 1 on one node)"),
+	KEY("checkpoint.restore_shift", GF_K_INT, checkpoint.restore_shift, NULL, 0, 1e9, "restore the shard of rank + shift (0 = a shard written on another node, from each rank's node; the next rank's on one node)"),
 	KEY("checkpoint.verify", GF_K_BOOL, checkpoint.verify, NULL, 1, 0, "verify every block's checksum on restore"),
 	KEY("checkpoint.keep", GF_K_BOOL, checkpoint.keep, NULL, 1, 0, "keep the checkpoints after the run (a later run with num_checkpoints_write: 0 restores them)"),
 	IGN("checkpoint.randomize_tensor", "framework only"),
