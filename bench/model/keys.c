@@ -197,8 +197,7 @@ bool gf_key_is_group(const char *path)
 	return false;
 }
 
-/* Levenshtein distance, bounded to short strings (key paths). */
-static unsigned edit_distance(const char *a, const char *b)
+unsigned gf_edit_distance(const char *a, const char *b)
 {
 	unsigned row[128];
 	size_t la = strlen(a), lb = strlen(b);
@@ -240,8 +239,8 @@ const char *gf_key_nearest(const char *path)
 	for (size_t i = 0; i < gf_nkeys; i++) {
 		const char *k = gf_keys[i].path;
 		const char *kdot = strrchr(k, '.');
-		unsigned d = edit_distance(path, k);
-		unsigned dl = edit_distance(leaf, kdot ? kdot + 1 : k) + 1;
+		unsigned d = gf_edit_distance(path, k);
+		unsigned dl = gf_edit_distance(leaf, kdot ? kdot + 1 : k) + 1;
 		char section[64];
 
 		if (dl < d)
@@ -252,7 +251,7 @@ const char *gf_key_nearest(const char *path)
 		}
 		if (top) {
 			snprintf(section, sizeof(section), "%.*s", (int)strcspn(k, "."), k);
-			d = edit_distance(path, section);
+			d = gf_edit_distance(path, section);
 			if (d < best_d) {
 				best_d = d;
 				snprintf(best, sizeof(best), "%s", section);

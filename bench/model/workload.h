@@ -254,6 +254,9 @@ extern const size_t gf_nkeys;
 const struct gf_key *gf_key_find(const char *path);
 /* The known key nearest to path (edit distance), for "did you mean". */
 const char *gf_key_nearest(const char *path);
+/* Levenshtein distance of two short strings (key paths, case folded); 1000 past 127
+ * characters. For "did you mean" in every file gpufeed reads. */
+unsigned gf_edit_distance(const char *a, const char *b);
 /* The first key of a section or group ("reader" -> "reader.data_loader"), or NULL. */
 const char *gf_key_first_in(const char *group);
 /* True if some key starts with "prefix." (a section or a nested group). */

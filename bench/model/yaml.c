@@ -255,15 +255,16 @@ static int load_doc(struct loader *L, yaml_parser_t *parser, const char *name)
 	return rc;
 }
 
-/* A workload is a page of keys: anything far larger or deeper is a mistake or an attack,
- * and libyaml's time grows faster than linearly with nesting (30,000 levels took 9-17 s).
- * Both are bounded before the document is built. */
+/* A workload (or a simulator's system file) is a page of keys: anything far larger or
+ * deeper is a mistake or an attack, and libyaml's time grows faster than linearly with
+ * nesting (30,000 levels took 9-17 s). Both are bounded before the document is built. */
 #define GF_YAML_MAX_BYTES (1u << 20)
 #define GF_YAML_MAX_DEPTH 32
 
-/* Whether the text nests deeper than GF_YAML_MAX_DEPTH, found with libyaml's event parser,
+/* Whether the text nests deeper than b->max_depth, found with libyaml's event parser,
  * which stops at the first level too deep instead of building the whole tree. */
-static int check_depth(const unsigned char *text, size_t len, const char *file, char *err, size_t errlen)
+static int check_depth(const unsigned char *text, size_t len, const char *file,
+		       const struct gf_yaml_bounds *b, char *err, size_t errlen)
 {
 	yaml_parser_t parser;
 	yaml_event_t ev;
@@ -274,17 +275,14 @@ static int check_depth(const unsigned char *text, size_t len, const char *file, 
 		return -ENOMEM;
 	}
 	yaml_parser_set_input_string(&parser, text, len);
-	for (;;) {
-		if (!yaml_parser_parse(&parser, &ev))
-			break; /* the loader reports syntax errors with their line */
+	while (yaml_parser_parse(&parser, &ev)) { /* syntax errors: the loader names their line */
 		yaml_event_type_t type = ev.type;
 		unsigned line = (unsigned)ev.start_mark.line + 1;
 		yaml_event_delete(&ev);
 		if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT) {
-			if (++depth > GF_YAML_MAX_DEPTH) {
-				snprintf(err, errlen, "%s:%u: nested more than %d levels deep; a workload has "
-					 "sections, keys and small maps (at most 3 or 4 levels)", file, line,
-					 GF_YAML_MAX_DEPTH);
+			if (++depth > b->max_depth) {
+				snprintf(err, errlen, "%s:%u: nested more than %d levels deep; %s", file, line,
+					 b->max_depth, b->shape);
 				rc = -EINVAL;
 				break;
 			}
@@ -298,8 +296,9 @@ static int check_depth(const unsigned char *text, size_t len, const char *file, 
 	return rc;
 }
 
-/* The whole file, if it is a regular file of at most GF_YAML_MAX_BYTES. */
-static int read_workload(const char *file, unsigned char **text, size_t *len, char *err, size_t errlen)
+/* The whole file, if it is a regular file of at most b->max_bytes. */
+static int read_bounded(const char *file, const struct gf_yaml_bounds *b, unsigned char **text,
+			size_t *len, char *err, size_t errlen)
 {
 	struct stat st;
 	unsigned char *buf;
@@ -310,23 +309,22 @@ static int read_workload(const char *file, unsigned char **text, size_t *len, ch
 	f = fopen(file, "rb");
 	if (!f) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read the workload: %s", file, strerror(errno));
+		snprintf(err, errlen, "%s: cannot read the %s: %s", file, b->what, strerror(errno));
 		return rc;
 	}
 	if (fstat(fileno(f), &st)) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read the workload: %s", file, strerror(errno));
+		snprintf(err, errlen, "%s: cannot read the %s: %s", file, b->what, strerror(errno));
 		goto out_close;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s is a folder; give a workload file such as %s/unet3d_h100.yaml",
-			 file, file);
+		snprintf(err, errlen, "%s is a folder; give a %s file such as %s", file, b->what, b->example);
 		rc = -EISDIR;
 		goto out_close;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)GF_YAML_MAX_BYTES) {
-		snprintf(err, errlen, "%s: %s; a workload file is a regular file of at most %u KiB", file,
-			 S_ISREG(st.st_mode) ? "too large" : "not a regular file", GF_YAML_MAX_BYTES / 1024);
+	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)b->max_bytes) {
+		snprintf(err, errlen, "%s: %s; a %s file is a regular file of at most %u KiB", file,
+			 S_ISREG(st.st_mode) ? "too large" : "not a regular file", b->what, b->max_bytes / 1024);
 		rc = -EINVAL;
 		goto out_close;
 	}
@@ -338,7 +336,7 @@ static int read_workload(const char *file, unsigned char **text, size_t *len, ch
 	}
 	got = fread(buf, 1, (size_t)st.st_size, f);
 	if (ferror(f)) {
-		snprintf(err, errlen, "%s: cannot read the workload: %s", file, strerror(EIO));
+		snprintf(err, errlen, "%s: cannot read the %s: %s", file, b->what, strerror(EIO));
 		free(buf);
 		rc = -EIO;
 		goto out_close;
@@ -352,6 +350,26 @@ out_close:
 	return rc;
 }
 
+int gf_yaml_read(const char *file, const struct gf_yaml_bounds *b, unsigned char **text, size_t *len,
+		 char *err, size_t errlen)
+{
+	int rc = read_bounded(file, b, text, len, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = check_depth(*text, *len, file, b, err, errlen);
+	if (rc) {
+		free(*text);
+		*text = NULL;
+	}
+	return rc;
+}
+
+static const struct gf_yaml_bounds workload_bounds = {
+	GF_YAML_MAX_BYTES, GF_YAML_MAX_DEPTH, "workload", "workloads/unet3d_h100.yaml",
+	"a workload has sections, keys and small maps (at most 3 or 4 levels)",
+};
+
 int gf_yaml_load(const char *file, struct gf_workload *w, char *err, size_t errlen)
 {
 	struct loader L = { .w = w, .file = file, .err = err, .errlen = errlen };
@@ -360,12 +378,9 @@ int gf_yaml_load(const char *file, struct gf_workload *w, char *err, size_t errl
 	size_t len = 0;
 	int rc;
 
-	rc = read_workload(file, &text, &len, err, errlen);
+	rc = gf_yaml_read(file, &workload_bounds, &text, &len, err, errlen);
 	if (rc)
 		return rc;
-	rc = check_depth(text, len, file, err, errlen);
-	if (rc)
-		goto out_free;
 	snprintf(w->source, sizeof(w->source), "%s", file);
 	if (!yaml_parser_initialize(&parser)) {
 		snprintf(err, errlen, "%s: out of memory", file);

@@ -12,6 +12,8 @@
 #include <yaml.h>
 
 #include "model/units.h"
+#include "model/workload.h"
+#include "model/yaml.h"
 
 #define KEY(p, t, f, lo, hi, req, h) \
 	{ p, t, offsetof(struct gf_system, f), sizeof(((struct gf_system *)0)->f), lo, hi, req, h }
@@ -111,32 +113,6 @@ static const char *first_in(const char *section)
 	return section;
 }
 
-/* Levenshtein distance of two short strings (key paths). */
-static unsigned distance(const char *a, const char *b)
-{
-	unsigned row[96];
-	size_t la = strlen(a), lb = strlen(b);
-
-	if (la > 95 || lb > 95)
-		return 1000;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j], best = diag + (tolower((unsigned char)a[i - 1]) !=
-							     tolower((unsigned char)b[j - 1]));
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
 
 const char *gf_system_nearest(const char *path)
 {
@@ -146,9 +122,9 @@ const char *gf_system_nearest(const char *path)
 
 	for (size_t i = 0; i < gf_sys_nkeys; i++) {
 		const char *k = gf_sys_keys[i].path, *kdot = strrchr(k, '.');
-		unsigned d = distance(path, k);
+		unsigned d = gf_edit_distance(path, k);
 		/* The right key in the wrong section ("servers.nic_bandwidth") is near too. */
-		unsigned dl = distance(dot ? dot + 1 : path, kdot ? kdot + 1 : k) + 1;
+		unsigned dl = gf_edit_distance(dot ? dot + 1 : path, kdot ? kdot + 1 : k) + 1;
 		char section[64];
 
 		if (dl < d)
@@ -159,7 +135,7 @@ const char *gf_system_nearest(const char *path)
 		}
 		if (!dot && kdot) {
 			snprintf(section, sizeof(section), "%.*s", (int)(kdot - k), k);
-			d = distance(path, section);
+			d = gf_edit_distance(path, section);
 			if (d < best_d) {
 				best_d = d;
 				snprintf(best, sizeof(best), "%s", section);
@@ -425,88 +401,11 @@ static int load_doc(struct loader *L, yaml_parser_t *parser)
 	return rc;
 }
 
-/* A system file is a page of keys: anything far larger or deeper is a mistake (or
- * /dev/zero), and libyaml's time grows faster than linearly with nesting. Both are
- * bounded before the document is built, as for workloads (model/yaml.c). */
-#define SYS_MAX_BYTES (256u << 10)
-#define SYS_MAX_DEPTH 8
-
-/* Whether the text nests deeper than SYS_MAX_DEPTH, with libyaml's event parser, which
- * stops at the first level too deep instead of building the whole tree. */
-static int check_depth(const unsigned char *text, size_t len, const char *file, char *err, size_t errlen)
-{
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	int depth = 0, rc = 0;
-
-	if (!yaml_parser_initialize(&parser)) {
-		snprintf(err, errlen, "%s: out of memory", file);
-		return -ENOMEM;
-	}
-	yaml_parser_set_input_string(&parser, text, len);
-	while (yaml_parser_parse(&parser, &ev)) { /* syntax errors: the loader names their line */
-		yaml_event_type_t type = ev.type;
-		unsigned line = (unsigned)ev.start_mark.line + 1;
-		yaml_event_delete(&ev);
-		if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT) {
-			if (++depth > SYS_MAX_DEPTH) {
-				snprintf(err, errlen, "%s:%u: nested more than %d levels deep; a system file "
-					 "has sections of keys (2 levels)", file, line, SYS_MAX_DEPTH);
-				rc = -EINVAL;
-				break;
-			}
-		} else if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT) {
-			depth--;
-		} else if (type == YAML_STREAM_END_EVENT) {
-			break;
-		}
-	}
-	yaml_parser_delete(&parser);
-	return rc;
-}
-
-/* The whole file, if it is a regular file of at most SYS_MAX_BYTES. */
-static int read_file(const char *file, unsigned char **text, size_t *len, char *err, size_t errlen)
-{
-	struct stat st;
-	unsigned char *buf = NULL;
-	size_t got;
-	FILE *f = fopen(file, "rb");
-	int rc = 0;
-
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read the system file: %s", file, strerror(errno));
-		return rc;
-	}
-	if (fstat(fileno(f), &st)) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read the system file: %s", file, strerror(errno));
-	} else if (S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s is a folder; give a system file such as systems/local.yaml", file);
-		rc = -EISDIR;
-	} else if (!S_ISREG(st.st_mode) || st.st_size > (off_t)SYS_MAX_BYTES) {
-		snprintf(err, errlen, "%s: %s; a system file is a regular file of at most %u KiB", file,
-			 S_ISREG(st.st_mode) ? "too large" : "not a regular file", SYS_MAX_BYTES / 1024);
-		rc = -EINVAL;
-	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
-		snprintf(err, errlen, "%s: out of memory", file);
-		rc = -ENOMEM;
-	} else {
-		got = fread(buf, 1, (size_t)st.st_size, f);
-		if (ferror(f)) {
-			snprintf(err, errlen, "%s: cannot read the system file: %s", file, strerror(EIO));
-			free(buf);
-			rc = -EIO;
-		} else {
-			buf[got] = '\0';
-			*text = buf;
-			*len = got;
-		}
-	}
-	fclose(f);
-	return rc;
-}
+/* A system file is a page of keys: bounded before the document is built, as workloads are
+ * (model/yaml.c). */
+static const struct gf_yaml_bounds system_bounds = {
+	256u << 10, 8, "system", "systems/local.yaml", "a system file has sections of keys (2 levels)",
+};
 
 int gf_system_load(const char *file, struct gf_system *s, char *err, size_t errlen)
 {
@@ -514,13 +413,10 @@ int gf_system_load(const char *file, struct gf_system *s, char *err, size_t errl
 	yaml_parser_t parser;
 	unsigned char *text = NULL;
 	size_t len = 0;
-	int rc = read_file(file, &text, &len, err, errlen);
+	int rc = gf_yaml_read(file, &system_bounds, &text, &len, err, errlen);
 
 	if (rc)
 		return rc;
-	rc = check_depth(text, len, file, err, errlen);
-	if (rc)
-		goto out_free;
 	snprintf(s->file, sizeof(s->file), "%s", file);
 	if (!yaml_parser_initialize(&parser)) {
 		snprintf(err, errlen, "%s: out of memory", file);
