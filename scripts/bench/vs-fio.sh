@@ -87,7 +87,6 @@ workload() {
 	dataset: $ds
 	reader: $rd
 	train: {epochs: 100000, computation_time: 0}
-	accelerator: {profile: none}
 	target: {queue_depth: $qd, open_files: 16384}
 	YAML
 	echo "$f"

@@ -157,7 +157,6 @@ dataset: {format: npz, num_files_train: $OBJECTS, num_samples_per_file: 1, recor
 reader: {batch_size: 1, read_threads: 1, prefetch_size: 1, file_shuffle: off, sample_shuffle: off,
          read_type: memory}
 train: {epochs: 1, computation_time: 0}
-accelerator: {profile: none}
 target: {queue_depth: $INFLIGHT}
 YAML
 
