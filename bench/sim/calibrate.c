@@ -22,7 +22,8 @@ static const char *const param_keys[GF_CAL_PARAMS] = {
 	"clients.rank_write_bandwidth", "servers.write_bandwidth", "clients.rank_read_bandwidth",
 	"servers.read_bandwidth",
 };
-static const char *const fig_names[GF_CAL_FIGS] = { "write burst", "restore burst", "ceiling read", "train AU" };
+static const char *const overhead_keys[2] = { "servers.write_burst_overhead", "servers.read_burst_overhead" };
+static const char *const fig_names[GF_CAL_FIGS] = { "write burst", "restore burst", "ceiling read", "train read" };
 
 const char *gf_calib_param_key(int p)
 {
@@ -78,8 +79,9 @@ static void load_reads(struct json_object *j, struct gf_calib_run *r)
 
 	r->measured[GF_CAL_CEILING] = num(j, "ceiling.read_bytes_per_s");
 	r->demand_per_rank = num(j, "train.demand_read_bytes_per_s_per_accelerator") * (per_rank > 0 ? per_rank : 1);
+	/* What the storage delivered at the run's demand (see calibrate.h: not the AU). */
 	if (r->demand_per_rank > 0)
-		r->measured[GF_CAL_TRAIN_AU] = num(j, "train.au_percent.mean");
+		r->measured[GF_CAL_TRAIN_READ] = num(j, "train.read_bytes_per_s");
 	/* As point.c shapes the reads: one sample in flight per reader, in chunks. */
 	r->read_request_bytes = fmax(1.0, chunk > 0 && chunk < mean ? chunk : mean);
 	r->read_depth = fmax(1.0, (threads > 0 ? threads : 1) *
@@ -182,34 +184,107 @@ int gf_calib_predict(const struct gf_system *sys, struct gf_calib_run *r)
 		rc = gf_sim_reads_run(&c, &rd, &f);
 		r->predicted[GF_CAL_CEILING] = f.bytes_per_s;
 	}
-	if (!rc && r->measured[GF_CAL_TRAIN_AU] > 0) {
+	if (!rc && r->measured[GF_CAL_TRAIN_READ] > 0) {
 		rd.demand = r->demand_per_rank;
 		rc = gf_sim_reads_run(&c, &rd, &f);
-		r->predicted[GF_CAL_TRAIN_AU] = f.au_mean;
+		r->predicted[GF_CAL_TRAIN_READ] = f.bytes_per_s;
 	}
 	gf_sim_cluster_free(&c);
 	return rc;
 }
 
-/* Sum over runs of squared log errors of the figures in mask; *count = figures used. */
-static double objective(const struct gf_system *s, struct gf_calib_run *runs, int n, unsigned mask,
-			int *count)
+/* What one fit minimises over: the runs, the figures (a mask of 1 << fig) and, when
+ * prof >= 0, the burst figure whose fixed cost is found for every candidate (the
+ * overhead profiled out, its best value left in f). */
+struct fit_ctx {
+	struct gf_calib_run *runs;
+	int n;
+	unsigned mask;
+	int prof; /* GF_CAL_WRITE, GF_CAL_RESTORE or -1 */
+	double f; /* the best fixed cost at the last candidate, s */
+};
+
+static double *overhead_field(struct gf_system *s, int fig)
+{
+	return fig == GF_CAL_WRITE ? &s->servers.write_burst_overhead : &s->servers.read_burst_overhead;
+}
+
+/* The figures' sum of squared log errors with fixed cost f added to figure prof. */
+static double sum_sq(const struct fit_ctx *x, double f, int *count)
 {
 	double sum = 0;
 
 	*count = 0;
-	for (int i = 0; i < n; i++) {
-		if (gf_calib_predict(s, &runs[i]))
-			return INFINITY;
-		for (int f = 0; f < GF_CAL_FIGS; f++) {
-			if (!(mask & (1u << f)) || !(runs[i].measured[f] > 0))
+	for (int i = 0; i < x->n; i++)
+		for (int k = 0; k < GF_CAL_FIGS; k++) {
+			const struct gf_calib_run *r = &x->runs[i];
+			if (!(x->mask & (1u << k)) || !(r->measured[k] > 0))
 				continue;
-			double e = log(fmax(runs[i].predicted[f], 1e-300) / runs[i].measured[f]);
+			double p = r->predicted[k] + (k == x->prof ? f : 0);
+			double e = log(fmax(p, 1e-300) / r->measured[k]);
 			sum += e * e;
 			(*count)++;
 		}
-	}
 	return sum;
+}
+
+/* The fixed cost in [0, the shortest measured burst] that fits best: golden section (the
+ * error is unimodal in it: each burst's log error rises with it once past its measured). */
+static double best_overhead(struct fit_ctx *x)
+{
+	const double g = (sqrt(5.0) - 1) / 2;
+	double lo = 0, hi = INFINITY, a, b, fa, fb;
+	int cnt;
+
+	for (int i = 0; i < x->n; i++)
+		if (x->runs[i].measured[x->prof] > 0)
+			hi = fmin(hi, x->runs[i].measured[x->prof]);
+	if (!isfinite(hi))
+		return 0;
+	a = hi - g * (hi - lo);
+	b = lo + g * (hi - lo);
+	fa = sum_sq(x, a, &cnt);
+	fb = sum_sq(x, b, &cnt);
+	for (int it = 0; it < 60; it++) {
+		if (fa <= fb) {
+			hi = b;
+			b = a;
+			fb = fa;
+			a = hi - g * (hi - lo);
+			fa = sum_sq(x, a, &cnt);
+		} else {
+			lo = a;
+			a = b;
+			fa = fb;
+			b = lo + g * (hi - lo);
+			fb = sum_sq(x, b, &cnt);
+		}
+	}
+	/* No fixed cost at all may fit better than the interval's inside. */
+	a = (lo + hi) / 2;
+	return sum_sq(x, 0, &cnt) <= sum_sq(x, a, &cnt) ? 0 : a;
+}
+
+/* Sum over runs of squared log errors of the figures in the mask; *count = figures used.
+ * With a profiled figure, its fixed cost is the best for s (in x->f). */
+static double objective(struct fit_ctx *x, struct gf_system *s, int *count)
+{
+	double keep = x->prof >= 0 ? *overhead_field(s, x->prof) : 0;
+
+	if (x->prof >= 0)
+		*overhead_field(s, x->prof) = 0;
+	for (int i = 0; i < x->n; i++)
+		if (gf_calib_predict(s, &x->runs[i])) {
+			if (x->prof >= 0)
+				*overhead_field(s, x->prof) = keep;
+			*count = 0;
+			return INFINITY;
+		}
+	if (x->prof >= 0) {
+		*overhead_field(s, x->prof) = keep;
+		x->f = best_overhead(x);
+	}
+	return sum_sq(x, x->prof >= 0 ? x->f : 0, count);
 }
 
 static void set_pair(struct gf_system *s, int pc, int ps, double lc, double ls)
@@ -219,8 +294,8 @@ static void set_pair(struct gf_system *s, int pc, int ps, double lc, double ls)
 }
 
 /* The best pair on a grid of step over [c0, c1] x [s0, s1] (log10 values). */
-static double grid(struct gf_system *s, struct gf_calib_run *runs, int n, unsigned mask, int pc, int ps,
-		   double c0, double c1, double s0, double s1, double step, double *bc, double *bs)
+static double grid(struct fit_ctx *x, struct gf_system *s, int pc, int ps, double c0, double c1, double s0,
+		   double s1, double step, double *bc, double *bs)
 {
 	double best = INFINITY;
 	int cnt;
@@ -228,7 +303,7 @@ static double grid(struct gf_system *s, struct gf_calib_run *runs, int n, unsign
 	for (double lc = c0; lc <= c1 + 1e-9; lc += step)
 		for (double ls = s0; ls <= s1 + 1e-9; ls += step) {
 			set_pair(s, pc, ps, lc, ls);
-			double o = objective(s, runs, n, mask, &cnt);
+			double o = objective(x, s, &cnt);
 			if (o < best - 1e-15) {
 				best = o;
 				*bc = lc;
@@ -240,8 +315,7 @@ static double grid(struct gf_system *s, struct gf_calib_run *runs, int n, unsign
 
 /* The range of log10 values of parameter p (the other held at its best) that fit within
  * FLAT of the best. */
-static void flat_range(struct gf_system *s, struct gf_calib_run *runs, int n, unsigned mask, int p,
-		       double best, double *lo, double *hi)
+static void flat_range(struct fit_ctx *x, struct gf_system *s, int p, double best, double *lo, double *hi)
 {
 	double keep = *param_field(s, p);
 	int cnt;
@@ -250,7 +324,7 @@ static void flat_range(struct gf_system *s, struct gf_calib_run *runs, int n, un
 	*hi = -INFINITY;
 	for (double l = GRID_LO; l <= GRID_HI + 1e-9; l += 0.01) {
 		*param_field(s, p) = pow(10.0, l);
-		if (objective(s, runs, n, mask, &cnt) <= best + FLAT) {
+		if (objective(x, s, &cnt) <= best + FLAT) {
 			if (l < *lo)
 				*lo = l;
 			*hi = l;
@@ -259,27 +333,42 @@ static void flat_range(struct gf_system *s, struct gf_calib_run *runs, int n, un
 	*param_field(s, p) = keep;
 }
 
+/* Bursts of different sizes among the runs that measured figure fig: only then can a fixed
+ * cost be told from a bandwidth. */
+static bool sizes_differ(const struct gf_calib_run *runs, int n, int fig)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (int i = 0; i < n; i++)
+		if (runs[i].measured[fig] > 0 && runs[i].bytes_per_rank > 0) {
+			lo = fmin(lo, runs[i].bytes_per_rank);
+			hi = fmax(hi, runs[i].bytes_per_rank);
+		}
+	return hi > 0 && hi >= 1.5 * lo;
+}
+
 static void fit_pair(struct gf_system *s, struct gf_calib_run *runs, int n, unsigned mask, int pc, int ps,
-		     const struct gf_system *base, struct gf_calib_fit *fit)
+		     int fig, const struct gf_system *base, struct gf_calib_fit *fit)
 {
 	struct gf_system b = *base;
+	struct fit_ctx x = { runs, n, mask, sizes_differ(runs, n, fig) ? fig : -1, 0 };
 	double bc = 0, bs = 0, best, lo, hi;
-	int cnt, pair[2] = { pc, ps };
+	int cnt, pair[2] = { pc, ps }, o = fig == GF_CAL_WRITE ? 0 : 1;
 
 	set_pair(s, pc, ps, GRID_LO, GRID_LO);
-	objective(s, runs, n, mask, &cnt);
+	objective(&x, s, &cnt);
 	if (!cnt) { /* nothing measured shapes this pair: the base's values stay */
 		*param_field(s, pc) = *param_field(&b, pc);
 		*param_field(s, ps) = *param_field(&b, ps);
 		return;
 	}
-	best = grid(s, runs, n, mask, pc, ps, GRID_LO, GRID_HI, GRID_LO, GRID_HI, 0.1, &bc, &bs);
-	best = grid(s, runs, n, mask, pc, ps, bc - 0.2, bc + 0.2, bs - 0.2, bs + 0.2, 0.005, &bc, &bs);
+	best = grid(&x, s, pc, ps, GRID_LO, GRID_HI, GRID_LO, GRID_HI, 0.1, &bc, &bs);
+	best = grid(&x, s, pc, ps, bc - 0.2, bc + 0.2, bs - 0.2, bs + 0.2, 0.005, &bc, &bs);
 	set_pair(s, pc, ps, bc, bs);
 	for (int k = 0; k < 2; k++) {
 		int p = pair[k];
 		double bv = *param_field(&b, p);
-		flat_range(s, runs, n, mask, p, best, &lo, &hi);
+		flat_range(&x, s, p, best, &lo, &hi);
 		fit->used[p] = true;
 		fit->lo[p] = pow(10.0, lo);
 		/* A range that reaches the grid's top has no upper bound. */
@@ -294,12 +383,20 @@ static void fit_pair(struct gf_system *s, struct gf_calib_run *runs, int n, unsi
 	}
 	for (int k = 0; k < 2; k++)
 		*param_field(s, pair[k]) = fit->value[pair[k]];
+	if (x.prof >= 0) {
+		/* The fixed cost that fits best with the pair as it now stands. */
+		objective(&x, s, &cnt);
+		*overhead_field(s, fig) = x.f;
+		fit->overhead_fitted[o] = true;
+	}
+	fit->overhead[o] = *overhead_field(s, fig);
 }
 
 int gf_calib_fit(struct gf_calib_run *runs, int n, const struct gf_system *base,
 		 struct gf_system *fitted, struct gf_calib_fit *fit, char *err, size_t errlen)
 {
-	unsigned reads = (1u << GF_CAL_RESTORE) | (1u << GF_CAL_CEILING) | (1u << GF_CAL_TRAIN_AU);
+	unsigned reads = (1u << GF_CAL_RESTORE) | (1u << GF_CAL_CEILING) | (1u << GF_CAL_TRAIN_READ);
+	struct fit_ctx all = { runs, n, ~0u, -1, 0 };
 	double sum;
 	int cnt;
 
@@ -309,9 +406,10 @@ int gf_calib_fit(struct gf_calib_run *runs, int n, const struct gf_system *base,
 		fit->value[p] = *param_field(fitted, p);
 		fit->lo[p] = fit->hi[p] = fit->value[p];
 	}
-	fit_pair(fitted, runs, n, 1u << GF_CAL_WRITE, GF_CAL_RANK_WRITE, GF_CAL_SERVER_WRITE, base, fit);
-	fit_pair(fitted, runs, n, reads, GF_CAL_RANK_READ, GF_CAL_SERVER_READ, base, fit);
-	sum = objective(fitted, runs, n, ~0u, &cnt);
+	fit_pair(fitted, runs, n, 1u << GF_CAL_WRITE, GF_CAL_RANK_WRITE, GF_CAL_SERVER_WRITE, GF_CAL_WRITE, base,
+		 fit);
+	fit_pair(fitted, runs, n, reads, GF_CAL_RANK_READ, GF_CAL_SERVER_READ, GF_CAL_RESTORE, base, fit);
+	sum = objective(&all, fitted, &cnt);
 	if (!cnt) {
 		snprintf(err, errlen, "no run measured a checkpoint burst, a storage ceiling or training "
 			 "reads: nothing to fit");
@@ -325,10 +423,8 @@ static void fmt_fig(int f, double v, char *buf, size_t len)
 {
 	if (f == GF_CAL_WRITE || f == GF_CAL_RESTORE)
 		gf_format_time(v, buf, len);
-	else if (f == GF_CAL_CEILING)
-		gf_format_rate(v, buf, len);
 	else
-		snprintf(buf, len, "%.1f%%", v);
+		gf_format_rate(v, buf, len);
 }
 
 /* Every run's measured and predicted figures, with the error; fit NULL: --check. */
@@ -373,6 +469,11 @@ static void print_fit(FILE *f, const struct gf_calib_run *runs, int n, const str
 			fprintf(f, "  %-30s %s (not identified: the runs only show it is at least %s)\n",
 				param_keys[p], a, b);
 	}
+	for (int o = 0; o < 2; o++) {
+		gf_format_time(fit->overhead[o], a, sizeof(a));
+		fprintf(f, "  %-30s %s%s\n", overhead_keys[o], a,
+			fit->overhead_fitted[o] ? "" : " (kept: no bursts of different sizes to tell it from a bandwidth)");
+	}
 }
 
 static struct json_object *fit_json(const struct gf_system *fitted, const struct gf_calib_run *runs, int n,
@@ -394,6 +495,12 @@ static struct json_object *fit_json(const struct gf_system *fitted, const struct
 				       isfinite(fit->hi[p]) ? json_object_new_double(fit->hi[p]) : NULL);
 		json_object_object_add(ps, param_keys[p], o);
 	}
+	for (int o = 0; o < 2; o++) {
+		struct json_object *v = json_object_new_object();
+		json_object_object_add(v, "seconds", json_object_new_double(fit->overhead[o]));
+		json_object_object_add(v, "fitted", json_object_new_boolean(fit->overhead_fitted[o]));
+		json_object_object_add(ps, overhead_keys[o], v);
+	}
 	json_object_object_add(root, "parameters", ps);
 	json_object_object_add(root, "rms_log_error", json_object_new_double(fit->rms_log_error));
 	for (int i = 0; i < n; i++) {
@@ -403,7 +510,7 @@ static struct json_object *fit_json(const struct gf_system *fitted, const struct
 		json_object_object_add(o, "nodes", json_object_new_int((int)runs[i].nodes));
 		for (int k = 0; k < GF_CAL_FIGS; k++) {
 			static const char *const keys[GF_CAL_FIGS] = { "write_burst_s", "restore_burst_s",
-								       "ceiling_read_bytes_per_s", "train_au_percent" };
+								       "ceiling_read_bytes_per_s", "train_read_bytes_per_s" };
 			struct json_object *fo;
 			if (!(runs[i].measured[k] > 0))
 				continue;

@@ -3,11 +3,21 @@
  * Each results folder's summary.json gives what its run did (ranks, nodes, ranks per node,
  * checkpoint bytes and the ranks that wrote them, the request size) and what it measured
  * (median write and restore burst, the storage ceiling's read bandwidth, the training
- * reads' bandwidth and AU). The simulator replays each run on the candidate system (equal
+ * reads' bandwidth). The training reads are compared in bytes/s delivered at the run's
+ * demand, not as AU: the model's AU is delivered / demand, a measured AU is compute time
+ * over elapsed time in DLIO's windows (prefetch filled before a window starts counts as
+ * fed), and the two differ however good the model (26% against 55% on the testbed,
+ * docs/simulate.md); the bytes/s are the same quantity in both. The simulator replays each run on the candidate system (equal
  * shards over the ranks that moved data) and the fit minimises the sum of squared log
  * errors, predicted / measured, over every measured figure: writes fit
  * clients.rank_write_bandwidth and servers.write_bandwidth, reads (restore, ceiling,
  * train) the read pair. A grid over 1e5..1e13 B/s, refined around the best.
+ *
+ * A burst's fixed cost (servers.write_burst_overhead, read_burst_overhead: the part of a
+ * burst that does not shrink with its bytes) is fitted with each pair when the runs hold
+ * bursts of different sizes (the largest share per rank at least 1.5 times the smallest),
+ * else the base's value stays: at one size it cannot be told from a bandwidth. It adds to
+ * every burst's time, so for each candidate pair the best one is found directly.
  *
  * Runs that never saturate the servers bound their bandwidth only from below: such a
  * parameter is reported as not identified, with its range, and keeps the base system's
@@ -23,7 +33,7 @@
 
 #include "sim/system.h"
 
-enum gf_calib_fig { GF_CAL_WRITE = 0, GF_CAL_RESTORE, GF_CAL_CEILING, GF_CAL_TRAIN_AU, GF_CAL_FIGS };
+enum gf_calib_fig { GF_CAL_WRITE = 0, GF_CAL_RESTORE, GF_CAL_CEILING, GF_CAL_TRAIN_READ, GF_CAL_FIGS };
 
 struct gf_calib_run {
 	char dir[1024];
@@ -33,7 +43,7 @@ struct gf_calib_run {
 	double request_bytes;  /* checkpoint.buffer_size */
 	/* training reads */
 	double demand_per_rank, read_request_bytes, read_depth, sample_bytes;
-	double measured[GF_CAL_FIGS];  /* s, s, bytes/s, percent; 0 = not measured */
+	double measured[GF_CAL_FIGS];  /* s, s, bytes/s, bytes/s; 0 = not measured */
 	double predicted[GF_CAL_FIGS];
 };
 
@@ -46,6 +56,10 @@ struct gf_calib_fit {
 	bool identified[GF_CAL_PARAMS];
 	bool used[GF_CAL_PARAMS]; /* some run measured what the parameter shapes */
 	double rms_log_error;     /* over every measured figure */
+	/* The burst fixed costs, s: [0] write bursts, [1] restore bursts; fitted[k]: the runs
+	 * held bursts of different sizes, so the value is theirs (else the base's). */
+	double overhead[2];
+	bool overhead_fitted[2];
 };
 
 const char *gf_calib_param_key(int param); /* "clients.rank_write_bandwidth" ... */
@@ -55,7 +69,7 @@ const char *gf_calib_fig_name(int fig);    /* "write burst" ... */
 int gf_calib_load(const char *dir, struct gf_calib_run *r, char *err, size_t errlen);
 /* Predict the measured figures of r on sys into r->predicted. Returns 0 or -errno. */
 int gf_calib_predict(const struct gf_system *sys, struct gf_calib_run *r);
-/* Fit base's four bandwidths to the runs; fitted = base with the fitted values, and every
+/* Fit base's four bandwidths (and the burst fixed costs, see above) to the runs; fitted = base with the fitted values, and every
  * run's predicted figures on it. Returns 0, or -EINVAL when no run measured anything. */
 int gf_calib_fit(struct gf_calib_run *runs, int n, const struct gf_system *base,
 		 struct gf_system *fitted, struct gf_calib_fit *fit, char *err, size_t errlen);

@@ -19,6 +19,7 @@ static const struct {
 	[GF_LIM_SERVERS] = { "servers", "the storage servers" },
 	[GF_LIM_METADATA] = { "metadata", "the metadata rate (creates and opens)" },
 	[GF_LIM_REQUESTS] = { "object_requests", "the object store's request rate per prefix" },
+	[GF_LIM_OVERHEAD] = { "burst_overhead", "the burst's fixed cost (creates, lookups, ramp-up)" },
 };
 
 const char *gf_sim_limit_name(int kind)
@@ -248,6 +249,8 @@ int gf_sim_burst_setup(struct gf_sim_cluster *c, bool write, gf_sim_share_fn sha
 		return rc;
 	/* Every moving rank creates (or opens) its shard before its first byte. */
 	c->metadata_s = s->servers.metadata_rate > 0 ? moving / s->servers.metadata_rate : 0;
+	/* Paid by every rank at once, so once per burst: it does not shrink with the bytes. */
+	c->overhead_s = write ? s->servers.write_burst_overhead : s->servers.read_burst_overhead;
 	c->with_reads = reads != NULL;
 	if (reads)
 		c->reads = *reads;
@@ -272,6 +275,10 @@ static int slowest_limit(const struct gf_sim_cluster *c, const struct gf_flow_cl
 	int best = GF_LIM_METADATA;
 	double longest = c->metadata_s;
 
+	if (c->overhead_s > longest) {
+		longest = c->overhead_s;
+		best = GF_LIM_OVERHEAD;
+	}
 	if (k->tail_s > longest) {
 		longest = k->tail_s;
 		best = GF_LIM_LATENCY;
@@ -336,8 +343,9 @@ int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *al
 
 	memset(out, 0, sizeof(*out));
 	out->metadata_s = c->metadata_s;
+	out->overhead_s = c->overhead_s;
 	out->limit = GF_LIM_KINDS;
-	rc = gf_flow_run(n, c->metadata_s, &end_s, &bytes_end_s);
+	rc = gf_flow_run(n, c->metadata_s + c->overhead_s, &end_s, &bytes_end_s);
 	if (rc)
 		return rc;
 	rc = burst_figures(c, end_s, out);
@@ -352,9 +360,10 @@ int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *al
 		read_bytes += k->moved * k->mult;
 		demand += c->reads.demand * k->mult;
 	}
-	/* ... and at their own pace during the metadata phase, before any burst byte. */
+	/* ... and at their own pace during the metadata phase and the fixed cost, before any
+	 * burst byte. */
 	if (alone)
-		read_bytes += alone->bytes_per_s * c->metadata_s;
+		read_bytes += alone->bytes_per_s * (c->metadata_s + c->overhead_s);
 	if (end_s > 0) {
 		out->read_bytes_per_s = read_bytes / end_s;
 		out->read_au_mean = demand > 0 ? 100.0 * fmin(1.0, read_bytes / (demand * end_s)) : 100.0;

@@ -20,7 +20,8 @@
  * holds no bandwidth), plus one for the final fsync. Training reads keep `depth` requests
  * in flight: latency caps a rank at depth x request / (latency + request / ceiling) and
  * is hidden when bandwidth limits it. Creating (or opening) the shards costs
- * ranks / metadata_rate before any byte moves. */
+ * ranks / metadata_rate before any byte moves, and every rank of a burst pays the burst's
+ * fixed cost (servers.write_burst_overhead or read_burst_overhead) then too. */
 #ifndef GF_CLUSTER_H
 #define GF_CLUSTER_H
 
@@ -42,6 +43,7 @@ enum gf_sim_limit {
 	GF_LIM_SERVERS,
 	GF_LIM_METADATA,
 	GF_LIM_REQUESTS,  /* an object store's request rate */
+	GF_LIM_OVERHEAD,  /* a burst's fixed cost (servers.*_burst_overhead) */
 	GF_LIM_KINDS
 };
 const char *gf_sim_limit_name(int kind);
@@ -64,7 +66,7 @@ struct gf_sim_cluster {
 	int64_t bis_w, bis_r, link_w, link_r, servers, meta, req; /* -1 when unlimited */
 	uint64_t *scratch;          /* rpn shares of one node */
 	/* the burst set up last */
-	double metadata_s;
+	double metadata_s, overhead_s;
 	bool with_reads;
 	struct gf_sim_reads reads;
 };
@@ -91,6 +93,7 @@ struct gf_sim_burst {
 	double rank_min_s, rank_median_s, rank_max_s; /* ranks moving data */
 	unsigned ranks_moving;
 	double metadata_s;     /* creating or opening the shards, before any byte */
+	double overhead_s;     /* the fixed cost every rank pays besides its bytes, also before */
 	int limit;             /* what held the slowest rank longest */
 	/* with reads alongside (async): */
 	double read_bytes_per_s; /* all ranks, over the burst */

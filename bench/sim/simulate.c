@@ -412,6 +412,8 @@ static void burst_json(struct json_object *o, const char *kind, unsigned count,
 	json_object_object_add(o, k, json_object_new_int((int)b->ranks_moving));
 	snprintf(k, sizeof(k), "%s_metadata_s", kind);
 	add_d(o, k, b->metadata_s);
+	snprintf(k, sizeof(k), "%s_overhead_s", kind);
+	add_d(o, k, b->overhead_s);
 	snprintf(k, sizeof(k), "%s_limit", kind);
 	json_object_object_add(o, k, json_object_new_string(gf_sim_limit_key(b->limit)));
 }

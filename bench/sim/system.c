@@ -48,6 +48,12 @@ const struct gf_sys_key gf_sys_keys[] = {
 	    "what one server writes durably, all clients together"),
 	KEY("servers.request_latency", GF_SYS_SECONDS, servers.request_latency, 0, 60, false,
 	    "time of one request besides its transfer"),
+	KEY("servers.write_burst_overhead", GF_SYS_SECONDS, servers.write_burst_overhead, 0, 3600, false,
+	    "fixed time of every rank's checkpoint write besides its bytes (creates, lookups, TCP ramp-up); "
+	    "calibrate fits it from bursts of different sizes"),
+	KEY("servers.read_burst_overhead", GF_SYS_SECONDS, servers.read_burst_overhead, 0, 3600, false,
+	    "fixed time of every rank's checkpoint restore besides its bytes (opens, lookups, TCP ramp-up); "
+	    "calibrate fits it from bursts of different sizes"),
 	KEY("servers.metadata_rate", GF_SYS_RATE, servers.metadata_rate, 0, 1e12, false,
 	    "file creates and opens per second, the whole system (0: no limit)"),
 	KEY("servers.burst_placement_skew", GF_SYS_FACTOR, servers.burst_placement_skew, 1, 1e7, false,

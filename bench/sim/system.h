@@ -38,6 +38,9 @@ struct gf_system {
 		int64_t count;
 		double read_bandwidth, write_bandwidth; /* per server, bytes/s */
 		double request_latency;                 /* s per request */
+		/* s every rank of a checkpoint burst spends besides its bytes, the same at any
+		 * size (creates or opens, lookups, TCP ramp-up): write bursts, restore bursts */
+		double write_burst_overhead, read_burst_overhead;
 		double metadata_rate;                   /* creates/opens per second, whole system; 0 = no limit */
 		double burst_placement_skew; /* busiest server's share of a burst / an even share; 1..count */
 	} servers;
@@ -54,7 +57,7 @@ struct gf_system {
 		double restart_time;     /* s to restart a job, besides reading its checkpoint */
 	} failures;
 
-	unsigned key_line[40]; /* line each key was set on (0 = default, UINT_MAX = command line),
+	unsigned key_line[48]; /* line each key was set on (0 = default, UINT_MAX = command line),
 				* indexed like the table */
 };
 

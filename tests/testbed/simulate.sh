@@ -5,20 +5,25 @@
 # more than the links give) at 2 client hosts x 4 ranks (A), at 4 client hosts x 2 ranks
 # (B) and at 2 client hosts with their links at a quarter, 10 Mbit/s (C). The simulator is
 # calibrated on A only (the links from the shaping, the placement skew counted on the
-# bricks, the per-rank and per-server bandwidths fitted), then predicts B and C.
-# Expected: B's and C's predicted write and restore burst times within 25% of the measured
-# (C's within 5% in practice, B's 14-22% too fast: docs/simulate.md); the training reads'
-# AU and bandwidth are printed, not asserted (the measured AU is not supply / demand).
+# bricks, the per-rank and per-server bandwidths and the bursts' fixed cost fitted from A at
+# two sizes, 1/4000 and 1/16000), then predicts B and C.
+# Expected: B's and C's predicted write burst times within 15% of the measured, restores
+# within 20% (B's 13-18% too fast), training reads' delivered bytes/s within 30% (B's 25%
+# too fast): docs/simulate.md says why. The reads are compared in bytes/s, not AU (the AU
+# a run measures is not delivered / demand, which is the model's).
 # About 2 minutes. GF_SIMCAL_KEEP=DIR keeps the results folders; GF_SIMCAL_FROM=DIR reruns
 # only the simulator on kept ones.
 # Buggy: a model whose per-node NIC or server links do not bind (B and C would be predicted
 # as A), a placement the model ignores (B's bursts too fast), a fit that absorbs the links.
 . "$(dirname "$0")/lib.sh"
 command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh)"; exit 77; }
-# Percent, looser than the issue's 15%: every burst here has a fixed 0.2-0.5 s (opens,
-# creates, fsync round trips behind the shaped links' queues) the model lacks, which is
-# up to 22% of B's 2 s bursts (docs/simulate.md, "Calibration on the testbed").
-TOL=${GF_SIMCAL_TOLERANCE:-25} RTOL=${GF_SIMCAL_RESTORE_TOLERANCE:-25}
+# Percent. Writes: the issue's 15%, with the bursts' fixed cost fitted from A's two sizes.
+# Restores 20%: B's is 13-18% slow whatever the fixed cost (about 0.1 s), its busiest
+# server link carrying 80-85% of its payload rate where the model fills it. Training
+# reads 30%: B's is 25% fast, each 64 KiB sample's request round trip coming on top of
+# its transfer, where the model hides it under the links (docs/simulate.md, "Calibration
+# on the testbed").
+TOL=${GF_SIMCAL_TOLERANCE:-15} RTOL=${GF_SIMCAL_RESTORE_TOLERANCE:-20} TTOL=${GF_SIMCAL_TRAIN_TOLERANCE:-30}
 CRATE=40 SRATE=100 QRATE=10 # Mbit/s: clients, servers, clients at a quarter
 # A link's payload rate in bytes/s (tests/testbed/bwpredict.py: TCP in 1514-byte frames).
 payload() { awk -v m="$1" 'BEGIN { printf "%.0f", m * 1e6 / 8 * 1448 / 1514 }'; }
@@ -32,7 +37,7 @@ skew() {
 		awk '{ b[$1] += $2; t += $2 } END { n = 0; for (h in b) { n++; if (b[h] > m) m = b[h] }; printf "%.4f", (t > 0 ? m * n / t : 1) }'
 }
 
-CK=("$SRCDIR/workloads/llama3_8b.yaml" --set checkpoint.scale=1/4000 --set model.parallelism.data=8
+CK=("$SRCDIR/workloads/llama3_8b.yaml" --set model.parallelism.data=8
 	--set checkpoint.time_between_checkpoints=0 --set checkpoint.num_checkpoints_write=1
 	--set checkpoint.num_checkpoints_read=1 --set checkpoint.keep=true --quiet)
 # 192 samples of 64 KiB, batch 2 every 33 ms: 4 MB/s per accelerator, above what every
@@ -40,14 +45,16 @@ CK=("$SRCDIR/workloads/llama3_8b.yaml" --set checkpoint.scale=1/4000 --set model
 TR=("$SRCDIR/tests/integration/small.yaml" --set dataset.num_files_train=192 --set dataset.record_length_bytes=64KiB
 	--set dataset.record_length_bytes_stdev=0 --set train.epochs=1 --set train.computation_time=33ms --quiet)
 
-# measure NAME PPN HOSTS: a checkpoint run and a training run from HOSTS; their results in
-# $TMP/NAME-ck and $TMP/NAME-tr, the checkpoint's placement skew in $TMP/NAME-ck.skew.
+# measure NAME PPN HOSTS [SCALE [KINDS]]: a checkpoint run (Llama 3 8B at SCALE, default
+# 1/4000) and a training run from HOSTS (KINDS: "ck tr", the default, or "ck"); their
+# results in $TMP/NAME-ck and $TMP/NAME-tr, the checkpoint's placement skew in
+# $TMP/NAME-ck.skew.
 measure() {
-	local name=$1 ppn=$2 hosts=$3 k cmd target nhosts
+	local name=$1 ppn=$2 hosts=$3 scale=${4:-1/4000} kinds=${5:-ck tr} k cmd target nhosts
 	nhosts=$(echo "$hosts" | tr ',' '\n' | wc -l)
-	for k in ck tr; do
+	for k in $kinds; do
 		if [ $k = ck ]; then
-			cmd=(run "${CK[@]}") target=$MNT/ck
+			cmd=(run "${CK[@]}" --set checkpoint.scale="$scale") target=$MNT/ck
 		else
 			# Through gfapi: a FUSE mount's page cache would serve what an earlier run (or
 			# the datagen) read or wrote on that host, and the reads would skip the link.
@@ -69,12 +76,12 @@ measure() {
 	done
 }
 
-# simcal DIR NIC LINK QUARTER_NIC TOL RTOL: the base system file from the shaping (payload rates
+# simcal DIR NIC LINK QUARTER_NIC TOL RTOL TTOL: the base system file from the shaping (payload rates
 # in bytes/s) and A's placement skew, calibrated on A's runs, then B and C predicted with
-# --check: every figure within TOL percent (restores RTOL). Needs only the results folders (also run by
+# --check: every figure within TOL percent (restores RTOL, training reads TTOL). Needs only the results folders (also run by
 # hand on kept ones: GF_SIMCAL_KEEP=DIR keeps them, GF_SIMCAL_FROM=DIR reuses them).
 simcal() {
-	local d=$1 nic=$2 link=$3 qnic=$4 tol=$5 rtol=$6 fitted c fig e t
+	local d=$1 nic=$2 link=$3 qnic=$4 tol=$5 rtol=$6 ttol=$7 fitted c fig e t
 	cat >"$d/testbed.yaml" <<YAML
 name: testbed
 description: "gpufeed's testbed: client and server hosts as network namespaces, links shaped with tc"
@@ -90,13 +97,14 @@ servers:
   write_bandwidth: 1TB/s
   burst_placement_skew: $(cat "$d/A-ck.skew")
 YAML
-	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" --system "$d/testbed.yaml" \
+	# A at two sizes: the bandwidths and the bursts' fixed cost apart.
+	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" "$(only_result "$d/A4-ck")" --system "$d/testbed.yaml" \
 		--results "$d/cal" >"$d/cal.out" 2>&1 || { bad "simulate --calibrate"; cat "$d/cal.out"; return; }
 	cat "$d/cal.out"
 	fitted=$(only_result "$d/cal")/system.yaml
-	"$GPUFEED" simulate --check "$(only_result "$d/B-ck")" --system "$fitted" >"$d/B.out" 2>&1 ||
+	"$GPUFEED" simulate --check "$(only_result "$d/B-ck")" "$(only_result "$d/B-tr")" --system "$fitted" >"$d/B.out" 2>&1 ||
 		{ bad "simulate --check B"; cat "$d/B.out"; return; }
-	"$GPUFEED" simulate --check "$(only_result "$d/C-ck")" --system "$fitted" \
+	"$GPUFEED" simulate --check "$(only_result "$d/C-ck")" "$(only_result "$d/C-tr")" --system "$fitted" \
 		--set-system clients.nic_bandwidth="$qnic" >"$d/C.out" 2>&1 || { bad "simulate --check C"; cat "$d/C.out"; return; }
 	for c in B C; do
 		echo "--- $c predicted on the system fitted to A (placement skew of $c measured: $(cat "$d/$c-ck.skew"))"
@@ -104,13 +112,15 @@ YAML
 		# Every figure's error: "write burst ... +6.8%" -> "write 6.8".
 		awk '$NF ~ /%$/ && ($4 == "write" || $4 == "restore" || $4 == "train") { e = $NF; sub(/%/, "", e); sub(/^\+/, "", e); if (e < 0) e = -e; print $4, e }' \
 			"$d/$c.out" >"$d/$c.err"
-		[ "$(wc -l <"$d/$c.err")" = 2 ] || bad "$c: expected 2 figures (write, restore) in the --check table"
-		# Training reads: measured, not asserted (the measured AU is not supply / demand).
+		[ "$(wc -l <"$d/$c.err")" = 3 ] || bad "$c: expected 3 figures (write, restore, train read) in the --check table"
+		# The training reads are compared in bytes/s delivered (the AU a run measures is not
+		# delivered / demand); their AU, for the record:
 		jq -r '"   train: AU \(.train.au_percent.mean | floor)%, read \(.train.read_bytes_per_s / 1e6 * 100 | floor / 100) MB/s, demand \(.train.demand_read_bytes_per_s_per_accelerator * 8 / 1e6 * 100 | floor / 100) MB/s"' \
 			"$(only_result "$d/$c-tr")/summary.json"
 		while read -r fig e; do
 			t=$tol
 			[ "$fig" = restore ] && t=$rtol
+			[ "$fig" = train ] && t=$ttol
 			if awk -v w="$e" -v t="$t" 'BEGIN { exit !(w <= t) }'; then
 				ok "$c: predicted $fig within $t% of the measured ($e%)"
 			else
@@ -122,7 +132,7 @@ YAML
 
 if [ -n "${GF_SIMCAL_FROM:-}" ]; then
 	cp -r "$GF_SIMCAL_FROM"/. "$TMP"/
-	simcal "$TMP" "$(payload $CRATE)" "$(payload $SRATE)" "$(payload $QRATE)" "$TOL" "$RTOL"
+	simcal "$TMP" "$(payload $CRATE)" "$(payload $SRATE)" "$(payload $QRATE)" "$TOL" "$RTOL" "$TTOL"
 	finish
 fi
 tb_up --clients 4 --servers 2 --client-rate ${CRATE}mbit --server-rate ${SRATE}mbit --gluster
@@ -130,14 +140,17 @@ MNT=$GF_TESTBED_GLUSTER_MOUNT
 tbrun 2 datagen "${TR[@]}" --target "$MNT/data" --results "$TMP/gen" >"$TMP/o" 2>&1 || { bad "datagen"; cat "$TMP/o"; }
 echo "dataset placement skew: $(skew data/train)"
 measure A 4 gft-c1,gft-c2
+# A at a quarter of the bytes: a fixed per-burst cost shows as the part of the burst that
+# does not shrink with them, which --calibrate fits from the two sizes.
+measure A4 4 gft-c1,gft-c2 1/16000 ck
 measure B 2 gft-c1,gft-c2,gft-c3,gft-c4
 "$SRCDIR/scripts/testbed-rate.sh" clients=${QRATE}mbit 2>/dev/null || bad "testbed-rate.sh"
 measure C 4 gft-c1,gft-c2
 if [ -n "${GF_SIMCAL_KEEP:-}" ]; then
-	mkdir -p "$GF_SIMCAL_KEEP" && cp -r "$TMP"/[ABC]-* "$GF_SIMCAL_KEEP"/
+	mkdir -p "$GF_SIMCAL_KEEP" && cp -r "$TMP"/[ABC]-* "$TMP"/A4-* "$GF_SIMCAL_KEEP"/
 fi
 [ "$failures" = 0 ] || finish
 
 # --- the simulator: calibrate on A, predict B and C ---
-simcal "$TMP" "$(payload $CRATE)" "$(payload $SRATE)" "$(payload $QRATE)" "$TOL" "$RTOL"
+simcal "$TMP" "$(payload $CRATE)" "$(payload $SRATE)" "$(payload $QRATE)" "$TOL" "$RTOL" "$TTOL"
 finish
