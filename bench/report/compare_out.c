@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "report/compare.h"
+#include "report/html.h"
 #include "report/load.h"
 #include "report/plot.h"
 
@@ -193,20 +194,6 @@ int gf_compare_plot(const struct gf_cmp *c, const char *file, char *err, size_t 
 
 /* --- the web page --- */
 
-static void esc(FILE *o, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", o); break;
-		case '<': fputs("&lt;", o); break;
-		case '>': fputs("&gt;", o); break;
-		case '"': fputs("&quot;", o); break;
-		case '\'': fputs("&#39;", o); break;
-		default: fputc(*s, o);
-		}
-	}
-}
-
 static const char *const css =
 	"*{box-sizing:border-box}body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
 	"max-width:1100px;margin:0 auto;padding:1.2em 1.5em;color:#1f2328;line-height:1.45;overflow-wrap:break-word}\n"
@@ -250,7 +237,7 @@ static void figures_table(FILE *o, const struct gf_cmp *c)
 	fputs("<table id=\"figures\"><thead><tr><th>figure</th><th>unit</th>", o);
 	for (int r = 0; r < c->nruns; r++) {
 		fputs("<th>", o);
-		esc(o, c->run[r].name);
+		gf_html_esc(o, c->run[r].name);
 		fputs(r == c->base ? " (baseline)</th>" : "</th>", o);
 	}
 	fputs("</tr></thead><tbody>\n", o);
@@ -319,12 +306,12 @@ int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t 
 	for (int r = 0; r < c->nruns; r++) {
 		static const char *const cols[] = { "/target/uri", "/target/engine", "/status" };
 		fputs("<tr><th>", o);
-		esc(o, c->run[r].name);
+		gf_html_esc(o, c->run[r].name);
 		fputs(r == c->base ? " (baseline)</th><td>" : "</th><td>", o);
-		esc(o, c->run[r].dir);
+		gf_html_esc(o, c->run[r].dir);
 		for (size_t k = 0; k < 3; k++) {
 			fputs("</td><td>", o);
-			esc(o, gf_json_str(c->run[r].s, cols[k], "?"));
+			gf_html_esc(o, gf_json_str(c->run[r].s, cols[k], "?"));
 		}
 		fputs("</td></tr>\n", o);
 	}
@@ -334,7 +321,7 @@ int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t 
 		inline_svg(o, svg);
 	else {
 		fputs("<p>No plot: ", o);
-		esc(o, why);
+		gf_html_esc(o, why);
 		fputs("</p>\n", o);
 	}
 	fputs("</body></html>\n", o);

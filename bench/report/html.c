@@ -17,7 +17,7 @@
 /* A plot larger than this is linked by name instead of inlined (a timeline of a week). */
 #define SVG_MAX_BYTES (8u << 20)
 
-static void esc(FILE *o, const char *s)
+void gf_html_esc(FILE *o, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -70,17 +70,17 @@ static void rows(FILE *o, const struct gf_page_row *r, int n)
 	fputs("<table>\n", o);
 	for (int i = 0; i < n; i++) {
 		fputs("<tr><th scope=\"row\">", o);
-		esc(o, r[i].label);
+		gf_html_esc(o, r[i].label);
 		fputs("</th><td class=\"v\"", o);
 		if (r[i].key[0] && isfinite(r[i].raw)) {
 			fputs(" data-key=\"", o);
-			esc(o, r[i].key);
+			gf_html_esc(o, r[i].key);
 			fprintf(o, "\" data-value=\"%.17g\"", r[i].raw);
 		}
 		fputc('>', o);
-		esc(o, r[i].value);
+		gf_html_esc(o, r[i].value);
 		fputs("</td><td class=\"n\">", o);
-		esc(o, r[i].note);
+		gf_html_esc(o, r[i].note);
 		fputs("</td></tr>\n", o);
 	}
 	fputs("</table>\n", o);
@@ -169,7 +169,7 @@ static void plots(FILE *o, const char *dir, const struct gf_page_section *sec)
 		if (inline_svg(o, path, sec->plot[i]))
 			fprintf(o, "<p>plots/%s.svg could not be inlined; open it next to this file.</p>", sec->plot[i]);
 		fprintf(o, "\n<figcaption>plots/%s.png, .svg: ", sec->plot[i]);
-		esc(o, cap);
+		gf_html_esc(o, cap);
 		fputs("</figcaption></figure>\n", o);
 	}
 }
@@ -181,18 +181,18 @@ static void card(FILE *o, const struct gf_page *p)
 	int others = 0;
 
 	fprintf(o, "<section class=\"card %s\" id=\"verdict\" data-word=\"", gf_tone_name(v->head.tone));
-	esc(o, v->head.word);
+	gf_html_esc(o, v->head.word);
 	fputs("\">\n<div class=\"word\">", o);
 	/* The word, then the rest of the line: "FED, but from the page cache: ..." keeps
 	 * its qualification in the headline. */
 	if (dash) {
 		char head[256];
 		snprintf(head, sizeof(head), "%.*s", (int)(dash - v->head.line), v->head.line);
-		esc(o, head);
+		gf_html_esc(o, head);
 		fputs("</div>\n<p class=\"line\">", o);
-		esc(o, dash + 3);
+		gf_html_esc(o, dash + 3);
 	} else {
-		esc(o, v->head.line);
+		gf_html_esc(o, v->head.line);
 		fputs("</div>\n<p class=\"line\">", o);
 	}
 	fputs("</p>\n", o);
@@ -205,9 +205,9 @@ static void card(FILE *o, const struct gf_page *p)
 			if (v->phase[i].phase == v->head.phase || !strcmp(v->phase[i].phase, "datagen"))
 				continue;
 			fprintf(o, "<li class=\"%s\"><b>", gf_tone_name(v->phase[i].tone));
-			esc(o, v->phase[i].phase);
+			gf_html_esc(o, v->phase[i].phase);
 			fputs(":</b> ", o);
-			esc(o, v->phase[i].line);
+			gf_html_esc(o, v->phase[i].line);
 			fputs("</li>\n", o);
 		}
 		fputs("</ul>\n", o);
@@ -216,7 +216,7 @@ static void card(FILE *o, const struct gf_page *p)
 		fputs("<ul class=\"warnings\" id=\"warnings\" aria-label=\"warnings that affect validity\">\n", o);
 		for (int i = 0; i < p->nwarnings; i++) {
 			fputs("<li>", o);
-			esc(o, p->warning[i]);
+			gf_html_esc(o, p->warning[i]);
 			fputs("</li>\n", o);
 		}
 		fputs("</ul>\n", o);
@@ -234,9 +234,9 @@ static void kv_table(FILE *o, struct json_object *obj)
 	json_object_object_foreach(obj, k, v)
 	{
 		fputs("<tr><th scope=\"row\">", o);
-		esc(o, k);
+		gf_html_esc(o, k);
 		fputs("</th><td>", o);
-		esc(o, json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+		gf_html_esc(o, json_object_is_type(v, json_type_string) ? json_object_get_string(v)
 			: json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		fputs("</td></tr>\n", o);
 	}
@@ -256,7 +256,7 @@ static void folded(FILE *o, struct json_object *s)
 	}
 	if (!json_pointer_get(s, "/workload", &w)) {
 		fputs("<details id=\"workload\"><summary>Resolved workload (every key, after defaults and --set)</summary>\n<pre>", o);
-		esc(o, json_object_to_json_string_ext(w, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		gf_html_esc(o, json_object_to_json_string_ext(w, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		fputs("</pre></details>\n", o);
 	}
 }
@@ -265,49 +265,49 @@ static int write_page(FILE *o, const char *dir, struct json_object *s, const str
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gpufeed report: ", o);
-	esc(o, p->name);
+	gf_html_esc(o, p->name);
 	fprintf(o, "</title>\n<style>\n%s</style>\n</head><body>\n<header>\n<h1>gpufeed report</h1>\n<p class=\"sub\">", css);
-	esc(o, p->name);
+	gf_html_esc(o, p->name);
 	fputs("</p>\n</header>\n<main>\n", o);
 	card(o, p);
 	fputs("<h2 id=\"run\">Run</h2>\n", o);
 	rows(o, p->run, p->nrun);
 	for (int i = 0; i < p->nsec; i++) {
 		fprintf(o, "<section id=\"%s\">\n<h2>", p->sec[i].id);
-		esc(o, p->sec[i].title);
+		gf_html_esc(o, p->sec[i].title);
 		fputs("</h2>\n", o);
 		rows(o, p->sec[i].row, p->sec[i].nrows);
 		plots(o, dir, &p->sec[i]);
 		fputs("</section>\n", o);
 	}
 	fputs("<h2 id=\"diagnosis\">Diagnosis: ", o);
-	esc(o, gf_diag_class_name(p->diag.cls));
+	gf_html_esc(o, gf_diag_class_name(p->diag.cls));
 	fputs("</h2>\n<ul class=\"hints\">\n", o);
 	for (int i = 0; i < p->diag.nevidence; i++) {
 		fputs("<li>", o);
-		esc(o, p->diag.evidence[i]);
+		gf_html_esc(o, p->diag.evidence[i]);
 		fputs("</li>\n", o);
 	}
 	fputs("</ul>\n<p><b>Next step:</b> ", o);
-	esc(o, p->diag.next_step[0] ? p->diag.next_step : p->diag.summary);
+	gf_html_esc(o, p->diag.next_step[0] ? p->diag.next_step : p->diag.summary);
 	fputs("</p>\n<details><summary>Why not the other classes</summary><ul class=\"hints\">\n", o);
 	for (int c = 1; c < GF_DIAG_CLASSES; c++)
 		if (p->diag.ruled_out[c][0]) {
 			fprintf(o, "<li>%s: ", gf_diag_class_name(c));
-			esc(o, p->diag.ruled_out[c]);
+			gf_html_esc(o, p->diag.ruled_out[c]);
 			fputs("</li>\n", o);
 		}
 	fputs("</ul></details>\n", o);
 	fputs("<h2 id=\"hints\">Bottleneck hints</h2>\n<ul class=\"hints\">\n", o);
 	for (int i = 0; i < p->nhints; i++) {
 		fputs("<li>", o);
-		esc(o, p->hint[i]);
+		gf_html_esc(o, p->hint[i]);
 		fputs("</li>\n", o);
 	}
 	fputs("</ul>\n", o);
 	folded(o, s);
 	fputs("<p class=\"foot\">Files: ", o);
-	esc(o, p->files);
+	gf_html_esc(o, p->files);
 	fputs(". results/README.md in the gpufeed sources documents each of them.</p>\n</main>\n</body></html>\n", o);
 	return ferror(o) ? -EIO : 0;
 }

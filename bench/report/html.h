@@ -7,7 +7,13 @@
 #ifndef GF_HTML_H
 #define GF_HTML_H
 
+#include <stdio.h>
+
 struct json_object;
+
+/* Write s to o with &, <, >, " and ' as HTML entities: safe in text and in quoted
+ * attributes. Every string from a results folder goes through it. */
+void gf_html_esc(FILE *o, const char *s);
 
 /* Write report.html for the run in dir (summary.json parsed as s) to path. plots_note:
  * what plot.c said, may be NULL. Returns 0 or -errno. */
