@@ -11,6 +11,7 @@
 
 #include "exit.h"
 #include "model/units.h"
+#include "report/results.h"
 #include "sim/cluster.h"
 #include "sim/out.h"
 
@@ -623,7 +624,7 @@ int gf_cmd_calibrate(const char *const *dirs, int ndirs, const struct gf_system 
 	}
 	print_fit(out, runs, ndirs, &fit);
 	code = GF_EXIT_FAILED;
-	rc = gf_sim_out_create(results, base.name, "calibrate", partial, sizeof(partial), final, sizeof(final));
+	rc = gf_results_create(results, base.name, "calibrate", NULL, partial, sizeof(partial), final, sizeof(final));
 	if (rc) {
 		fprintf(errf, "gpufeed: cannot create a results folder under %s: %s\n", results, strerror(-rc));
 		goto out;
@@ -633,7 +634,7 @@ int gf_cmd_calibrate(const char *const *dirs, int ndirs, const struct gf_system 
 	if (!rc)
 		rc = j ? gf_sim_out_json(partial, "summary.json", j) : -ENOMEM;
 	if (!rc)
-		rc = gf_sim_out_finish(partial, final);
+		rc = gf_results_finish(partial, final);
 	if (rc) {
 		fprintf(errf, "gpufeed: writing %s: %s\n", partial, strerror(-rc));
 		goto out;

@@ -15,6 +15,7 @@
 #include "model/model.h"
 #include "model/units.h"
 #include "model/yaml.h"
+#include "report/results.h"
 #include "sim/calibrate.h"
 #include "sim/out.h"
 #include "sim/point.h"
@@ -580,7 +581,7 @@ static int write_results(const struct args *a, struct sweep *s, FILE *out, FILE 
 {
 	char partial[4096], final[4096], title[512];
 	struct json_object *j = NULL;
-	int rc = gf_sim_out_create(a->results, s->name, "simulate", partial, sizeof(partial), final,
+	int rc = gf_results_create(a->results, s->name, "simulate", NULL, partial, sizeof(partial), final,
 				   sizeof(final));
 
 	if (rc) {
@@ -605,7 +606,7 @@ static int write_results(const struct args *a, struct sweep *s, FILE *out, FILE 
 			    s->pts[0].ckpt && s->pts[0].reads ? "checkpoint train" :
 			    s->pts[0].ckpt ? "checkpoint" : "train"))
 		fprintf(errf, "gpufeed: no plot (see %s/plots/NOTE.txt)\n", final);
-	rc = gf_sim_out_finish(partial, final);
+	rc = gf_results_finish(partial, final);
 	if (rc) {
 		fprintf(errf, "gpufeed: renaming %s: %s\n", partial, strerror(-rc));
 		return rc;

@@ -4,15 +4,16 @@
 # Reads:  DATA, the sweep.csv of a simulate results folder (columns by name, see
 #         docs/simulate.md)
 # Writes: OUT.png and OUT.svg
-# Arguments (gnuplot -c simulate.gp SCRIPT_DIR DATA OUT TITLE WHAT): this script's folder,
-#   the CSV, the output path without its extension, the title, and WHAT = the words
+# Arguments (gnuplot -c simulate.gp SCRIPT_DIR DATA OUT TITLE FORMATS WHAT): this script's folder,
+#   the CSV, the output path without its extension, the title, the formats, and WHAT = the words
 #   "checkpoint" and/or "train" for the parts that were simulated. They arrive as
 #   strings and are only used as data: no path or title is pasted into gnuplot code.
 script_dir = ARG1
 data = ARG2
 out = ARG3
 title = ARG4
-what = ARG5
+formats = ARG5
+what = ARG6
 load script_dir . "/common.gp"
 ckpt = strstrt(what, "checkpoint") > 0
 reads = strstrt(what, "train") > 0
