@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "report/simulated.h"
 #include "report/summary.h"
 
-int gf_load_summary(const char *dir, struct json_object **root, char *err, size_t errlen)
+/* Parse dir/summary.json, a run's or a simulation's. */
+static int parse(const char *dir, struct json_object **root, char *err, size_t errlen)
 {
 	char path[4200];
 	struct json_object *j;
@@ -34,15 +37,61 @@ int gf_load_summary(const char *dir, struct json_object **root, char *err, size_
 	}
 	schema = gf_json_str(j, "/schema", "");
 	/* The major version must match; minor additions (gpufeed.summary/1.x) are readable. */
-	if (strncmp(schema, GF_SUMMARY_SCHEMA, strlen(GF_SUMMARY_SCHEMA)) ||
-	    (schema[strlen(GF_SUMMARY_SCHEMA)] && schema[strlen(GF_SUMMARY_SCHEMA)] != '.')) {
-		snprintf(err, errlen, "%s has schema '%s', this gpufeed reads '%s': use the gpufeed "
-			 "version that made the run", path, schema, GF_SUMMARY_SCHEMA);
+	if ((strncmp(schema, GF_SUMMARY_SCHEMA, strlen(GF_SUMMARY_SCHEMA)) ||
+	     (schema[strlen(GF_SUMMARY_SCHEMA)] && schema[strlen(GF_SUMMARY_SCHEMA)] != '.')) &&
+	    !gf_simulated_is(j)) {
+		snprintf(err, errlen, "%s has schema '%s', this gpufeed reads '%s' (and '%s'): use the gpufeed "
+			 "version that made the run", path, schema, GF_SUMMARY_SCHEMA, GF_SIMULATE_SCHEMA);
 		json_object_put(j);
 		return -EINVAL;
 	}
 	*root = j;
 	return 0;
+}
+
+int gf_load_any(const char *dir, struct json_object **root, char *err, size_t errlen)
+{
+	return parse(dir, root, err, errlen);
+}
+
+int gf_load_summary(const char *dir, struct json_object **root, char *err, size_t errlen)
+{
+	char base[4200], msg[1024];
+	const char *colon = strrchr(dir, ':');
+	long nodes = 0;
+	struct json_object *j;
+	struct stat st;
+	int rc;
+
+	/* DIR:nodes=N names one point of a simulated sweep, unless DIR:nodes=N is a folder. */
+	snprintf(base, sizeof(base), "%s", dir);
+	if (colon && !strncmp(colon, ":nodes=", 7) && stat(dir, &st)) {
+		char *end;
+		nodes = strtol(colon + 7, &end, 10);
+		if (*end || nodes <= 0) {
+			snprintf(err, errlen, "%s: expected DIR:nodes=N with N a node count of the simulation", dir);
+			return -EINVAL;
+		}
+		base[colon - dir] = '\0';
+	}
+	rc = parse(base, &j, err, errlen);
+	if (rc)
+		return rc;
+	if (!gf_simulated_is(j)) {
+		if (nodes) {
+			snprintf(err, errlen, "%s: :nodes=N picks a point of a simulation, and %s is a measured run",
+				 dir, base);
+			json_object_put(j);
+			return -EINVAL;
+		}
+		*root = j;
+		return 0;
+	}
+	rc = gf_simulated_point(j, nodes, root, msg, sizeof(msg));
+	json_object_put(j);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", base, msg);
+	return rc;
 }
 
 static struct json_object *at(struct json_object *root, const char *ptr)

@@ -10,8 +10,12 @@
 struct json_object;
 
 /* Parse dir/summary.json and check its schema. Returns 0 and *root (json_object_put it),
- * or -errno with a message that says what to do next. */
+ * or -errno with a message that says what to do next. A simulation's folder (gpufeed
+ * simulate) gives its point as a run summary (report/simulated.h): its only point, or
+ * the one that dir names as "DIR:nodes=N". */
 int gf_load_summary(const char *dir, struct json_object **root, char *err, size_t errlen);
+/* The same, but a simulation's summary as it is (schema gpufeed.simulate/1). */
+int gf_load_any(const char *dir, struct json_object **root, char *err, size_t errlen);
 
 /* The value at a JSON pointer ("/train/au_percent/mean"). Return true when it exists
  * and has the type asked for (numbers: int or double). */

@@ -17,6 +17,7 @@
 #include "report/html.h"
 #include "report/page.h"
 #include "report/plot.h"
+#include "report/simulated.h"
 #include "model/units.h"
 
 static void text_rows(FILE *o, const struct gf_page_row *r, int n)
@@ -98,9 +99,13 @@ int gf_report_write(const char *dir, FILE *msgs, char *err, size_t errlen)
 	FILE *mem, *f;
 	int rc;
 
-	rc = gf_load_summary(dir, &s, err, errlen);
+	rc = gf_load_any(dir, &s, err, errlen);
 	if (rc)
 		return rc;
+	if (gf_simulated_is(s)) {
+		rc = gf_simulated_report(dir, s, msgs, err, errlen);
+		goto out_json;
+	}
 	rc = gf_plot_results(dir, &pr);
 	if (rc) {
 		snprintf(err, errlen, "cannot create %s/plots: %s", dir, strerror(-rc));

@@ -16,6 +16,7 @@
 #include "model/units.h"
 #include "model/yaml.h"
 #include "report/results.h"
+#include "report/simulated.h"
 #include "sim/calibrate.h"
 #include "sim/out.h"
 #include "sim/point.h"
@@ -300,90 +301,6 @@ static int run_sweep(const struct args *a, struct sweep *s, char *err, size_t er
 	return 0;
 }
 
-static void fmt_t(double s, char *buf, size_t len)
-{
-	gf_format_time(s, buf, len);
-}
-
-static void print_header(FILE *f, const struct sweep *s)
-{
-	const struct gf_system *y = &s->sys;
-	const struct gf_sim_point *p = &s->pts[0];
-	char a[32], b[32];
-
-	fprintf(f, "gpufeed simulate: %s on %s\n", s->name, y->name);
-	gf_format_rate(y->servers.write_bandwidth, a, sizeof(a));
-	gf_format_rate(y->servers.read_bandwidth, b, sizeof(b));
-	fprintf(f, "  system: %lld servers x %s write, %s read; %lld ranks per node", (long long)y->servers.count,
-		a, b, (long long)y->clients.ranks_per_node);
-	if (y->clients.nic_bandwidth > 0) {
-		gf_format_rate(y->clients.nic_bandwidth, a, sizeof(a));
-		fprintf(f, ", NIC %s", a);
-	}
-	fprintf(f, "\n");
-	if (p->ckpt) {
-		gf_format_size((uint64_t)p->unscaled_bytes, a, sizeof(a));
-		fprintf(f, "  checkpoint: %s", a);
-		if (p->params)
-			fprintf(f, ", %.*f B parameters, tensor %d x pipeline %d, ZeRO %d%s",
-				p->params >= 1e11 ? 0 : p->params >= 1e10 ? 1 : 2, p->params / 1e9, p->tp,
-				p->pp, p->zero, s->data_follows ? "; data parallel = ranks / (tensor x pipeline)" : "");
-		fprintf(f, "\n");
-	}
-	if (p->reads) {
-		gf_format_rate(p->demand_per_accel, a, sizeof(a));
-		fprintf(f, "  training reads: %s per accelerator\n", a);
-	}
-}
-
-static void print_table(FILE *f, const struct sweep *s)
-{
-	const struct gf_sim_point *p0 = &s->pts[0];
-
-	print_header(f, s);
-	fprintf(f, "\n  %6s %7s", "nodes", "ranks");
-	if (p0->ckpt)
-		fprintf(f, " %10s %10s %21s %10s", "write", "write BW", "ranks (min..max)", "restore");
-	if (p0->reads)
-		fprintf(f, " %6s %10s", "AU %", "read BW");
-	if (p0->ckpt && p0->reads)
-		fprintf(f, " %10s %8s", "async", "AU % in");
-	fprintf(f, " %8s%s  %s\n", "goodput", p0->reads && p0->ckpt ? " %sync/async" : " %",
-		p0->reads && p0->ckpt ? "bottleneck write / reads" : "bottleneck");
-	for (int i = 0; i < s->npts; i++) {
-		const struct gf_sim_point *p = &s->pts[i];
-		char t1[32], t2[32], t3[32], t4[32], r1[32];
-		fprintf(f, "  %6u %7u", p->nodes, p->ranks);
-		if (p->ckpt) {
-			char span[48];
-			fmt_t(p->write.burst_s, t1, sizeof(t1));
-			gf_format_rate(p->write.bytes_per_s, r1, sizeof(r1));
-			fmt_t(p->write.rank_min_s, t2, sizeof(t2));
-			fmt_t(p->write.rank_max_s, t3, sizeof(t3));
-			fmt_t(p->restore.burst_s, t4, sizeof(t4));
-			snprintf(span, sizeof(span), "%s..%s", t2, t3);
-			fprintf(f, " %10s %10s %21s %10s", t1, r1, span, t4);
-		}
-		if (p->reads) {
-			gf_format_rate(p->read.bytes_per_s, r1, sizeof(r1));
-			fprintf(f, " %6.1f %10s", p->read.au_mean, r1);
-		}
-		if (p->ckpt && p->reads) {
-			fmt_t(p->async.burst_s, t1, sizeof(t1));
-			fprintf(f, " %10s %8.1f", t1, p->async.read_au_mean);
-			fprintf(f, " %8.1f / %-8.1f", p->goodput_sync, p->goodput_async);
-		} else if (p->ckpt) {
-			fprintf(f, " %8.1f  ", p->goodput_sync);
-		} else {
-			fprintf(f, " %8s  ", "-"); /* no checkpoints: nothing to lose to failures */
-		}
-		if (p->ckpt && p->reads)
-			fprintf(f, "  %s / %s\n", gf_sim_limit_key(p->write.limit), gf_sim_limit_key(p->read.limit));
-		else
-			fprintf(f, "  %s\n", gf_sim_limit_key(p->ckpt ? p->write.limit : p->read.limit));
-	}
-}
-
 static void add_d(struct json_object *o, const char *k, double v)
 {
 	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
@@ -577,10 +494,9 @@ static int write_system(const char *dir, const struct gf_system *sys)
 	return rc;
 }
 
-static int write_results(const struct args *a, struct sweep *s, FILE *out, FILE *errf)
+static int write_results(const struct args *a, struct sweep *s, struct json_object *j, FILE *out, FILE *errf)
 {
 	char partial[4096], final[4096], title[512];
-	struct json_object *j = NULL;
 	int rc = gf_results_create(a->results, s->name, "simulate", NULL, partial, sizeof(partial), final,
 				   sizeof(final));
 
@@ -588,9 +504,7 @@ static int write_results(const struct args *a, struct sweep *s, FILE *out, FILE 
 		fprintf(errf, "gpufeed: cannot create a results folder under %s: %s\n", a->results, strerror(-rc));
 		return rc;
 	}
-	j = summary_json(s);
-	rc = j ? gf_sim_out_json(partial, "summary.json", j) : -ENOMEM;
-	json_object_put(j);
+	rc = gf_sim_out_json(partial, "summary.json", j);
 	if (!rc)
 		rc = write_csv(partial, s);
 	if (!rc)
@@ -619,6 +533,7 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 {
 	struct args a;
 	struct sweep *s;
+	struct json_object *j;
 	char err[2048];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -656,9 +571,17 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 		free(s);
 		return rc == -ENOMEM ? GF_EXIT_FAILED : GF_EXIT_USAGE;
 	}
+	/* The table from the summary, by the code gpufeed report runs on the folder later. */
+	j = summary_json(s);
+	if (!j) {
+		fprintf(errf, "gpufeed: out of memory\n");
+		free(s);
+		return GF_EXIT_FAILED;
+	}
 	if (!a.quiet)
-		print_table(out, s);
-	rc = write_results(&a, s, out, errf);
+		gf_simulated_text(out, j);
+	rc = write_results(&a, s, j, out, errf);
+	json_object_put(j);
 	free(s);
 	return rc ? GF_EXIT_FAILED : GF_EXIT_OK;
 }

@@ -8,8 +8,6 @@
 
 #include <stdio.h>
 
-#define GF_SIMULATE_SCHEMA "gpufeed.simulate/1"
-
 /* argv as main() got it ("gpufeed simulate W.yaml --system S.yaml ..."). Returns an exit
  * code: 0, 1 (results could not be written), 2 (usage, workload or system error). */
 int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *err);

@@ -6,7 +6,9 @@
 # training reads' AU; --calibrate on two measured runs (1 and 2 ranks on a local
 # folder) writes a system file that simulate reads back; every bad system file in
 # tests/bad_system exits 2 with the message its first line names; paths with quotes
-# reach gnuplot as data.
+# reach gnuplot as data; gpufeed report on a simulate folder writes the table simulate
+# printed, and gpufeed compare sets two simulations side by side (and flags the slower
+# one under --tolerance) and a measured run beside its prediction.
 # Expected: exit 0 and the figures above; exit 2 with file, line and key for bad input.
 # Buggy: a typo in a system file ignored, bytes that differ from a measured run's,
 # a results folder overwritten, a path pasted into gnuplot code.
@@ -98,6 +100,32 @@ expect "calibrate: parameters and every run's fit" "$c/summary.json" '.schema ==
 grep -q "^#.*write burst" "$c/system.yaml" && ok "the fitted file lists the fit per run" || bad "no fit in the fitted file"
 "$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$c/system.yaml" --results "$TMP/fitted" --no-plot >/dev/null 2>&1 \
 	&& ok "the fitted system simulates" || bad "the fitted system does not load"
+# The report and compare machinery of runs, on simulate folders.
+"$GPUFEED" report "$d" --quiet >"$TMP/o" 2>&1 || { bad "report on a simulate folder"; cat "$TMP/o"; }
+# The table simulate printed is the one report writes: one implementation.
+"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$SYS/example.yaml" --nodes 8,16 --results "$TMP/sweep2" --no-plot \
+	>"$TMP/o2" 2>&1 || bad "sweep again"
+sed '/^$/{N;/\nresults:/d}' "$TMP/o2" | grep -v '^results:' >"$TMP/table"
+diff -q "$TMP/table" "$d/report.txt" >/dev/null && ok "report.txt is the table simulate printed" ||
+	{ bad "report.txt differs from simulate's table"; diff "$TMP/table" "$d/report.txt" | head; }
+grep -qE '^ +16 +128 ' "$d/report.txt" && grep -q '<h1>gpufeed simulate: llama3_8b on example</h1>' "$d/report.html" &&
+	ok "report.txt and report.html of a sweep" || bad "report of a sweep: $(head -3 "$d/report.txt")"
+# Two simulations: the example and the example with 2 servers, at 8 nodes.
+"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$SYS/example.yaml" --set-system servers.count=2 --nodes 8 \
+	--results "$TMP/few" --no-plot --quiet >/dev/null 2>&1 || bad "2-server simulation"
+"$GPUFEED" compare "$d:nodes=8" "$(only_result "$TMP/few")" --tolerance 5% --json >"$TMP/cmp.json" 2>"$TMP/o"
+rc=$?
+[ $rc -eq 3 ] && ok "compare two simulations: 2 servers regress (exit 3)" || { bad "compare two simulations: exit $rc"; cat "$TMP/o"; }
+expect "compare: the write burst of 2 servers is worse" "$TMP/cmp.json" '([.regressions[].figure] | index("ckpt_write_burst")) != null and ([.figures[] | select(.key == "ckpt_write_burst") | .values[1] > .values[0]] | all)'
+"$GPUFEED" compare "$d" "$(only_result "$TMP/few")" >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q 'nodes 8, 16' "$TMP/o" && ok "a sweep in compare: exit 2, naming its node counts" || { bad "sweep in compare"; cat "$TMP/o"; }
+# A measured burst against its prediction: the 2-rank run above, simulated on the fitted system.
+"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$c/system.yaml" --set-system clients.ranks_per_node=2 --nodes 1 \
+	--set checkpoint.scale=1/1000 --set checkpoint.num_checkpoints_write=2 --set checkpoint.num_checkpoints_read=2 \
+	--results "$TMP/pred" --no-plot --quiet >/dev/null 2>&1 || bad "prediction of the 2-rank run"
+"$GPUFEED" compare "$(only_result "$TMP/m2")" "$(only_result "$TMP/pred")" --json >"$TMP/cmp.json" 2>"$TMP/o" ||
+	{ bad "compare measured and predicted"; cat "$TMP/o"; }
+expect "compare: measured and predicted write and restore bursts side by side" "$TMP/cmp.json" '([.figures[] | select(.key == "ckpt_write_burst" or .key == "ckpt_restore_burst") | .values | (.[0] > 0 and .[1] > 0)] | length) == 2 and .runs[1].engine == "simulate"'
 "$GPUFEED" simulate --calibrate "$TMP/nowhere" --system "$SYS/local.yaml" --results "$TMP/cal2" >"$TMP/o" 2>&1
 [ $? -eq 2 ] && grep -q "summary.json" "$TMP/o" && ok "calibrate without a results folder: exit 2" || bad "calibrate on nothing"
 finish
