@@ -332,6 +332,29 @@ static void test_cluster_latency_metadata(void **state)
 	assert_rel(b.burst_s, 0.02 + 2.0 * (double)bytes / 1e9 + 11 * 0.01);
 }
 
+/* A burst's fixed cost: every rank pays it once, before its bytes, whatever their size;
+ * writes and restores each their own. When it is the longest part, it is the limit. */
+static void test_cluster_burst_overhead(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_burst b;
+
+	(void)state;
+	sys_basic(&s, 1, 1e9, 4);
+	s.servers.write_burst_overhead = 0.3;
+	s.servers.read_burst_overhead = 0.2;
+	s.servers.metadata_rate = 100;
+	b = burst(&s, 1, 4, 1000000000ull, true);
+	assert_rel(b.overhead_s, 0.3);
+	assert_rel(b.burst_s, 4 / 100.0 + 0.3 + 4.0);
+	assert_int_equal(b.limit, GF_LIM_SERVERS);
+	b = burst(&s, 1, 4, 1000000000ull, false);
+	assert_rel(b.burst_s, 4 / 100.0 + 0.2 + 4.0);
+	b = burst(&s, 1, 4, 1000000ull, true); /* 4 ms of bytes: the fixed cost dominates */
+	assert_rel(b.burst_s, 0.04 + 0.3 + 0.004);
+	assert_int_equal(b.limit, GF_LIM_OVERHEAD);
+}
+
 /* Training reads: AU = what the storage delivers / what the accelerators need. */
 static void test_cluster_reads_au(void **state)
 {
@@ -708,10 +731,55 @@ static void test_calibrate_recovers(void **state)
 	assert_int_equal(gf_calib_fit(runs, 1, &base, &fitted, &fit, err, sizeof(err)), -EINVAL);
 }
 
+/* A fixed cost of 0.25 s per write burst, 0.15 s per restore, on a client-bound system
+ * (4 ranks on a node of 200 MB/s): runs at two sizes give it back, and the bandwidths
+ * stay unlimited (the node binds). At one size it cannot be told from a rank ceiling:
+ * the base's 0 stays, as the fit says. */
+static void test_calibrate_overhead(void **state)
+{
+	struct gf_system truth, base, fitted;
+	struct gf_calib_run runs[2];
+	struct gf_calib_fit fit;
+	char err[256];
+	double sizes[2] = { 250e6, 50e6 };
+
+	(void)state;
+	sys_basic(&truth, 2, 1e12, 4);
+	truth.clients.nic_bandwidth = 200e6;
+	truth.servers.write_burst_overhead = 0.25;
+	truth.servers.read_burst_overhead = 0.15;
+	for (int i = 0; i < 2; i++) {
+		memset(&runs[i], 0, sizeof(runs[i]));
+		runs[i].ranks = runs[i].moving = runs[i].rpn = 4;
+		runs[i].nodes = 1;
+		runs[i].bytes_per_rank = sizes[i];
+		runs[i].request_bytes = 64 << 20;
+		runs[i].measured[GF_CAL_WRITE] = runs[i].measured[GF_CAL_RESTORE] = 1;
+		assert_int_equal(gf_calib_predict(&truth, &runs[i]), 0);
+		runs[i].measured[GF_CAL_WRITE] = runs[i].predicted[GF_CAL_WRITE];
+		runs[i].measured[GF_CAL_RESTORE] = runs[i].predicted[GF_CAL_RESTORE];
+	}
+	assert_rel(runs[0].measured[GF_CAL_WRITE], 0.25 + 4 * 250e6 / 200e6);
+	base = truth;
+	base.servers.write_burst_overhead = base.servers.read_burst_overhead = 0;
+	assert_int_equal(gf_calib_fit(runs, 2, &base, &fitted, &fit, err, sizeof(err)), 0);
+	assert_true(fit.overhead_fitted[0] && fit.overhead_fitted[1]);
+	assert_true(fabs(fitted.servers.write_burst_overhead - 0.25) < 0.005);
+	assert_true(fabs(fitted.servers.read_burst_overhead - 0.15) < 0.005);
+	assert_true(fit.rms_log_error < 0.01);
+	assert_false(fit.identified[GF_CAL_RANK_WRITE]);
+	/* One size: kept at the base's 0. */
+	assert_int_equal(gf_calib_fit(runs, 1, &base, &fitted, &fit, err, sizeof(err)), 0);
+	assert_false(fit.overhead_fitted[0]);
+	assert_rel(fitted.servers.write_burst_overhead + 1, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flow_one_bottleneck),
+		cmocka_unit_test(test_cluster_burst_overhead),
+		cmocka_unit_test(test_calibrate_overhead),
 		cmocka_unit_test(test_flow_multiplicity),
 		cmocka_unit_test(test_flow_maxmin_hand_solved),
 		cmocka_unit_test(test_flow_caps),
