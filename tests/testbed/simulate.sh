@@ -11,7 +11,7 @@
 # within 25% (B's 16-21% too fast), C's training reads' delivered bytes/s within 15% (B's
 # printed: 25-56% too fast): docs/simulate.md says why. The reads are compared in bytes/s, not AU (the AU
 # a run measures is not delivered / demand, which is the model's).
-# About 2 minutes. GF_SIMCAL_KEEP=DIR keeps the results folders; GF_SIMCAL_FROM=DIR reruns
+# gpufeed compare then sets B measured beside B predicted. About 3 minutes. GF_SIMCAL_KEEP=DIR keeps the results folders; GF_SIMCAL_FROM=DIR reruns
 # only the simulator on kept ones.
 # Buggy: a model whose per-node NIC or server links do not bind (B and C would be predicted
 # as A), a placement the model ignores (B's bursts too fast), a fit that absorbs the links.
@@ -135,9 +135,28 @@ YAML
 	done
 }
 
+# predicted DIR: B's checkpoint simulated on the fitted system, beside B's measured run in
+# gpufeed compare (the report and compare machinery of runs, on a simulation).
+predicted() {
+	local d=$1 fitted
+	fitted=$(only_result "$d/cal")/system.yaml
+	"$GPUFEED" simulate "${CK[@]}" --set checkpoint.scale=1/4000 --system "$fitted" --nodes 4 \
+		--set-system clients.ranks_per_node=2 --results "$d/simB" --no-plot >/dev/null 2>&1 || { bad "simulate B"; return; }
+	if "$GPUFEED" compare "$(only_result "$d/B-ck")" "$(only_result "$d/simB")" >"$d/cmp.out" 2>&1; then
+		grep -E 'figure|burst' "$d/cmp.out"
+		"$GPUFEED" compare "$(only_result "$d/B-ck")" "$(only_result "$d/simB")" --json >"$d/cmp.json" 2>/dev/null
+		expect "compare: B measured and predicted, write within $TOL%" "$d/cmp.json" \
+			"[.figures[] | select(.key == \"ckpt_write_burst\") | .change_percent[1] | fabs <= $TOL] == [true]"
+	else
+		bad "compare B and its prediction"
+		cat "$d/cmp.out"
+	fi
+}
+
 if [ -n "${GF_SIMCAL_FROM:-}" ]; then
 	cp -r "$GF_SIMCAL_FROM"/. "$TMP"/
 	simcal "$TMP" "$(payload $CRATE)" "$(payload $SRATE)" "$(payload $QRATE)" "$TOL" "$RTOL" "$TTOL"
+	predicted "$TMP"
 	finish
 fi
 tb_up --clients 4 --servers 2 --client-rate ${CRATE}mbit --server-rate ${SRATE}mbit --gluster
@@ -158,4 +177,5 @@ fi
 
 # --- the simulator: calibrate on A, predict B and C ---
 simcal "$TMP" "$(payload $CRATE)" "$(payload $SRATE)" "$(payload $QRATE)" "$TOL" "$RTOL" "$TTOL"
+predicted "$TMP"
 finish
