@@ -155,7 +155,9 @@ out_json:
 void gf_report_usage(FILE *f)
 {
 	fprintf(f, "usage: gpufeed report RESULTS_DIR [--quiet]\n"
-		   "Render the plots of one run and write its capacity-review report. Needs no MPI.\n\n"
+		   "Render the plots of one run and write its capacity-review report. Needs no MPI.\n"
+		   "On a gpufeed simulate folder: report.txt (the sweep's table), report.html and\n"
+		   "plots/simulate.png again.\n\n"
 		   "Writes into RESULTS_DIR (the folder a run made, holding summary.json):\n"
 		   "  plots/*.png, *.svg  timeline, accelerators, latency (training), ceiling (the\n"
 		   "                      storage ceiling over time), checkpoint (the bursts), each\n"
