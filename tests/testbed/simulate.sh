@@ -9,10 +9,10 @@
 # at two sizes, 1/4000 and 1/16000), then predicts B and C; gpufeed compare then sets B's
 # measured burst beside its prediction.
 # Expected: B's and C's predicted write burst times within 15% of the measured, restores
-# within 25% (B's 16-21% too fast in two runs of three); the training reads, compared in
+# within 25% (B's 16-21% too fast in two runs of four); the training reads, compared in
 # bytes/s delivered (the AU a run measures is not delivered / demand, the model's), no
 # more than 5% below the measured: the model is their upper bound, and how far below it
-# a run lands (B +22..+56%, C +3..+38% in three runs) is printed, not asserted
+# a run lands (B +22..+56%, C +3..+38% in four runs) is printed, not asserted
 # (docs/simulate.md says why). About 3 minutes. GF_SIMCAL_KEEP=DIR keeps the results
 # folders; GF_SIMCAL_FROM=DIR reruns only the simulator on kept ones.
 # Buggy: a model whose per-node NIC or server links do not bind (B and C would be predicted
@@ -21,8 +21,8 @@
 . "$(dirname "$0")/lib.sh"
 command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh)"; exit 77; }
 # Percent. Writes: the issue's 15%, with the bursts' fixed cost fitted from A's two sizes
-# (B -5..-10%, C -9..+1% in three runs). Restores 25%: B's is 16-21% fast whatever the
-# fixed cost in two runs of three, its busiest server link carrying 80-85% of its payload
+# (B -4..-10%, C -9..+1% in four runs). Restores 25%: B's is 16-21% fast whatever the
+# fixed cost in two runs of four, its busiest server link carrying 80-85% of its payload
 # rate where the model fills it. Training reads: the prediction may be below the measured
 # by TTOL at most; above it by any amount (each 64 KiB sample's round trips come on top of
 # its transfer, and the 2 cores' load, neither of which the model has).
