@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "io/io.h"
+#include "phase/progress.h"
 #include "report/compare.h"
 #include "report/table.h"
 #include "report/report.h"
@@ -115,7 +116,11 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 			   "  --require-fed       exit 3 unless the verdict is FED from storage (not from the\n"
 			   "                      page cache; a ceiling: it feeds the job's accelerators)\n"
 			   "  --duration TIME     stop after this long (e.g. 60s, 5m); the run still completes\n"
-			   "  --quiet             no progress lines\n"
+			   "  --progress MODE     auto, bar, line or off (default auto): bar redraws one line\n"
+			   "                      in place each second, line logs a timestamped line after 1 s\n"
+			   "                      and every 10 s; auto is bar when mpirun's (or gpufeed's)\n"
+			   "                      stderr is a terminal, line otherwise\n"
+			   "  --quiet             no notes and no progress\n"
 			   "  --insecure          s3: do not verify the https endpoint's TLS certificate\n"
 			   "                      (= storage.storage_options.s3_insecure; warned about)\n");
 	}
@@ -213,6 +218,18 @@ static int cli_label(const char *arg, struct gf_cli *c, char *err, size_t errlen
 	return 0;
 }
 
+static int cli_progress(const char *arg, struct gf_cli *c, char *err, size_t errlen)
+{
+	enum gf_progress_mode m;
+
+	if (gf_progress_mode_parse(arg, &m)) {
+		snprintf(err, errlen, "--progress '%s': expected auto, bar, line or off", arg);
+		return -EINVAL;
+	}
+	c->progress = (int)m;
+	return 0;
+}
+
 /* After the options: help and version need nothing else; a run needs a command and a workload. */
 static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
 {
@@ -233,7 +250,7 @@ static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
 {
 	enum { O_TARGET = 1000, O_ENGINE, O_RESULTS, O_SET, O_DURATION, O_QUIET, O_RANKS,
-	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE, O_LABEL, O_REQUIRE_FED };
+	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE, O_LABEL, O_REQUIRE_FED, O_PROGRESS };
 	static const struct option opts[] = {
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "engine", required_argument, NULL, O_ENGINE },
@@ -248,6 +265,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		{ "insecure", no_argument, NULL, O_INSECURE },
 		{ "label", required_argument, NULL, O_LABEL },
 		{ "require-fed", no_argument, NULL, O_REQUIRE_FED },
+		{ "progress", required_argument, NULL, O_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -270,6 +288,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		case O_QUIET: c->quiet = true; break;
 		case O_LABEL: rc = cli_label(optarg, c, err, errlen); break;
 		case O_REQUIRE_FED: c->require_fed = true; break;
+		case O_PROGRESS: rc = cli_progress(optarg, c, err, errlen); break;
 		case O_RANKS: rc = cli_count("ranks", optarg, &c->ranks, err, errlen); break;
 		case O_NODES: rc = cli_count("nodes", optarg, &c->nodes, err, errlen); break;
 		case O_NODEMEM: rc = cli_node_memory(optarg, c, err, errlen); break;

@@ -26,6 +26,7 @@ struct gf_cli {
 	double duration_s;      /* --duration, 0 = unset */
 	const char *label;      /* --label: the results folder's name and the runs' title; NULL = unset */
 	bool require_fed;       /* --require-fed: exit 3 unless the verdict is FED */
+	int progress;           /* --progress: enum gf_progress_mode (phase/progress.h), 0 = auto */
 	unsigned ranks;         /* plan: ranks to plan for (0 = the MPI job's size, or 1) */
 	unsigned nodes;         /* plan: nodes (0 = ranks / ranks_per_node guess) */
 	double node_memory;     /* plan: bytes of memory per node (0 = this machine's) */

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 /* Until gf_world_init duplicates it, the checkpoint communicator is the world's. */
-static MPI_Comm comms[GF_COMM_COUNT] = { MPI_COMM_WORLD, MPI_COMM_WORLD };
+static MPI_Comm comms[GF_COMM_COUNT] = { MPI_COMM_WORLD, MPI_COMM_WORLD, MPI_COMM_WORLD };
 
 /* gf_world_reduce: one user operation for every combiner, which the datatype names. */
 static int combiner_key = MPI_KEYVAL_INVALID;
@@ -36,6 +36,7 @@ int gf_world_init(int *argc, char ***argv, struct gf_world *w)
 		return -EIO;
 	w->thread_multiple = provided >= MPI_THREAD_MULTIPLE;
 	MPI_Comm_dup(MPI_COMM_WORLD, &comms[GF_COMM_CKPT]);
+	MPI_Comm_dup(MPI_COMM_WORLD, &comms[GF_COMM_PROGRESS]);
 	MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &combiner_key, NULL);
 	MPI_Op_create(apply_combiner, 1, &combiner_op);
 	MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
@@ -75,9 +76,11 @@ void gf_world_finalize(void)
 	MPI_Finalized(&done);
 	if (done)
 		return;
-	if (comms[GF_COMM_CKPT] != MPI_COMM_WORLD)
-		MPI_Comm_free(&comms[GF_COMM_CKPT]);
-	comms[GF_COMM_CKPT] = MPI_COMM_WORLD;
+	for (int i = GF_COMM_CKPT; i < GF_COMM_COUNT; i++) {
+		if (comms[i] != MPI_COMM_WORLD)
+			MPI_Comm_free(&comms[i]);
+		comms[i] = MPI_COMM_WORLD;
+	}
 	if (combiner_op != MPI_OP_NULL)
 		MPI_Op_free(&combiner_op);
 	if (combiner_key != MPI_KEYVAL_INVALID)
@@ -186,6 +189,50 @@ void gf_world_reduce(const struct gf_combiner *c, void *buf)
 	else
 		MPI_Reduce(buf, NULL, 1, t, combiner_op, 0, MPI_COMM_WORLD);
 	MPI_Type_free(&t);
+}
+
+struct gf_world_ireq {
+	MPI_Request req;
+	MPI_Datatype type; /* carries the combiner: alive until the reduction completes */
+};
+
+int gf_world_ireduce_start(const struct gf_combiner *c, const void *in, void *out, struct gf_world_ireq **req)
+{
+	MPI_Comm comm = comms[GF_COMM_PROGRESS];
+	struct gf_world_ireq *r = malloc(sizeof(*r));
+	int me;
+
+	if (!r)
+		return -ENOMEM;
+	MPI_Comm_rank(comm, &me);
+	MPI_Type_contiguous((int)c->size, MPI_BYTE, &r->type);
+	MPI_Type_commit(&r->type);
+	MPI_Type_set_attr(r->type, combiner_key, (void *)c);
+	MPI_Ireduce(in, me == 0 ? out : NULL, 1, r->type, combiner_op, 0, comm, &r->req);
+	*req = r;
+	return 0;
+}
+
+static void ireq_free(struct gf_world_ireq *r)
+{
+	MPI_Type_free(&r->type);
+	free(r);
+}
+
+int gf_world_ireduce_test(struct gf_world_ireq *r)
+{
+	int done = 0;
+
+	MPI_Test(&r->req, &done, MPI_STATUS_IGNORE);
+	if (done)
+		ireq_free(r);
+	return done;
+}
+
+void gf_world_ireduce_wait(struct gf_world_ireq *r)
+{
+	MPI_Wait(&r->req, MPI_STATUS_IGNORE);
+	ireq_free(r);
 }
 
 void gf_world_gather_bytes(const void *mine, size_t len, void *out)

@@ -16,6 +16,7 @@
 enum gf_comm {
 	GF_COMM_MAIN = 0, /* MPI_COMM_WORLD */
 	GF_COMM_CKPT,     /* a duplicate of it, for checkpoint traffic */
+	GF_COMM_PROGRESS, /* another, for the progress thread's reductions (gf_world_ireduce) */
 	GF_COMM_COUNT
 };
 
@@ -61,6 +62,21 @@ struct gf_combiner {
 	void (*combine)(void *acc, const void *in);
 };
 void gf_world_reduce(const struct gf_combiner *c, void *buf);
+
+/* The same reduction, non-blocking, on GF_COMM_PROGRESS: the progress thread of every
+ * rank starts one (gf_world_ireduce_start) and tests it (gf_world_ireduce_test) until it
+ * completes, so no thread ever waits for a slower rank; the main thread's collectives go
+ * on meanwhile (this needs MPI_THREAD_MULTIPLE: gf_world.thread_multiple). Reductions are
+ * matched in the order each rank starts them, so every rank must start as many: the
+ * caller evens the counts before the last wait. The result lands in out on rank 0 (NULL
+ * elsewhere) once test returns 1. c, in and out must stay valid until then. */
+struct gf_world_ireq;
+/* Returns 0 and *req, or -ENOMEM. */
+int gf_world_ireduce_start(const struct gf_combiner *c, const void *in, void *out, struct gf_world_ireq **req);
+/* 1 when complete (req freed), 0 while in flight. */
+int gf_world_ireduce_test(struct gf_world_ireq *req);
+/* Wait for completion (req freed). */
+void gf_world_ireduce_wait(struct gf_world_ireq *req);
 
 /* Gather len bytes (a packed struct) from every rank to rank 0: out has size * len bytes,
  * rank-major, on rank 0 (NULL elsewhere). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stats/clock.h"
+#include "stats/meter.h"
 
 /* --- network timing --- */
 
@@ -178,6 +179,7 @@ static void complete(struct gf_engine *e, struct gf_io_req *r, uint64_t now)
 	e->requests++;
 	if (r->result >= 0) {
 		e->bytes += (uint64_t)r->result;
+		gf_meter_add(r->op == GF_IO_READ ? GF_METER_READ : GF_METER_WRITE, (uint64_t)r->result);
 		if (e->series) {
 			gf_series_add(e->series, now, r->op == GF_IO_READ ? GF_TS_READ_BYTES : GF_TS_WRITE_BYTES,
 				      (uint64_t)r->result);

@@ -11,6 +11,7 @@
 #include <xxhash.h>
 
 #include "stats/clock.h"
+#include "stats/meter.h"
 #include "config.h"
 #include "model/dist.h"
 #include "io/engine.h"
@@ -412,6 +413,8 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 						gf_ckpt_fill_block(buf, len, uid, off, (uint64_t)c->w->train.seed);
 					lrc = ops->write_at(f, g, base[g] + off, buf, len, coll);
 				}
+				if (!lrc)
+					gf_meter_add(restore ? GF_METER_READ : GF_METER_WRITE, len);
 				if (lrc && !rc) {
 					rc = lrc;
 					if (lrc != -EILSEQ)

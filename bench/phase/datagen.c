@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "stats/clock.h"
+#include "stats/meter.h"
 #include "config.h"
 #include "model/dist.h"
 #include "io/engine.h"
@@ -173,6 +174,8 @@ static int write_rows_file(const struct gf_plan *p, uint64_t f, const char *path
 				gf_series_add(series, gf_now_ns(), GF_TS_REQUESTS, 1);
 			}
 			*bytes += rc ? 0 : n * len;
+			if (!rc)
+				gf_meter_add(GF_METER_WRITE, n * len);
 			col += len;
 		}
 		r += n;

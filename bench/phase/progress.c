@@ -2,80 +2,290 @@
 #include "phase/progress.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "stats/clock.h"
 #include "model/units.h"
+#include "mpi/world.h"
+#include "stats/clock.h"
+#include "stats/meter.h"
 
-#define TTY_PERIOD_MS 500
-#define LOG_PERIOD_MS 10000
+#define TICK_NS 1000000000ull          /* a reduction, and a bar redraw, every second */
+#define LINE_PERIOD_NS 10000000000ull  /* a logged line every 10 s */
+#define FIRST_LINE_S 0.5               /* the first line of a phase once this much elapsed */
+#define POLL_FIRST_NS 1000000ull       /* testing a reduction in flight: 1 ms, doubling */
+#define POLL_MAX_NS 100000000ull       /* up to 100 ms */
 
-void gf_progress_format(char *buf, size_t len, const char *phase, double elapsed_s, double done,
-			double eta_s, double read_bytes_per_s, double au_percent, const char *checkpoint)
+int gf_progress_mode_parse(const char *s, enum gf_progress_mode *m)
 {
-	char a[32], b[32], c[32];
-	size_t n;
+	static const char *const names[] = { "auto", "bar", "line", "off" };
 
-	n = (size_t)snprintf(buf, len, "%s", phase);
-	if (done >= 0 && n < len)
-		n += (size_t)snprintf(buf + n, len - n, " %3.0f%%", 100 * (done > 1 ? 1 : done));
-	if (n < len)
-		n += (size_t)snprintf(buf + n, len - n, " | %s elapsed", gf_format_time(elapsed_s, a, sizeof(a)));
-	if (eta_s >= 0 && n < len)
-		n += (size_t)snprintf(buf + n, len - n, ", ETA %s", gf_format_time(eta_s, b, sizeof(b)));
-	if (read_bytes_per_s >= 0 && n < len)
-		n += (size_t)snprintf(buf + n, len - n, " | read %s", gf_format_rate(read_bytes_per_s, c, sizeof(c)));
-	if (au_percent >= 0 && n < len)
-		n += (size_t)snprintf(buf + n, len - n, " | AU %.1f%%", au_percent);
-	if ((read_bytes_per_s >= 0 || au_percent >= 0) && n < len)
-		n += (size_t)snprintf(buf + n, len - n, " (rank 0)");
-	if (checkpoint && checkpoint[0] && n < len)
-		snprintf(buf + n, len - n, " | %s", checkpoint);
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*m = (enum gf_progress_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
-/* One update; called with mu held. */
-static void show(struct gf_progress *p)
+/* Whether the launcher that started this process on this host (its parent) writes its
+ * stderr on a terminal. */
+static bool launcher_on_tty(void)
 {
-	uint64_t now = gf_now_ns(), steps, bytes, comp, stall;
-	double el, done = -1, eta = -1, bw = -1, au = -1;
-	char line[256];
+	char link[64], target[256];
+	ssize_t n;
 
-	if (!p->phase[0])
+	if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_RANK"))
+		return false;
+	snprintf(link, sizeof(link), "/proc/%ld/fd/2", (long)getppid());
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return !strncmp(target, "/dev/pts/", 9) || !strncmp(target, "/dev/tty", 8);
+}
+
+enum gf_progress_mode gf_progress_mode_auto(int fd)
+{
+	return isatty(fd) || launcher_on_tty() ? GF_PROGRESS_BAR : GF_PROGRESS_LINE;
+}
+
+void gf_progress_shot_combine(void *acc, const void *in)
+{
+	struct gf_progress_shot *a = acc;
+	const struct gf_progress_shot *b = in;
+
+	/* Ranks cross a phase boundary a little apart: a sum mixing two phases is one of
+	 * the newer phase over the ranks already in it, which rank 0 knows to pass over. */
+	if (b->seq > a->seq) {
+		*a = *b;
 		return;
-	steps = atomic_load_explicit(&p->steps, memory_order_relaxed);
-	bytes = atomic_load_explicit(&p->read_bytes, memory_order_relaxed);
-	comp = atomic_load_explicit(&p->compute_ns, memory_order_relaxed);
-	stall = atomic_load_explicit(&p->stall_ns, memory_order_relaxed);
-	el = (double)(now - p->phase_ns) / 1e9;
-	if (p->total_steps) {
-		done = (double)steps / (double)p->total_steps;
-		if (done > 0)
-			eta = el * (1 - done) / done;
 	}
-	if (p->duration_s > 0) {
-		double left = p->duration_s - el > 0 ? p->duration_s - el : 0;
-		if (eta < 0 || left < eta)
-			eta = left;
-		if (done < 0 || el / p->duration_s > done)
-			done = el / p->duration_s;
+	if (b->seq < a->seq)
+		return;
+	a->ranks += b->ranks;
+	a->steps += b->steps;
+	a->compute_ns += b->compute_ns;
+	a->stall_ns += b->stall_ns;
+	a->read_bytes += b->read_bytes;
+	a->write_bytes += b->write_bytes;
+}
+
+static const struct gf_combiner shot_combiner = { sizeof(struct gf_progress_shot), gf_progress_shot_combine };
+
+void gf_progress_estimate(double elapsed_s, double units, double total, double duration_s, double *done,
+			  double *eta_s)
+{
+	*done = -1;
+	*eta_s = -1;
+	if (total > 0) {
+		*done = units / total;
+		if (*done > 0)
+			*eta_s = elapsed_s * (1 - *done) / *done;
 	}
-	/* Bandwidth over the last period, not since the start: what the storage does now. */
-	if (now > p->last_ns && (bytes || p->last_bytes))
-		bw = (double)(bytes - p->last_bytes) / ((double)(now - p->last_ns) / 1e9);
-	p->last_ns = now;
-	p->last_bytes = bytes;
-	if (comp + stall > 0)
-		au = 100.0 * (double)comp / (double)(comp + stall);
-	gf_progress_format(line, sizeof(line), p->phase, el, done, eta, bw, au, p->checkpoint);
-	if (p->tty)
-		fprintf(p->f, "\r\033[K%s", line);
-	else
-		fprintf(p->f, "progress: %s\n", line);
+	if (duration_s > 0) {
+		double left = duration_s - elapsed_s > 0 ? duration_s - elapsed_s : 0;
+		if (*eta_s < 0 || left < *eta_s)
+			*eta_s = left;
+		if (*done < 0 || elapsed_s / duration_s > *done)
+			*done = elapsed_s / duration_s;
+	}
+	/* Estimates run over (a file larger than planned, a late completion): the phase's
+	 * end says 100%, not a guess. */
+	if (*done > 0.99)
+		*done = 0.99;
+	if (*done >= 0.99 && *eta_s < 1)
+		*eta_s = -1;
+}
+
+void gf_progress_format(char *buf, size_t len, const struct gf_progress_view *v)
+{
+	char a[32], b[32];
+	size_t n;
+
+#define ADD(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
+	n = (size_t)snprintf(buf, len, "%s", v->phase);
+	if (v->done >= 0)
+		ADD(" %3.0f%%", 100 * (v->done > 1 ? 1 : v->done));
+	ADD(" | %s elapsed", gf_format_time(v->elapsed_s, a, sizeof(a)));
+	if (v->eta_s >= 0)
+		ADD(", ETA %s", gf_format_time(v->eta_s, b, sizeof(b)));
+	if (v->read_bps >= 0)
+		ADD(" | read %s", gf_format_rate(v->read_bps, a, sizeof(a)));
+	if (v->write_bps >= 0)
+		ADD(" | write %s", gf_format_rate(v->write_bps, a, sizeof(a)));
+	if (v->au_percent >= 0)
+		ADD(" | AU %.1f%%", v->au_percent);
+	if (v->ranks > 0 && (v->read_bps >= 0 || v->write_bps >= 0 || v->au_percent >= 0))
+		ADD(" (rank %d)", v->ranks - 1);
+	if (v->checkpoint && v->checkpoint[0])
+		ADD(" | %s", v->checkpoint);
+#undef ADD
+}
+
+void gf_progress_timestamp(char *buf, size_t len, double t)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "%.0f", t);
+}
+
+static double unix_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One line out: in place in bar mode (final: the line stays, ended by a newline),
+ * timestamped in line mode. Called with mu held. */
+static void emit(struct gf_progress *p, const char *text, bool final)
+{
+	char ts[32];
+
+	if (p->mode == GF_PROGRESS_BAR) {
+		fprintf(p->f, "\r\033[K%s%s", text, final ? "\n" : "");
+		p->shown = !final;
+	} else {
+		gf_progress_timestamp(ts, sizeof(ts), unix_now());
+		fprintf(p->f, "progress %s %s\n", ts, text);
+	}
 	fflush(p->f);
-	p->shown = true;
+}
+
+/* This rank's figures now, counted from the phase's start. Called with mu held. */
+static void snapshot(struct gf_progress *p, struct gf_progress_shot *s)
+{
+	uint64_t rd = atomic_load_explicit(&p->read_bytes, memory_order_relaxed);
+
+	s->seq = p->seq;
+	s->ranks = 1;
+	s->steps = atomic_load_explicit(&p->steps, memory_order_relaxed);
+	s->compute_ns = atomic_load_explicit(&p->compute_ns, memory_order_relaxed);
+	s->stall_ns = atomic_load_explicit(&p->stall_ns, memory_order_relaxed);
+	/* Training counts the bytes its accelerators received; other phases what the engine
+	 * moved. */
+	s->read_bytes = rd ? rd : gf_meter_get(GF_METER_READ) - p->meter0[GF_METER_READ];
+	s->write_bytes = gf_meter_get(GF_METER_WRITE) - p->meter0[GF_METER_WRITE];
+}
+
+static double units_of(const struct gf_progress *p, const struct gf_progress_shot *s)
+{
+	switch (p->unit) {
+	case GF_PROGRESS_STEPS: return (double)s->steps;
+	case GF_PROGRESS_WRITTEN: return (double)s->write_bytes;
+	case GF_PROGRESS_READ: return (double)s->read_bytes;
+	case GF_PROGRESS_MOVED: return (double)(s->read_bytes + s->write_bytes);
+	default: return 0;
+	}
+}
+
+static double rate(uint64_t now, uint64_t before, double dt)
+{
+	return now >= before && dt > 0 ? (double)(now - before) / dt : 0;
+}
+
+/* Rank 0: the job's figures at t_ns (its own snapshot's time), shown if it is time.
+ * Called with mu held. */
+static void consume(struct gf_progress *p, const struct gf_progress_shot *s, uint64_t t_ns)
+{
+	struct gf_progress_view v = { .phase = p->phase, .read_bps = -1, .write_bps = -1, .au_percent = -1,
+				      .checkpoint = p->checkpoint, .ranks = p->job ? 0 : 1 };
+	double dt = (double)(t_ns - p->prev_ns) / 1e9;
+	char line[320];
+
+	/* A sum that mixes phases, or of a phase rank 0 is not in yet, is passed over. */
+	if (!p->phase[0] || s->seq != p->seq || (p->job && s->ranks != (uint64_t)p->ranks) || t_ns <= p->phase_ns)
+		return;
+	v.elapsed_s = (double)(t_ns - p->phase_ns) / 1e9;
+	if (p->mode == GF_PROGRESS_LINE && !(p->lines == 0 ? v.elapsed_s >= FIRST_LINE_S
+					     : t_ns - p->line_ns + TICK_NS / 2 >= LINE_PERIOD_NS))
+		return;
+	gf_progress_estimate(v.elapsed_s, units_of(p, s), p->total, p->duration_s, &v.done, &v.eta_s);
+	/* Bandwidth since the last line (bar: the last second), not since the start: what
+	 * the storage does now. Shown once there is any. */
+	if (s->read_bytes || p->unit == GF_PROGRESS_READ)
+		v.read_bps = rate(s->read_bytes, p->prev.read_bytes, dt);
+	if (s->write_bytes || p->unit == GF_PROGRESS_WRITTEN)
+		v.write_bps = rate(s->write_bytes, p->prev.write_bytes, dt);
+	if (s->compute_ns + s->stall_ns > 0)
+		v.au_percent = 100.0 * (double)s->compute_ns / (double)(s->compute_ns + s->stall_ns);
+	gf_progress_format(line, sizeof(line), &v);
+	emit(p, line, false);
+	p->last_done = v.done;
+	p->lines++;
+	p->line_ns = t_ns;
+	p->prev = *s;
+	p->prev_ns = t_ns;
+}
+
+/* The next tick: the next whole second of the wall clock, in monotonic time, so that
+ * every rank (on every node, clocks kept by NTP) takes its snapshot at the same moment. */
+static uint64_t next_tick(uint64_t mono_now)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return mono_now + TICK_NS - (uint64_t)ts.tv_nsec % TICK_NS;
+}
+
+static void start_round(struct gf_progress *p)
+{
+	if (gf_world_ireduce_start(&shot_combiner, &p->mine, &p->sum, &p->req)) {
+		p->req = NULL; /* out of memory: this second goes unreported */
+		return;
+	}
+	p->rounds++;
+	p->poll_ns = POLL_FIRST_NS;
+}
+
+/* Rank 0, once, as soon as a signal asked the run to stop. Called with mu held. */
+static void say_interrupt(struct gf_progress *p)
+{
+	char line[4400];
+
+	if (!p->root || !p->interrupt || !*p->interrupt || p->said_interrupt)
+		return;
+	snprintf(line, sizeof(line), "interrupted: stopping at the next step; the partial results go to %s",
+		 p->where);
+	emit(p, line, true);
+	p->said_interrupt = true;
+}
+
+/* One wake-up of the progress thread. Called with mu held. */
+static void tick(struct gf_progress *p)
+{
+	uint64_t now = gf_now_ns();
+
+	if (p->req && gf_world_ireduce_test(p->req)) {
+		p->req = NULL;
+		if (p->root)
+			consume(p, &p->sum, p->mine_ns);
+	} else if (p->req && p->poll_ns < POLL_MAX_NS) {
+		p->poll_ns *= 2;
+	}
+	if (now >= p->next_tick_ns) {
+		p->next_tick_ns = next_tick(now);
+		/* A round still in flight (a rank late to start it) skips this second: one at
+		 * a time keeps the ranks' rounds in step. */
+		if (!p->req) {
+			snapshot(p, &p->mine);
+			p->mine_ns = now;
+			if (p->job)
+				start_round(p);
+			else if (p->root)
+				consume(p, &p->mine, now);
+		}
+	}
+	say_interrupt(p);
 }
 
 static void *progress_main(void *arg)
@@ -84,33 +294,30 @@ static void *progress_main(void *arg)
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
+		uint64_t wake = p->next_tick_ns, now = gf_now_ns();
 		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += p->period_ms / 1000;
-		ts.tv_nsec += (long)(p->period_ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		while (!p->stop && pthread_cond_timedwait(&p->cv, &p->mu, &ts) != ETIMEDOUT)
-			;
+
+		if (p->req && now + p->poll_ns < wake)
+			wake = now + p->poll_ns;
+		/* A signal is said within a tenth of a second. */
+		if (p->root && p->interrupt && !p->said_interrupt && now + POLL_MAX_NS < wake)
+			wake = now + POLL_MAX_NS;
+		ts.tv_sec = (time_t)(wake / 1000000000u);
+		ts.tv_nsec = (long)(wake % 1000000000u);
+		/* Woken early (a new start time, a stop), tick() does only what is due. */
+		pthread_cond_timedwait(&p->cv, &p->mu, &ts);
 		if (!p->stop)
-			show(p);
+			tick(p);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
-int gf_progress_start(struct gf_progress *p, FILE *f)
+static int start_thread(struct gf_progress *p)
 {
 	pthread_condattr_t ca;
 	int rc;
 
-	memset(p, 0, sizeof(*p));
-	p->f = f;
-	p->tty = isatty(fileno(f));
-	p->period_ms = p->tty ? TTY_PERIOD_MS : LOG_PERIOD_MS;
-	p->phase_ns = p->last_ns = gf_now_ns();
 	rc = pthread_mutex_init(&p->mu, NULL);
 	if (rc)
 		return -rc;
@@ -132,21 +339,109 @@ err_mu:
 	return -rc;
 }
 
-void gf_progress_phase(struct gf_progress *p, const char *name, uint64_t total_steps, double duration_s)
+static void stop_thread(struct gf_progress *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->tid, NULL);
+}
+
+int gf_progress_start(struct gf_progress *p, FILE *f, enum gf_progress_mode mode, const struct gf_world *w,
+		      volatile sig_atomic_t *interrupt, const char *where)
+{
+	bool started;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	p->root = w->rank == 0;
+	p->ranks = w->size;
+	/* Without MPI_THREAD_MULTIPLE only the main thread may call MPI: rank 0's own. */
+	p->job = w->size > 1 && w->thread_multiple;
+	p->mode = mode == GF_PROGRESS_AUTO ? gf_progress_mode_auto(fileno(f)) : mode;
+	p->interrupt = interrupt;
+	snprintf(p->where, sizeof(p->where), "%s", where ? where : "the results folder");
+	p->phase_ns = p->prev_ns = gf_now_ns();
+	/* No round before every rank has a thread: a round started on one rank alone would
+	 * never complete. */
+	p->next_tick_ns = UINT64_MAX / 2;
+	/* Non-root ranks without the reduction have nothing to do. */
+	started = p->root || p->job;
+	rc = started ? start_thread(p) : 0;
+	if (rc)
+		started = false;
+	rc = gf_world_agree(rc, "cannot start the progress thread", NULL, 0);
+	if (rc) {
+		if (started) {
+			stop_thread(p);
+			pthread_cond_destroy(&p->cv);
+			pthread_mutex_destroy(&p->mu);
+		}
+		return rc;
+	}
+	atomic_store(&gf_meter_on, true);
+	if (started) {
+		pthread_mutex_lock(&p->mu);
+		p->next_tick_ns = next_tick(gf_now_ns());
+		pthread_cond_signal(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return 0;
+}
+
+void gf_progress_phase(struct gf_progress *p, const char *name, enum gf_progress_unit unit, double total,
+		       double duration_s)
 {
 	if (!p)
 		return;
 	pthread_mutex_lock(&p->mu);
 	snprintf(p->phase, sizeof(p->phase), "%s", name);
-	p->total_steps = total_steps;
+	p->seq++;
+	p->unit = unit;
+	p->total = total;
 	p->duration_s = duration_s;
-	p->phase_ns = p->last_ns = gf_now_ns();
-	p->last_bytes = 0;
+	p->phase_ns = p->prev_ns = gf_now_ns();
+	memset(&p->prev, 0, sizeof(p->prev));
+	p->meter0[GF_METER_READ] = gf_meter_get(GF_METER_READ);
+	p->meter0[GF_METER_WRITE] = gf_meter_get(GF_METER_WRITE);
 	p->checkpoint[0] = '\0';
+	p->lines = 0;
+	p->last_done = -1;
 	atomic_store(&p->steps, 0);
 	atomic_store(&p->compute_ns, 0);
 	atomic_store(&p->stall_ns, 0);
 	atomic_store(&p->read_bytes, 0);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void gf_progress_end(struct gf_progress *p, int status)
+{
+	char line[160], t[32];
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	if (p->root && p->phase[0]) {
+		double el = (double)(gf_now_ns() - p->phase_ns) / 1e9;
+		bool stopped = p->interrupt && *p->interrupt;
+
+		say_interrupt(p);
+
+		if (!status && !stopped)
+			snprintf(line, sizeof(line), "%s 100%% | done in %s", p->phase, gf_format_time(el, t, sizeof(t)));
+		else if (p->last_done >= 0)
+			snprintf(line, sizeof(line), "%s %s at %.0f%% after %s", p->phase, stopped ? "stopped" : "failed",
+				 100 * p->last_done, gf_format_time(el, t, sizeof(t)));
+		else
+			snprintf(line, sizeof(line), "%s %s after %s", p->phase, stopped ? "stopped" : "failed",
+				 gf_format_time(el, t, sizeof(t)));
+		emit(p, line, true);
+	}
+	/* Until the next phase begins, the rounds carry no phase rank 0 shows. */
+	p->phase[0] = '\0';
+	p->checkpoint[0] = '\0';
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -161,18 +456,46 @@ void gf_progress_checkpoint(struct gf_progress *p, const char *what)
 
 void gf_progress_stop(struct gf_progress *p)
 {
+	double rounds[1];
+
 	if (!p)
 		return;
-	pthread_mutex_lock(&p->mu);
-	p->stop = true;
-	pthread_cond_signal(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-	pthread_join(p->tid, NULL);
+	if (p->root || p->job)
+		stop_thread(p);
+	atomic_store(&gf_meter_on, false);
+	if (p->job) {
+		/* Every rank must start as many reductions as the others before the last wait
+		 * (they are matched in order): the ranks that started fewer start the rest. */
+		rounds[0] = (double)p->rounds;
+		gf_world_allmax_double_on(GF_COMM_MAIN, rounds, 1);
+		if (p->req)
+			gf_world_ireduce_wait(p->req);
+		p->req = NULL;
+		while ((double)p->rounds < rounds[0]) {
+			start_round(p);
+			if (!p->req)
+				break; /* out of memory: MPI aborts the job at finalize, as it must */
+			gf_world_ireduce_wait(p->req);
+			p->req = NULL;
+		}
+	}
 	/* The verdict follows: leave no half line in front of it. */
-	if (p->tty && p->shown) {
+	if (p->root && p->mode == GF_PROGRESS_BAR && p->shown) {
 		fprintf(p->f, "\r\033[K");
 		fflush(p->f);
 	}
-	pthread_cond_destroy(&p->cv);
-	pthread_mutex_destroy(&p->mu);
+	if (p->root || p->job) {
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->mu);
+	}
+}
+
+void gf_progress_interrupted(FILE *f, const char *dir)
+{
+	char ts[32];
+
+	gf_progress_timestamp(ts, sizeof(ts), unix_now());
+	fprintf(f, "gpufeed: %s interrupted: the partial results (summary.json status \"interrupted\") are in %s\n",
+		ts, dir);
+	fflush(f);
 }

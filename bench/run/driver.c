@@ -208,7 +208,14 @@ static void describe(struct gf_run_ctx *x)
 		fprintf(stderr, "gpufeed: note: accepted without effect: %s (%s)\n", x->w->ignored[i].key,
 			k ? k->help : "accepted for compatibility");
 	}
-	if (!x->cli->quiet && !gf_progress_start(&x->progress, stderr))
+}
+
+/* Progress on every rank (the job-wide figures are a reduction), or on none. */
+static void progress_start(struct gf_run_ctx *x)
+{
+	if (!x->cli->quiet && x->cli->progress != GF_PROGRESS_OFF &&
+	    !gf_progress_start(&x->progress, stderr, (enum gf_progress_mode)x->cli->progress, x->world, x->stop,
+			       x->partial))
 		x->prog = &x->progress;
 }
 
@@ -239,6 +246,7 @@ static void run_phase(struct gf_run_ctx *x, const struct gf_phase *p)
 	x->t0_ns = gf_now_ns();
 	x->msg[0] = '\0';
 	rc = gf_world_agree(p->run(x), x->msg, x->err, sizeof(x->err));
+	gf_progress_end(x->prog, rc);
 	gf_iohook_phase_end(x, p->io_read, p->io_write);
 	if (p->merge) {
 		x->msg[0] = '\0';
@@ -287,6 +295,8 @@ static void write_results(struct gf_run_ctx *x)
 	}
 	dir = complete ? x->final : x->partial;
 	gf_summary_print_verdict(stdout, &x->s, dir);
+	if (!strcmp(x->s.status, "interrupted"))
+		gf_progress_interrupted(stderr, dir);
 	/* --require-fed: a pipeline's gate. A failed run keeps its own exit code. */
 	if (x->cli->require_fed && x->exit_code == GF_EXIT_OK && !gf_summary_fed(&x->s, rerr, sizeof(rerr))) {
 		fprintf(stderr, "gpufeed: --require-fed: not FED: %s\n", rerr);
@@ -361,6 +371,7 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 		return rc;
 	}
 	describe(x);
+	progress_start(x);
 	for (size_t i = 0; i < gf_nphases; i++) {
 		const struct gf_phase *p = &gf_phases[i];
 		if (p->wanted(x) && gf_run_ok(x) && !stopped())

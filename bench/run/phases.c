@@ -69,7 +69,7 @@ static int datagen_run(struct gf_run_ctx *x)
 	struct gf_series series;
 	int rc;
 
-	gf_progress_phase(x->prog, "datagen", 0, 0);
+	gf_progress_phase(x->prog, "datagen", GF_PROGRESS_WRITTEN, x->plan.dataset_bytes, 0);
 	gf_series_init(&series, x->t0_ns, 1000000000u);
 	rc = gf_datagen_run(x->w, &x->plan, x->ops, x->target.root, x->world->rank, x->world->size,
 			    &series, dg, x->msg, sizeof(x->msg));
@@ -171,6 +171,9 @@ static int ceiling_run(struct gf_run_ctx *x)
 	};
 
 	x->s.ceiling_t0_unix_s = gf_figures_unix_now();
+	/* Without a duration it reads the whole schedule once. */
+	gf_progress_phase(x->prog, "ceiling", GF_PROGRESS_READ,
+			  x->plan.bytes_per_step * (double)x->plan.total_steps * x->plan.accels, cfg.duration_s);
 	return gf_ceiling_run(&cfg, &x->cr, x->msg, sizeof(x->msg));
 }
 
@@ -261,7 +264,8 @@ static int train_run(struct gf_run_ctx *x)
 
 	x->ck.origin_ns = x->t0_ns;
 	x->s.train_t0_unix_s = gf_figures_unix_now();
-	gf_progress_phase(x->prog, "train", x->plan.total_steps * x->plan.per_rank, cfg.duration_s);
+	gf_progress_phase(x->prog, "train", GF_PROGRESS_STEPS, (double)x->plan.total_steps * x->plan.accels,
+			  cfg.duration_s);
 	rc = gf_train_run(&cfg, &x->tr, x->msg, sizeof(x->msg));
 	/* The last checkpoint goes too unless kept: a collective, made by every rank. */
 	if (tc.count && !w->checkpoint.keep)
@@ -314,7 +318,9 @@ static int ckpt_run(struct gf_run_ctx *x)
 	double between = w->checkpoint.time_between_checkpoints > 0 ? w->checkpoint.time_between_checkpoints : 0;
 	int rc;
 
-	gf_progress_phase(x->prog, "checkpoint", 0, 0);
+	gf_progress_phase(x->prog, "checkpoint", GF_PROGRESS_MOVED,
+			  (double)gf_model_written_bytes(w, &x->model, x->world->size) * (ckpt_count(w->checkpoint.num_checkpoints_write) +
+			  ckpt_count(w->checkpoint.num_checkpoints_read)), 0);
 	x->ck.origin_ns = x->t0_ns;
 	rc = gf_ckpt_run(&x->ck, ckpt_count(w->checkpoint.num_checkpoints_write),
 			 ckpt_count(w->checkpoint.num_checkpoints_read), between, x->stop, &x->ckpt_phase,
