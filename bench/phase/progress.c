@@ -206,10 +206,11 @@ static void consume(struct gf_progress *p, const struct gf_progress_shot *s, uin
 	if (!p->phase[0] || s->seq != p->seq || (p->job && s->ranks != (uint64_t)p->ranks) || t_ns <= p->phase_ns)
 		return;
 	v.elapsed_s = (double)(t_ns - p->phase_ns) / 1e9;
+	gf_progress_estimate(v.elapsed_s, units_of(p, s), p->total, p->duration_s, &v.done, &v.eta_s);
+	p->last_done = v.done; /* for the line at a stop */
 	if (p->mode == GF_PROGRESS_LINE && !(p->lines == 0 ? v.elapsed_s >= FIRST_LINE_S
 					     : t_ns - p->line_ns + TICK_NS / 2 >= LINE_PERIOD_NS))
 		return;
-	gf_progress_estimate(v.elapsed_s, units_of(p, s), p->total, p->duration_s, &v.done, &v.eta_s);
 	/* Bandwidth since the last line (bar: the last second), not since the start: what
 	 * the storage does now. Shown once there is any. */
 	if (s->read_bytes || p->unit == GF_PROGRESS_READ)
@@ -220,7 +221,6 @@ static void consume(struct gf_progress *p, const struct gf_progress_shot *s, uin
 		v.au_percent = 100.0 * (double)s->compute_ns / (double)(s->compute_ns + s->stall_ns);
 	gf_progress_format(line, sizeof(line), &v);
 	emit(p, line, false);
-	p->last_done = v.done;
 	p->lines++;
 	p->line_ns = t_ns;
 	p->prev = *s;

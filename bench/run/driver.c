@@ -274,6 +274,9 @@ static void write_results(struct gf_run_ctx *x)
 		x->s.ckpt = gf_figures_ckpt(&x->fck, &x->fbursts, &x->ckpt_phase, x->w->checkpoint.collective &&
 					    !gf_ckpt_layout_def(x->res.ckpt_layout)->per_rank);
 	rc = gf_summary_write(x->partial, &x->s);
+	/* Said before the report, which takes a while: a second signal may not wait. */
+	if (!rc && !strcmp(x->s.status, "interrupted"))
+		gf_progress_interrupted(stderr, x->partial);
 
 	if (rc) {
 		fprintf(stderr, "gpufeed: writing results into %s: %s\n", x->partial, strerror(-rc));
@@ -295,8 +298,6 @@ static void write_results(struct gf_run_ctx *x)
 	}
 	dir = complete ? x->final : x->partial;
 	gf_summary_print_verdict(stdout, &x->s, dir);
-	if (!strcmp(x->s.status, "interrupted"))
-		gf_progress_interrupted(stderr, dir);
 	/* --require-fed: a pipeline's gate. A failed run keeps its own exit code. */
 	if (x->cli->require_fed && x->exit_code == GF_EXIT_OK && !gf_summary_fed(&x->s, rerr, sizeof(rerr))) {
 		fprintf(stderr, "gpufeed: --require-fed: not FED: %s\n", rerr);
