@@ -9,10 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Two communicators over the same ranks. Checkpoint bursts (barriers, reductions, MPI-IO,
+/* Three communicators over the same ranks. Checkpoint bursts (barriers, reductions, MPI-IO,
  * HDF5) use their own, so that a burst running on a background thread (checkpoint.mode:
  * async) never interleaves its collectives with those of the main thread on one
- * communicator; MPI matches collectives per communicator in call order. */
+ * communicator; MPI matches collectives per communicator in call order. The progress
+ * thread's reductions have the third. */
 enum gf_comm {
 	GF_COMM_MAIN = 0, /* MPI_COMM_WORLD */
 	GF_COMM_CKPT,     /* a duplicate of it, for checkpoint traffic */

@@ -198,7 +198,7 @@ static double rate(uint64_t now, uint64_t before, double dt)
 static void consume(struct gf_progress *p, const struct gf_progress_shot *s, uint64_t t_ns)
 {
 	struct gf_progress_view v = { .phase = p->phase, .read_bps = -1, .write_bps = -1, .au_percent = -1,
-				      .checkpoint = p->checkpoint, .ranks = p->job ? 0 : 1 };
+				      .checkpoint = p->checkpoint, .ranks = p->job || p->ranks == 1 ? 0 : 1 };
 	double dt = (double)(t_ns - p->prev_ns) / 1e9;
 	char line[320];
 

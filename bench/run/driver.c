@@ -275,7 +275,7 @@ static void write_results(struct gf_run_ctx *x)
 					    !gf_ckpt_layout_def(x->res.ckpt_layout)->per_rank);
 	rc = gf_summary_write(x->partial, &x->s);
 	/* Said before the report, which takes a while: a second signal may not wait. */
-	if (!rc && !strcmp(x->s.status, "interrupted"))
+	if (!rc && !x->cli->quiet && !strcmp(x->s.status, "interrupted"))
 		gf_progress_interrupted(stderr, x->partial);
 
 	if (rc) {
