@@ -2,10 +2,12 @@
 #include "phase/progress.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,6 +50,27 @@ static bool launcher_on_tty(void)
 		return false;
 	target[n] = '\0';
 	return !strncmp(target, "/dev/pts/", 9) || !strncmp(target, "/dev/tty", 8);
+}
+
+/* The width of the terminal the bar is drawn on: a line longer than that wraps, and \r
+ * then rewrites only its last row. fd's own terminal, else the launcher's, else 80. */
+static unsigned term_cols(int fd)
+{
+	struct winsize ws;
+	char link[64];
+	int tfd;
+
+	if (!ioctl(fd, TIOCGWINSZ, &ws) && ws.ws_col > 0)
+		return ws.ws_col;
+	snprintf(link, sizeof(link), "/proc/%ld/fd/2", (long)getppid());
+	tfd = launcher_on_tty() ? open(link, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) : -1;
+	if (tfd >= 0) {
+		int rc = ioctl(tfd, TIOCGWINSZ, &ws);
+		close(tfd);
+		if (!rc && ws.ws_col > 0)
+			return ws.ws_col;
+	}
+	return 80;
 }
 
 enum gf_progress_mode gf_progress_mode_auto(int fd)
@@ -152,7 +175,9 @@ static void emit(struct gf_progress *p, const char *text, bool final)
 	char ts[32];
 
 	if (p->mode == GF_PROGRESS_BAR) {
-		fprintf(p->f, "\r\033[K%s%s", text, final ? "\n" : "");
+		/* The line in place is cut to the terminal; a final one may wrap. */
+		int cut = final ? INT_MAX : (int)p->cols - 1;
+		fprintf(p->f, "\r\033[K%.*s%s", cut, text, final ? "\n" : "");
 		p->shown = !final;
 	} else {
 		gf_progress_timestamp(ts, sizeof(ts), unix_now());
@@ -361,6 +386,8 @@ int gf_progress_start(struct gf_progress *p, FILE *f, enum gf_progress_mode mode
 	/* Without MPI_THREAD_MULTIPLE only the main thread may call MPI: rank 0's own. */
 	p->job = w->size > 1 && w->thread_multiple;
 	p->mode = mode == GF_PROGRESS_AUTO ? gf_progress_mode_auto(fileno(f)) : mode;
+	if (p->root && p->mode == GF_PROGRESS_BAR)
+		p->cols = term_cols(fileno(f));
 	p->interrupt = interrupt;
 	snprintf(p->where, sizeof(p->where), "%s", where ? where : "the results folder");
 	p->phase_ns = p->prev_ns = gf_now_ns();

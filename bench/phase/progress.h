@@ -90,6 +90,7 @@ struct gf_progress {
 	enum gf_progress_mode mode;     /* BAR or LINE */
 	bool root, job, stop, shown, said_interrupt;
 	int ranks;
+	unsigned cols;                  /* bar: the terminal's width */
 	volatile sig_atomic_t *interrupt; /* this rank's stop flag */
 	char where[4200];               /* the partial results folder, for the interrupt line */
 	/* The phase. */

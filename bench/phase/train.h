@@ -39,7 +39,7 @@ struct gf_train_cfg {
 	void *checkpoint_arg;
 	const char *checkpoint_errmsg; /* where checkpoint() leaves its message */
 	bool checkpoint_async;
-	struct gf_progress *progress;  /* rank 0's progress line; NULL when off */
+	struct gf_progress *progress;  /* this rank's progress counters; NULL when off */
 };
 
 /* checkpoint_async: this rank's bursts and what went on while they ran. A window is the

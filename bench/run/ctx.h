@@ -46,7 +46,7 @@ struct gf_run_ctx {
 
 	struct gf_run_summary s;        /* s.status: complete | failed | interrupted */
 	int exit_code;
-	struct gf_progress progress, *prog; /* rank 0's progress line; NULL when off */
+	struct gf_progress progress, *prog; /* on every rank (a reduction); NULL when off */
 
 	/* The phases' state. */
 	bool read_decided;

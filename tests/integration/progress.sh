@@ -5,7 +5,8 @@
 # of the ranks: one rank alone would show half), AU is shown, each phase ends with a line
 # at 100%; a checkpoint-only run shows percent by bytes and its write rate. --progress=off
 # prints no progress line. SIGTERM to mpirun: a line names the .partial folder that holds
-# the partial results. In a terminal (tmux) the default (auto) redraws one line in place.
+# the partial results. In a terminal (tmux) the default (auto) redraws one line in place,
+# and logs lines when mpirun's stderr goes to a file.
 # Expected: all of the above. Buggy: "(rank 0)" figures at half the job's rate, the first
 # line after 10 s, no timestamps, a silent interrupt, a new line per update in a terminal.
 . "$(dirname "$0")/lib.sh"
@@ -99,6 +100,10 @@ if command -v tmux >/dev/null 2>&1; then
 	b=$(shot)
 	for _ in $(seq 100); do tmux -L "$sock" capture-pane -p -t 0 | grep -q '^EXIT=' && break; sleep 0.2; done
 	tmux -L "$sock" capture-pane -p -t 0 >"$TMP/pane5"
+	# mpirun in the terminal, its stderr into a file: a log, so lines.
+	tmux -L "$sock" send-keys -t 0 "clear; '$MPIRUN' --oversubscribe -np 2 '$GPUFEED' train '$SMALL' --target '$TMP/data' \
+--results '$TMP/r6' --duration 2s ${paced[*]} 2>'$TMP/err6'; echo DONE6=\$?" Enter
+	for _ in $(seq 100); do tmux -L "$sock" capture-pane -p -t 0 | grep -q '^DONE6=' && break; sleep 0.2; done
 	tmux -L "$sock" kill-server
 	if [ "$(printf '%s\n' "$a" | grep -c .)" -eq 1 ] && [ "$(printf '%s\n' "$b" | grep -c .)" -eq 1 ] && [ "$a" != "$b" ]; then
 		ok "one train line, redrawn in place: '$a' then '$b'"
@@ -109,6 +114,11 @@ if command -v tmux >/dev/null 2>&1; then
 	grep -qE "^progress $ts" "$TMP/pane5" && bad "line mode in a terminal" || ok "no logged lines in the terminal"
 	grep -q '^train 100% | done in' "$TMP/pane5" && ok "the bar ends at 100%" || { bad "no end line"; cat "$TMP/pane5"; }
 	grep -q '^EXIT=0' "$TMP/pane5" && ok "terminal run exit 0" || bad "terminal run failed"
+	if grep -qE "^progress $ts train 100% [|] done in" "$TMP/err6" && ! grep -q $'\r' "$TMP/err6"; then
+		ok "mpirun's stderr into a file from a terminal: lines"
+	else
+		bad "mpirun's stderr into a file: not lines"; cat -A "$TMP/err6"
+	fi
 else
 	echo "tmux is not installed: the terminal check is skipped"
 fi
