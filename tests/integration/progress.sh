@@ -55,6 +55,12 @@ gf 2 train "$SMALL" --target "$TMP/data" --results "$TMP/r2" --progress=off --du
 grep -qE $'^progress |elapsed|\r' "$TMP/err2" && { bad "--progress=off printed progress"; cat "$TMP/err2"; } ||
 	ok "--progress=off prints no progress"
 
+# A mode that does not exist is a usage error.
+"$GPUFEED" train "$SMALL" --progress=fancy >/dev/null 2>"$TMP/err-mode"
+rc=$?
+[ $rc -eq 2 ] && grep -q "expected auto, bar, line or off" "$TMP/err-mode" && ok "--progress=fancy: exit 2, the modes named" ||
+	{ bad "--progress=fancy: exit $rc"; cat "$TMP/err-mode"; }
+
 # 3. Checkpoint only: percent by bytes (2 writes and 2 restores of 107 MiB, 1 s apart),
 # with the write rate. Bar mode into a file: a record every second between carriage
 # returns, a finer look than a line every 10 s.
