@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "report/nodes.h"
+#include "report/device.h"
 #include "report/diagnosis.h"
 #include "report/verdict.h"
 #include "model/units.h"
@@ -597,6 +598,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	}
 	if (s->ckpt && s->ckpt->nbursts)
 		json_object_object_add(root, "checkpoint", checkpoint_json(s));
+	gf_device_into(root, s);
 	{
 		/* Decided from the figures above, the way report decides it again later. */
 		struct gf_verdict v;

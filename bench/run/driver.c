@@ -236,9 +236,11 @@ static void run_phase(struct gf_run_ctx *x, const struct gf_phase *p)
 	}
 	gf_world_barrier();
 	gf_iohook_phase_start(x);
+	gf_iohook_device_start(x);
 	x->t0_ns = gf_now_ns();
 	x->msg[0] = '\0';
 	rc = gf_world_agree(p->run(x), x->msg, x->err, sizeof(x->err));
+	gf_iohook_device_end(x, (size_t)(p - gf_phases));
 	gf_iohook_phase_end(x, p->io_read, p->io_write);
 	if (p->merge) {
 		x->msg[0] = '\0';
