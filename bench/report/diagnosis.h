@@ -54,7 +54,11 @@ struct json_object;
 #define GF_DIAG_DOMINANT 0.5    /* share of a reader thread's busy time */
 #define GF_DIAG_CPU_BUSY 0.8    /* of the cores a rank's readers can use */
 #define GF_DIAG_SMALL_REQ (4.0 * 1048576)
-#define GF_DIAG_LINES 10
+#define GF_DIAG_LINES 12
+#define GF_DIAG_DEVICE_BUSY 0.95  /* a device busy this share of training, requests queued: saturated */
+#define GF_DIAG_DEVICE_KNOWN 0.8  /* busy this share: its bytes per busy second cap a prediction */
+#define GF_DIAG_IOPS_REQ 65536.0  /* device requests under this mean size: IOPS is the limit named */
+#define GF_DIAG_DEVICE_READ 0.5   /* the device read under this share of what training read: memory served */
 
 enum gf_diag_class {
 	GF_DIAG_NONE = 0, GF_DIAG_FED, GF_DIAG_CONFIG, GF_DIAG_CPU, GF_DIAG_BANDWIDTH, GF_DIAG_LATENCY,
@@ -71,6 +75,8 @@ struct gf_diagnosis {
 	const char *knob;                        /* the workload key the step turns; "" none */
 	double predicted_samples_per_s;          /* NAN when no prediction */
 	double predicted_read_bytes_per_s;       /* NAN when no prediction */
+	const char *predicted_cap;               /* what bounds it: demand, cpu, device, ceiling; NULL none */
+	const char *storage_limit;               /* bandwidth-bound: "bytes" or "requests"; NULL else */
 	/* Little's law figures (NAN when unknown) */
 	double reader_threads, reads_in_flight_configured, reads_in_flight_mean;
 	double busy_s_per_sample, read_s_per_sample, open_s_per_sample, preprocess_s_per_sample;

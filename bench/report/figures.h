@@ -149,6 +149,7 @@ struct gf_run_summary {
 	const int *restore_from;  /* ranks entries: whose shard each rank restores; NULL: no checkpoint */
 	char kernel[256];
 	uint64_t cpus_per_rank; /* fewest CPUs any rank may run on (its affinity mask) */
+	uint64_t cpus_per_node; /* online on rank 0's node; 0 = unknown */
 	char fs_type[32];
 	bool client_cached;       /* the client caches what it read (page cache): re-reads may not reach storage */
 	bool s3_used;             /* an s3:// target: s3 holds the counters of every rank */

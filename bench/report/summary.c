@@ -436,6 +436,7 @@ static struct json_object *environment_json(const struct gf_run_summary *s)
 	json_object_object_add(env, "rank_hosts", rank_hosts_json(s));
 	json_object_object_add(env, "kernel", json_object_new_string(s->kernel));
 	json_object_object_add(env, "cpus_per_rank", json_object_new_uint64(s->cpus_per_rank));
+	json_object_object_add(env, "cpus_per_node", json_object_new_uint64(s->cpus_per_node));
 	json_object_object_add(env, "fs_type", json_object_new_string(s->fs_type));
 	{
 		struct json_object *cc = json_object_new_object();

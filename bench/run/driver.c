@@ -182,6 +182,7 @@ static void describe(struct gf_run_ctx *x)
 	memcpy(s->started_utc, env.started_utc, sizeof(s->started_utc));
 	memcpy(s->kernel, env.kernel, sizeof(s->kernel));
 	s->cpus_per_rank = env.cpus_per_rank;
+	s->cpus_per_node = env.cpus_per_node;
 	s->node_memory_bytes = env.node_memory_bytes;
 	s->hosts = env.hosts;
 	s->ranks = world->size;
