@@ -334,6 +334,7 @@ static void client_cpu(const struct fig *f, struct gf_diagnosis *d)
 	d->needed_reader_threads = threads;
 	d->predicted_samples_per_s = f->need;
 	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * f->need / f->s : NAN;
+	d->predicted_cap = "demand"; /* with the cores it asks for */
 	step(d, "reader.read_threads", "give each rank %.0f reader threads (reader.read_threads, now %.0f) and as many "
 	     "cores (fewer ranks per node, or CPUs per rank), or make the per-sample client work cheaper: %.0f samples/s x %s busy "
 	     "per sample needs %.0f threads in all (predicted %.0f samples/s); faster storage would not help",
