@@ -439,10 +439,12 @@ static void checkpoint(const struct fig *f, struct gf_diagnosis *d)
 }
 
 /* The device read most of what training read: the page cache did not serve it, whatever
- * the dataset's size says. */
+ * the dataset's size says. The device's counters include every process's reads, so a
+ * few MiB on a shared disk say nothing (GF_DIAG_DEVICE_NOISE). */
 static bool device_read_it(const struct fig *f)
 {
-	return f->dev && f->read_bytes > 0 && f->dev_rbytes >= GF_DIAG_DEVICE_READ * f->read_bytes;
+	return f->dev && f->read_bytes > 0 && f->dev_rbytes >= GF_DIAG_DEVICE_READ * f->read_bytes &&
+	       f->dev_rbytes >= GF_DIAG_DEVICE_NOISE;
 }
 
 static void fed(const struct fig *f, struct json_object *s, struct gf_diagnosis *d)
@@ -592,4 +594,12 @@ struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d)
 	}
 	json_object_object_add(o, "little", l);
 	return o;
+}
+
+void gf_diagnosis_into(struct json_object *s)
+{
+	struct gf_diagnosis d;
+
+	gf_diagnose(s, &d);
+	json_object_object_add(s, "diagnosis", gf_diagnosis_json(&d));
 }

@@ -59,6 +59,7 @@ struct json_object;
 #define GF_DIAG_DEVICE_KNOWN 0.8  /* busy this share: its bytes per busy second cap a prediction */
 #define GF_DIAG_IOPS_REQ 65536.0  /* device requests under this mean size: IOPS is the limit named */
 #define GF_DIAG_DEVICE_READ 0.5   /* the device read under this share of what training read: memory served */
+#define GF_DIAG_DEVICE_NOISE (32.0 * 1048576) /* device reads under this may all be other processes' */
 
 enum gf_diag_class {
 	GF_DIAG_NONE = 0, GF_DIAG_FED, GF_DIAG_CONFIG, GF_DIAG_CPU, GF_DIAG_BANDWIDTH, GF_DIAG_LATENCY,
@@ -88,6 +89,9 @@ const char *gf_diag_class_name(enum gf_diag_class c);
 
 /* Diagnose the run whose summary.json is s (without its "diagnosis", which is ignored). */
 void gf_diagnose(struct json_object *s, struct gf_diagnosis *d);
+
+/* Diagnose s and add the result to it as "diagnosis". */
+void gf_diagnosis_into(struct json_object *s);
 
 /* summary.json's "diagnosis" object; NULL when out of memory. */
 struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d);

@@ -606,12 +606,8 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 		gf_verdict_of(root, &v);
 		json_object_object_add(root, "verdict", gf_verdict_json(&v));
 	}
-	{
-		/* The bottleneck, from the same figures; report decides it again the same way. */
-		struct gf_diagnosis d;
-		gf_diagnose(root, &d);
-		json_object_object_add(root, "diagnosis", gf_diagnosis_json(&d));
-	}
+	/* The bottleneck, from the same figures; report decides it again the same way. */
+	gf_diagnosis_into(root);
 	return root;
 }
 

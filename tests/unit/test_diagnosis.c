@@ -93,6 +93,12 @@ static const struct dcase cases[] = {
 	    { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":40,\"queue_size\":1,"
 			       "\"read_bytes\":2048000000,\"read_requests\":2000}" } },
 	  GF_DIAG_FED, NULL, "sweep" },
+	{ "small dataset, a few MiB read by the device (anyone's)",
+	  { { "/train/passed", "true" }, { "/train/au_percent", "{\"mean\":95,\"min\":94,\"max\":96}" },
+	    { "/target/direct", "false" }, { "/train/read_bytes", "6000000" },
+	    { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":25,\"queue_size\":0.5,"
+			       "\"read_bytes\":4200000,\"read_requests\":7}" } },
+	  GF_DIAG_PAGE_CACHE, "target.direct", "O_DIRECT" },
 	{ "one slow node",
 	  { { "/nodes", "[{\"node\":0,\"host\":\"a\",\"read_rate_vs_median\":1,\"au_vs_others\":2.2},"
 			"{\"node\":1,\"host\":\"slowhost\",\"read_rate_vs_median\":1,\"au_vs_others\":0.45,"
