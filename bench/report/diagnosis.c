@@ -40,7 +40,7 @@ struct fig {
 	bool dev;
 	const char *dev_name;
 	double dev_util, dev_queue, dev_rbytes, dev_rreq, dev_rawait_s, dev_el, c_dev_util;
-	double cpu_per_sample, cores_total, cpu_cap, dev_cap, ceiling_cap;
+	double cpu_per_sample, cores_total, cpu_cap, dev_cap, ceiling_cap, window, window_cap, batch;
 };
 
 static double num(struct json_object *s, const char *ptr, double fallback)
@@ -82,8 +82,10 @@ static void devices(struct json_object *s, struct fig *f)
 /* What bounds the samples/s more reader threads could reach, whatever Little's law
  * asks: the client's CPU (cores the ranks may use / CPU time per sample measured), the
  * device (its bytes per busy second, when it was busy >= GF_DIAG_DEVICE_KNOWN with
- * requests queued: true of disks and throttled volumes, low for NVMe drives that gain
- * from deeper queues), the ceiling's measured rate (more concurrency, same storage).
+ * requests queued: a disk's or a throttled volume's capacity, low for NVMe drives that
+ * gain from deeper queues; on this machine's virtio disk it came within 20% of a rerun
+ * with the suggested threads at 69%, 91% busy), the ceiling's measured rate (more
+ * concurrency, same storage).
  * 0 when unknown. */
 static void caps(struct json_object *s, struct fig *f)
 {
@@ -100,6 +102,14 @@ static void caps(struct json_object *s, struct fig *f)
 		f->dev_cap = per(f->dev_rbytes / f->dev_el, f->dev_util) / (f->dev_rbytes / f->samples);
 	if (f->ceiling && f->c_bw > 0 && bytes_ps > 0)
 		f->ceiling_cap = f->c_bw / bytes_ps;
+	/* A rank's readers run at most reader.prefetch_size steps ahead of its accelerators
+	 * (phase/train.c): that many batches are all the samples it can have in flight, each
+	 * outstanding for its reads' latency (plus open and preprocess). */
+	f->batch = num(s, "/workload/reader/batch_size", 1);
+	f->window = num(s, "/workload/reader/prefetch_size", 0) * f->batch *
+		    per(f->accels, f->ranks);
+	if (f->window > 0 && f->lat_s * per(f->req, f->samples) + f->open_ps + f->pre > 0)
+		f->window_cap = f->ranks * f->window / (f->lat_s * per(f->req, f->samples) + f->open_ps + f->pre);
 }
 
 static void gather(struct json_object *s, struct fig *f)
@@ -255,6 +265,10 @@ static double capped(const struct fig *f, struct gf_diagnosis *d, double want)
 		pred = f->ceiling_cap;
 		by = "ceiling";
 	}
+	if (f->window_cap > 0 && f->window_cap < pred) {
+		pred = f->window_cap;
+		by = "prefetch";
+	}
 	d->predicted_samples_per_s = pred;
 	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * pred / f->s : NAN;
 	d->predicted_cap = by ? by : "demand";
@@ -269,10 +283,30 @@ static double capped(const struct fig *f, struct gf_diagnosis *d, double want)
 		   "queued); the demand at the threshold is %.0f", pred, f->dev_name,
 		   gf_format_rate(f->dev_rbytes / f->dev_el / f->dev_util, a, sizeof(a)), 100 * f->dev_util, f->dev_queue,
 		   want);
-	else
+	else if (!strcmp(by, "ceiling"))
 		ev(d, "capped at %.0f samples/s by the ceiling's %s (more concurrency, the same storage); the demand "
 		   "at the threshold is %.0f", pred, gf_format_rate(f->c_bw, a, sizeof(a)), want);
+	else
+		ev(d, "capped at %.0f samples/s by the prefetch window: %.0f samples in flight per rank at most "
+		   "(reader.prefetch_size x batch x accelerators per rank); raise reader.prefetch_size too for more; "
+		   "the demand at the threshold is %.0f", pred, f->window, want);
 	return pred;
+}
+
+/* Reads in flight for pred samples/s (Little: rate x latency), as a queue depth per
+ * reader thread. A thread reads one batch at a time (phase/train.c hands out a batch per
+ * job), so its depth is worth at most batch x requests per sample; past that the threads
+ * must grow too, and the step names them in d->also. Returns the depth. */
+static double depth_plan(const struct fig *f, struct gf_diagnosis *d, double pred)
+{
+	double reqps = per(f->req, f->samples), want = pred * f->lat_s * reqps;
+	double most = ceil(f->batch * (reqps > 0 ? reqps : 1)), depth = fmax(1, ceil(want / f->nt));
+
+	if (depth <= most)
+		return depth;
+	d->also_key = "reader.read_threads";
+	d->also_value = ceil(want / (f->ranks * most));
+	return most;
 }
 
 /* Little's law: Nt threads busy B per sample deliver Nt / B samples/s; the demand at the
@@ -303,13 +337,19 @@ static void configuration(const struct fig *f, struct gf_diagnosis *d)
 	threads = fmax(ceil(pred * f->busy / f->ranks), f->threads + 1);
 	reads_needed = pred * f->lat_s * per(f->req, f->samples);
 	if (f->async_queue && f->read_ps >= f->open_ps + f->pre) {
-		double depth = ceil(reads_needed / f->nt);
-		step(d, "target.queue_depth", "set target.queue_depth=%.0f (now %.0f): Little's law needs %.0f reads in "
+		double depth = depth_plan(f, d, pred);
+		char more[96] = "";
+		if (d->also_key)
+			snprintf(more, sizeof(more), " and reader.read_threads=%.0f (a thread reads one batch at a time)",
+				 d->also_value);
+		d->knob_value = depth;
+		step(d, "target.queue_depth", "set target.queue_depth=%.0f (now %.0f)%s: Little's law needs %.0f reads in "
 		     "flight at %s each for %.0f samples/s (predicted %s, from %s), if latency stays flat; a sweep "
-		     "(--vary target.queue_depth) tests that", depth, f->depth, ceil(reads_needed),
+		     "(--vary target.queue_depth) tests that", depth, f->depth, more, ceil(reads_needed),
 		     gf_format_time(f->lat_s, a, sizeof(a)), pred,
 		     gf_format_rate(d->predicted_read_bytes_per_s, b, sizeof(b)), gf_format_rate(f->bw, c, sizeof(c)));
 	} else {
+		d->knob_value = threads;
 		step(d, "reader.read_threads", "set reader.read_threads=%.0f (now %.0f per rank): Little's law needs %.0f "
 		     "busy threads at %s per sample for %.0f samples/s (predicted %s, from %s), if latency stays flat; "
 		     "a sweep (--vary reader.read_threads) tests that", threads, f->threads, ceil(pred * f->busy),
@@ -331,6 +371,7 @@ static void client_cpu(const struct fig *f, struct gf_diagnosis *d)
 	ev(d, "rank CPU %.2f core(s) of the %.0f its reader threads can use (%.0f thread(s), %.0f CPU(s) per rank)",
 	   f->cpu_per_rank, f->cores, f->threads, f->cores);
 	ev(d, "read latency %s per request: the storage answers quickly", gf_format_time(f->lat_s, a, sizeof(a)));
+	d->knob_value = threads;
 	d->needed_reader_threads = threads;
 	d->predicted_samples_per_s = f->need;
 	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * f->need / f->s : NAN;
@@ -361,17 +402,21 @@ static void metadata(const struct fig *f, struct gf_diagnosis *d)
 
 static void latency_bound(const struct fig *f, struct gf_diagnosis *d)
 {
-	char a[32], b[32];
+	char a[32], b[32], more[96] = "";
+	double pred;
 
 	d->cls = GF_DIAG_LATENCY;
 	ev(d, "time to first byte is %.0f%% of an S3 request (mean %s) for %s requests",
 	   100 * f->ttfb_share, gf_format_time(f->lat_s, a, sizeof(a)), gf_format_size((uint64_t)f->req_bytes, b, sizeof(b)));
 	ev(d, "%.1f requests in flight on average", f->inflight);
-	d->predicted_samples_per_s = f->need;
-	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * f->need / f->s : NAN;
-	step(d, "target.queue_depth", "hide the first-byte latency: more connections in flight (target.queue_depth=%.0f "
-	     "for %.0f samples/s by Little's law), larger ranged reads (reader.transfer_size), or spread keys over "
-	     "prefixes (target.prefix_spread)", ceil(f->need * f->lat_s * per(f->req, f->samples) / f->nt), f->need);
+	pred = capped(f, d, f->need);
+	d->knob_value = depth_plan(f, d, pred);
+	if (d->also_key)
+		snprintf(more, sizeof(more), " with reader.read_threads=%.0f (a thread reads one batch at a time)",
+			 d->also_value);
+	step(d, "target.queue_depth", "hide the first-byte latency: more connections in flight (target.queue_depth=%.0f%s "
+	     "for %.0f samples/s by Little's law, if the store keeps its latency), larger ranged reads "
+	     "(reader.transfer_size), or spread keys over prefixes (target.prefix_spread)", d->knob_value, more, pred);
 }
 
 /* The device saturated: busy nearly all of training with requests waiting. Requests
@@ -515,7 +560,7 @@ void gf_diagnose(struct json_object *s, struct gf_diagnosis *d)
 	memset(d, 0, sizeof(*d));
 	d->knob = "";
 	d->predicted_samples_per_s = d->predicted_read_bytes_per_s = NAN;
-	d->needed_reader_threads = NAN;
+	d->needed_reader_threads = d->knob_value = d->also_value = NAN;
 	if (json_pointer_get(s, "/train", NULL)) {
 		d->cls = GF_DIAG_NONE;
 		snprintf(d->summary, sizeof(d->summary), "not-diagnosed: no training phase ran, so no accelerator "
@@ -577,6 +622,15 @@ struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d)
 	json_object_object_add(o, "ruled_out", r);
 	json_object_object_add(o, "next_step", json_object_new_string(d->next_step));
 	json_object_object_add(o, "knob", d->knob && d->knob[0] ? json_object_new_string(d->knob) : NULL);
+	add_num(o, "knob_value", d->knob_value);
+	if (d->also_key) {
+		struct json_object *a = json_object_new_object();
+		if (a)
+			json_object_object_add(a, d->also_key, json_object_new_double(d->also_value));
+		json_object_object_add(o, "also", a);
+	} else {
+		json_object_object_add(o, "also", NULL);
+	}
 	add_num(o, "predicted_samples_per_s", d->predicted_samples_per_s);
 	add_num(o, "predicted_read_bytes_per_s", d->predicted_read_bytes_per_s);
 	json_object_object_add(o, "predicted_cap", d->predicted_cap ? json_object_new_string(d->predicted_cap) : NULL);

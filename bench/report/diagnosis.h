@@ -56,7 +56,7 @@ struct json_object;
 #define GF_DIAG_SMALL_REQ (4.0 * 1048576)
 #define GF_DIAG_LINES 12
 #define GF_DIAG_DEVICE_BUSY 0.95  /* a device busy this share of training, requests queued: saturated */
-#define GF_DIAG_DEVICE_KNOWN 0.8  /* busy this share: its bytes per busy second cap a prediction */
+#define GF_DIAG_DEVICE_KNOWN 0.5  /* busy this share: its bytes per busy second cap a prediction */
 #define GF_DIAG_IOPS_REQ 65536.0  /* device requests under this mean size: IOPS is the limit named */
 #define GF_DIAG_DEVICE_READ 0.5   /* the device read under this share of what training read: memory served */
 #define GF_DIAG_DEVICE_NOISE (32.0 * 1048576) /* device reads under this may all be other processes' */
@@ -74,9 +74,12 @@ struct gf_diagnosis {
 	char ruled_out[GF_DIAG_CLASSES][320];    /* by class; "" when not judged or chosen */
 	char next_step[640];
 	const char *knob;                        /* the workload key the step turns; "" none */
+	double knob_value;                       /* the value the step sets it to; NAN when none */
+	const char *also_key;                    /* a second key the step sets (NULL: none) */
+	double also_value;
 	double predicted_samples_per_s;          /* NAN when no prediction */
 	double predicted_read_bytes_per_s;       /* NAN when no prediction */
-	const char *predicted_cap;               /* what bounds it: demand, cpu, device, ceiling; NULL none */
+	const char *predicted_cap;               /* what bounds it: demand, cpu, device, ceiling, prefetch; NULL none */
 	const char *storage_limit;               /* bandwidth-bound: "bytes" or "requests"; NULL else */
 	/* Little's law figures (NAN when unknown) */
 	double reader_threads, reads_in_flight_configured, reads_in_flight_mean;

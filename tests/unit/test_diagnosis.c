@@ -186,7 +186,7 @@ static void test_caps(void **state)
 	assert_float_equal(d.predicted_samples_per_s, 204800000.0 / 0.85 / 1024000, 1e-6);
 	assert_non_null(strstr(d.next_step, "read_threads=3"));
 	assert_int_equal(json_pointer_set(&s, "/train/cpu_s", json_object_new_double(30)), 0);
-	assert_int_equal(json_pointer_set(&s, "/train/device/util_percent", json_object_new_double(50)), 0);
+	assert_int_equal(json_pointer_set(&s, "/train/device/util_percent", json_object_new_double(40)), 0);
 	gf_diagnose(s, &d);
 	assert_int_equal(d.cls, GF_DIAG_CONFIG);
 	assert_non_null(d.predicted_cap);
