@@ -20,7 +20,9 @@
  *     phase and more than the read stall per accelerator (async: wait for the previous
  *     burst counts as halt).
  *  2. fed (AU met the threshold): page-cache-served when the verdict's page-cache rule
- *     holds (client cache, no O_DIRECT, dataset < 5x client memory), else fed.
+ *     holds (client cache, no O_DIRECT, dataset < 5x client memory) and the device, when
+ *     known, read under GF_DIAG_DEVICE_READ of what training read (or under
+ *     GF_DIAG_DEVICE_NOISE: other processes' reads count there too), else fed.
  *  3. Starved (AU below the threshold, stall > 0):
  *     a. one-slow-client: >= 2 nodes and one's AU mean is below GF_DIAG_SLOW_NODE x the
  *        median of the other nodes' (nodes[].au_vs_others; report/nodes.h says why not
@@ -33,11 +35,19 @@
  *        GF_DIAG_SMALL_REQ bytes.
  *     e. storage-bandwidth-bound: the ceiling kept >= 1.5x the reads in flight that
  *        training did (Little: rate x latency), but delivered under 1.25x its bytes/s
- *        while its latency rose >= 1.3x: more concurrency bought latency, not throughput.
+ *        while its latency rose >= 1.3x: more concurrency bought latency, not throughput;
+ *        or the target's block device (summary "train/device", /proc/diskstats) was busy
+ *        >= GF_DIAG_DEVICE_BUSY of training with a request queued on average. Its mean
+ *        request size names the limit: under GF_DIAG_IOPS_REQ requests per second (IOPS),
+ *        else bytes per second (storage_limit).
  *     f. configuration-bound: the rest (reads dominate, or threads idle while the
  *        accelerators wait: prefetch too shallow). Predicts the threads (or, with an
  *        asynchronous queue, the queue depth) that S_need x B asks for, assuming latency
- *        stays flat; run the ceiling or a sweep to test that.
+ *        stays flat, with the rate capped (predicted_cap) by the client CPU (cores the
+ *        ranks may use / CPU time per sample measured), the device (its bytes per busy
+ *        second when busy >= GF_DIAG_DEVICE_KNOWN), the ceiling's rate and the prefetch
+ *        window (prefetch_size x batch x accelerators per rank samples in flight); run a
+ *        sweep to test it. Uncapped, it was 7-12x too high on a 2-core test machine.
  *  A starved run from the page cache gets its class from 3 and the page cache as
  *  evidence. */
 #ifndef GF_DIAGNOSIS_H
