@@ -233,9 +233,10 @@ static void rule_out(const struct fig *f, struct gf_diagnosis *d)
 		out(d, GF_DIAG_BANDWIDTH, "the ceiling kept %.2f reads in flight (training %.2f) for %s (training %s)",
 		    f->c_inflight, f->inflight, gf_format_rate(f->c_bw, a, sizeof(a)), gf_format_rate(f->bw, b, sizeof(b)));
 	else if (f->dev)
-		out(d, GF_DIAG_BANDWIDTH, "the device %s was busy %.0f%% of training with %.1f requests queued (saturated "
-		    "from %.0f%%), reading %s", f->dev_name, 100 * f->dev_util, f->dev_queue, 100 * GF_DIAG_DEVICE_BUSY,
-		    gf_format_rate(per(f->dev_rbytes, f->dev_el), a, sizeof(a)));
+		out(d, GF_DIAG_BANDWIDTH, "the device %s was busy %.0f%% of training with %.1f requests queued, reads "
+		    "waiting %s at it (saturated from %.0f%% busy and %s), reading %s", f->dev_name, 100 * f->dev_util,
+		    f->dev_queue, gf_format_time(f->dev_rawait_s, b, sizeof(b)), 100 * GF_DIAG_DEVICE_BUSY,
+		    gf_format_time(GF_DIAG_DEVICE_WAIT, c, sizeof(c)), gf_format_rate(per(f->dev_rbytes, f->dev_el), a, sizeof(a)));
 	else
 		out(d, GF_DIAG_BANDWIDTH, "no second concurrency point (run.ceiling: true or a sweep) shows throughput flat "
 		    "while latency rises");
@@ -547,7 +548,8 @@ static void starved(const struct fig *f, struct gf_diagnosis *d)
 		latency_bound(f, d);
 	else if (f->ceiling && f->c_inflight >= 1.5 * f->inflight && f->c_bw < 1.25 * f->bw && f->c_lat >= 1.3 * f->lat_s)
 		bandwidth(f, d);
-	else if (f->dev && f->dev_util >= GF_DIAG_DEVICE_BUSY && f->dev_queue >= 1)
+	else if (f->dev && f->dev_util >= GF_DIAG_DEVICE_BUSY && f->dev_queue >= 1 &&
+		 f->dev_rawait_s >= GF_DIAG_DEVICE_WAIT)
 		bandwidth(f, d);
 	else
 		configuration(f, d);

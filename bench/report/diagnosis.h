@@ -37,9 +37,15 @@
  *        training did (Little: rate x latency), but delivered under 1.25x its bytes/s
  *        while its latency rose >= 1.3x: more concurrency bought latency, not throughput;
  *        or the target's block device (summary "train/device", /proc/diskstats) was busy
- *        >= GF_DIAG_DEVICE_BUSY of training with a request queued on average. Its mean
- *        request size names the limit: under GF_DIAG_IOPS_REQ requests per second (IOPS),
- *        else bytes per second (storage_limit).
+ *        >= GF_DIAG_DEVICE_BUSY of training with a request queued on average and a mean
+ *        read await >= GF_DIAG_DEVICE_WAIT. Busy alone proves nothing for a device that
+ *        serves requests in parallel (SSD, NVMe, a virtual disk: 99% busy here at 2
+ *        reads in flight, yet 30% faster with more); flash answers well under 10 ms, so
+ *        a busy device whose reads wait longer is queueing them (or is a disk or throttled
+ *        volume that slow). A saturated device that answers faster is left to the
+ *        ceiling rule or a sweep. Its mean request size names the limit: under
+ *        GF_DIAG_IOPS_REQ requests per second (IOPS), else bytes per second
+ *        (storage_limit).
  *     f. configuration-bound: the rest (reads dominate, or threads idle while the
  *        accelerators wait: prefetch too shallow). Predicts the threads (or, with an
  *        asynchronous queue, the queue depth) that S_need x B asks for, assuming latency
@@ -65,7 +71,8 @@ struct json_object;
 #define GF_DIAG_CPU_BUSY 0.8    /* of the cores a rank's readers can use */
 #define GF_DIAG_SMALL_REQ (4.0 * 1048576)
 #define GF_DIAG_LINES 12
-#define GF_DIAG_DEVICE_BUSY 0.95  /* a device busy this share of training, requests queued: saturated */
+#define GF_DIAG_DEVICE_BUSY 0.95  /* a device busy this share of training, requests queued ... */
+#define GF_DIAG_DEVICE_WAIT 0.010 /* ... and waiting this long (s) at it on average: saturated */
 #define GF_DIAG_DEVICE_KNOWN 0.5  /* busy this share: its bytes per busy second cap a prediction */
 #define GF_DIAG_IOPS_REQ 65536.0  /* device requests under this mean size: IOPS is the limit named */
 #define GF_DIAG_DEVICE_READ 0.5   /* the device read under this share of what training read: memory served */

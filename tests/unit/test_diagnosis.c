@@ -85,7 +85,7 @@ static const struct dcase cases[] = {
 	  GF_DIAG_BANDWIDTH, NULL, "storage bandwidth" },
 	{ "the device busy all the time, small requests",
 	  { { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":99,\"queue_size\":4,"
-			       "\"read_bytes\":2048000000,\"read_requests\":100000,\"read_await_ms\":0.4}" } },
+			       "\"read_bytes\":2048000000,\"read_requests\":100000,\"read_await_ms\":20}" } },
 	  GF_DIAG_BANDWIDTH, "reader.transfer_size", "requests per second" },
 	{ "small dataset, but the device read it all",
 	  { { "/train/passed", "true" }, { "/train/au_percent", "{\"mean\":95,\"min\":94,\"max\":96}" },
@@ -93,6 +93,10 @@ static const struct dcase cases[] = {
 	    { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":40,\"queue_size\":1,"
 			       "\"read_bytes\":2048000000,\"read_requests\":2000}" } },
 	  GF_DIAG_FED, NULL, "sweep" },
+	{ "the device busy, but each read served in 2 ms: a parallel device, not saturated",
+	  { { "/train/device", "{\"name\":\"vda\",\"elapsed_s\":10,\"util_percent\":99,\"queue_size\":4,"
+			       "\"read_bytes\":2048000000,\"read_requests\":5000,\"read_await_ms\":2}" } },
+	  GF_DIAG_CONFIG, "reader.read_threads", "read_threads=" },
 	{ "small dataset, a few MiB read by the device (anyone's)",
 	  { { "/train/passed", "true" }, { "/train/au_percent", "{\"mean\":95,\"min\":94,\"max\":96}" },
 	    { "/target/direct", "false" }, { "/train/read_bytes", "6000000" },
