@@ -5,6 +5,8 @@
 // With ONLY=range, only ranged GETs (the training reads) count and fail; with ONLY=part,
 // only multipart part uploads (to prove that a failed upload is aborted); with ONLY=data,
 // only PUTs of dataset objects (keys under train/: datagen's, not the marker's).
+// S3FAULT_DELAY_MS=D holds each ranged GET D ms before forwarding it: a store far away,
+// whose first byte comes late (the latency-bound diagnosis).
 // Usage: node tests/s3fault.js DIR UPSTREAM_PORT N [range|part|data]
 'use strict';
 const fs = require('fs');
@@ -13,6 +15,7 @@ const path = require('path');
 
 const [dir, upstream, n, only] = process.argv.slice(2);
 const failFirst = Number(n);
+const delayMs = Number(process.env.S3FAULT_DELAY_MS || 0);
 let seen = 0;
 let failed = 0;
 
@@ -33,6 +36,11 @@ const server = http.createServer((req, res) => {
     });
     return;
   }
+  if (delayMs > 0 && req.headers.range !== undefined) setTimeout(() => forward(req, res), delayMs);
+  else forward(req, res);
+});
+
+function forward(req, res) {
   const up = http.request({ host: '127.0.0.1', port: Number(upstream), method: req.method, path: req.url,
     headers: req.headers }, (ures) => {
     res.writeHead(ures.statusCode, ures.headers);
@@ -40,7 +48,7 @@ const server = http.createServer((req, res) => {
   });
   up.on('error', () => { res.writeHead(502); res.end(); });
   req.pipe(up);
-});
+}
 server.keepAliveTimeout = 30000;
 server.listen(0, '127.0.0.1', () => {
   fs.writeFileSync(path.join(dir, 'port.tmp'), String(server.address().port));

@@ -29,12 +29,18 @@ struct fig {
 	double ranks, nodes, threads, depth, nt, accels, el, samples, s, req, opens;
 	double lat_s, open_s, pre, read_ps, open_ps, busy, busy_share;
 	double demand, need, thr, halt, stall, cpu_per_rank, cores, bw, demand_bw;
-	double slow_rate, slow_stall, ttfb_share, req_bytes; /* slow_rate: the slowest node's au_vs_others */
+	double slow_rate, slow_stall, ttfb_share, req_bytes, read_bytes; /* slow_rate: the slowest node's au_vs_others */
 	int slow_node;
 	const char *slow_host;
 	bool measured, passed, page_cache, s3, async_queue;
 	double c_inflight, c_bw, c_lat, inflight;
 	bool ceiling;
+	/* The target's block device during training (report/device.h): busy share, queue,
+	 * bytes and requests it read, its read await; and the caps on a prediction. */
+	bool dev;
+	const char *dev_name;
+	double dev_util, dev_queue, dev_rbytes, dev_rreq, dev_rawait_s, dev_el, c_dev_util;
+	double cpu_per_sample, cores_total, cpu_cap, dev_cap, ceiling_cap, window, window_cap, batch;
 };
 
 static double num(struct json_object *s, const char *ptr, double fallback)
@@ -58,6 +64,52 @@ static void slowest_node(struct json_object *s, struct fig *f)
 	f->slow_node = n.node;
 	f->slow_host = n.host;
 	f->slow_stall = n.stall_fraction;
+}
+
+static void devices(struct json_object *s, struct fig *f)
+{
+	f->dev = json_pointer_get(s, "/train/device", NULL) == 0;
+	f->dev_name = gf_json_str(s, "/train/device/name", "?");
+	f->dev_util = num(s, "/train/device/util_percent", 0) / 100;
+	f->dev_queue = num(s, "/train/device/queue_size", 0);
+	f->dev_rbytes = num(s, "/train/device/read_bytes", 0);
+	f->dev_rreq = num(s, "/train/device/read_requests", 0);
+	f->dev_rawait_s = num(s, "/train/device/read_await_ms", 0) / 1e3;
+	f->dev_el = num(s, "/train/device/elapsed_s", 0);
+	f->c_dev_util = num(s, "/ceiling/device/util_percent", -100) / 100;
+}
+
+/* What bounds the samples/s more reader threads could reach, whatever Little's law
+ * asks: the client's CPU (cores the ranks may use / CPU time per sample measured), the
+ * device (its bytes per busy second, when it was busy >= GF_DIAG_DEVICE_KNOWN with
+ * requests queued: a disk's or a throttled volume's capacity, low for NVMe drives that
+ * gain from deeper queues; on this machine's virtio disk it came within 20% of a rerun
+ * with the suggested threads at 69%, 91% busy), the ceiling's measured rate (more
+ * concurrency, same storage).
+ * 0 when unknown. */
+static void caps(struct json_object *s, struct fig *f)
+{
+	double cpus = num(s, "/environment/cpus_per_rank", 0), node = num(s, "/environment/cpus_per_node", 0);
+	double rpn = num(s, "/environment/ranks_per_node", f->ranks / (f->nodes > 0 ? f->nodes : 1));
+	double per_node = rpn * cpus, bytes_ps = per(f->bw, f->s);
+
+	if (node > 0 && (per_node <= 0 || per_node > node))
+		per_node = node;
+	f->cores_total = per_node * (f->nodes > 0 ? f->nodes : 1);
+	f->cpu_per_sample = per(num(s, "/train/cpu_s", 0), f->samples);
+	f->cpu_cap = f->cpu_per_sample > 0 ? f->cores_total / f->cpu_per_sample : 0;
+	if (f->dev && f->dev_util >= GF_DIAG_DEVICE_KNOWN && f->dev_queue >= 1 && f->dev_rbytes > 0 && f->samples > 0)
+		f->dev_cap = per(f->dev_rbytes / f->dev_el, f->dev_util) / (f->dev_rbytes / f->samples);
+	if (f->ceiling && f->c_bw > 0 && bytes_ps > 0)
+		f->ceiling_cap = f->c_bw / bytes_ps;
+	/* A rank's readers run at most reader.prefetch_size steps ahead of its accelerators
+	 * (phase/train.c): that many batches are all the samples it can have in flight, each
+	 * outstanding for its reads' latency (plus open and preprocess). */
+	f->batch = num(s, "/workload/reader/batch_size", 1);
+	f->window = num(s, "/workload/reader/prefetch_size", 0) * f->batch *
+		    per(f->accels, f->ranks);
+	if (f->window > 0 && f->lat_s * per(f->req, f->samples) + f->open_ps + f->pre > 0)
+		f->window_cap = f->ranks * f->window / (f->lat_s * per(f->req, f->samples) + f->open_ps + f->pre);
 }
 
 static void gather(struct json_object *s, struct fig *f)
@@ -100,7 +152,8 @@ static void gather(struct json_object *s, struct fig *f)
 	f->cores = cpus > 0 && cpus < f->threads ? cpus : f->threads;
 	f->bw = num(s, "/train/read_bytes_per_s", 0);
 	f->demand_bw = num(s, "/train/demand_read_bytes_per_s", 0);
-	f->req_bytes = per(num(s, "/train/read_bytes", 0), f->req);
+	f->read_bytes = num(s, "/train/read_bytes", 0);
+	f->req_bytes = per(f->read_bytes, f->req);
 	f->s3 = json_pointer_get(s, "/s3", NULL) == 0; /* summary.c writes "s3" for s3:// targets only */
 	f->ttfb_share = per(num(s, "/s3/phases/train/ttfb_us/mean", 0), num(s, "/s3/phases/train/total_us/mean", 0));
 	f->ceiling = json_pointer_get(s, "/ceiling", NULL) == 0;
@@ -108,6 +161,8 @@ static void gather(struct json_object *s, struct fig *f)
 	f->c_inflight = num(s, "/ceiling/read_requests_per_s", 0) * f->c_lat;
 	f->c_bw = num(s, "/ceiling/read_bytes_per_s", 0);
 	slowest_node(s, f);
+	devices(s, f);
+	caps(s, f);
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -152,8 +207,14 @@ static void rule_out(const struct fig *f, struct gf_diagnosis *d)
 	    gf_format_time(f->halt, a, sizeof(a)), 100 * per(f->halt, f->el), gf_format_time(f->stall, b, sizeof(b)));
 	out(d, GF_DIAG_FED, "AU %s the threshold%s", f->passed ? "met" : "missed",
 	    f->passed && f->page_cache ? ", but from memory" : "");
-	out(d, GF_DIAG_PAGE_CACHE, "%s", f->page_cache ? "the dataset fits the client's page cache, but training starved"
-		: "reads bypass the client cache or the dataset is >= 5x client memory");
+	if (f->dev)
+		out(d, GF_DIAG_PAGE_CACHE, "the device %s read %s while training read %s (%.0f%%)%s", f->dev_name,
+		    gf_format_size((uint64_t)f->dev_rbytes, a, sizeof(a)),
+		    gf_format_size((uint64_t)f->read_bytes, b, sizeof(b)), 100 * per(f->dev_rbytes, f->read_bytes),
+		    f->page_cache ? ", and training starved" : "");
+	else
+		out(d, GF_DIAG_PAGE_CACHE, "%s", f->page_cache ? "the dataset fits the client's page cache, but training "
+		    "starved" : "reads bypass the client cache or the dataset is >= 5x client memory");
 	if (f->slow_node >= 0)
 		out(d, GF_DIAG_SLOW_CLIENT, "the lowest node's AU is %.2fx the other nodes' median (threshold %.2f)",
 		    f->slow_rate, GF_DIAG_SLOW_NODE);
@@ -171,6 +232,11 @@ static void rule_out(const struct fig *f, struct gf_diagnosis *d)
 	if (f->ceiling)
 		out(d, GF_DIAG_BANDWIDTH, "the ceiling kept %.2f reads in flight (training %.2f) for %s (training %s)",
 		    f->c_inflight, f->inflight, gf_format_rate(f->c_bw, a, sizeof(a)), gf_format_rate(f->bw, b, sizeof(b)));
+	else if (f->dev)
+		out(d, GF_DIAG_BANDWIDTH, "the device %s was busy %.0f%% of training with %.1f requests queued, reads "
+		    "waiting %s at it (saturated from %.0f%% busy and %s), reading %s", f->dev_name, 100 * f->dev_util,
+		    f->dev_queue, gf_format_time(f->dev_rawait_s, b, sizeof(b)), 100 * GF_DIAG_DEVICE_BUSY,
+		    gf_format_time(GF_DIAG_DEVICE_WAIT, c, sizeof(c)), gf_format_rate(per(f->dev_rbytes, f->dev_el), a, sizeof(a)));
 	else
 		out(d, GF_DIAG_BANDWIDTH, "no second concurrency point (run.ceiling: true or a sweep) shows throughput flat "
 		    "while latency rises");
@@ -178,6 +244,70 @@ static void rule_out(const struct fig *f, struct gf_diagnosis *d)
 	    f->inflight, gf_format_rate(f->bw, b, sizeof(b)), gf_format_time(f->lat_s, c, sizeof(c)));
 	d->ruled_out[d->cls][0] = '\0';
 	d->ruled_out[GF_DIAG_NONE][0] = '\0';
+}
+
+/* The demand's rate, capped by what the client CPU, the device and the ceiling showed
+ * they can do (caps()); says which cap bound it. Sets the prediction in d. */
+static double capped(const struct fig *f, struct gf_diagnosis *d, double want)
+{
+	const char *by = NULL;
+	double pred = want;
+	char a[32];
+
+	if (f->cpu_cap > 0 && f->cpu_cap < pred) {
+		pred = f->cpu_cap;
+		by = "cpu";
+	}
+	if (f->dev_cap > 0 && f->dev_cap < pred) {
+		pred = f->dev_cap;
+		by = "device";
+	}
+	if (f->ceiling_cap > 0 && f->ceiling_cap < pred) {
+		pred = f->ceiling_cap;
+		by = "ceiling";
+	}
+	if (f->window_cap > 0 && f->window_cap < pred) {
+		pred = f->window_cap;
+		by = "prefetch";
+	}
+	d->predicted_samples_per_s = pred;
+	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * pred / f->s : NAN;
+	d->predicted_cap = by ? by : "demand";
+	if (!by)
+		return pred;
+	if (!strcmp(by, "cpu"))
+		ev(d, "capped at %.0f samples/s by the client CPU: %.0f core(s) for the ranks at %s of CPU per sample "
+		   "(measured); the demand at the threshold is %.0f", pred, f->cores_total,
+		   gf_format_time(f->cpu_per_sample, a, sizeof(a)), want);
+	else if (!strcmp(by, "device"))
+		ev(d, "capped at %.0f samples/s by the device %s: %s per busy second (busy %.0f%%, %.1f requests "
+		   "queued); the demand at the threshold is %.0f", pred, f->dev_name,
+		   gf_format_rate(f->dev_rbytes / f->dev_el / f->dev_util, a, sizeof(a)), 100 * f->dev_util, f->dev_queue,
+		   want);
+	else if (!strcmp(by, "ceiling"))
+		ev(d, "capped at %.0f samples/s by the ceiling's %s (more concurrency, the same storage); the demand "
+		   "at the threshold is %.0f", pred, gf_format_rate(f->c_bw, a, sizeof(a)), want);
+	else
+		ev(d, "capped at %.0f samples/s by the prefetch window: %.0f samples in flight per rank at most "
+		   "(reader.prefetch_size x batch x accelerators per rank); raise reader.prefetch_size too for more; "
+		   "the demand at the threshold is %.0f", pred, f->window, want);
+	return pred;
+}
+
+/* Reads in flight for pred samples/s (Little: rate x latency), as a queue depth per
+ * reader thread. A thread reads one batch at a time (phase/train.c hands out a batch per
+ * job), so its depth is worth at most batch x requests per sample; past that the threads
+ * must grow too, and the step names them in d->also. Returns the depth. */
+static double depth_plan(const struct fig *f, struct gf_diagnosis *d, double pred)
+{
+	double reqps = per(f->req, f->samples), want = pred * f->lat_s * reqps;
+	double most = ceil(f->batch * (reqps > 0 ? reqps : 1)), depth = fmax(1, ceil(want / f->nt));
+
+	if (depth <= most)
+		return depth;
+	d->also_key = "reader.read_threads";
+	d->also_value = ceil(want / (f->ranks * most));
+	return most;
 }
 
 /* Little's law: Nt threads busy B per sample deliver Nt / B samples/s; the demand at the
@@ -204,20 +334,26 @@ static void configuration(const struct fig *f, struct gf_diagnosis *d)
 	   "%.0f samples/s; the accelerators need %.0f at the AU threshold", gf_format_time(f->busy, a, sizeof(a)),
 	   gf_format_time(f->read_ps, b, sizeof(b)), gf_format_time(f->open_ps, c, sizeof(c)), gf_format_time(f->pre, e, sizeof(e)), f->nt,
 	   per(f->nt, f->busy), f->need);
-	pred = f->need;
-	d->predicted_samples_per_s = pred;
-	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * pred / f->s : NAN;
+	pred = capped(f, d, f->need);
+	threads = fmax(ceil(pred * f->busy / f->ranks), f->threads + 1);
+	reads_needed = pred * f->lat_s * per(f->req, f->samples);
 	if (f->async_queue && f->read_ps >= f->open_ps + f->pre) {
-		double depth = ceil(reads_needed / f->nt);
-		step(d, "target.queue_depth", "set target.queue_depth=%.0f (now %.0f): Little's law needs %.0f reads in "
+		double depth = depth_plan(f, d, pred);
+		char more[96] = "";
+		if (d->also_key)
+			snprintf(more, sizeof(more), " and reader.read_threads=%.0f (a thread reads one batch at a time)",
+				 d->also_value);
+		d->knob_value = depth;
+		step(d, "target.queue_depth", "set target.queue_depth=%.0f (now %.0f)%s: Little's law needs %.0f reads in "
 		     "flight at %s each for %.0f samples/s (predicted %s, from %s), if latency stays flat; a sweep "
-		     "(--vary target.queue_depth) tests that", depth, f->depth, ceil(reads_needed),
+		     "(--vary target.queue_depth) tests that", depth, f->depth, more, ceil(reads_needed),
 		     gf_format_time(f->lat_s, a, sizeof(a)), pred,
 		     gf_format_rate(d->predicted_read_bytes_per_s, b, sizeof(b)), gf_format_rate(f->bw, c, sizeof(c)));
 	} else {
+		d->knob_value = threads;
 		step(d, "reader.read_threads", "set reader.read_threads=%.0f (now %.0f per rank): Little's law needs %.0f "
 		     "busy threads at %s per sample for %.0f samples/s (predicted %s, from %s), if latency stays flat; "
-		     "a sweep (--vary reader.read_threads) tests that", threads, f->threads, ceil(f->need * f->busy),
+		     "a sweep (--vary reader.read_threads) tests that", threads, f->threads, ceil(pred * f->busy),
 		     gf_format_time(f->busy, a, sizeof(a)), pred,
 		     gf_format_rate(d->predicted_read_bytes_per_s, b, sizeof(b)), gf_format_rate(f->bw, c, sizeof(c)));
 	}
@@ -236,9 +372,11 @@ static void client_cpu(const struct fig *f, struct gf_diagnosis *d)
 	ev(d, "rank CPU %.2f core(s) of the %.0f its reader threads can use (%.0f thread(s), %.0f CPU(s) per rank)",
 	   f->cpu_per_rank, f->cores, f->threads, f->cores);
 	ev(d, "read latency %s per request: the storage answers quickly", gf_format_time(f->lat_s, a, sizeof(a)));
+	d->knob_value = threads;
 	d->needed_reader_threads = threads;
 	d->predicted_samples_per_s = f->need;
 	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * f->need / f->s : NAN;
+	d->predicted_cap = "demand"; /* with the cores it asks for */
 	step(d, "reader.read_threads", "give each rank %.0f reader threads (reader.read_threads, now %.0f) and as many "
 	     "cores (fewer ranks per node, or CPUs per rank), or make the per-sample client work cheaper: %.0f samples/s x %s busy "
 	     "per sample needs %.0f threads in all (predicted %.0f samples/s); faster storage would not help",
@@ -265,32 +403,71 @@ static void metadata(const struct fig *f, struct gf_diagnosis *d)
 
 static void latency_bound(const struct fig *f, struct gf_diagnosis *d)
 {
-	char a[32], b[32];
+	char a[32], b[32], more[96] = "";
+	double pred;
 
 	d->cls = GF_DIAG_LATENCY;
 	ev(d, "time to first byte is %.0f%% of an S3 request (mean %s) for %s requests",
 	   100 * f->ttfb_share, gf_format_time(f->lat_s, a, sizeof(a)), gf_format_size((uint64_t)f->req_bytes, b, sizeof(b)));
 	ev(d, "%.1f requests in flight on average", f->inflight);
-	d->predicted_samples_per_s = f->need;
-	d->predicted_read_bytes_per_s = f->s > 0 ? f->bw * f->need / f->s : NAN;
-	step(d, "target.queue_depth", "hide the first-byte latency: more connections in flight (target.queue_depth=%.0f "
-	     "for %.0f samples/s by Little's law), larger ranged reads (reader.transfer_size), or spread keys over "
-	     "prefixes (target.prefix_spread)", ceil(f->need * f->lat_s * per(f->req, f->samples) / f->nt), f->need);
+	pred = capped(f, d, f->need);
+	d->knob_value = depth_plan(f, d, pred);
+	if (d->also_key)
+		snprintf(more, sizeof(more), " with reader.read_threads=%.0f (a thread reads one batch at a time)",
+			 d->also_value);
+	step(d, "target.queue_depth", "hide the first-byte latency: more connections in flight (target.queue_depth=%.0f%s "
+	     "for %.0f samples/s by Little's law, if the store keeps its latency), larger ranged reads "
+	     "(reader.transfer_size), or spread keys over prefixes (target.prefix_spread)", d->knob_value, more, pred);
+}
+
+/* The device saturated: busy nearly all of training with requests waiting. Requests
+ * under GF_DIAG_IOPS_REQ on average name requests per second as the limit (a device's
+ * IOPS cap, or seeks), larger ones bytes per second: one run cannot tell the two apart,
+ * the request size says which the next step should turn. */
+static void device_busy(const struct fig *f, struct gf_diagnosis *d)
+{
+	double req = per(f->dev_rbytes, f->dev_rreq), rps = per(f->dev_rreq, f->dev_el);
+	char a[32], b[32], c[32];
+
+	ev(d, "the device %s was busy %.0f%% of the training phase with %.1f requests queued on average: it "
+	   "had work all the time", f->dev_name, 100 * f->dev_util, f->dev_queue);
+	ev(d, "it read %s/s in %.0f requests/s of %s each (read await %s)",
+	   gf_format_size((uint64_t)per(f->dev_rbytes, f->dev_el), a, sizeof(a)), rps,
+	   gf_format_size((uint64_t)req, b, sizeof(b)), gf_format_time(f->dev_rawait_s, c, sizeof(c)));
+	d->storage_limit = req < GF_DIAG_IOPS_REQ ? "requests" : "bytes";
 }
 
 static void bandwidth(const struct fig *f, struct gf_diagnosis *d)
 {
+	double supply = fmax(f->c_bw, f->bw);
 	char a[32], b[32], c[32], e[32];
 
 	d->cls = GF_DIAG_BANDWIDTH;
-	ev(d, "the ceiling kept %.1f reads in flight (training %.1f) and got %s (training %s): throughput flat",
-	   f->c_inflight, f->inflight, gf_format_rate(f->c_bw, a, sizeof(a)), gf_format_rate(f->bw, b, sizeof(b)));
-	ev(d, "read latency rose from %s to %s with the concurrency", gf_format_time(f->lat_s, c, sizeof(c)),
-	   gf_format_time(f->c_lat, e, sizeof(e)));
+	if (f->dev && f->dev_util >= GF_DIAG_DEVICE_BUSY)
+		device_busy(f, d);
+	if (f->ceiling && f->c_inflight > f->inflight) {
+		ev(d, "the ceiling kept %.1f reads in flight (training %.1f) and got %s (training %s)%s",
+		   f->c_inflight, f->inflight, gf_format_rate(f->c_bw, a, sizeof(a)), gf_format_rate(f->bw, b, sizeof(b)),
+		   f->c_bw < 1.25 * f->bw ? ": throughput flat" : "");
+		ev(d, "read latency went from %s to %s with the concurrency", gf_format_time(f->lat_s, c, sizeof(c)),
+		   gf_format_time(f->c_lat, e, sizeof(e)));
+	}
+	d->predicted_samples_per_s = f->s * per(supply, f->bw);
+	d->predicted_read_bytes_per_s = supply;
+	d->predicted_cap = f->ceiling ? "ceiling" : "device";
+	if (d->storage_limit && !strcmp(d->storage_limit, "requests")) {
+		step(d, "reader.transfer_size", "the device serves about %.0f requests/s of %s: requests per second, "
+		     "not bytes, are the limit at this size; more readers only queue. Read in larger requests "
+		     "(reader.transfer_size, larger samples per file) or add IOPS (devices, a faster volume class); "
+		     "at %s the storage feeds about %.0f of these accelerators at the threshold",
+		     per(f->dev_rreq, f->dev_el), gf_format_size((uint64_t)per(f->dev_rbytes, f->dev_rreq), a, sizeof(a)),
+		     gf_format_rate(supply, b, sizeof(b)), f->accels * per(supply, f->demand_bw * f->thr));
+		return;
+	}
 	step(d, "", "the storage delivers about %s and the accelerators need %s: more readers only queue; the storage "
 	     "feeds about %.0f of these accelerators at the threshold; add storage bandwidth (servers, devices, links)",
-	     gf_format_rate(fmax(f->c_bw, f->bw), a, sizeof(a)), gf_format_rate(f->demand_bw, b, sizeof(b)),
-	     (f->accels * per(fmax(f->c_bw, f->bw), f->demand_bw * f->thr)));
+	     gf_format_rate(supply, a, sizeof(a)), gf_format_rate(f->demand_bw, b, sizeof(b)),
+	     (f->accels * per(supply, f->demand_bw * f->thr)));
 }
 
 static void checkpoint(const struct fig *f, struct gf_diagnosis *d)
@@ -307,16 +484,30 @@ static void checkpoint(const struct fig *f, struct gf_diagnosis *d)
 	     "training runs at %.0f samples/s (predicted, now %.0f)", d->predicted_samples_per_s, f->s);
 }
 
+/* The device read most of what training read: the page cache did not serve it, whatever
+ * the dataset's size says. The device's counters include every process's reads, so a
+ * few MiB on a shared disk say nothing (GF_DIAG_DEVICE_NOISE). */
+static bool device_read_it(const struct fig *f)
+{
+	return f->dev && f->read_bytes > 0 && f->dev_rbytes >= GF_DIAG_DEVICE_READ * f->read_bytes &&
+	       f->dev_rbytes >= GF_DIAG_DEVICE_NOISE;
+}
+
 static void fed(const struct fig *f, struct json_object *s, struct gf_diagnosis *d)
 {
 	char a[32], b[32], c[32];
 	double mem = num(s, "/environment/node_memory_bytes", 0) * (f->nodes > 0 ? f->nodes : 1);
 
-	d->cls = f->page_cache ? GF_DIAG_PAGE_CACHE : GF_DIAG_FED;
+	d->cls = f->page_cache && !device_read_it(f) ? GF_DIAG_PAGE_CACHE : GF_DIAG_FED;
 	ev(d, "AU %.2f%% meets the %.0f%% threshold; reads %s against a demand of %s",
 	   num(s, "/train/au_percent/mean", 0), 100 * f->thr, gf_format_rate(f->bw, a, sizeof(a)),
 	   gf_format_rate(f->demand_bw, b, sizeof(b)));
-	if (f->page_cache) {
+	if (d->cls == GF_DIAG_PAGE_CACHE) {
+		if (f->dev)
+			ev(d, "the device %s read %s while training read %s (%.0f%%), busy %.0f%% of the phase",
+			   f->dev_name, gf_format_size((uint64_t)f->dev_rbytes, a, sizeof(a)),
+			   gf_format_size((uint64_t)f->read_bytes, b, sizeof(b)), 100 * per(f->dev_rbytes, f->read_bytes),
+			   100 * f->dev_util);
 		ev(d, "dataset %s is under 5x the client memory (%s) and the client caches what it read (%s)",
 		   gf_format_size((uint64_t)num(s, "/plan/dataset_bytes", 0), a, sizeof(a)),
 		   gf_format_size((uint64_t)mem, b, sizeof(b)), gf_json_str(s, "/environment/client_cache/reason", "?"));
@@ -357,6 +548,9 @@ static void starved(const struct fig *f, struct gf_diagnosis *d)
 		latency_bound(f, d);
 	else if (f->ceiling && f->c_inflight >= 1.5 * f->inflight && f->c_bw < 1.25 * f->bw && f->c_lat >= 1.3 * f->lat_s)
 		bandwidth(f, d);
+	else if (f->dev && f->dev_util >= GF_DIAG_DEVICE_BUSY && f->dev_queue >= 1 &&
+		 f->dev_rawait_s >= GF_DIAG_DEVICE_WAIT)
+		bandwidth(f, d);
 	else
 		configuration(f, d);
 }
@@ -368,7 +562,7 @@ void gf_diagnose(struct json_object *s, struct gf_diagnosis *d)
 	memset(d, 0, sizeof(*d));
 	d->knob = "";
 	d->predicted_samples_per_s = d->predicted_read_bytes_per_s = NAN;
-	d->needed_reader_threads = NAN;
+	d->needed_reader_threads = d->knob_value = d->also_value = NAN;
 	if (json_pointer_get(s, "/train", NULL)) {
 		d->cls = GF_DIAG_NONE;
 		snprintf(d->summary, sizeof(d->summary), "not-diagnosed: no training phase ran, so no accelerator "
@@ -387,7 +581,7 @@ void gf_diagnose(struct json_object *s, struct gf_diagnosis *d)
 			 "stalled on reads");
 		return;
 	}
-	if (f.page_cache && d->cls != GF_DIAG_PAGE_CACHE)
+	if (f.page_cache && d->cls != GF_DIAG_PAGE_CACHE && !device_read_it(&f))
 		ev(d, "reads may have come from the client's page cache (dataset under 5x client memory)");
 	d->reader_threads = f.nt;
 	d->reads_in_flight_configured = f.nt * f.depth;
@@ -430,8 +624,19 @@ struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d)
 	json_object_object_add(o, "ruled_out", r);
 	json_object_object_add(o, "next_step", json_object_new_string(d->next_step));
 	json_object_object_add(o, "knob", d->knob && d->knob[0] ? json_object_new_string(d->knob) : NULL);
+	add_num(o, "knob_value", d->knob_value);
+	if (d->also_key) {
+		struct json_object *a = json_object_new_object();
+		if (a)
+			json_object_object_add(a, d->also_key, json_object_new_double(d->also_value));
+		json_object_object_add(o, "also", a);
+	} else {
+		json_object_object_add(o, "also", NULL);
+	}
 	add_num(o, "predicted_samples_per_s", d->predicted_samples_per_s);
 	add_num(o, "predicted_read_bytes_per_s", d->predicted_read_bytes_per_s);
+	json_object_object_add(o, "predicted_cap", d->predicted_cap ? json_object_new_string(d->predicted_cap) : NULL);
+	json_object_object_add(o, "storage_limit", d->storage_limit ? json_object_new_string(d->storage_limit) : NULL);
 	if (d->cls != GF_DIAG_NONE) {
 		add_num(l, "reader_threads", d->reader_threads);
 		add_num(l, "reads_in_flight_configured", d->reads_in_flight_configured);
@@ -445,4 +650,12 @@ struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d)
 	}
 	json_object_object_add(o, "little", l);
 	return o;
+}
+
+void gf_diagnosis_into(struct json_object *s)
+{
+	struct gf_diagnosis d;
+
+	gf_diagnose(s, &d);
+	json_object_object_add(s, "diagnosis", gf_diagnosis_json(&d));
 }

@@ -20,7 +20,9 @@
  *     phase and more than the read stall per accelerator (async: wait for the previous
  *     burst counts as halt).
  *  2. fed (AU met the threshold): page-cache-served when the verdict's page-cache rule
- *     holds (client cache, no O_DIRECT, dataset < 5x client memory), else fed.
+ *     holds (client cache, no O_DIRECT, dataset < 5x client memory) and the device, when
+ *     known, read under GF_DIAG_DEVICE_READ of what training read (or under
+ *     GF_DIAG_DEVICE_NOISE: other processes' reads count there too), else fed.
  *  3. Starved (AU below the threshold, stall > 0):
  *     a. one-slow-client: >= 2 nodes and one's AU mean is below GF_DIAG_SLOW_NODE x the
  *        median of the other nodes' (nodes[].au_vs_others; report/nodes.h says why not
@@ -33,11 +35,25 @@
  *        GF_DIAG_SMALL_REQ bytes.
  *     e. storage-bandwidth-bound: the ceiling kept >= 1.5x the reads in flight that
  *        training did (Little: rate x latency), but delivered under 1.25x its bytes/s
- *        while its latency rose >= 1.3x: more concurrency bought latency, not throughput.
+ *        while its latency rose >= 1.3x: more concurrency bought latency, not throughput;
+ *        or the target's block device (summary "train/device", /proc/diskstats) was busy
+ *        >= GF_DIAG_DEVICE_BUSY of training with a request queued on average and a mean
+ *        read await >= GF_DIAG_DEVICE_WAIT. Busy alone proves nothing for a device that
+ *        serves requests in parallel (SSD, NVMe, a virtual disk: 99% busy here at 2
+ *        reads in flight, yet 30% faster with more); flash answers well under 10 ms, so
+ *        a busy device whose reads wait longer is queueing them (or is a disk or throttled
+ *        volume that slow). A saturated device that answers faster is left to the
+ *        ceiling rule or a sweep. Its mean request size names the limit: under
+ *        GF_DIAG_IOPS_REQ requests per second (IOPS), else bytes per second
+ *        (storage_limit).
  *     f. configuration-bound: the rest (reads dominate, or threads idle while the
  *        accelerators wait: prefetch too shallow). Predicts the threads (or, with an
  *        asynchronous queue, the queue depth) that S_need x B asks for, assuming latency
- *        stays flat; run the ceiling or a sweep to test that.
+ *        stays flat, with the rate capped (predicted_cap) by the client CPU (cores the
+ *        ranks may use / CPU time per sample measured), the device (its bytes per busy
+ *        second when busy >= GF_DIAG_DEVICE_KNOWN), the ceiling's rate and the prefetch
+ *        window (prefetch_size x batch x accelerators per rank samples in flight); run a
+ *        sweep to test it. Uncapped, it was 7-12x too high on a 2-core test machine.
  *  A starved run from the page cache gets its class from 3 and the page cache as
  *  evidence. */
 #ifndef GF_DIAGNOSIS_H
@@ -54,7 +70,13 @@ struct json_object;
 #define GF_DIAG_DOMINANT 0.5    /* share of a reader thread's busy time */
 #define GF_DIAG_CPU_BUSY 0.8    /* of the cores a rank's readers can use */
 #define GF_DIAG_SMALL_REQ (4.0 * 1048576)
-#define GF_DIAG_LINES 10
+#define GF_DIAG_LINES 12
+#define GF_DIAG_DEVICE_BUSY 0.95  /* a device busy this share of training, requests queued ... */
+#define GF_DIAG_DEVICE_WAIT 0.010 /* ... and waiting this long (s) at it on average: saturated */
+#define GF_DIAG_DEVICE_KNOWN 0.5  /* busy this share: its bytes per busy second cap a prediction */
+#define GF_DIAG_IOPS_REQ 65536.0  /* device requests under this mean size: IOPS is the limit named */
+#define GF_DIAG_DEVICE_READ 0.5   /* the device read under this share of what training read: memory served */
+#define GF_DIAG_DEVICE_NOISE (32.0 * 1048576) /* device reads under this may all be other processes' */
 
 enum gf_diag_class {
 	GF_DIAG_NONE = 0, GF_DIAG_FED, GF_DIAG_CONFIG, GF_DIAG_CPU, GF_DIAG_BANDWIDTH, GF_DIAG_LATENCY,
@@ -69,8 +91,13 @@ struct gf_diagnosis {
 	char ruled_out[GF_DIAG_CLASSES][320];    /* by class; "" when not judged or chosen */
 	char next_step[640];
 	const char *knob;                        /* the workload key the step turns; "" none */
+	double knob_value;                       /* the value the step sets it to; NAN when none */
+	const char *also_key;                    /* a second key the step sets (NULL: none) */
+	double also_value;
 	double predicted_samples_per_s;          /* NAN when no prediction */
 	double predicted_read_bytes_per_s;       /* NAN when no prediction */
+	const char *predicted_cap;               /* what bounds it: demand, cpu, device, ceiling, prefetch; NULL none */
+	const char *storage_limit;               /* bandwidth-bound: "bytes" or "requests"; NULL else */
 	/* Little's law figures (NAN when unknown) */
 	double reader_threads, reads_in_flight_configured, reads_in_flight_mean;
 	double busy_s_per_sample, read_s_per_sample, open_s_per_sample, preprocess_s_per_sample;
@@ -82,6 +109,9 @@ const char *gf_diag_class_name(enum gf_diag_class c);
 
 /* Diagnose the run whose summary.json is s (without its "diagnosis", which is ignored). */
 void gf_diagnose(struct json_object *s, struct gf_diagnosis *d);
+
+/* Diagnose s and add the result to it as "diagnosis". */
+void gf_diagnosis_into(struct json_object *s);
 
 /* summary.json's "diagnosis" object; NULL when out of memory. */
 struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d);

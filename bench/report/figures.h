@@ -117,6 +117,20 @@ struct gf_fig_req_timing {
 	struct gf_hist total;     /* to the last byte */
 };
 
+/* The block device a local target lives on, over one phase, from /proc/diskstats (see
+ * run/diskstats.h): counts summed over the nodes' devices (one sampler per node), busy
+ * and queue time summed too, so utilisation is their mean. known: a device was found. */
+#define GF_FIG_DEVICE_PHASES 4 /* datagen, ceiling, train, checkpoint: the phase table's */
+struct gf_fig_device {
+	bool known;
+	const char *phase;        /* summary.json's object for it: "train", ... */
+	char name[32];            /* rank 0's device ("sda", "nvme0n1", "loop1") */
+	unsigned devices;         /* nodes that sampled one */
+	double elapsed_s;         /* the phase's wall time, rank 0's */
+	uint64_t read_requests, write_requests, read_bytes, write_bytes;
+	uint64_t read_ms, write_ms, busy_ms, queue_ms, busy_ms_max;
+};
+
 /* Everything report writes about a run. The driver fills it (rank 0 holds the merged
  * figures); the pointers are borrowed and stay the driver's. */
 struct gf_run_summary {
@@ -135,6 +149,7 @@ struct gf_run_summary {
 	const int *restore_from;  /* ranks entries: whose shard each rank restores; NULL: no checkpoint */
 	char kernel[256];
 	uint64_t cpus_per_rank; /* fewest CPUs any rank may run on (its affinity mask) */
+	uint64_t cpus_per_node; /* online on rank 0's node; 0 = unknown */
 	char fs_type[32];
 	bool client_cached;       /* the client caches what it read (page cache): re-reads may not reach storage */
 	bool s3_used;             /* an s3:// target: s3 holds the counters of every rank */
@@ -197,6 +212,9 @@ struct gf_run_summary {
 	size_t nts;
 	double interval_s;
 	double train_t0_unix_s;       /* wall clock at the training phase's t = 0 */
+
+	/* The target's block device per phase of the phase table (index as gf_phases[]). */
+	struct gf_fig_device device[GF_FIG_DEVICE_PHASES];
 };
 
 #endif

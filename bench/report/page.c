@@ -114,6 +114,30 @@ static void plot(const char *dir, struct gf_page_section *sec, const char *name)
 		sec->plot[sec->nplots++] = name;
 }
 
+/* The target's block device during the phase at ptr ("/train"), when it had one. */
+static void device_row(struct gf_page_section *sec, struct json_object *s, const char *ptr)
+{
+	char k[64], lk[96], a[64], b[64], c[64], d[64];
+	struct gf_page_row *r;
+	double rq, wq;
+
+	snprintf(k, sizeof(k), "%s/device", ptr);
+	if (!has(s, k))
+		return;
+#define DEV(name) (snprintf(k, sizeof(k), "%s/device/%s", ptr, name), num(s, k, 0))
+	rq = DEV("read_requests");
+	wq = DEV("write_requests");
+	snprintf(lk, sizeof(lk), "device|%s/device/util_percent|%%s", ptr);
+	snprintf(k, sizeof(k), "%s/device/name", ptr);
+	snprintf(a, sizeof(a), "%s", gf_json_str(s, k, "?"));
+	snprintf(b, sizeof(b), "%s: busy %.0f %%, %.1f requests queued", a, DEV("util_percent"), DEV("queue_size"));
+	r = row(sec->row, &sec->nrows, GF_PAGE_ROWS, s, lk, b);
+	NOTE(r, "read %s in %.0f requests (await %s), wrote %s in %.0f (await %s); /proc/diskstats, any process's I/O",
+	     size(DEV("read_bytes"), a, sizeof(a)), rq, rq > 0 ? tm(DEV("read_await_ms") / 1e3, b, sizeof(b)) : "-",
+	     size(DEV("write_bytes"), c, sizeof(c)), wq, wq > 0 ? tm(DEV("write_await_ms") / 1e3, d, sizeof(d)) : "-");
+#undef DEV
+}
+
 static void train_section(struct gf_page *p, const char *dir, struct json_object *s)
 {
 	struct gf_page_section *sec = section(p, "train", "Training");
@@ -163,6 +187,7 @@ static void train_section(struct gf_page *p, const char *dir, struct json_object
 			 gf_json_str(s, "/train/loader/model", "?"), num(s, "/train/loader/reader_threads", 0));
 		NOTE(r, "%s", gf_json_str(s, "/train/loader/description", ""));
 	}
+	device_row(sec, s, "/train");
 	plot(dir, sec, "timeline");
 	plot(dir, sec, "accelerators");
 	plot(dir, sec, "latency");
@@ -195,6 +220,7 @@ static void ceiling_section(struct gf_page *p, const char *dir, struct json_obje
 	r = SROW(sec, "elapsed|/ceiling/elapsed_s|%s", tm(num(s, "/ceiling/elapsed_s", 0), a, sizeof(a)));
 	NOTE(r, "%s", gf_json_bool(s, "/ceiling/stopped_by_duration", false) ? "stopped by its duration limit"
 									      : "the whole schedule");
+	device_row(sec, s, "/ceiling");
 	plot(dir, sec, "ceiling");
 	if (!has(s, "/train"))
 		plot(dir, sec, "latency");
@@ -277,6 +303,7 @@ static void checkpoint_section(struct gf_page *p, const char *dir, struct json_o
 			 num(s, "/checkpoint/async/au_during_percent", 0), num(s, "/checkpoint/async/au_outside_percent", 0));
 		NOTE(r, "%s waited for a previous burst", tm(num(s, "/checkpoint/async/wait_s", 0), a, sizeof(a)));
 	}
+	device_row(sec, s, "/checkpoint");
 	plot(dir, sec, "checkpoint");
 }
 
@@ -323,6 +350,7 @@ static void datagen_section(struct gf_page *p, struct json_object *s)
 	NOTE(r, "%s", gf_json_str(s, "/datagen/reason", ""));
 	r = SROW(sec, "bandwidth|/datagen/write_bytes_per_s|%s", rate(num(s, "/datagen/write_bytes_per_s", 0), a, sizeof(a)));
 	NOTE(r, "in %s", tm(num(s, "/datagen/elapsed_s", 0), b, sizeof(b)));
+	device_row(sec, s, "/datagen");
 }
 
 /* --- what ran where --- */

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "report/nodes.h"
+#include "report/device.h"
 #include "report/diagnosis.h"
 #include "report/verdict.h"
 #include "model/units.h"
@@ -435,6 +436,7 @@ static struct json_object *environment_json(const struct gf_run_summary *s)
 	json_object_object_add(env, "rank_hosts", rank_hosts_json(s));
 	json_object_object_add(env, "kernel", json_object_new_string(s->kernel));
 	json_object_object_add(env, "cpus_per_rank", json_object_new_uint64(s->cpus_per_rank));
+	json_object_object_add(env, "cpus_per_node", json_object_new_uint64(s->cpus_per_node));
 	json_object_object_add(env, "fs_type", json_object_new_string(s->fs_type));
 	{
 		struct json_object *cc = json_object_new_object();
@@ -597,18 +599,15 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	}
 	if (s->ckpt && s->ckpt->nbursts)
 		json_object_object_add(root, "checkpoint", checkpoint_json(s));
+	gf_device_into(root, s);
 	{
 		/* Decided from the figures above, the way report decides it again later. */
 		struct gf_verdict v;
 		gf_verdict_of(root, &v);
 		json_object_object_add(root, "verdict", gf_verdict_json(&v));
 	}
-	{
-		/* The bottleneck, from the same figures; report decides it again the same way. */
-		struct gf_diagnosis d;
-		gf_diagnose(root, &d);
-		json_object_object_add(root, "diagnosis", gf_diagnosis_json(&d));
-	}
+	/* The bottleneck, from the same figures; report decides it again the same way. */
+	gf_diagnosis_into(root);
 	return root;
 }
 

@@ -24,6 +24,7 @@
 #include "phase/progress.h"
 #include "phase/train.h"
 #include "report/summary.h"
+#include "run/diskstats.h"
 #include "run/guards.h"
 #include "run/resolved.h"
 #include "run/target.h"
@@ -61,6 +62,11 @@ struct gf_run_ctx {
 	struct gf_fig_ckpt fck;         /* report's copy of the checkpoint's figures */
 	struct gf_fig_burst *fbursts;
 	uint64_t t0_ns;                 /* the phase's start, right after its barrier */
+	/* The target's block device at the phase's start (node rank 0 of a local target). */
+	bool dev_sampling;
+	char dev_name[32];
+	struct gf_diskstats dev_start;
+	uint64_t dev_t0_ns;
 	char msg[1024];                 /* this rank's message for a failing step */
 	char err[1024];                 /* the agreed one */
 	char partial[4200], final[4200];

@@ -182,6 +182,7 @@ static void describe(struct gf_run_ctx *x)
 	memcpy(s->started_utc, env.started_utc, sizeof(s->started_utc));
 	memcpy(s->kernel, env.kernel, sizeof(s->kernel));
 	s->cpus_per_rank = env.cpus_per_rank;
+	s->cpus_per_node = env.cpus_per_node;
 	s->node_memory_bytes = env.node_memory_bytes;
 	s->hosts = env.hosts;
 	s->ranks = world->size;
@@ -243,10 +244,12 @@ static void run_phase(struct gf_run_ctx *x, const struct gf_phase *p)
 	}
 	gf_world_barrier();
 	gf_iohook_phase_start(x);
+	gf_iohook_device_start(x);
 	x->t0_ns = gf_now_ns();
 	x->msg[0] = '\0';
 	rc = gf_world_agree(p->run(x), x->msg, x->err, sizeof(x->err));
 	gf_progress_end(x->prog, rc);
+	gf_iohook_device_end(x, (size_t)(p - gf_phases));
 	gf_iohook_phase_end(x, p->io_read, p->io_write);
 	if (p->merge) {
 		x->msg[0] = '\0';

@@ -44,6 +44,10 @@ int gf_env_collect(const struct gf_world *world, struct gf_env *e)
 	cpus = sched_getaffinity(0, sizeof(set), &set) ? 0 : (uint64_t)CPU_COUNT(&set);
 	gf_world_min_u64(&cpus, 1);
 	e->cpus_per_rank = cpus;
+	{
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		e->cpus_per_node = n > 0 ? (uint64_t)n : 0;
+	}
 	if (world->rank == 0)
 		e->hosts = calloc((size_t)world->size, 256);
 	/* Every rank gathers, or none does: rank 0 needs room for them all. */

@@ -13,6 +13,7 @@ struct gf_env {
 	char started_utc[32];
 	char kernel[256];
 	uint64_t cpus_per_rank;   /* fewest CPUs any rank may run on (its affinity mask) */
+	uint64_t cpus_per_node;   /* CPUs online on rank 0's node */
 	double node_memory_bytes; /* of rank 0's node; 0 = unknown */
 	char *hosts;              /* rank 0: ranks x 256 chars (free it); NULL elsewhere */
 };

@@ -9,6 +9,7 @@
 #include "io/engine.h"
 #include "io/ns.h"
 #include "mpi/world.h"
+#include "stats/clock.h"
 
 void gf_iohook_counters_combine(void *acc, const void *in)
 {
@@ -111,6 +112,59 @@ void gf_iohook_phase_end(struct gf_run_ctx *x, int rd, int wr)
 	}
 	timing_into(x, &k[GF_IO_WRITE], wr);
 	free(k);
+}
+
+void gf_iohook_device_combine(void *acc, const void *in)
+{
+	struct gf_fig_device *a = acc;
+	const struct gf_fig_device *b = in;
+
+	a->known |= b->known;
+	a->devices += b->devices;
+	a->read_requests += b->read_requests;
+	a->write_requests += b->write_requests;
+	a->read_bytes += b->read_bytes;
+	a->write_bytes += b->write_bytes;
+	a->read_ms += b->read_ms;
+	a->write_ms += b->write_ms;
+	a->busy_ms += b->busy_ms;
+	a->queue_ms += b->queue_ms;
+	if (b->busy_ms_max > a->busy_ms_max)
+		a->busy_ms_max = b->busy_ms_max;
+}
+
+static const struct gf_combiner device_combiner = { sizeof(struct gf_fig_device), gf_iohook_device_combine };
+
+void gf_iohook_device_start(struct gf_run_ctx *x)
+{
+	x->dev_sampling = false;
+	/* Only a local path has a block device of its own; one sampler per node (why:
+	 * diskstats.h). */
+	if (x->world->node_rank != 0 || strcmp(x->target.kind, "local"))
+		return;
+	if (gf_diskstats_device(x->target.root, x->dev_name, sizeof(x->dev_name)) ||
+	    gf_diskstats_read(NULL, x->dev_name, &x->dev_start))
+		return;
+	x->dev_sampling = true;
+	x->dev_t0_ns = gf_now_ns();
+}
+
+void gf_iohook_device_end(struct gf_run_ctx *x, size_t ph)
+{
+	struct gf_fig_device f;
+	struct gf_diskstats end;
+	double el = x->dev_sampling ? (gf_now_ns() - x->dev_t0_ns) / 1e9 : 0;
+
+	memset(&f, 0, sizeof(f));
+	if (x->dev_sampling && !gf_diskstats_read(NULL, x->dev_name, &end))
+		gf_diskstats_delta(&x->dev_start, &end, &f);
+	gf_world_reduce(&device_combiner, &f);
+	if (!x->root || ph >= GF_FIG_DEVICE_PHASES || !f.known)
+		return;
+	f.phase = gf_phases[ph].name;
+	f.elapsed_s = el;
+	snprintf(f.name, sizeof(f.name), "%s", x->dev_sampling ? x->dev_name : "?");
+	x->s.device[ph] = f;
 }
 
 /* The backend's counters in the order it gives them: the same on every rank. */

@@ -16,6 +16,13 @@ void gf_iohook_phase_start(const struct gf_run_ctx *x);
 /* At a phase's end: reads count in phase rd, writes and the rest in wr (enum
  * gf_s3_phase), merged over ranks into rank 0's summary. */
 void gf_iohook_phase_end(struct gf_run_ctx *x, int rd, int wr);
+/* The target's block device around phase number ph of gf_phases (run/diskstats.h): the
+ * first rank of each node reads its counters at the start and at the end; the end, a
+ * collective, sums the nodes' devices into rank 0's summary. */
+void gf_iohook_device_start(struct gf_run_ctx *x);
+void gf_iohook_device_end(struct gf_run_ctx *x, size_t ph);
+/* Two nodes' device figures added up (the reduction). */
+void gf_iohook_device_combine(void *acc, const void *in);
 /* After the phases: dataset.keep_files false leaves an object store as it was (the
  * run fails if it cannot), and the backend's counters, summed over ranks. */
 void gf_iohook_finish(struct gf_run_ctx *x);

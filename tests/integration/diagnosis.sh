@@ -5,9 +5,9 @@
 # (client-CPU-bound), 20,000 files of 512 bytes, one per sample (metadata-bound), a small
 # buffered dataset (page-cache-served; metadata-bound when the opens are slow enough to
 # starve training, which local ext4 seldom makes them), a 64 MiB checkpoint every 4 steps
-# (checkpoint-bound). Not provoked here: storage-bandwidth-bound (needs a throttled
-# device: cgroup io.max on a loop device), storage-latency-bound (an S3 latency proxy),
-# one-slow-client (more than one node); tests/unit/test_diagnosis covers their rules.
+# (checkpoint-bound). Not provoked here: storage-bandwidth-bound and storage-latency-bound
+# (diagnosis_throttle.sh: a throttled loop device, an S3 proxy that delays), one-slow-client
+# (more than one node); tests/unit/test_diagnosis covers their rules.
 # Expected: summary.json's diagnosis.class and knob per run; report.txt and report.html
 # carry the diagnosis; `gpufeed report` on a folder without "diagnosis" decides it again.
 # Buggy: a class shadowed by another rule, a next step naming no knob, an old folder

@@ -79,6 +79,30 @@ static const struct dcase cases[] = {
 	  GF_DIAG_FED, NULL, "sweep" },
 	{ "checkpoint halts", { { "/train/checkpoint_halt_s", "6" }, { "/train/stall_s", "2" } }, GF_DIAG_CHECKPOINT,
 	  "checkpoint.mode", "async" },
+	{ "the device busy all the time, large requests",
+	  { { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":99,\"queue_size\":4,"
+			       "\"read_bytes\":2048000000,\"read_requests\":2000,\"read_await_ms\":18}" } },
+	  GF_DIAG_BANDWIDTH, NULL, "storage bandwidth" },
+	{ "the device busy all the time, small requests",
+	  { { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":99,\"queue_size\":4,"
+			       "\"read_bytes\":2048000000,\"read_requests\":100000,\"read_await_ms\":20}" } },
+	  GF_DIAG_BANDWIDTH, "reader.transfer_size", "requests per second" },
+	{ "small dataset, but the device read it all",
+	  { { "/train/passed", "true" }, { "/train/au_percent", "{\"mean\":95,\"min\":94,\"max\":96}" },
+	    { "/target/direct", "false" },
+	    { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":40,\"queue_size\":1,"
+			       "\"read_bytes\":2048000000,\"read_requests\":2000}" } },
+	  GF_DIAG_FED, NULL, "sweep" },
+	{ "the device busy, but each read served in 2 ms: a parallel device, not saturated",
+	  { { "/train/device", "{\"name\":\"vda\",\"elapsed_s\":10,\"util_percent\":99,\"queue_size\":4,"
+			       "\"read_bytes\":2048000000,\"read_requests\":5000,\"read_await_ms\":2}" } },
+	  GF_DIAG_CONFIG, "reader.read_threads", "read_threads=" },
+	{ "small dataset, a few MiB read by the device (anyone's)",
+	  { { "/train/passed", "true" }, { "/train/au_percent", "{\"mean\":95,\"min\":94,\"max\":96}" },
+	    { "/target/direct", "false" }, { "/train/read_bytes", "6000000" },
+	    { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":25,\"queue_size\":0.5,"
+			       "\"read_bytes\":4200000,\"read_requests\":7}" } },
+	  GF_DIAG_PAGE_CACHE, "target.direct", "O_DIRECT" },
 	{ "one slow node",
 	  { { "/nodes", "[{\"node\":0,\"host\":\"a\",\"read_rate_vs_median\":1,\"au_vs_others\":2.2},"
 			"{\"node\":1,\"host\":\"slowhost\",\"read_rate_vs_median\":1,\"au_vs_others\":0.45,"
@@ -145,6 +169,36 @@ static void test_little(void **state)
 	json_object_put(s);
 }
 
+/* The device busy 85% with 3 requests queued read 204.8 MB/s: 241 MB per busy second,
+ * 1.024 MB a sample, so more threads reach at most 235.3 samples/s, not the 720 the
+ * demand asks; and the client CPU caps it when the device was not busy enough to (2 ranks
+ * x 4 CPUs at 15 ms of CPU a sample: 533). */
+static void test_caps(void **state)
+{
+	struct json_object *s = figures(&cases[0]);
+	struct json_object *dev = json_tokener_parse("{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":85,"
+						     "\"queue_size\":3,\"read_bytes\":2048000000,\"read_requests\":2000}");
+	struct gf_diagnosis d;
+
+	(void)state;
+	assert_int_equal(json_pointer_set(&s, "/train/device", dev), 0);
+	gf_diagnose(s, &d);
+	print_message("%s: %s\n", gf_diag_class_name(d.cls), d.next_step);
+	assert_int_equal(d.cls, GF_DIAG_CONFIG);
+	assert_non_null(d.predicted_cap);
+	assert_string_equal(d.predicted_cap, "device");
+	assert_float_equal(d.predicted_samples_per_s, 204800000.0 / 0.85 / 1024000, 1e-6);
+	assert_non_null(strstr(d.next_step, "read_threads=3"));
+	assert_int_equal(json_pointer_set(&s, "/train/cpu_s", json_object_new_double(30)), 0);
+	assert_int_equal(json_pointer_set(&s, "/train/device/util_percent", json_object_new_double(40)), 0);
+	gf_diagnose(s, &d);
+	assert_int_equal(d.cls, GF_DIAG_CONFIG);
+	assert_non_null(d.predicted_cap);
+	assert_string_equal(d.predicted_cap, "cpu");
+	assert_float_equal(d.predicted_samples_per_s, 8 / 0.015, 1e-6);
+	json_object_put(s);
+}
+
 static void test_no_training(void **state)
 {
 	struct json_object *s = json_tokener_parse("{\"status\":\"complete\",\"checkpoint\":{}}");
@@ -162,6 +216,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_little),
+		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_no_training),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
