@@ -49,15 +49,17 @@ d=$(run meta run "$SMALL" --target "$TMP/t4" --set target.engine=posix --set dat
 # Local ext4 opens from the dentry cache take ~2 us, as long as the 512-byte read: the
 # class shows when training starves on them (a cold or remote file system), and
 # otherwise the run is fed from the page cache with the open time named.
-# Under ASan, opens slow down unevenly and the class wavers between metadata-bound and
-# others (seen once in CI-like runs): there it is shown, not asserted.
-if ldd "$GPUFEED" 2>/dev/null | grep -q libasan; then
-	echo "note: sanitizer build: metadata case is $(jq -c '.diagnosis.class' "$d/summary.json" 2>/dev/null)"
-else
-	expect "20,000 files of 512 bytes: metadata-bound, or fed from memory with the open time named" "$d/summary.json" \
-		'(.diagnosis.class == "metadata-bound" and .diagnosis.knob == "dataset.num_samples_per_file") or
-	 (.diagnosis.class == "page-cache-served" and (.diagnosis.ruled_out["metadata-bound"] | test("open/close")))'
-fi
+# Which class it gets depends on how fast this machine opens files at that moment (under
+# load AU lands at 85-99% against the 90% threshold): metadata-bound when the open time
+# is most of a reader's busy time; fed from the page cache with the open time named; or
+# starved and configuration-bound, and then the diagnosis must have weighed the open time
+# and found it under half (the rule's threshold), never ignored it.
+expect "20,000 files of 512 bytes: metadata-bound, or the open time weighed and found under half" "$d/summary.json" \
+	'(.diagnosis.class == "metadata-bound" and .diagnosis.knob == "dataset.num_samples_per_file") or
+	 (.diagnosis.class == "page-cache-served" and (.diagnosis.ruled_out["metadata-bound"] | test("open/close"))) or
+	 (.diagnosis.class == "configuration-bound" and
+	  (.diagnosis.ruled_out["metadata-bound"] | test("open/close .* per sample, ([0-9]|[1-4][0-9])% of")))'
+jq -c '{class: .diagnosis.class, metadata: .diagnosis.ruled_out["metadata-bound"]}' "$d/summary.json"
 
 d=$(run pc run "$SMALL" --target "$TMP/t2" --set train.computation_time=10ms --set train.epochs=3)
 expect "small buffered dataset: page-cache-served" "$d/summary.json" \
