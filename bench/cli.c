@@ -107,7 +107,9 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 	if (cmd == GF_CMD_PLAN) {
 		fprintf(f, "  --ranks N           plan for N ranks (default: the MPI job size, else 1)\n"
 			   "  --nodes N           nodes those ranks run on (default: 1)\n"
-			   "  --node-memory SIZE  memory per node for the page-cache warning (default: this machine's)\n");
+			   "  --node-memory SIZE  memory per node for the page-cache warning (default: this machine's)\n"
+			   "  --fit               plan with the num_files_train that makes the dataset >= 5x the\n"
+			   "                      nodes' memory and >= one batch per accelerator (DLIO's datasize)\n");
 	} else {
 		fprintf(f, "  --results DIR       where results folders go (default: results)\n"
 			   "  --label NAME        name the run: its folder is DIR/NAME instead of\n"
@@ -250,7 +252,7 @@ static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
 {
 	enum { O_TARGET = 1000, O_ENGINE, O_RESULTS, O_SET, O_DURATION, O_QUIET, O_RANKS,
-	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE, O_LABEL, O_REQUIRE_FED, O_PROGRESS };
+	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE, O_LABEL, O_REQUIRE_FED, O_PROGRESS, O_FIT };
 	static const struct option opts[] = {
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "engine", required_argument, NULL, O_ENGINE },
@@ -266,6 +268,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		{ "label", required_argument, NULL, O_LABEL },
 		{ "require-fed", no_argument, NULL, O_REQUIRE_FED },
 		{ "progress", required_argument, NULL, O_PROGRESS },
+		{ "fit", no_argument, NULL, O_FIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -293,6 +296,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		case O_NODES: rc = cli_count("nodes", optarg, &c->nodes, err, errlen); break;
 		case O_NODEMEM: rc = cli_node_memory(optarg, c, err, errlen); break;
 		case O_VERSION: c->version = true; break;
+		case O_FIT: c->fit = true; break;
 		case O_INSECURE:
 			/* The same as the workload key, so the resolved workload records it; rank 0
 			 * warns about it (run.c). */

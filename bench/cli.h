@@ -30,6 +30,7 @@ struct gf_cli {
 	unsigned ranks;         /* plan: ranks to plan for (0 = the MPI job's size, or 1) */
 	unsigned nodes;         /* plan: nodes (0 = ranks / ranks_per_node guess) */
 	double node_memory;     /* plan: bytes of memory per node (0 = this machine's) */
+	bool fit;               /* plan --fit: size dataset.num_files_train as DLIO's datasize */
 };
 
 /* A --label: 1 to 64 of [A-Za-z0-9._-], not starting with '.', so that it is a folder

@@ -128,13 +128,37 @@ int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p
 	if (w->workflow.train && p->steps_per_epoch == 0) {
 		snprintf(err, errlen, "%s: the dataset has %llu samples, fewer than one batch for each "
 			 "accelerator (%u accelerator(s) x batch_size %llu = %llu): raise "
-			 "dataset.num_files_train or lower reader.batch_size",
+			 "dataset.num_files_train (gpufeed plan --fit gives the size) or lower reader.batch_size",
 			 w->source[0] ? w->source : "workload", (unsigned long long)p->samples,
 			 p->accels, (unsigned long long)p->batch,
 			 (unsigned long long)p->accels * p->batch);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+uint64_t gf_plan_fit_files(const struct gf_workload *w, unsigned accels, double client_memory,
+			   uint64_t *by_memory, uint64_t *by_batch)
+{
+	/* mlcommons/storage mlpstorage/rules/utils.py:68-77 (calculate_training_data_size, the
+	 * datasize step that MLPerf Storage runs before DLIO): files by bytes = 5 x total client
+	 * memory // (samples_per_file x record_length), files by samples = steps x processes x
+	 * batch // samples_per_file, the larger wins. MLPerf asks 500 steps per epoch for a closed
+	 * submission; gpufeed's floor is the one step without which nothing runs, and rounds both
+	 * up so the dataset is at least, not just under, the bound. */
+	uint64_t spf = w->dataset.num_samples_per_file > 0 ? (uint64_t)w->dataset.num_samples_per_file : 1;
+	double file_bytes = (double)spf * (double)(w->dataset.record_length_bytes ? w->dataset.record_length_bytes : 1);
+	uint64_t batch = w->reader.batch_size > 0 ? (uint64_t)w->reader.batch_size : 1;
+	uint64_t mem = client_memory > 0 ? (uint64_t)ceil(5.0 * client_memory / file_bytes) : 0;
+	uint64_t samples = (uint64_t)(accels ? accels : 1) * batch;
+	uint64_t bat = (samples + spf - 1) / spf;
+	uint64_t n = mem > bat ? mem : bat;
+
+	if (by_memory)
+		*by_memory = mem;
+	if (by_batch)
+		*by_batch = bat;
+	return n ? n : 1;
 }
 
 /* The signed deviation of pair k of file f, clamped so both samples stay >= 1 byte. */

@@ -72,6 +72,14 @@ struct gf_sample {
 int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p, char *err,
 		  size_t errlen);
 
+/* DLIO's datasize step: the num_files_train that makes the training set at least 5x the
+ * memory of the client nodes (client_memory: bytes over all nodes), so the page cache
+ * cannot serve it, and at least one batch per accelerator (accels accelerators), so every
+ * accelerator has a step. by_memory and by_batch get each bound (may be NULL). Pure;
+ * returns the larger bound, at least 1. */
+uint64_t gf_plan_fit_files(const struct gf_workload *w, unsigned accels, double client_memory,
+			   uint64_t *by_memory, uint64_t *by_batch);
+
 /* Size of sample j of file f, and where it starts in the file. With GF_LAYOUT_ROWS the
  * "file" is the 2-D dataset records[samples_per_file][row_bytes] and the offset is the
  * byte index into it in row-major order, j x row_bytes: the hdf5 engine turns it back

@@ -190,8 +190,28 @@ static int plan_checkpoint(const struct gf_workload *w, const struct gf_plan *p,
 	return 0;
 }
 
-int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, FILE *errf)
+/* plan --fit: the workload with DLIO's datasize (gf_plan_fit_files) in num_files_train,
+ * said on a line that gives the --set to run it with. */
+static void plan_fit(const struct gf_cli *c, struct gf_workload *w, unsigned ranks, FILE *out)
 {
+	unsigned nodes = c->nodes ? c->nodes : 1;
+	double mem = c->node_memory > 0 ? c->node_memory : gf_env_node_memory();
+	uint64_t accels = (uint64_t)ranks * (uint64_t)(w->accelerator.per_rank > 0 ? w->accelerator.per_rank : 1);
+	uint64_t by_mem, by_batch, n = gf_plan_fit_files(w, (unsigned)accels, mem * nodes, &by_mem, &by_batch);
+	char a[64];
+
+	fprintf(out, "fit           num_files_train %llu (was %lld): >= 5x the memory of %u node(s) of %s "
+		"needs %llu, one batch per accelerator %llu; run with --set dataset.num_files_train=%llu\n",
+		(unsigned long long)n, (long long)w->dataset.num_files_train, nodes,
+		gf_format_size((uint64_t)mem, a, sizeof(a)), (unsigned long long)by_mem,
+		(unsigned long long)by_batch, (unsigned long long)n);
+	w->dataset.num_files_train = (int64_t)n;
+}
+
+int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *wl, FILE *out, FILE *errf)
+{
+	/* A copy, so that --fit can plan with the fitted size. */
+	struct gf_workload fitted = *wl, *w = &fitted;
 	struct gf_plan p;
 	char err[1024], a[64], b[64], name[GF_STR];
 	unsigned ranks = c->ranks;
@@ -207,6 +227,8 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, 
 		if (!ranks)
 			ranks = 1;
 	}
+	if (c->fit && (w->workflow.train || w->workflow.generate_data))
+		plan_fit(c, w, ranks, out);
 	if (gf_plan_build(w, ranks, &p, err, sizeof(err))) {
 		fprintf(errf, "gpufeed: %s\n", err);
 		return GF_EXIT_USAGE;

@@ -33,6 +33,23 @@ grep -q "page cache" "$out" && bad "warning with 1 KiB node memory" || ok "--nod
 "$GPUFEED" plan "$SMALL" --ranks 64 >"$out" 2>&1
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "fewer than one batch" "$out" && ok "too many ranks: exit 2 with reason" || { bad "too many ranks: exit $rc"; cat "$out"; }
+grep -q "plan --fit" "$out" && ok "the refusal names plan --fit" || bad "no --fit hint"
+
+# --fit (DLIO's datasize): unet3d's 168 files of mean 146600628 B on 32 nodes of 512 GiB:
+# 5 x 32 x 512 GiB / 146600628 B = 600003.4 -> 600004 files; 256 x batch 7 = 1792 files by
+# batch. Then the plan runs with it (the README's cluster example, which exits 2 without).
+"$GPUFEED" plan "$SRCDIR/workloads/unet3d_h100.yaml" --ranks 256 --nodes 32 --node-memory 512GiB --fit \
+	>"$out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q "^fit           num_files_train 600004 .*needs 600004, one batch per accelerator 1792" "$out" &&
+	grep -q "^dataset       600004 files" "$out" && ok "--fit: 600004 files, plan exits 0" ||
+	{ bad "--fit: exit $rc"; cat "$out"; }
+# A small memory: the batch bound wins (64 ranks x batch 4 of small.yaml = 256 samples).
+bpf=$("$GPUFEED" plan "$SMALL" --ranks 64 --node-memory 1KiB --fit 2>&1 | sed -n 's/.*one batch per accelerator \([0-9]*\);.*/\1/p')
+spf=$(awk '/num_samples_per_file/ { print $2 }' "$SMALL")
+bs=$(sed -n 's/.*batch_size: *\([0-9]*\).*/\1/p' "$SMALL" | head -1)
+want=$(( (64 * bs + spf - 1) / spf ))
+[ "$bpf" = "$want" ] && ok "--fit by batch: $bpf files" || bad "--fit by batch: '$bpf', expected $want"
 
 # plan says what run will refuse (here: evaluation, which run does not emulate), prints no
 # training lines for a generate-only workflow, and words checkpoint sizes as they are:
