@@ -13,6 +13,7 @@
 #include "report/table.h"
 #include "report/report.h"
 #include "model/units.h"
+#include "model/workload.h"
 #include "sim/simulate.h"
 
 static const struct {
@@ -232,6 +233,36 @@ static int cli_progress(const char *arg, struct gf_cli *c, char *err, size_t err
 	return 0;
 }
 
+/* An unknown or incomplete option's message, with the nearest known option when the word
+ * is a near miss (--taget: did you mean --target?). */
+static void cli_bad_option(const char *arg, const struct option *opts, enum gf_cmd cmd, char *err, size_t errlen)
+{
+	char word[128];
+	const char *near = NULL;
+	unsigned best = 3;
+
+	snprintf(word, sizeof(word), "%s", arg + strspn(arg, "-"));
+	word[strcspn(word, "=")] = '\0';
+	for (const struct option *o = opts; o->name; o++) {
+		unsigned d = gf_edit_distance(word, o->name);
+		if (!strcmp(word, o->name)) {
+			snprintf(err, errlen, "option '--%s' needs a value (see gpufeed %s --help)", o->name,
+				 gf_cmd_name(cmd));
+			return;
+		}
+		if (d < best) {
+			best = d;
+			near = o->name;
+		}
+	}
+	if (near)
+		snprintf(err, errlen, "unknown option '%s': did you mean --%s? (see gpufeed %s --help)", arg, near,
+			 gf_cmd_name(cmd));
+	else
+		snprintf(err, errlen, "option '%s' is unknown or needs a value (see gpufeed %s --help)", arg,
+			 gf_cmd_name(cmd));
+}
+
 /* After the options: help and version need nothing else; a run needs a command and a workload. */
 static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
 {
@@ -309,8 +340,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 			if (optopt > 0 && optopt < 256)
 				snprintf(err, errlen, "option -%c is unknown or needs a value (see gpufeed --help)", optopt);
 			else
-				snprintf(err, errlen, "option '%s' is unknown or needs a value (see gpufeed %s --help)",
-					 argv[optind - 1], gf_cmd_name(c->cmd));
+				cli_bad_option(argv[optind - 1], opts, c->cmd, err, errlen);
 			return -EINVAL;
 		}
 		if (rc)

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config.h"
+#include "model/workload.h"
 
 /* Each backend is defined in its own file; only the registry names them. Those after
  * posix are built only when configure found their library. */
@@ -49,6 +51,42 @@ const struct gf_io_ops *gf_io_find(const char *name)
 		if (strcmp(registry[i]->name, name) == 0)
 			return registry[i];
 	return NULL;
+}
+
+/* fio's ioengine names for the same engines, so a fio user's --engine gets the name to use. */
+static const struct {
+	const char *fio, *ours;
+} fio_names[] = {
+	{ "io_uring", "uring" }, { "libaio", "aio" }, { "psync", "posix" }, { "sync", "posix" },
+	{ "pvsync", "posix" }, { "pvsync2", "posix" }, { "mmap", "mmap" }, { "null", "null" },
+	{ "gfapi_async", "gfapi" },
+};
+
+/* An unknown engine's message: fio's name mapped, else the nearest built-in name. */
+static void unknown_engine(const char *engine, char *why, size_t len)
+{
+	const char *near = NULL;
+	unsigned best = 3; /* more edits than two is another word */
+
+	for (size_t i = 0; i < sizeof(fio_names) / sizeof(fio_names[0]); i++)
+		if (!strcasecmp(engine, fio_names[i].fio)) {
+			snprintf(why, len, "unknown engine '%s': that is fio's name; gpufeed's is '%s'%s (built-in "
+				 "engines are %s)", engine, fio_names[i].ours, gf_io_find(fio_names[i].ours) ? "" :
+				 ", not in this build", gf_io_names());
+			return;
+		}
+	for (size_t i = 0; i < NREG; i++) {
+		unsigned d = gf_edit_distance(engine, registry[i]->name);
+		if (d < best) {
+			best = d;
+			near = registry[i]->name;
+		}
+	}
+	if (near)
+		snprintf(why, len, "unknown engine '%s': did you mean '%s'? (built-in engines are %s)", engine, near,
+			 gf_io_names());
+	else
+		snprintf(why, len, "unknown engine '%s': built-in engines are %s", engine, gf_io_names());
 }
 
 const char *gf_io_names(void)
@@ -212,7 +250,7 @@ const struct gf_io_ops *gf_io_for_uri(const char *uri, const char *engine, char 
 	const struct gf_io_ops *def = ops;
 	ops = gf_io_find(engine);
 	if (!ops) {
-		snprintf(why, len, "unknown engine '%s': built-in engines are %s", engine, gf_io_names());
+		unknown_engine(engine, why, len);
 		return NULL;
 	}
 	/* The null engine moves no bytes: any name will do. */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "io/ns.h"
 #include "model/units.h"
@@ -321,6 +322,50 @@ void gf_guard_ckpt_folder_path(const struct gf_workload *w, const struct gf_targ
 		buf[l - 1] = '\0';
 }
 
+/* What keep checkpoints of bytes need: 2% for the filesystem's blocks and metadata, and
+ * 64 MiB for the index and results beside them. */
+static bool ckpt_fits(uint64_t avail, uint64_t bytes, unsigned keep)
+{
+	return (double)avail >= (double)bytes * keep * 1.02 + 64.0 * 1048576;
+}
+
+int gf_guard_ckpt_space(const struct gf_workload *w, const struct gf_target *t, const struct gf_model_layout *m,
+			int ranks, char *err, size_t errlen)
+{
+	char folder[4096], a[64], b[64], c[64];
+	struct statvfs sv;
+	unsigned keep = w->workflow.train ? 1 : (w->checkpoint.num_checkpoints_write > 0
+						 ? (unsigned)w->checkpoint.num_checkpoints_write : 0);
+	uint64_t bytes, avail;
+
+	if (!w->workflow.checkpoint || !keep || (t->ops->caps & GF_IO_CAP_NOIO))
+		return 0;
+	gf_guard_ckpt_folder_path(w, t, folder, sizeof(folder));
+	if (gf_ns_remote(folder))
+		return 0;
+	/* The folder may not exist yet: its nearest parent that does holds it. */
+	while (statvfs(folder, &sv)) {
+		char *slash = strrchr(folder, '/');
+		if (errno != ENOENT)
+			return 0;
+		if (!slash)
+			snprintf(folder, sizeof(folder), ".");
+		else if (slash == folder)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+	bytes = gf_model_written_bytes(w, m, ranks);
+	if (ckpt_fits(avail, bytes, keep))
+		return 0;
+	snprintf(err, errlen, "%s has %s free, %u checkpoint(s) of %s need about %s: set checkpoint.scale "
+		 "(e.g. 1/1000)%s or choose another target", folder, gf_format_size(avail, a, sizeof(a)), keep,
+		 gf_format_size(bytes, b, sizeof(b)), gf_format_size((uint64_t)((double)bytes * keep * 1.02), c, sizeof(c)),
+		 w->workflow.train ? "" : ", fewer checkpoint.num_checkpoints_write");
+	return -ENOSPC;
+}
+
 int gf_guard_ckpt_folder(bool root, const struct gf_target *t, const char *folder, unsigned keep,
 			 uint64_t bytes, char *msg, size_t msglen)
 {
@@ -344,7 +389,7 @@ int gf_guard_ckpt_folder(bool root, const struct gf_target *t, const char *folde
 		snprintf(msg, msglen, "cannot create %s: %s", folder, strerror(-rc));
 		return rc;
 	}
-	if (!gf_target_free_bytes(folder, &avail) && (double)avail < (double)bytes * keep * 1.02 + 64.0 * 1048576) {
+	if (!gf_target_free_bytes(folder, &avail) && !ckpt_fits(avail, bytes, keep)) {
 		char a[64], b[64];
 		snprintf(msg, msglen, "%s has %s free, %u checkpoint(s) need about %s: set checkpoint.scale "
 			 "(e.g. 1/1000) or fewer checkpoint.num_checkpoints_write", folder,

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "io/io.h"
+#include "model/model.h"
 #include "model/plan.h"
 #include "model/workload.h"
 #include "phase/dio.h"
@@ -35,6 +36,14 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
  * object_per_rank there. */
 int gf_guard_ckpt_layout(const struct gf_workload *w, const struct gf_target *t, enum gf_ckpt_layout *layout,
 			 char *err, size_t errlen);
+
+/* The checkpoints' bytes (train: one at a time; checkpoint-only: every write, as they
+ * stay until the reads) against the free space of the folder they go to, or of its
+ * nearest existing parent: -ENOSPC with both sizes, before anything is written. Local and
+ * mounted paths only, by statvfs, nothing created (plan calls it too); an s3:// or
+ * gluster:// target is checked when its folder is made, a null engine writes nothing. */
+int gf_guard_ckpt_space(const struct gf_workload *w, const struct gf_target *t, const struct gf_model_layout *m,
+			int ranks, char *err, size_t errlen);
 
 /* GF_DIRECT_OFF, _ON or _AUTO: reader.odirect, else target.direct. */
 int gf_guard_direct_mode(const struct gf_workload *w);

@@ -30,16 +30,21 @@ static const char *layout_name(enum gf_layout l)
 /* The guards run makes before any I/O that plan can make too: the workload's
  * combinations, and the checkpoint layout against the target (resolving it only names
  * its backend). */
-static int refused(const struct gf_cli *c, const struct gf_workload *w, char *err, size_t len)
+static int refused(const struct gf_cli *c, const struct gf_workload *w, unsigned ranks, char *err, size_t len)
 {
 	enum gf_ckpt_layout layout;
+	struct gf_model_layout m;
 	struct gf_target t;
+	int rc;
 
 	if (gf_guard_workload(c, w, NULL, err, len))
 		return -EINVAL;
 	if (gf_target_resolve(w, c->target, c->engine, &t, err, len))
-		return 0; /* said on the target line */
-	return gf_guard_ckpt_layout(w, &t, &layout, err, len);
+		return -EINVAL; /* run stops there too, before any I/O */
+	rc = gf_guard_ckpt_layout(w, &t, &layout, err, len);
+	if (!rc && w->workflow.checkpoint && !gf_model_layout(w, (int)ranks, &m, err, len))
+		rc = gf_guard_ckpt_space(w, &t, &m, (int)ranks, err, len);
+	return rc;
 }
 
 /* plan: keys accepted without effect, on one line. */
@@ -278,7 +283,7 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *wl, FILE *out,
 	if (!warnings)
 		fprintf(out, "warnings      none\n");
 	/* What run would refuse, said here where nothing was done yet. */
-	if (refused(c, w, err, sizeof(err))) {
+	if (refused(c, w, ranks, err, sizeof(err))) {
 		fprintf(out, "refused       run would stop here: %s\n", err);
 		return GF_EXIT_USAGE;
 	}

@@ -135,7 +135,7 @@ cli unknown_long_option "option '--frobnicate' is unknown" none \
 	run "$GOOD" --frobnicate $(R unknown_long_option)
 cli unknown_short_option "option -x is unknown" none \
 	run "$GOOD" -x $(R unknown_short_option)
-cli option_without_value "option '--results' is unknown or needs a value" none \
+cli option_without_value "option '--results' needs a value" none \
 	run "$GOOD" --target "$TMP/cli-option_without_value/data" --results
 cli unknown_command "unknown command 'frob'" none \
 	frob "$GOOD" $(R unknown_command)

@@ -28,6 +28,29 @@ usage "unknown option" "unknown" plan "$SMALL" --frobnicate
 usage "missing option value" "needs a value" plan "$SMALL" --target
 usage "bad --duration" "--duration" run "$SMALL" --duration soon
 usage "two workloads" "unexpected argument" plan "$SMALL" "$SMALL"
+# Near misses get the name to use: an option one letter off, fio's engine names.
+usage "--taget: did you mean" "did you mean --target?" plan "$SMALL" --taget /tmp
+usage "--taget=X: did you mean" "did you mean --target?" train "$SMALL" --taget=/tmp
+usage "--engine io_uring: fio's name" "gpufeed's is 'uring'" plan "$SMALL" --engine io_uring --target "$TMP/d"
+usage "--engine libaio: fio's name" "gpufeed's is 'aio'" plan "$SMALL" --engine libaio --target "$TMP/d"
+usage "--engine posx: did you mean" "did you mean 'posix'" plan "$SMALL" --engine posx --target "$TMP/d"
+# The same refusals from a run exit 2 before anything is made: no data folder, no results.
+for e in io_uring gfapi; do
+	gf 1 run "$SMALL" --engine "$e" --target "$TMP/e-$e" --results "$TMP/er-$e" >"$TMP/o" 2>&1
+	rc=$?
+	[ "$rc" -eq 2 ] && [ ! -e "$TMP/e-$e" ] && [ ! -e "$TMP/er-$e" ] && grep -q "engine" "$TMP/o" &&
+		ok "run --engine $e on a local path: exit 2, nothing made" ||
+		{ bad "run --engine $e on a local path: exit $rc"; cat "$TMP/o"; ls "$TMP"; }
+done
+# A checkpoint that cannot fit the free space: llama3_1t, 10 checkpoints of 15.1 TiB.
+usage "plan: checkpoints larger than the free space" "free, 10 checkpoint(s) of 15.1 TiB need about" \
+	plan "$SRCDIR/workloads/llama3_1t.yaml" --target "$TMP/big"
+gf 2 run "$SRCDIR/workloads/llama3_1t.yaml" --target "$TMP/big" --results "$TMP/bigr" \
+	--set checkpoint.mode=subset --set model.parallelism.data=2 >"$TMP/o" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && [ ! -e "$TMP/big" ] && [ ! -e "$TMP/bigr" ] && grep -q "free, 10 checkpoint(s) of .* need about" "$TMP/o" &&
+	ok "run: checkpoints larger than the free space: exit 2, nothing written" ||
+	{ bad "run: checkpoints larger than the free space: exit $rc"; cat "$TMP/o"; }
 usage "unknown engine" "unknown engine 'warp'" run "$SMALL" --engine warp --target "$TMP/d" --results "$TMP/r"
 usage "unsupported scheme" "other schemes" run "$SMALL" --target ftp://bucket/x --results "$TMP/r"
 [ ! -e "$TMP/r" ] || [ -z "$(ls -A "$TMP/r")" ] && ok "usage errors leave no results" || bad "results left behind"
