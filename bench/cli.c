@@ -11,6 +11,7 @@
 #include "phase/progress.h"
 #include "report/compare.h"
 #include "report/table.h"
+#include "run/keys_cmd.h"
 #include "report/report.h"
 #include "model/units.h"
 #include "model/workload.h"
@@ -31,6 +32,7 @@ static const struct {
 				   "(no MPI)" },
 	{ "compare", GF_CMD_COMPARE, "set runs side by side; with --baseline, exit 3 on a regression (no MPI)" },
 	{ "table", GF_CMD_TABLE, "one CSV row per run: verdict and key figures, for spreadsheets (no MPI)" },
+	{ "keys", GF_CMD_KEYS, "the workload keys: type, default, allowed values, description (no MPI)" },
 	{ "simulate", GF_CMD_SIMULATE, "predict bursts, AU and goodput on a larger cluster from a system "
 				       "file; --calibrate fits one to measured runs (no MPI)" },
 };
@@ -49,6 +51,8 @@ enum gf_cmd gf_cli_peek(int argc, char **argv)
 			return GF_CMD_TABLE;
 		if (!strcmp(argv[i], "simulate"))
 			return GF_CMD_SIMULATE;
+		if (!strcmp(argv[i], "keys"))
+			return GF_CMD_KEYS;
 		break;
 	}
 	return GF_CMD_NONE;
@@ -92,6 +96,10 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 	}
 	if (cmd == GF_CMD_SIMULATE) {
 		gf_simulate_usage(f);
+		return;
+	}
+	if (cmd == GF_CMD_KEYS) {
+		gf_keys_usage(f);
 		return;
 	}
 	fprintf(f, "usage: gpufeed %s WORKLOAD.yaml [options]\n", gf_cmd_name(cmd));

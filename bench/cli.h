@@ -10,7 +10,8 @@
 #include "exit.h"
 
 enum gf_cmd { GF_CMD_NONE = 0, GF_CMD_RUN, GF_CMD_DATAGEN, GF_CMD_TRAIN, GF_CMD_PLAN, GF_CMD_CEILING,
-	      GF_CMD_REPORT, GF_CMD_COMPARE, GF_CMD_SIMULATE, GF_CMD_TABLE };
+	      GF_CMD_REPORT, GF_CMD_COMPARE, GF_CMD_SIMULATE, GF_CMD_TABLE,
+	      GF_CMD_KEYS };
 
 #define GF_MAX_SETS 128
 
@@ -39,7 +40,7 @@ int gf_cli_check_label(const char *label);
 
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen);
 void gf_cli_usage(FILE *f, enum gf_cmd cmd);
-/* GF_CMD_REPORT, GF_CMD_COMPARE, GF_CMD_TABLE or GF_CMD_SIMULATE when that is the command on the line,
+/* GF_CMD_REPORT, GF_CMD_COMPARE, GF_CMD_TABLE, GF_CMD_KEYS or GF_CMD_SIMULATE when that is the command on the line,
  * else GF_CMD_NONE: those take options of their own, and main() hands them the whole
  * command line before any workload or MPI is touched. */
 enum gf_cmd gf_cli_peek(int argc, char **argv);

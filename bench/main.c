@@ -8,6 +8,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/table.h"
+#include "run/keys_cmd.h"
 #include "run/run.h"
 #include "sim/simulate.h"
 #include "mpi/world.h"
@@ -43,6 +44,7 @@ int main(int argc, char **argv)
 	case GF_CMD_COMPARE: return gf_cmd_compare(argc, argv, stdout, stderr);
 	case GF_CMD_TABLE: return gf_cmd_table(argc, argv, stdout, stderr);
 	case GF_CMD_SIMULATE: return gf_cmd_simulate(argc, argv, stdout, stderr);
+	case GF_CMD_KEYS: return gf_cmd_keys(argc, argv, stdout, stderr);
 	default: break;
 	}
 	if (gf_cli_parse(argc, argv, &cli, err, sizeof(err))) {
