@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "datadir.h"
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/table.h"
@@ -33,7 +34,7 @@ int main(int argc, char **argv)
 	struct gf_cli cli;
 	struct gf_workload w;
 	struct gf_world world;
-	char err[2048];
+	char err[2048], wpath[4608];
 	bool speak = launcher_rank() == 0;
 	int rc;
 
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
 		return GF_EXIT_OK;
 	}
 
+	/* workloads/unet3d_h100.yaml from anywhere: the installed copy when there is none here. */
+	cli.workload = gf_datadir_workload(cli.workload, wpath, sizeof(wpath));
 	gf_workload_defaults(&w);
 	rc = gf_yaml_load(cli.workload, &w, err, sizeof(err));
 	for (int i = 0; !rc && i < cli.nsets; i++)

@@ -2,6 +2,7 @@
  * plots the run's data allows, has plotdata.c write what they draw, and hands gnuplot
  * numbers as variables and strings as arguments. */
 #include "report/plot.h"
+#include "datadir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,36 +38,19 @@ static bool has_file(const char *dir, const char *name)
 
 int gf_plot_dir(char *buf, size_t len)
 {
-	const char *cands[3];
-	int n = 0;
+	const char *env = getenv("GPUFEED_PLOT_DIR");
 
-	cands[n++] = getenv("GPUFEED_PLOT_DIR");
 	/* Set, it is the only place looked at: a wrong value must not go unnoticed. */
-	if (cands[0] && cands[0][0]) {
-		if (has_file(cands[0], "common.gp")) {
-			snprintf(buf, len, "%s", cands[0]);
+	if (env && env[0]) {
+		if (has_file(env, "common.gp")) {
+			snprintf(buf, len, "%s", env);
 			return 0;
 		}
 		snprintf(buf, len, "GPUFEED_PLOT_DIR=%s holds no gnuplot scripts (common.gp); point it at "
-			 "the scripts/plot folder of the gpufeed sources, or unset it", cands[0]);
+			 "the scripts/plot folder of the gpufeed sources, or unset it", env);
 		return -ENOENT;
 	}
-#ifdef GF_PLOT_DIR
-	cands[n++] = GF_PLOT_DIR;
-#endif
-#ifdef GF_PLOT_INSTALL_DIR
-	cands[n++] = GF_PLOT_INSTALL_DIR;
-#endif
-	for (int i = 0; i < n; i++)
-		if (cands[i] && cands[i][0] && has_file(cands[i], "common.gp")) {
-			snprintf(buf, len, "%s", cands[i]);
-			return 0;
-		}
-	snprintf(buf, len, "no gnuplot scripts (common.gp) in %s%s%s%s%s; set GPUFEED_PLOT_DIR to "
-		 "the scripts/plot folder of the gpufeed sources",
-		 cands[0] ? cands[0] : "$GPUFEED_PLOT_DIR (unset)", n > 1 ? ", " : "",
-		 n > 1 ? cands[1] : "", n > 2 ? ", " : "", n > 2 ? cands[2] : "");
-	return -ENOENT;
+	return gf_datadir_find("plot", "scripts/plot", "common.gp", buf, len);
 }
 
 static bool gnuplot_installed(void)

@@ -16,8 +16,8 @@
 struct json_object;
 
 /* Where the gnuplot scripts are: $GPUFEED_PLOT_DIR when it is set (and then only there),
- * else the first that holds common.gp of the source tree gpufeed was built from and the
- * installed copy (pkgdatadir/plot). Returns 0 and the folder, or -ENOENT with the places
+ * else the plot/ folder gf_datadir_find gives ($GPUFEED_DATADIR, the installed tree next
+ * to the binary, the configured pkgdatadir, the source tree). Returns 0 and the folder, or -ENOENT with the places
  * that were tried in buf. */
 int gf_plot_dir(char *buf, size_t len);
 
