@@ -118,7 +118,8 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 			   "  --nodes N           nodes those ranks run on (default: 1)\n"
 			   "  --node-memory SIZE  memory per node for the page-cache warning (default: this machine's)\n"
 			   "  --fit               plan with the num_files_train that makes the dataset >= 5x the\n"
-			   "                      nodes' memory and >= one batch per accelerator (DLIO's datasize)\n");
+			   "                      nodes' memory and >= one batch per accelerator (DLIO's datasize)\n"
+			   "  (with --target, checkpoints that do not fit its free space are refused, as run does)\n");
 	} else {
 		fprintf(f, "  --results DIR       where results folders go (default: results)\n"
 			   "  --label NAME        name the run: its folder is DIR/NAME instead of\n"

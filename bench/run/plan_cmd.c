@@ -42,7 +42,9 @@ static int refused(const struct gf_cli *c, const struct gf_workload *w, unsigned
 	if (gf_target_resolve(w, c->target, c->engine, &t, err, len))
 		return -EINVAL; /* run stops there too, before any I/O */
 	rc = gf_guard_ckpt_layout(w, &t, &layout, err, len);
-	if (!rc && w->workflow.checkpoint && !gf_model_layout(w, (int)ranks, &m, err, len))
+	/* Free space only for a --target given: a plan of sizes for another machine's storage
+	 * need not fit here. */
+	if (!rc && c->target && w->workflow.checkpoint && !gf_model_layout(w, (int)ranks, &m, err, len))
 		rc = gf_guard_ckpt_space(w, &t, &m, (int)ranks, err, len);
 	return rc;
 }
