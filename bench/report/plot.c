@@ -240,9 +240,25 @@ static bool exists(const struct ctx *c, const char *name, char *path, size_t len
 	return access(path, R_OK) == 0;
 }
 
+/* What the timeline must say of a run that did not complete, or of one interval only:
+ * a plot with a point or two would otherwise look like a run that read nothing. */
+static void timeline_status(const struct ctx *c, int intervals, char *buf, size_t len)
+{
+	const char *status = gf_json_str(c->s, "/status", "complete");
+	double t = num(c->s, "/train/elapsed_s", 0);
+
+	buf[0] = '\0';
+	if (strcmp(status, "complete"))
+		snprintf(buf, len, "the run %s after %.3g s of training: the data ends there (%.160s)",
+			 !strcmp(status, "interrupted") ? "was interrupted" : "failed", t,
+			 gf_json_str(c->s, "/error", "see summary.json"));
+	else if (intervals < 2)
+		snprintf(buf, len, "one interval of %.3g s only: too short a run to show a course over time", t);
+}
+
 static int plot_timeline(struct ctx *c)
 {
-	char in[4300], data[4300], spans[4300];
+	char in[4300], data[4300], spans[4300], status[320];
 	struct gf_series_info info;
 	double compute = num(c->s, "/plan/compute_s_per_step", 0), demand = 0, thr = 0, bdiv;
 	const char *bunit;
@@ -281,7 +297,8 @@ static int plot_timeline(struct ctx *c)
 	gf_plot_var_num(c->nums, sizeof(c->nums), "exclude_steps",
 			num(c->s, "/workload/output/metric/exclude_start_steps", 1));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "dropped_last", info.dropped_last);
-	render(c, "timeline", &(struct gf_plot_args){ .data = data, .extra = { bunit, spans } });
+	timeline_status(c, rc, status, sizeof(status));
+	render(c, "timeline", &(struct gf_plot_args){ .data = data, .extra = { bunit, spans, status } });
 	return 0;
 }
 

@@ -40,23 +40,26 @@ bar_colour(au) = threshold > 0 && au < threshold ? 0xE69F00 : 0x0072B2
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
 	set title "AU per accelerator\n" . title font ",20"
-	set label 1 sprintf("lowest: AU %.2f%% on rank %d", worst_au, worst_rank) \
-		at graph 0.01, graph 0.96 left front
+	# The lowest AU is an entry of the key, so that it can never overlap it.
+	lowest = sprintf("lowest: AU %.2f%% on rank %d", worst_au, worst_rank)
 	if (threshold > 0 && n_below > 0) {
 		plot $sorted using 0:1:(bar_colour($1)):xticlabels(tic_label($2)) with boxes lc rgb variable notitle, \
 			NaN with boxes lc rgb c_blue title (n_below < n ? "at or above the threshold" : ""), \
 			NaN with boxes lc rgb c_orange title sprintf("below the threshold (%d)", int(n_below)), \
 			threshold with lines dt 2 lw 2 lc rgb c_red title sprintf("threshold %g%%", threshold), \
-			mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au)
+			mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au), \
+			keyentry with points pt -1 title lowest
 	} else {
 		if (threshold > 0) {
 			plot $sorted using 0:1:xticlabels(tic_label($2)) with boxes lc rgb c_blue \
 					title "every accelerator at or above the threshold", \
 				threshold with lines dt 2 lw 2 lc rgb c_red title sprintf("threshold %g%%", threshold), \
-				mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au)
+				mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au), \
+			keyentry with points pt -1 title lowest
 		} else {
 			plot $sorted using 0:1:xticlabels(tic_label($2)) with boxes lc rgb c_blue notitle, \
-				mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au)
+				mean_au with lines dt 3 lw 2 lc rgb c_grey title sprintf("mean %.2f%%", mean_au), \
+			keyentry with points pt -1 title lowest
 		}
 	}
 	unset output

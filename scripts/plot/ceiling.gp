@@ -14,6 +14,16 @@ lat_unit = ARG7
 verdict = ARG8
 
 set xrange [0:t_end > 0 ? t_end : 1]
+# Each panel's top (with the head room for its key), for its tick step.
+stats data using (column("read_bytes_per_s") / bw_div) nooutput
+bw_top = (STATS_max > mean_rate / bw_div ? STATS_max : mean_rate / bw_div) * 1.35
+stats data using "requests_per_s" nooutput
+req_top = STATS_max * 1.35
+lat_top = 1
+if (has_lat > 0) {
+	stats data using (column("read_latency_mean_us") / lat_div) nooutput
+	lat_top = (STATS_max > p99_us / lat_div ? STATS_max : p99_us / lat_div) * 1.35
+}
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
 	set multiplot layout (has_lat > 0 ? 3 : 2), 1 title "Storage ceiling\n" . verdict . "\n" . title font ",18" \
@@ -25,6 +35,7 @@ do for [fmt in formats] {
 	set yrange [0:*]
 	set offsets 0, 0, graph 0.35, 0
 	set key top right horizontal opaque box lc rgb "#c0c0c0"
+	set ytics 0, tick_step(bw_top)
 	plot data using "t_mid_s":(column("read_bytes_per_s") / bw_div) with linespoints lw 2 pt 7 ps 0.8 \
 			lc rgb c_blue title "read", \
 		mean_rate / bw_div with lines dt 2 lw 2 lc rgb c_grey title "mean over the phase"
@@ -35,6 +46,7 @@ do for [fmt in formats] {
 		set xlabel "time since the ceiling phase started (s)"
 	}
 	unset key
+	set ytics 0, tick_step(req_top)
 	plot data using "t_mid_s":"requests_per_s" with linespoints lw 2 pt 7 ps 0.8 lc rgb c_green notitle
 	if (has_lat > 0) {
 		set title "read latency, mean of the interval's requests"
@@ -42,10 +54,12 @@ do for [fmt in formats] {
 		set format x "%g"
 		set xlabel "time since the ceiling phase started (s)"
 		set key top right horizontal opaque box lc rgb "#c0c0c0"
+		set ytics 0, tick_step(lat_top)
 		plot data using "t_mid_s":(column("read_latency_mean_us") / lat_div) with linespoints lw 2 pt 7 ps 0.8 \
 				lc rgb c_purple title "mean", \
 			p99_us / lat_div with lines dt 2 lw 2 lc rgb c_red title "p99 over the phase"
 	}
+	set ytics autofreq
 	unset multiplot
 	unset output
 }

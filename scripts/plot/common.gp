@@ -22,3 +22,8 @@ set key noenhanced
 # Colours (colour-blind safe, Okabe-Ito).
 c_blue = "#0072B2"; c_orange = "#E69F00"; c_green = "#009E73"; c_red = "#D55E00"
 c_purple = "#CC79A7"; c_sky = "#56B4E9"; c_grey = "#7f7f7f"; c_yellow = "#F0E442"
+
+# A y tick step for a panel whose data reach top (> 0): 1, 2 or 5 x 10^k giving at most
+# about 5 ticks, so that a short panel's labels never run into each other.
+tick_step(top) = top <= 0 ? 1 : (_x = top / 4.0, _e = 10**floor(log10(_x)), _f = _x / _e, \
+	(_f <= 1 ? 1 : _f <= 2 ? 2 : _f <= 5 ? 5 : 10) * _e)

@@ -66,6 +66,52 @@ done
 [ ! -e "$ck/plots/gnuplot.log" ] && ok "no warning with checkpoint data" || { bad "gnuplot printed:"; cat "$ck/plots/gnuplot.log"; }
 grep -q "ckpt 0" "$ck/plots/timeline.svg" && ok "timeline labels the shaded burst" || bad "no burst label on the timeline"
 
+# Item 8 of issue 13, each checked on the SVG text: 20 bursts all labelled, 0-based like
+# the CSV files ("w0".."w9", "r0".."r9"), none left to a legend of 2; a scaled checkpoint
+# says so; the accelerator key names what is drawn (no "below the threshold" when none is)
+# and holds the lowest AU itself, so they cannot overlap; a failed run's timeline says it
+# failed and where the data end; no axis in scientific notation.
+many=$TMP/many-bursts
+cp -r "$dir" "$many"
+rm -rf "$many/plots"
+{
+	echo "burst,kind,checkpoint,rank,seconds"
+	for b in $(seq 0 19); do
+		k=write; c=$b
+		[ "$b" -ge 10 ] && { k=restore; c=$((b - 10)); }
+		for r in 0 1 2 3; do echo "$b,$k,$c,$r,0.$((r + 2))$((b % 10))"; done
+	done
+} >"$many/checkpoint_ranks.csv"
+jq '.checkpoint = {write_count: 10, restore_count: 10, scaled: true, scale: 0.001, bytes: 4000000,
+	unscaled_bytes: 4000000000, bursts: [range(20) | {kind: (if . < 10 then "write" else "restore" end),
+	checkpoint: (. % 10), burst_s: 0.5, bytes: 4000000, bytes_per_s: (8e6 + . * 1e5)}]}' \
+	"$dir/summary.json" >"$many/summary.json"
+"$GPUFEED" report "$many" --quiet || bad "report with 20 bursts failed"
+svg=$many/plots/checkpoint.svg
+labels=$(grep -oE '<text>[wr][0-9]+</text>' "$svg" | sort -u | sed 's/<[^>]*>//g' | sort -V | tr '\n' ' ')
+[ "$labels" = "r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 " ] &&
+	ok "20 bursts: every one labelled, 0-based (w0..w9, r0..r9)" || bad "burst labels: '$labels'"
+grep -q '<text>SCALED checkpoint' "$svg" && ok "the scaled checkpoint is marked" || bad "no SCALED note"
+[ ! -e "$many/plots/gnuplot.log" ] && ok "no warning with 20 bursts" || { bad "gnuplot printed:"; cat "$many/plots/gnuplot.log"; }
+acc=$dir/plots/accelerators.svg
+if jq -e '[.train.au_percent.min, .train.au_threshold_percent] | .[0] >= .[1]' "$dir/summary.json" >/dev/null; then
+	! grep -q 'below the threshold' "$acc" && grep -q '<text>every accelerator at or above the threshold</text>' "$acc" &&
+		ok "accelerators: every one above the threshold, and the key says so" || bad "accelerators key names what is not drawn"
+fi
+grep -q '<text>lowest: AU ' "$acc" && ok "accelerators: the lowest AU is in the key" || bad "no lowest-AU entry"
+failed=$TMP/failed
+cp -r "$dir" "$failed"
+rm -rf "$failed/plots"
+jq '.status = "failed" | .error = "train: rank 1: cannot open f.npz: No such file or directory"' "$dir/summary.json" \
+	>"$failed/summary.json"
+"$GPUFEED" report "$failed" --quiet
+grep -q '<text>the run failed after .* s of training: the data ends there (train: rank 1: cannot open f.npz' \
+	"$failed/plots/timeline.svg" && ok "a failed run's timeline says so" || bad "the failed run's timeline says nothing"
+sci=$(grep -hoE '<text>[-0-9.]+e[-+][0-9]+</text>' "$dir"/plots/*.svg "$many"/plots/*.svg | head -3)
+[ -z "$sci" ] && ok "no tick label in scientific notation" || bad "scientific notation on an axis: $sci"
+grep -q '<text>request latency (ms, log scale)</text>\|<text>request latency (us, log scale)</text>\|<text>request latency (s, log scale)</text>' \
+	"$dir/plots/latency.svg" && ok "latency axis in us/ms/s" || bad "latency axis unit"
+
 # The scripts are found through GPUFEED_PLOT_DIR; a wrong one is a note, not a failure.
 GPUFEED_PLOT_DIR=$TMP/nowhere "$GPUFEED" report "$dir" --quiet && ok "report exits 0 with a wrong GPUFEED_PLOT_DIR" ||
 	bad "report failed with a wrong GPUFEED_PLOT_DIR"
