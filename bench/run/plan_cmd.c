@@ -199,7 +199,7 @@ static int plan_checkpoint(const struct gf_workload *w, const struct gf_plan *p,
 
 /* plan --fit: the workload with DLIO's datasize (gf_plan_fit_files) in num_files_train,
  * said on a line that gives the --set to run it with. */
-static void plan_fit(const struct gf_cli *c, struct gf_workload *w, unsigned ranks, FILE *out)
+static void plan_fit(const struct gf_cli *c, struct gf_workload *w, unsigned ranks, char *line, size_t len)
 {
 	unsigned nodes = c->nodes ? c->nodes : 1;
 	double mem = c->node_memory > 0 ? c->node_memory : gf_env_node_memory();
@@ -207,7 +207,7 @@ static void plan_fit(const struct gf_cli *c, struct gf_workload *w, unsigned ran
 	uint64_t by_mem, by_batch, n = gf_plan_fit_files(w, (unsigned)accels, mem * nodes, &by_mem, &by_batch);
 	char a[64];
 
-	fprintf(out, "fit           num_files_train %llu (was %lld): >= 5x the memory of %u node(s) of %s "
+	snprintf(line, len, "fit           num_files_train %llu (was %lld): >= 5x the memory of %u node(s) of %s "
 		"needs %llu, one batch per accelerator %llu; run with --set dataset.num_files_train=%llu\n",
 		(unsigned long long)n, (long long)w->dataset.num_files_train, nodes,
 		gf_format_size((uint64_t)mem, a, sizeof(a)), (unsigned long long)by_mem,
@@ -220,7 +220,7 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *wl, FILE *out,
 	/* A copy, so that --fit can plan with the fitted size. */
 	struct gf_workload fitted = *wl, *w = &fitted;
 	struct gf_plan p;
-	char err[1024], a[64], b[64], name[GF_STR];
+	char err[1024], a[64], b[64], name[GF_STR], fit[512] = "";
 	unsigned ranks = c->ranks;
 	int warnings = 0, rc;
 
@@ -235,12 +235,12 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *wl, FILE *out,
 			ranks = 1;
 	}
 	if (c->fit && (w->workflow.train || w->workflow.generate_data))
-		plan_fit(c, w, ranks, out);
+		plan_fit(c, w, ranks, fit, sizeof(fit));
 	if (gf_plan_build(w, ranks, &p, err, sizeof(err))) {
 		fprintf(errf, "gpufeed: %s\n", err);
 		return GF_EXIT_USAGE;
 	}
-	fprintf(out, "workload      %s (%s)\n", gf_workload_name(w, name, sizeof(name)), w->source);
+	fprintf(out, "workload      %s (%s)\n%s", gf_workload_name(w, name, sizeof(name)), w->source, fit);
 	if (w->workflow.train || w->workflow.generate_data) {
 		fprintf(out, "dataset       %llu files x %llu samples = %llu samples, format %s (%s)\n",
 			(unsigned long long)p.files, (unsigned long long)p.samples_per_file,

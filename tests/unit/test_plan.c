@@ -528,6 +528,42 @@ static void test_steps_cap_refused(void **state)
 	assert_non_null(strstr(err, "41 step(s) per epoch"));
 }
 
+/* DLIO's datasize (mlcommons/storage mlpstorage/rules/utils.py:68-77): files by memory =
+ * 5 x client memory / (samples_per_file x record length), files by batch = accelerators x
+ * batch / samples_per_file, both rounded up, the larger wins; the fitted plan builds. */
+static void test_fit_files(void **state)
+{
+	static const struct {
+		int64_t spf, batch, per_rank;
+		unsigned accels;
+		double memory;
+		uint64_t by_mem, by_batch, files;
+	} t[] = {
+		/* 5 x 1 MB / (10 x 1000 B) = 500 files; 64 x 4 / 10 = 25.6 -> 26 */
+		{ 10, 4, 1, 64, 1e6, 500, 26, 500 },
+		/* no memory given: the batch bound alone; 1000 x 7 / 1 = 7000 */
+		{ 1, 7, 1, 1000, 0, 0, 7000, 7000 },
+		/* 5 x 1000.5 B / 1000 B = 5.0025 -> 6: at least, never just under */
+		{ 1, 1, 1, 1, 1000.5, 6, 1, 6 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct gf_workload w;
+		struct gf_plan p;
+		uint64_t m = 0, b = 0, n;
+		small_workload(&w, 1, t[i].spf, t[i].batch, t[i].per_rank, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		n = gf_plan_fit_files(&w, t[i].accels, t[i].memory, &m, &b);
+		if (n != t[i].files || m != t[i].by_mem || b != t[i].by_batch)
+			fail_msg("case %zu: %llu files (memory %llu, batch %llu), expected %llu (%llu, %llu)", i,
+				 (unsigned long long)n, (unsigned long long)m, (unsigned long long)b,
+				 (unsigned long long)t[i].files, (unsigned long long)t[i].by_mem,
+				 (unsigned long long)t[i].by_batch);
+		w.dataset.num_files_train = (int64_t)n;
+		build_ok(&w, t[i].accels, &p);
+		assert_true(p.steps_per_epoch >= 1);
+	}
+}
+
 /* DLIO's checkpoint schedule in training (mlperf_storage_v2.0 main.py): the megatron
  * file (3 epochs, total_training_steps 1000, steps_between_checkpoints 1000) runs 3000
  * steps and 3 checkpoints, one per epoch, because next_checkpoint_step is reset every
@@ -1099,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(test_offsets_prefix_sums),
 		cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_steps_cap_refused),
+		cmocka_unit_test(test_fit_files),
 		cmocka_unit_test(test_checkpoint_schedule),
 		cmocka_unit_test(test_loader_model),
 		cmocka_unit_test(test_stream_need),
