@@ -170,7 +170,13 @@ static int cli_positional(const char *a, struct gf_cli *c, char *err, size_t err
 			if (!strcmp(a, commands[i].name))
 				c->cmd = commands[i].cmd;
 		if (c->cmd == GF_CMD_NONE) {
-			snprintf(err, errlen, "unknown command '%s': expected run, datagen, train, ceiling or plan", a);
+			const char *near = NULL;
+			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]) && !near; i++)
+				if (gf_edit_distance(a, commands[i].name) <= 2)
+					near = commands[i].name;
+			snprintf(err, errlen, "unknown command '%s'%s%s%s: expected run, datagen, train, ceiling or "
+				 "plan (or report, compare, table, keys, simulate; see gpufeed --help)", a,
+				 near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 			return -EINVAL;
 		}
 		return 0;

@@ -29,6 +29,7 @@ usage "missing option value" "needs a value" plan "$SMALL" --target
 usage "bad --duration" "--duration" run "$SMALL" --duration soon
 usage "two workloads" "unexpected argument" plan "$SMALL" "$SMALL"
 # Near misses get the name to use: an option one letter off, fio's engine names.
+usage "plna: did you mean plan" "did you mean plan?" plna "$SMALL"
 usage "--taget: did you mean" "did you mean --target?" plan "$SMALL" --taget /tmp
 usage "--taget=X: did you mean" "did you mean --target?" train "$SMALL" --taget=/tmp
 usage "--engine io_uring: fio's name" "gpufeed's is 'uring'" plan "$SMALL" --engine io_uring --target "$TMP/d"
