@@ -10,6 +10,7 @@
 
 #include "exit.h"
 #include "report/load.h"
+#include "report/simulated.h"
 #include "report/verdict.h"
 
 /* A column: its name, and where its value is (a JSON pointer into summary.json, or a
@@ -127,6 +128,22 @@ static void value(char *buf, size_t len, struct json_object *s, const char *ptr,
 						 : json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 }
 
+/* dir is a gpufeed simulate folder of more than one point, named without :nodes=N. */
+static bool is_sweep(const char *dir)
+{
+	struct json_object *j = NULL, *pts = NULL;
+	char err[256];
+	bool sweep = false;
+
+	if (strstr(dir, ":nodes=") || gf_load_any(dir, &j, err, sizeof(err)))
+		return false;
+	if (gf_simulated_is(j) && json_object_object_get_ex(j, "points", &pts) &&
+	    json_object_is_type(pts, json_type_array) && json_object_array_length(pts) > 1)
+		sweep = true;
+	json_object_put(j);
+	return sweep;
+}
+
 int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 {
 	static const struct option opts[] = {
@@ -168,13 +185,30 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 		rc = GF_EXIT_USAGE;
 		goto out;
 	}
-	/* Every folder first: a half-written table is worse than none. */
-	for (int i = 0; i < n; i++)
-		if (gf_load_summary(dirs[i], &runs[i], err, sizeof(err))) {
+	/* Every folder first: a half-written table is worse than none. A simulated sweep of
+	 * several node counts, which results/* holds beside the runs, is no one run: said and
+	 * left out (DIR:nodes=N names one of its points). */
+	int kept = 0;
+	for (int i = 0; i < n; i++) {
+		if (is_sweep(dirs[i])) {
+			fprintf(errf, "gpufeed table: left out %s: a simulated sweep of several node counts "
+				"(name one point as %s:nodes=N)\n", dirs[i], dirs[i]);
+			continue;
+		}
+		if (gf_load_summary(dirs[i], &runs[kept], err, sizeof(err))) {
 			fprintf(errf, "gpufeed table: %s\n", err);
+			n = kept;
 			rc = GF_EXIT_USAGE;
 			goto out;
 		}
+		dirs[kept++] = dirs[i];
+	}
+	n = kept;
+	if (!n) {
+		fprintf(errf, "gpufeed table: no runs among the folders given\n");
+		rc = GF_EXIT_USAGE;
+		goto out;
+	}
 	for (size_t c = 0; header && c < sizeof(columns) / sizeof(columns[0]); c++)
 		field(out, columns[c].name, c == 0);
 	if (header)

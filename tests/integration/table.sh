@@ -58,6 +58,14 @@ if dd if=/dev/zero of="$TMP/probe" bs=4096 count=1 oflag=direct 2>/dev/null; the
 else
 	echo "note: $TMP allows no O_DIRECT: the passing case of --require-fed is not run"
 fi
+# results/* holds simulate sweeps beside the runs: a sweep is left out with a note, so
+# README's `gpufeed table results/* > runs.csv` works as printed.
+"$GPUFEED" simulate "$SRCDIR/workloads/unet3d_h100.yaml" --system "$SRCDIR/systems/example.yaml" --nodes 1..4 \
+	--results "$TMP/r" >/dev/null 2>&1 || bad "simulate sweep failed"
+"$GPUFEED" table "$TMP"/r/* >"$TMP/all.csv" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "left out .*simulate: a simulated sweep" "$TMP/err" && ! grep -q simulate "$TMP/all.csv" &&
+	ok "table results/*: the simulated sweep left out with a note, exit 0" || { bad "table with a sweep: exit $rc"; cat "$TMP/err"; }
 gf 1 run "$SMALL" "${fast[@]}" --label ../up >"$TMP/out" 2>&1
 rc=$?
 [ $rc -eq 2 ] && grep -q -- "--label '../up'" "$TMP/out" && ok "a --label with a slash: exit 2" || { bad "bad label: exit $rc"; cat "$TMP/out"; }
