@@ -15,8 +15,9 @@
 # path that the scripts do not use, a figure the program does not print.
 # More ranks than cores: README's mpirun lines run as printed, with oversubscription
 # allowed through the environment (README says --oversubscribe is needed for that).
-# Takes about 30 s on 2 cores, a minute under ASan (two small quickstart runs, the two
-# random-read runs README shows, S3 on s3rver); the blocks that would take minutes are skipped.
+# Takes about 45 s on 2 cores, a minute and a half under ASan (two small quickstart runs,
+# the two random-read runs, the 12 s progress example, S3 on s3rver); the blocks that
+# would take minutes are skipped.
 . "$(dirname "$0")/lib.sh"
 
 export OMPI_MCA_rmaps_base_oversubscribe=1
