@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "io/ns.h"
@@ -39,15 +40,19 @@ bool gf_owned_within(const char *root, const char *path)
 }
 
 /* Append the components of tail to out (of size len, holding n bytes): "." and empty
- * ones dropped, ".." refused. */
+ * ones dropped, ".." taking the last one off. */
 static int append_components(char *out, size_t len, size_t n, const char *tail)
 {
 	while (*tail) {
 		size_t c = strcspn(tail, "/");
 
-		if (c == 2 && !strncmp(tail, "..", 2))
-			return -EINVAL;
-		if (c && !(c == 1 && tail[0] == '.')) {
+		if (c == 2 && !strncmp(tail, "..", 2)) {
+			/* out has no link in it (realpath's, then names that do not exist yet,
+			 * so no link either): its parent is found by name. */
+			char *slash = strrchr(out, '/');
+			n = slash && slash != out ? (size_t)(slash - out) : 1;
+			out[n] = '\0';
+		} else if (c && !(c == 1 && tail[0] == '.')) {
 			bool slash = n > 0 && out[n - 1] == '/';
 			if (n + !slash + c + 1 > len)
 				return -ENAMETOOLONG;
@@ -170,8 +175,8 @@ int gf_owned_check(const char *root, const char *path, char *why, size_t whylen)
 	if (!rc)
 		rc = gf_owned_resolve(path, p, sizeof(p));
 	if (rc == -EINVAL) {
-		snprintf(why, whylen, "%s: a '..' in a folder gpufeed would create; give the folder "
-			 "without '..'", path);
+		snprintf(why, whylen, "%s: a '..' in an object store name, which names no parent there; "
+			 "give the name without '..'", path);
 		return rc;
 	}
 	if (rc) {
@@ -183,4 +188,31 @@ int gf_owned_check(const char *root, const char *path, char *why, size_t whylen)
 		return -EXDEV;
 	}
 	return 0;
+}
+
+/* Names per DeleteObjects request (the S3 limit). */
+#define BATCH 1000
+
+int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root)
+{
+	enum { NAME = 4200 };
+	char *buf = malloc((size_t)BATCH * NAME), *names[BATCH];
+	uint64_t f = 0;
+	int rc = buf ? 0 : -ENOMEM;
+
+	for (size_t i = 0; buf && i < BATCH; i++)
+		names[i] = buf + i * NAME;
+	while (!rc && f < p->files) {
+		size_t n = 0;
+		for (; n < BATCH && f < p->files && !rc; n++, f++)
+			rc = gf_plan_file_path(w, p, root, f, names[n], NAME);
+		if (!rc)
+			rc = gf_ns_unlink_many((const char *const *)names, n);
+	}
+	if (!rc) {
+		snprintf(names[0], NAME, "%s/%s", root, GF_MANIFEST);
+		rc = gf_ns_unlink(names[0]);
+	}
+	free(buf);
+	return rc;
 }

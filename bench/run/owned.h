@@ -4,8 +4,8 @@
  * with the same marker and emptiness checks.
  *
  * Resolved means: realpath of the nearest existing ancestor, the rest appended
- * component by component ("." dropped, ".." refused, since nothing below an existing
- * folder can be resolved for it). Containment is component-wise: the root followed by
+ * component by component ("." dropped, ".." taking the previous one off: what does not
+ * exist yet is no link, so its parent is known by name). Containment is component-wise: the root followed by
  * '/' or the end, so /p/tgt-old is not inside /p/tgt, nor /p/tgt/../x.
  *
  * Below a marked root nothing gpufeed writes through is a symbolic link: the folders
@@ -18,6 +18,10 @@
  * Names of the other schemes (s3://, gluster://) have no links and no kernel to
  * resolve them: they are compared as written, with ".." components refused.
  *
+ * Deleting follows the same rule: a run deletes what it wrote (gf_owned_remove_dataset,
+ * the checkpoints it wrote, the marker it made when it keeps nothing), never a folder's
+ * or a prefix's whole contents, and never checkpoints an earlier run kept.
+ *
  * Names that gpufeed makes from the workload (dataset.file_prefix, checkpoint names
  * from an index) must be one plain component: gf_name_component (model/workload.h)
  * checks them when the workload is loaded. */
@@ -27,8 +31,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* path resolved into out (see above). Returns 0, -ENAMETOOLONG, -EINVAL for a ".."
- * below the existing part, or -errno of realpath. Remote names: copied with trailing
+#include "model/plan.h"
+#include "model/workload.h"
+
+/* path resolved into out (see above). Returns 0, -ENAMETOOLONG or -errno of realpath. Remote names: copied with trailing
  * slashes taken off, -EINVAL for a ".." component. */
 int gf_owned_resolve(const char *path, char *out, size_t len);
 
@@ -45,5 +51,11 @@ int gf_owned_contains(const char *root, const char *path);
  * Returns 0; -ELOOP naming the link in why; -EXDEV when path resolves outside root
  * (why says where it leads); other -errno. Remote names: containment only. */
 int gf_owned_check(const char *root, const char *path, char *why, size_t whylen);
+
+/* Cleanup deletes what the run wrote, by name, never what a listing finds: the files of
+ * the plan that this run generated under root, and its manifest (the run's manifest of
+ * writes is the plan itself, so memory stays bounded: names go out 1000 at a time).
+ * Returns 0 or the first -errno (gf_ns_detail says more). */
+int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root);
 
 #endif
