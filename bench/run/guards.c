@@ -408,8 +408,15 @@ static int ckpt_folders(const struct gf_target *t, const struct gf_ckpt_cfg *ck,
 	const struct gf_ckpt_layout_def *def = gf_ckpt_layout_def(ck->layout);
 	const char *folder = ck->root, *owner;
 	char path[4300], dir[4200];
-	int rc = gf_owned_contains(t->root, folder), owned;
+	int rc = 0, owned;
 
+	/* Named inside the target: no link on the way (checkpoints -> /elsewhere would
+	 * otherwise make /elsewhere a root of its own). */
+	if (gf_owned_within(t->root, folder))
+		rc = gf_owned_links(t->root, folder, d->msg, sizeof(d->msg));
+	if (rc)
+		return rc;
+	rc = gf_owned_contains(t->root, folder);
 	if (rc < 0)
 		return gf_owned_check(folder, folder, d->msg, sizeof(d->msg));
 	/* Inside the target it is the target's; anywhere else a root of its own. */

@@ -125,8 +125,7 @@ int gf_owned_contains(const char *root, const char *path)
 	return rc ? rc : gf_owned_within(r, p);
 }
 
-/* lstat each existing component of path below root (path starts with root). */
-static int no_links(const char *root, const char *path, char *why, size_t whylen)
+int gf_owned_links(const char *root, const char *path, char *why, size_t whylen)
 {
 	char cur[PATH_MAX];
 	size_t rl = trimmed_len(root);
@@ -167,7 +166,7 @@ int gf_owned_check(const char *root, const char *path, char *why, size_t whylen)
 	int rc;
 
 	if (!gf_ns_remote(root) && !gf_ns_remote(path) && gf_owned_within(root, path)) {
-		rc = no_links(root, path, why, whylen);
+		rc = gf_owned_links(root, path, why, whylen);
 		if (rc)
 			return rc;
 	}

@@ -46,6 +46,10 @@ bool gf_owned_within(const char *root, const char *path);
  * resolved. */
 int gf_owned_contains(const char *root, const char *path);
 
+/* No symbolic link along path below root (lstat of each existing component past root;
+ * path as given, starting with root). Returns 0, or -ELOOP naming the link in why. */
+int gf_owned_links(const char *root, const char *path, char *why, size_t whylen);
+
 /* path (given as root + "/" + rest, or anything else) must lie inside root and pass
  * through no symbolic link below root: lstat of each existing component under root.
  * Returns 0; -ELOOP naming the link in why; -EXDEV when path resolves outside root
