@@ -384,7 +384,8 @@ static int dataset_folders(const struct gf_workload *w, const struct gf_plan *p,
 			snprintf(path, sizeof(path), "%s/train/%lld", t->root, (long long)i);
 		rc = gf_owned_check(t->root, path, why, len);
 	}
-	if (gf_ns_remote(t->root))
+	/* A new or empty target holds no link; a marked one may (a user's, or planted). */
+	if (gf_ns_remote(t->root) || gf_target_check_owned(t->root) != 1)
 		return rc;
 	for (uint64_t f = 0; f < p->files && !rc; f++) {
 		rc = gf_plan_file_path(w, p, t->root, f, path, sizeof(path));
