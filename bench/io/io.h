@@ -108,10 +108,10 @@ struct gf_io_ns {
 	/* Create or replace a small file whole: a reader sees the old content or the new,
 	 * never half of it. */
 	int (*write_small)(const char *name, const void *buf, size_t len, char *detail, size_t dlen);
-	/* Optional (object stores, where a folder is a key prefix): delete everything under
-	 * root if root holds gpufeed's marker (GF_MARKER, io/ns.h), -EPERM if it does not.
-	 * keep (may be NULL): a folder under root whose contents stay, and the marker with them. */
-	int (*remove_all)(const char *root, const char *keep, char *detail, size_t dlen);
+	/* Optional (object stores, where one request deletes many): delete the n names, all
+	 * in one namespace (one bucket); a missing one is no error. Cleanup names what a run
+	 * wrote, never "everything under a prefix" (run/owned.h). */
+	int (*unlink_many)(const char *const *names, size_t n, char *detail, size_t dlen);
 };
 
 struct gf_io_ops {

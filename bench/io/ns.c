@@ -101,14 +101,21 @@ int gf_ns_write_file(const char *path, const void *buf, size_t len)
 	return rc ? rc : ns->write_small(path, buf, len, ns_detail, sizeof(ns_detail));
 }
 
-int gf_ns_remove_all(const char *root, const char *keep)
+int gf_ns_unlink_many(const char *const *names, size_t n)
 {
 	const struct gf_io_ns *ns;
-	int rc = ns_of(root, &ns);
+	int rc;
 
+	if (!n)
+		return 0;
+	rc = ns_of(names[0], &ns);
 	if (rc)
 		return rc;
-	return ns->remove_all ? ns->remove_all(root, keep, ns_detail, sizeof(ns_detail)) : -EOPNOTSUPP;
+	if (ns->unlink_many)
+		return ns->unlink_many(names, n, ns_detail, sizeof(ns_detail));
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = ns->unlink(names[i], ns_detail, sizeof(ns_detail));
+	return rc;
 }
 
 struct json_object *gf_ns_json_from_file(const char *path)

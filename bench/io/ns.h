@@ -34,9 +34,9 @@ int gf_ns_rmdir(const char *path);
 int gf_ns_statvfs(const char *path, struct statvfs *sv);
 /* Create or replace a small file whole. */
 int gf_ns_write_file(const char *path, const void *buf, size_t len);
-/* Delete everything under root if it holds GF_MARKER (-EPERM if not), but what is under
- * keep (may be NULL); -EOPNOTSUPP where the backend removes files one by one instead. */
-int gf_ns_remove_all(const char *root, const char *keep);
+/* Delete the n names (all of one scheme and, on an object store, one bucket) in as few
+ * requests as the backend allows; a missing one is no error. */
+int gf_ns_unlink_many(const char *const *names, size_t n);
 
 /* JSON files: read whole (NULL on failure), and written whole (a reader never sees half
  * a file). */

@@ -29,8 +29,10 @@ static int posix_open(struct gf_io *io, const char *path, unsigned flags, uint64
 	int oflags = O_CLOEXEC;
 	int fd;
 
+	/* A link in place of a file gpufeed writes is refused, never followed: it could lead
+	 * to a file gpufeed did not make (run/owned.h). */
 	if (flags & GF_O_WRITE)
-		oflags |= O_WRONLY | O_CREAT | O_TRUNC;
+		oflags |= O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
 	else
 		oflags |= O_RDONLY;
 	if (flags & GF_O_DIRECT)
@@ -38,7 +40,11 @@ static int posix_open(struct gf_io *io, const char *path, unsigned flags, uint64
 	fd = open(path, oflags, 0644);
 	if (fd < 0) {
 		int rc = -errno;
-		snprintf(io->detail, sizeof(io->detail), "open %s: %s", path, strerror(errno));
+		if (rc == -ELOOP && (flags & GF_O_WRITE))
+			snprintf(io->detail, sizeof(io->detail), "open %s: a symbolic link; gpufeed does not "
+				 "write through links in its folders (remove it)", path);
+		else
+			snprintf(io->detail, sizeof(io->detail), "open %s: %s", path, strerror(errno));
 		return rc;
 	}
 	*file = (uint64_t)fd;
@@ -228,7 +234,7 @@ static int ns_write_small(const char *name, const void *buf, size_t len, char *d
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", name) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return ns_fail(detail, dlen, "create", tmp);
 	while (done < len && !rc) {

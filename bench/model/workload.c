@@ -539,6 +539,11 @@ void gf_workload_defaults(struct gf_workload *w)
 	w->target.queue_depth = 0; /* the framework's loader model (plan.h) */
 }
 
+bool gf_name_component(const char *s)
+{
+	return s[0] && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
+}
+
 /* "file:line" of the key, or the file alone when it was not set on a line. */
 static const char *where(const struct gf_workload *w, const char *path, char *buf, size_t len)
 {
@@ -551,6 +556,38 @@ static const char *where(const struct gf_workload *w, const char *path, char *bu
 	else
 		snprintf(buf, len, "%s", src);
 	return buf;
+}
+
+/* Keys that become parts of paths: a file name prefix is one component (no way out of
+ * the data folder), and no more subfolders than files (each holds one at least). */
+static int check_names(const struct gf_workload *w, char *err, size_t errlen)
+{
+	const char *fp = w->dataset.file_prefix;
+	char at[GF_STR + 16];
+
+	if (!gf_name_component(fp) || strstr(fp, "..") || strcspn(fp, "\\") != strlen(fp)) {
+		snprintf(err, errlen, "%s: dataset.file_prefix '%s' becomes part of every file name: give a "
+			 "plain name, without '/', '\\' or '..' (letters, digits, '_', '-' and '.')",
+			 where(w, "dataset.file_prefix", at, sizeof(at)), fp);
+		return -EINVAL;
+	}
+	if (w->dataset.num_subfolders_train > 0 && w->dataset.num_subfolders_train > w->dataset.num_files_train) {
+		snprintf(err, errlen, "%s: dataset.num_subfolders_train (%lld) is more than dataset.num_files_train "
+			 "(%lld): every subfolder holds one file at least, so at most %lld subfolders",
+			 where(w, "dataset.num_subfolders_train", at, sizeof(at)),
+			 (long long)w->dataset.num_subfolders_train, (long long)w->dataset.num_files_train,
+			 (long long)w->dataset.num_files_train);
+		return -EINVAL;
+	}
+	if (w->dataset.num_subfolders_eval > 0 && w->dataset.num_subfolders_eval > w->dataset.num_files_eval) {
+		snprintf(err, errlen, "%s: dataset.num_subfolders_eval (%lld) is more than dataset.num_files_eval "
+			 "(%lld): every subfolder holds one file at least, so at most %lld subfolders",
+			 where(w, "dataset.num_subfolders_eval", at, sizeof(at)),
+			 (long long)w->dataset.num_subfolders_eval, (long long)w->dataset.num_files_eval,
+			 (long long)w->dataset.num_files_eval);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
@@ -605,6 +642,8 @@ int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
 			 where(w, "train.computation_time", at, sizeof(at)));
 		return -EINVAL;
 	}
+	if (check_names(w, err, errlen))
+		return -EINVAL;
 	if (!w->workflow.train && !w->workflow.generate_data && !w->workflow.checkpoint) {
 		snprintf(err, errlen, "%s: workflow has nothing to do: set workflow.train, "
 			 "workflow.generate_data or workflow.checkpoint to true",

@@ -285,6 +285,11 @@ void gf_workload_defaults(struct gf_workload *w);
  * with a message. */
 int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen);
 
+/* Whether s can be one component of a path gpufeed makes: not empty, no '/', not "." or
+ * "..". Names gpufeed generates from the workload or reads from its own index must pass
+ * (run/owned.h: the ownership rule). */
+bool gf_name_component(const char *s);
+
 /* The names of the enum keys' values, as the key table spells them. */
 const char *gf_format_name(enum gf_format f);
 const char *gf_ckpt_mode_name(enum gf_ckpt_mode m);

@@ -139,7 +139,7 @@ const struct gf_ckpt_layout_def *gf_ckpt_layout_def(enum gf_ckpt_layout l)
 	return &layouts[0];
 }
 
-static void ckpt_dir(const struct gf_ckpt_cfg *c, unsigned index, char *buf, size_t len)
+void gf_ckpt_dir(const struct gf_ckpt_cfg *c, unsigned index, char *buf, size_t len)
 {
 	uint64_t epoch, step;
 
@@ -160,7 +160,7 @@ static void shard_path(const struct gf_ckpt_cfg *c, unsigned index, int rank, in
 	char dir[4200];
 
 	gf_model_share(c->w, c->m, rank, &s);
-	ckpt_dir(c, index, dir, sizeof(dir));
+	gf_ckpt_dir(c, index, dir, sizeof(dir));
 	/* DLIO's names (base_checkpointing.py:393-415), so a listing reads like its checkpoint. */
 	if (group == GROUP_FLAT)
 		snprintf(buf, len, "%s/model_states-%d.pt", dir, rank);
@@ -215,7 +215,9 @@ static int fpr_one(const struct gf_ckpt_cfg *c, struct gf_engine *eng, unsigned 
 	rc = io->ops->open(io, path, (restore ? GF_O_READ : GF_O_WRITE) | (c->direct ? GF_O_DIRECT : 0), &fh);
 	t->open_s += (gf_now_ns() - t0) / 1e9;
 	if (rc) {
-		snprintf(msg, msglen, "cannot %s %s: %s", restore ? "open" : "create", path, strerror(-rc));
+		snprintf(msg, msglen, "cannot %s %s: %s", restore ? "open" : "create", path, rc == -ELOOP && !restore
+			 ? "it is a symbolic link, and gpufeed does not write through links in its folders "
+			   "(remove the link)" : strerror(-rc));
 		return rc;
 	}
 	t0 = gf_now_ns();
@@ -377,7 +379,7 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 	rc = gf_world_agree_on(GF_COMM_CKPT, rc, "out of memory for the checkpoint buffer", msg, msglen);
 	if (rc)
 		goto out;
-	ckpt_dir(c, index, dir, sizeof(dir));
+	gf_ckpt_dir(c, index, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/%s", dir, def->file);
 	t0 = gf_now_ns();
 	rc = ops->open(gf_world_comm_on(GF_COMM_CKPT), path, !restore, c->hints->kv, c->hints->n, total, &f,
@@ -534,7 +536,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	out->index = index;
 	/* The folder first, by one rank, before anyone writes. */
 	if (!restore && c->rank == 0) {
-		ckpt_dir(c, index, dir, sizeof(dir));
+		gf_ckpt_dir(c, index, dir, sizeof(dir));
 		rc = gf_ns_mkdirs(dir);
 		if (rc)
 			snprintf(msg, sizeof(msg), "cannot create %s: %s", dir, strerror(-rc));
@@ -597,7 +599,7 @@ int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
 	gf_world_barrier_on(GF_COMM_CKPT);
 	if (c->rank == 0) {
 		char dir[4200];
-		ckpt_dir(c, index, dir, sizeof(dir));
+		gf_ckpt_dir(c, index, dir, sizeof(dir));
 		/* Only the shared layouts make one (on S3 it would cost a DELETE). */
 		if (!per_rank) {
 			snprintf(path, sizeof(path), "%s/%s", dir, def->file);
@@ -623,7 +625,7 @@ int gf_ckpt_write_index(const struct gf_ckpt_cfg *c, unsigned count)
 	}
 	for (unsigned i = 0; i < count && i < GF_CKPT_INDEX_MAX; i++) {
 		const char *base;
-		ckpt_dir(c, i, dir, sizeof(dir));
+		gf_ckpt_dir(c, i, dir, sizeof(dir));
 		base = strrchr(dir, '/');
 		json_object_array_add(a, json_object_new_string(base ? base + 1 : dir));
 	}
@@ -645,9 +647,12 @@ static unsigned read_index(const struct gf_ckpt_cfg *c, char (*names)[GF_CKPT_NA
 		snprintf(path, sizeof(path), "%s/%s", c->root, GF_CKPT_INDEX);
 		o = gf_ns_json_from_file(path);
 		if (o && json_object_object_get_ex(o, "checkpoints", &a) && json_object_is_type(a, json_type_array))
-			for (size_t i = 0; i < json_object_array_length(a) && n < GF_CKPT_INDEX_MAX; i++)
-				snprintf(names[n++], GF_CKPT_NAME, "%s",
-					 json_object_get_string(json_object_array_get_idx(a, i)));
+			for (size_t i = 0; i < json_object_array_length(a) && n < GF_CKPT_INDEX_MAX; i++) {
+				const char *name = json_object_get_string(json_object_array_get_idx(a, i));
+				/* One plain folder name, or not gpufeed's: "../x" must not lead out. */
+				if (name && gf_name_component(name) && strlen(name) < GF_CKPT_NAME)
+					snprintf(names[n++], GF_CKPT_NAME, "%s", name);
+			}
 		json_object_put(o);
 	}
 	gf_world_bcast_on(GF_COMM_CKPT, &n, sizeof(n), 0);
@@ -696,7 +701,7 @@ static unsigned find_existing(struct gf_ckpt_cfg *k, char (*names)[GF_CKPT_NAME]
 	if (k->rank == 0) {
 		char dir[4200];
 		for (;; existing++) {
-			ckpt_dir(k, existing, dir, sizeof(dir));
+			gf_ckpt_dir(k, existing, dir, sizeof(dir));
 			/* S3 has no folders: a checkpoint there is keys under the prefix. */
 			if (gf_ns_exists(dir) != 1 && gf_ns_dir_empty(dir) != 0)
 				break;

@@ -123,6 +123,10 @@ void gf_ckpt_phase_free(struct gf_ckpt_phase *ph);
  * whatever schedule named them. Returns 0 or -errno. */
 int gf_ckpt_write_index(const struct gf_ckpt_cfg *c, unsigned count);
 
+/* The folder of checkpoint number index: an index name (restore-only), else DLIO's
+ * global_epoch{E}_step{S} under c->root. */
+void gf_ckpt_dir(const struct gf_ckpt_cfg *c, unsigned index, char *buf, size_t len);
+
 /* Remove checkpoint number index (this rank's files; rank 0 the folder). */
 int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index);
 

@@ -285,7 +285,9 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 		/* An object's PUT may still be on the wire when close() returns (flush waits). */
 		rc = io->ops->open(io, path, GF_O_WRITE | GF_O_ASYNC_CLOSE, &fh);
 		if (rc) {
-			snprintf(err, errlen, "cannot create %s: %s", path, strerror(-rc));
+			snprintf(err, errlen, "cannot create %s: %s", path, rc == -ELOOP
+				 ? "it is a symbolic link, and gpufeed does not write through links in its folders "
+				   "(remove the link)" : strerror(-rc));
 			break;
 		}
 		for (uint64_t off = 0; off < size && !rc; off += bufsz) {

@@ -43,6 +43,7 @@ struct gf_run_ctx {
 	struct gf_model_layout model;   /* workflow.checkpoint only */
 	const struct gf_io_ops *ops;    /* the engine that reads the target */
 	struct gf_dataset_decision dataset;
+	struct gf_folders_decision folders; /* rank 0's, broadcast */
 	struct gf_resolved res;
 
 	struct gf_run_summary s;        /* s.status: complete | failed | interrupted */

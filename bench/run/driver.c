@@ -140,7 +140,35 @@ static int restore_sources(struct gf_run_ctx *x)
 	return 0;
 }
 
-/* Rank 0 decides about the dataset before anything is created, then the results folder.
+/* Whether a checkpoint phase runs (train's or checkpoint-only), restore-only too. */
+static bool writes_ckpt(const struct gf_run_ctx *x)
+{
+	const struct gf_workload *w = x->w;
+	enum gf_cmd cmd = x->cli->cmd;
+
+	return w->workflow.checkpoint && cmd != GF_CMD_DATAGEN && cmd != GF_CMD_CEILING &&
+	       (w->workflow.train || cmd == GF_CMD_RUN);
+}
+
+/* How many checkpoints the run writes: training's by the plan, checkpoint-only's by
+ * num_checkpoints_write (-1, unset, is none). */
+static unsigned ckpt_writes(const struct gf_run_ctx *x)
+{
+	const struct gf_workload *w = x->w;
+	uint64_t n;
+
+	if (!writes_ckpt(x))
+		return 0;
+	if (w->workflow.train)
+		n = gf_plan_checkpoints(w, &x->plan);
+	else
+		n = x->cli->cmd == GF_CMD_RUN && w->checkpoint.num_checkpoints_write > 0
+		    ? (uint64_t)w->checkpoint.num_checkpoints_write : 0;
+	return n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
+}
+
+/* Rank 0 decides about the dataset and the folders the run writes (guards.c, by the
+ * ownership rule) before anything is created, then the results folder.
  * Returns GF_EXIT_OK to go on, or the exit code. */
 static int open_results(struct gf_run_ctx *x)
 {
@@ -155,6 +183,18 @@ static int open_results(struct gf_run_ctx *x)
 			fprintf(stderr, "gpufeed: %s\n", x->dataset.msg);
 		return x->dataset.exit_code;
 	}
+	if (x->root)
+		gf_guard_folders(x->w, &x->plan, &x->target, x->dataset.generate, writes_ckpt(x) ? &x->ck : NULL,
+				 ckpt_writes(x), &x->folders);
+	gf_world_bcast(&x->folders, sizeof(x->folders), 0);
+	if (x->folders.status) {
+		if (x->root)
+			fprintf(stderr, "gpufeed: %s\n", x->folders.msg);
+		return x->folders.exit_code;
+	}
+	/* Every rank writes checkpoints where rank 0 resolved them (ck.root points here). */
+	if (x->folders.ckpt_folder[0])
+		snprintf(x->res.ckpt_folder, sizeof(x->res.ckpt_folder), "%s", x->folders.ckpt_folder);
 	x->msg[0] = '\0';
 	if (x->root) {
 		rc = gf_results_create(x->cli->results, gf_workload_name(x->w, name, sizeof(name)),

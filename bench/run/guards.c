@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 
 #include "io/ns.h"
@@ -11,6 +12,7 @@
 #include "mpi/world.h"
 #include "phase/ckpt.h"
 #include "phase/datagen.h"
+#include "run/owned.h"
 
 /* What DLIO and MLPerf Storage refuse too. */
 static int dlio_refuses(const struct gf_workload *w, char *err, size_t errlen)
@@ -366,12 +368,12 @@ int gf_guard_ckpt_space(const struct gf_workload *w, const struct gf_target *t, 
 	return -ENOSPC;
 }
 
-int gf_guard_ckpt_folder(bool root, const struct gf_target *t, const char *folder, unsigned keep,
+int gf_guard_ckpt_folder(bool root, const char *owner, const char *folder, unsigned keep,
 			 uint64_t bytes, char *msg, size_t msglen)
 {
 	uint64_t avail;
 	int owned, rc;
-	const char *guard = strncmp(folder, t->root, strlen(t->root)) ? folder : t->root;
+	const char *guard = owner[0] ? owner : folder;
 
 	if (!root)
 		return 0;
@@ -398,4 +400,134 @@ int gf_guard_ckpt_folder(bool root, const struct gf_target *t, const char *folde
 		return -ENOSPC;
 	}
 	return 0;
+}
+
+/* A refusal: local folders that cannot be used are a usage error, an object store's
+ * failing answer fails the run (as dataset_refused). */
+static void folders_refused(struct gf_folders_decision *d, const char *path, int rc)
+{
+	d->status = rc;
+	d->exit_code = rc != -ENOTEMPTY && gf_ns_remote(path) && rc != -EINVAL && rc != -EXDEV &&
+		       rc != -ELOOP && rc != -EEXIST ? GF_EXIT_FAILED : GF_EXIT_USAGE;
+}
+
+/* train/ and its subfolders (bounded by the files: workload.c) lie in the target, through
+ * no link, and no data file to be written is a link: one lstat a file, next to nothing
+ * beside writing it (and the engines open them with O_NOFOLLOW too, io/posix.c). */
+static int dataset_folders(const struct gf_workload *w, const struct gf_plan *p, const struct gf_target *t,
+			   char *why, size_t len)
+{
+	char path[4200];
+	int64_t nsub = w->dataset.num_subfolders_train;
+	struct stat st;
+	int rc = 0;
+
+	for (int64_t i = -1; i < nsub && !rc; i++) {
+		if (i < 0)
+			snprintf(path, sizeof(path), "%s/train", t->root);
+		else
+			snprintf(path, sizeof(path), "%s/train/%lld", t->root, (long long)i);
+		rc = gf_owned_check(t->root, path, why, len);
+	}
+	/* A new or empty target holds no link; a marked one may (a user's, or planted). */
+	if (gf_ns_remote(t->root) || gf_target_check_owned(t->root) != 1)
+		return rc;
+	for (uint64_t f = 0; f < p->files && !rc; f++) {
+		rc = gf_plan_file_path(w, p, t->root, f, path, sizeof(path));
+		if (!rc && !lstat(path, &st) && S_ISLNK(st.st_mode)) {
+			snprintf(why, len, "%s is a symbolic link inside gpufeed's folder %s: gpufeed does not "
+				 "write through links there (it would overwrite where the link leads); remove the "
+				 "link or choose another --target", path, t->root);
+			rc = -ELOOP;
+		}
+	}
+	return rc;
+}
+
+/* Checkpoint folders a run may check one by one before writing (DLIO-named folders of a
+ * very long training run past it are covered by their parent's check). */
+#define CKPT_DIRS_CHECKED 65536u
+
+static int ckpt_folders(const struct gf_target *t, const struct gf_ckpt_cfg *ck, unsigned nwrite,
+			struct gf_folders_decision *d)
+{
+	const struct gf_ckpt_layout_def *def = gf_ckpt_layout_def(ck->layout);
+	const char *folder = ck->root, *owner;
+	char path[4300], dir[4200];
+	int rc = 0, owned;
+
+	/* Named inside the target: no link on the way (checkpoints -> /elsewhere would
+	 * otherwise make /elsewhere a root of its own). */
+	if (gf_owned_within(t->root, folder))
+		rc = gf_owned_links(t->root, folder, d->msg, sizeof(d->msg));
+	if (rc)
+		return rc;
+	rc = gf_owned_contains(t->root, folder);
+	if (rc < 0)
+		return gf_owned_check(folder, folder, d->msg, sizeof(d->msg));
+	/* Inside the target it is the target's; anywhere else a root of its own. */
+	owner = rc ? t->root : folder;
+	rc = gf_owned_check(owner, folder, d->msg, sizeof(d->msg));
+	/* From here on both by their resolved names: "tgt/../ck" is ck, whether tgt exists
+	 * or not, and the kernel would write there. */
+	if (!rc)
+		rc = gf_owned_resolve(owner, d->ckpt_owner, sizeof(d->ckpt_owner));
+	if (!rc)
+		rc = gf_owned_resolve(folder, d->ckpt_folder, sizeof(d->ckpt_folder));
+	if (rc) {
+		if (!d->msg[0])
+			snprintf(d->msg, sizeof(d->msg), "checkpoint.checkpoint_folder %s: %s", folder, strerror(-rc));
+		return rc;
+	}
+	owned = gf_target_check_owned(d->ckpt_owner);
+	if (owned < 0) {
+		snprintf(d->msg, sizeof(d->msg), "checkpoint.checkpoint_folder %s: %s %s; gpufeed writes "
+			 "checkpoints only into empty or gpufeed-made folders (no %s in it): choose another "
+			 "checkpoint.checkpoint_folder", folder, d->ckpt_owner, owned == -ENOTEMPTY
+			 ? "is not empty and was not created by gpufeed" : strerror(-owned), GF_MARKER);
+		return owned;
+	}
+	d->ckpt_created = owned == 0 && owner != t->root;
+	if (!nwrite)
+		return 0;
+	/* Checkpoints an earlier run kept stay until the user deletes them: a run writes
+	 * only where it cannot overwrite them, and deletes only what it wrote. */
+	snprintf(path, sizeof(path), "%s/%s", folder, GF_CKPT_INDEX);
+	if (gf_ns_exists(path) == 1) {
+		snprintf(d->msg, sizeof(d->msg), "%s holds checkpoints that an earlier run kept "
+			 "(checkpoint.keep: true; listed in %s), and this run writes checkpoints there: "
+			 "restore them with checkpoint.num_checkpoints_write=0, give another "
+			 "checkpoint.checkpoint_folder, or delete them first", folder, GF_CKPT_INDEX);
+		return -EEXIST;
+	}
+	for (unsigned i = 0; i < nwrite && i < CKPT_DIRS_CHECKED && !rc; i++) {
+		gf_ckpt_dir(ck, i, dir, sizeof(dir));
+		rc = gf_owned_check(owner, dir, d->msg, sizeof(d->msg));
+		if (!rc && !def->per_rank && def->file) {
+			snprintf(path, sizeof(path), "%s/%s", dir, def->file);
+			rc = gf_owned_check(owner, path, d->msg, sizeof(d->msg));
+		}
+	}
+	return rc;
+}
+
+void gf_guard_folders(const struct gf_workload *w, const struct gf_plan *p, const struct gf_target *t,
+		      bool datagen, const struct gf_ckpt_cfg *ck, unsigned nwrite, struct gf_folders_decision *d)
+{
+	int rc = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->target_created = gf_target_check_owned(t->root) == 0;
+	if (datagen) {
+		rc = dataset_folders(w, p, t, d->msg, sizeof(d->msg));
+		if (rc) {
+			folders_refused(d, t->root, rc);
+			return;
+		}
+	}
+	if (ck) {
+		rc = ckpt_folders(t, ck, nwrite, d);
+		if (rc)
+			folders_refused(d, ck->root, rc);
+	}
 }

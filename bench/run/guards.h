@@ -18,6 +18,7 @@
 #include "model/model.h"
 #include "model/plan.h"
 #include "model/workload.h"
+#include "phase/ckpt.h"
 #include "phase/dio.h"
 #include "run/target.h"
 
@@ -74,13 +75,31 @@ struct gf_dataset_decision {
 void gf_guard_dataset(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p,
 		      const struct gf_target *t, const struct gf_io_ops *ops, struct gf_dataset_decision *d);
 
+/* The folders a run writes into, by the ownership rule (run/owned.h), decided on rank 0
+ * before anything is written and broadcast as it is. */
+struct gf_folders_decision {
+	int status;              /* 0, or -errno with msg */
+	int exit_code;           /* when status != 0 */
+	bool target_created;     /* the target held nothing: its marker will be this run's */
+	bool ckpt_created;       /* the same for a checkpoint folder that is a root of its own */
+	char ckpt_owner[4096];   /* the marked root the checkpoint folder lies in ("" = none) */
+	char ckpt_folder[4096];  /* the checkpoint folder, resolved: where the run writes them */
+	char msg[1024];
+};
+
+/* Rank 0: the dataset's folders (when datagen runs) and the checkpoint folder (when the
+ * run writes checkpoints) lie inside a root that is gpufeed's or new, through no link
+ * below it; a checkpoint folder outside the target is a root of its own; checkpoints an
+ * earlier run kept are never written over. ck: the run's checkpoint set-up (NULL: none). */
+void gf_guard_folders(const struct gf_workload *w, const struct gf_plan *p, const struct gf_target *t, bool datagen, const struct gf_ckpt_cfg *ck, unsigned nwrite, struct gf_folders_decision *d);
+
 /* checkpoint.checkpoint_folder: absolute (or a URI), or inside the target folder. */
 void gf_guard_ckpt_folder_path(const struct gf_workload *w, const struct gf_target *t, char *buf,
 			       size_t len);
 
-/* Rank 0 (others return 0): the checkpoint folder must be gpufeed's (marked, or new) and
- * have room for keep checkpoints of bytes each at once. Creates and marks it. */
-int gf_guard_ckpt_folder(bool root, const struct gf_target *t, const char *folder, unsigned keep,
+/* Rank 0 (others return 0): the checkpoint folder, inside owner (gf_guard_folders), must
+ * be gpufeed's (marked, or new) and have room for keep checkpoints of bytes each at once. Creates and marks it. */
+int gf_guard_ckpt_folder(bool root, const char *owner, const char *folder, unsigned keep,
 			 uint64_t bytes, char *msg, size_t msglen);
 
 #endif

@@ -9,6 +9,7 @@
 #include "io/engine.h"
 #include "io/ns.h"
 #include "mpi/world.h"
+#include "run/owned.h"
 #include "stats/clock.h"
 
 void gf_iohook_counters_combine(void *acc, const void *in)
@@ -185,29 +186,55 @@ static void collect(void *arg, const char *name, uint64_t value)
 	c->names->n++;
 }
 
-/* dataset.keep_files false leaves an object store as it was: rank 0 deletes what is under
- * the marked prefix (datagen's, the marker, the manifest) after every rank is done with
- * it; kept checkpoints stay, with the marker that lets a later run restore them. gpufeed
- * datagen keeps what it made. */
-static void clean_up(struct gf_run_ctx *x)
+/* dataset.keep_files false leaves an object store as it was: rank 0 deletes, after every
+ * rank is done, what this run wrote and nothing else (run/owned.h): the dataset it
+ * generated (by the plan's names) and its manifest, and the markers it made when it keeps
+ * no checkpoint beside them. A dataset an earlier gpufeed datagen made, objects the user
+ * put under the prefix and checkpoints an earlier run kept stay. The checkpoints this run
+ * wrote were deleted by its checkpoint phase unless kept. */
+static int remove_written(struct gf_run_ctx *x, bool *removed)
 {
 	const struct gf_workload *w = x->w;
-	const char *root_uri = x->target.root;
 	bool keep_ckpt = w->workflow.checkpoint && w->checkpoint.keep;
+	const char *owner = x->folders.ckpt_owner, *root = x->target.root;
+	bool ckpt_in_target = keep_ckpt && (!owner[0] || !strcmp(owner, root));
+	char marker[4200];
+	int rc = 0;
+
+	/* A datagen that failed half-way wrote some of them: the names cover those. */
+	if (x->dataset.generate) {
+		rc = gf_owned_remove_dataset(w, &x->plan, root);
+		*removed = true;
+	}
+	if (!rc && x->folders.target_created && !ckpt_in_target) {
+		snprintf(marker, sizeof(marker), "%s/%s", root, GF_MARKER);
+		rc = gf_ns_unlink(marker);
+		*removed = true;
+	}
+	if (!rc && x->folders.ckpt_created && !keep_ckpt) {
+		snprintf(marker, sizeof(marker), "%s/%s", owner, GF_MARKER);
+		rc = gf_ns_unlink(marker);
+		*removed = true;
+	}
+	return rc;
+}
+
+static void clean_up(struct gf_run_ctx *x)
+{
+	const char *root_uri = x->target.root;
+	bool removed = false;
 	int crc = 0;
 
 	gf_world_barrier();
 	if (x->root) {
-		crc = gf_ns_remove_all(root_uri, keep_ckpt ? x->res.ckpt_folder : NULL);
-		if (crc == -EPERM)
-			crc = 0; /* no marker: nothing of gpufeed's to remove */
+		crc = remove_written(x, &removed);
 		if (crc)
-			snprintf(x->msg, sizeof(x->msg), "dataset.keep_files is false, but the objects under "
-				 "%s could not all be deleted: %s%s%s", root_uri, strerror(-crc),
+			snprintf(x->msg, sizeof(x->msg), "dataset.keep_files is false, but the objects this run "
+				 "wrote under %s could not all be deleted: %s%s%s", root_uri, strerror(-crc),
 				 gf_ns_detail()[0] ? " - " : "", gf_ns_detail());
-		else if (!x->cli->quiet)
-			fprintf(stderr, "cleanup: deleted the objects under %s (dataset.keep_files is false)%s\n",
-				root_uri, keep_ckpt ? ", but the kept checkpoints" : "");
+		else if (removed && !x->cli->quiet)
+			fprintf(stderr, "cleanup: deleted the objects this run wrote under %s (dataset.keep_files "
+				"is false); nothing else\n", root_uri);
 	}
 	gf_world_bcast(&crc, sizeof(crc), 0);
 	if (crc) {

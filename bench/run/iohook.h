@@ -1,7 +1,7 @@
 /* iohook: what the driver asks of the target's backend around the run and its phases, by
  * the generic parts of the backend contract only: its notice at the start (ops->notice),
  * the network timing the engine recorded per request, per phase (gf_engine_net_take),
- * and at the end the object store's cleanup (ns remove_all) and its counters by name
+ * and at the end the object store's cleanup (what this run wrote, run/owned.h) and its counters by name
  * (ops->counters), into the summary. Every function is a collective except start. */
 #ifndef GF_IOHOOK_H
 #define GF_IOHOOK_H

@@ -207,7 +207,7 @@ static int train_prepare(struct gf_run_ctx *x)
 	if (!x->w->workflow.checkpoint)
 		return 0;
 	x->ckpt_phase.bytes_per_checkpoint = gf_model_written_bytes(x->w, &x->model, x->world->size);
-	return gf_guard_ckpt_folder(x->root, &x->target, x->res.ckpt_folder, 1,
+	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder, 1,
 				    x->ckpt_phase.bytes_per_checkpoint, x->msg, sizeof(x->msg));
 }
 
@@ -309,7 +309,7 @@ static int ckpt_prepare(struct gf_run_ctx *x)
 		fprintf(stderr, "checkpoint: %u write(s) and %u restore(s) of %s (%s) in %s\n", nw,
 			ckpt_count(w->checkpoint.num_checkpoints_read), gf_format_size(bytes, size, sizeof(size)),
 			gf_ckpt_layout_name(x->res.ckpt_layout), x->res.ckpt_folder);
-	return gf_guard_ckpt_folder(x->root, &x->target, x->res.ckpt_folder, nw, bytes, x->msg, sizeof(x->msg));
+	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder, nw, bytes, x->msg, sizeof(x->msg));
 }
 
 static int ckpt_run(struct gf_run_ctx *x)

@@ -1,6 +1,7 @@
 /* target: see target.h. */
 #include "run/target.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -162,6 +163,19 @@ static int check_queue_memory(const struct gf_workload *w, char *err, size_t err
 static int resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
 		   struct gf_target *t, char *err, size_t errlen);
 
+/* "s3:/x" is a URI with a slash missing far more often than a local folder named "s3:":
+ * taken as a path it would quietly become ./s3:/x. */
+static int one_slash(const char *uri, char *err, size_t errlen)
+{
+	size_t n = strspn(uri, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+
+	if (!n || !isalpha((unsigned char)uri[0]) || uri[n] != ':' || uri[n + 1] != '/' || uri[n + 2] == '/')
+		return 0;
+	snprintf(err, errlen, "target %s: did you mean %.*s://%s? A URI takes two slashes after its "
+		 "scheme; for a local folder give ./%s", uri, (int)n, uri, uri + n + 2, uri);
+	return -EINVAL;
+}
+
 int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
 		      struct gf_target *t, char *err, size_t errlen)
 {
@@ -193,6 +207,8 @@ static int resolve(const struct gf_workload *w, const char *cli_target, const ch
 	} else {
 		snprintf(t->uri, sizeof(t->uri), "%s", uri);
 	}
+	if (one_slash(t->uri, err, errlen))
+		return -EINVAL;
 	set_root(t);
 	if (!t->root[0]) {
 		snprintf(err, errlen, "no target: give --target PATH or dataset.data_folder");

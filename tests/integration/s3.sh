@@ -160,7 +160,8 @@ diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "checkpoint runs left the bu
 
 # checkpoint.keep: the objects and the marker stay through keep_files=false; a later
 # restore-only run finds them (keys under a prefix, no folders), verifies them, and its
-# cleanup leaves the bucket as it was.
+# cleanup leaves them too (a run deletes only what it wrote, run/owned.h): the user
+# deletes them, and the bucket is as it was.
 common=(--quiet --set checkpoint.scale=1/1000 --set model.parallelism.data=2 --set checkpoint.time_between_checkpoints=0
 	--set dataset.keep_files=false)
 gf 2 run "$LLAMA" --target s3://gf-test/kept --results "$TMP/r-kept1" "${common[@]}" --set checkpoint.keep=true \
@@ -171,8 +172,11 @@ n=$(ls3 kept/ | grep -c '\.pt ')
 gf 2 run "$LLAMA" --target s3://gf-test/kept --results "$TMP/r-kept2" "${common[@]}" \
 	--set checkpoint.num_checkpoints_write=0 --set checkpoint.num_checkpoints_read=1 >"$TMP/kept" 2>&1 || { bad "restore-only run failed"; cat "$TMP/kept"; }
 expect "restore-only from S3 verified" "$(only_result "$TMP/r-kept2")/summary.json" '.checkpoint.restore_count == 1 and .checkpoint.verified == true'
+[ "$(ls3 kept/ | grep -c '\.pt ')" -eq 4 ] && ls3 kept/ | grep -q '^kept/\.gpufeed-data ' &&
+	ok "restore-only with keep_files=false left the kept checkpoints and the marker" || { bad "kept checkpoints deleted"; ls3 kept/; }
+ls3 --delete-prefix kept/
 listing >"$TMP/after"
-diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "restore-only cleanup left the bucket as it was" ||
+diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "the kept checkpoints deleted by the user: the bucket as it was" ||
 	{ bad "the bucket changed"; diff "$TMP/before" "$TMP/after" | head; }
 
 # dataset.keep_files=false after generating and training: every object gone again.
@@ -196,8 +200,9 @@ diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "training with checkpoints l
 # target.prefix_spread: the dataset and the checkpoints (2 checkpoints x 2 ranks, model
 # shards only) under 16 hashed prefixes after the target's prefix, the marker and the
 # manifest at its top. A workload without the spread does not take the dataset for its
-# own; a restore-only run finds the spread checkpoints (listing every spread prefix);
-# cleanup keeps the kept checkpoints by their names, and at last leaves the bucket as it was.
+# own; a restore-only run finds the spread checkpoints (listing every spread prefix); its
+# keep_files=false cleanup deletes nothing it did not write (neither the dataset of the
+# first run nor its kept checkpoints); the user deletes the prefix at last.
 spread=(--quiet --set target.prefix_spread=16 --set model.model_size_bytes=8MiB --set checkpoint.type=all_ranks
 	--set checkpoint.keep=true)
 restore=(--set workflow.train=false --set workflow.checkpoint=true --set checkpoint.num_checkpoints_write=0
@@ -222,12 +227,13 @@ gf 2 run "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp3" "${spread[
 	{ bad "spread restore failed"; cat "$TMP/sp"; }
 expect "spread: checkpoint restored and verified" "$(only_result "$TMP/r-sp3")/summary.json" \
 	'.status == "complete" and .checkpoint.restore_count == 1 and .checkpoint.verified == true'
-ls3 spread/ | awk '{print $1}' >"$TMP/sp-keys"
-{ [ "$(grep -c '\.pt$' "$TMP/sp-keys")" -eq 4 ] && [ "$(wc -l <"$TMP/sp-keys")" -eq 6 ] && grep -qx 'spread/.gpufeed-data' "$TMP/sp-keys" &&
-	grep -q 'checkpoints/gpufeed_checkpoints.json$' "$TMP/sp-keys"; } &&
-	ok "spread cleanup kept the 4 kept shards, their index and the marker only" || { bad "spread cleanup with kept checkpoints"; cat "$TMP/sp-keys"; }
+ls3 spread/ | awk '{print $1}' >"$TMP/sp-keys2"
+diff -q "$TMP/sp-keys" "$TMP/sp-keys2" >/dev/null &&
+	ok "spread: a restore-only run with keep_files=false deleted nothing it did not write (71 keys)" ||
+	{ bad "spread cleanup of a restore-only run"; diff "$TMP/sp-keys" "$TMP/sp-keys2" | head; }
 gf 2 run "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp4" "${spread[@]}" "${restore[@]}" \
 	--set checkpoint.keep=false >"$TMP/sp" 2>&1 || { bad "spread final restore failed"; cat "$TMP/sp"; }
+ls3 --delete-prefix spread/
 listing >"$TMP/after"
 diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "prefix_spread runs left the bucket as it was" ||
 	{ bad "the bucket changed"; diff "$TMP/before" "$TMP/after" | head; }

@@ -7,10 +7,13 @@
 #include <string.h>
 
 #include "io/ns.h"
+#include "io/s3/http.h"
 #include "io/s3/s3.h"
 
 /* The marker and the manifest are a few hundred bytes; anything past this is not ours. */
 #define SMALL_MAX (1u << 20)
+/* S3 keys are at most 1024 bytes; a spread prefix adds a few. */
+#define S3_KEY_MAX 1100
 
 static int s3ns_exists(const char *uri, char *detail, size_t dlen)
 {
@@ -86,67 +89,31 @@ static int s3ns_write_small(const char *uri, const void *buf, size_t len, char *
 	return gf_s3_put(uri, buf, len, detail, dlen);
 }
 
-struct keys {
-	char **v;
-	size_t n, cap;
-	const char *bucket;
-	const char *skip;      /* keys named with this prefix stay (NULL: none) */
-	const char *marker;    /* and this one key */
-};
-
-static int collect(void *arg, const char *key, uint64_t size)
+/* DeleteObjects of gpufeed's names, stored under their spread keys (s3/spread.h). */
+static int s3ns_unlink_many(const char *const *names, size_t n, char *detail, size_t dlen)
 {
-	struct keys *k = arg;
-	char name[1100];
+	char bucket[256] = "", b[256], **keys = calloc(n, sizeof(*keys));
+	const char *key;
+	size_t i;
+	int rc = keys ? 0 : -ENOMEM;
 
-	(void)size;
-	/* The listing gives stored keys; what stays is named without the prefix_spread. */
-	if (k->skip && !gf_s3_key_name(k->bucket, key, name, sizeof(name)) &&
-	    (!strncmp(name, k->skip, strlen(k->skip)) || !strcmp(name, k->marker)))
-		return 0;
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 1024;
-		char **p = realloc(k->v, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		k->v = p;
-		k->cap = cap;
+	for (i = 0; i < n && !rc; i++) {
+		if (gf_s3_split(names[i], b, sizeof(b), &key) || (i && strcmp(b, bucket))) {
+			rc = -EINVAL;
+			break;
+		}
+		snprintf(bucket, sizeof(bucket), "%s", b);
+		keys[i] = malloc(S3_KEY_MAX);
+		if (!keys[i])
+			rc = -ENOMEM;
+		else if (gf_s3spread_key(&gf_s3_proc.spread, bucket, key, keys[i], S3_KEY_MAX) < 0)
+			rc = -ENAMETOOLONG;
 	}
-	k->v[k->n] = strdup(key);
-	if (!k->v[k->n])
-		return -ENOMEM;
-	k->n++;
-	return 0;
-}
-
-static int s3ns_remove_all(const char *root, const char *keep, char *detail, size_t dlen)
-{
-	char prefix[4200], marker[4200], bucket[256], kbucket[256], skip[4200], mkey[4200];
-	const char *key, *kkey;
-	struct keys k = { 0 };
-	int rc;
-
-	snprintf(marker, sizeof(marker), "%s/%s", root, GF_MARKER);
-	rc = s3ns_exists(marker, detail, dlen);
-	if (rc <= 0)
-		return rc == 0 ? -EPERM : rc;
-	if (gf_s3_split(root, bucket, sizeof(bucket), &key))
-		return -EINVAL;
-	/* Only a folder inside root can hold objects that the listing below would find. */
-	if (keep && !gf_s3_split(keep, kbucket, sizeof(kbucket), &kkey) && !strcmp(kbucket, bucket)) {
-		snprintf(skip, sizeof(skip), "%s/", kkey);
-		snprintf(mkey, sizeof(mkey), "%s/%s", key, GF_MARKER);
-		k.skip = skip;
-		k.marker = mkey;
-		k.bucket = bucket;
-	}
-	snprintf(prefix, sizeof(prefix), "%s/", root);
-	rc = gf_s3_list(prefix, 0, collect, &k, detail, dlen);
 	if (!rc)
-		rc = gf_s3_delete_keys(bucket, (const char *const *)k.v, k.n, detail, dlen);
-	for (size_t i = 0; i < k.n; i++)
-		free(k.v[i]);
-	free(k.v);
+		rc = gf_s3_delete_keys(bucket, (const char *const *)keys, n, detail, dlen);
+	for (i = 0; keys && i < n; i++)
+		free(keys[i]);
+	free(keys);
 	return rc;
 }
 
@@ -159,20 +126,6 @@ const struct gf_io_ns gf_s3_ns = {
 	.statvfs = s3ns_statvfs,
 	.read_small = s3ns_read_small,
 	.write_small = s3ns_write_small,
-	.remove_all = s3ns_remove_all,
+	.unlink_many = s3ns_unlink_many,
 };
 
-/* --- wrappers for run.c (s3/ns.h) --- */
-
-static char wrapper_detail[512];
-
-int gf_s3ns_remove_all(const char *root, const char *keep)
-{
-	wrapper_detail[0] = '\0';
-	return s3ns_remove_all(root, keep, wrapper_detail, sizeof(wrapper_detail));
-}
-
-const char *gf_s3ns_detail(void)
-{
-	return wrapper_detail;
-}

@@ -15,9 +15,4 @@
 
 extern const struct gf_io_ns gf_s3_ns;
 
-/* Wrappers kept for run.c until the driver calls gf_ns_remove_all and gf_ns_detail
- * (io/ns.h): gf_s3_ns.remove_all, and what it said about its last failure. */
-int gf_s3ns_remove_all(const char *root, const char *keep);
-const char *gf_s3ns_detail(void);
-
 #endif
