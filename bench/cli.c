@@ -10,6 +10,7 @@
 #include "io/io.h"
 #include "phase/progress.h"
 #include "report/compare.h"
+#include "report/figures.h"
 #include "report/table.h"
 #include "run/keys_cmd.h"
 #include "report/report.h"
@@ -27,6 +28,8 @@ static const struct {
 	{ "train", GF_CMD_TRAIN, "the training read phase with emulated accelerators" },
 	{ "ceiling", GF_CMD_CEILING, "the storage ceiling: the training reads with no compute, as fast as "
 				     "the storage delivers, and how many accelerators that feeds" },
+	{ "sweep", GF_CMD_SWEEP, "measure the largest number of accelerators that keeps AU at the threshold "
+				 "(one point per count, doubling then bisecting), or --vary a knob" },
 	{ "plan", GF_CMD_PLAN, "print what a run would read and need, without any I/O" },
 	{ "report", GF_CMD_REPORT, "render the plots and the capacity-review report of a results folder "
 				   "(no MPI)" },
@@ -113,6 +116,19 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 		   "  --set KEY=VALUE     override any workload key, e.g. --set reader.batch_size=4;\n"
 		   "                      repeatable. DLIO's ++workload.KEY=VALUE works too\n",
 		gf_io_names());
+	if (cmd == GF_CMD_SWEEP) {
+		fprintf(f, "  --start N           first accelerator count to measure (default: the ceiling's\n"
+			   "                      estimate, measured first)\n"
+			   "  --max-points N      points to measure at most (default %d, at most %d)\n"
+			   "  --point-seconds T   timed training per point (default %gs; a point that is not\n"
+			   "                      steady is measured once more, twice as long)\n"
+			   "  --vary KEY=V1,V2,.. one point per value at the workload's accelerator count\n"
+			   "                      (or --start N), and the best value named; KEY one of\n"
+			   "                      reader.read_threads, reader.prefetch_size, reader.transfer_size,\n"
+			   "                      target.queue_depth, target.open_files, reader.preprocess_time\n"
+			   "  --require-fed N     exit 3 when fewer than N accelerators are fed\n",
+			GF_SWEEP_POINTS, GF_SWEEP_POINTS_MAX, GF_SWEEP_POINT_S);
+	}
 	if (cmd == GF_CMD_PLAN) {
 		fprintf(f, "  --ranks N           plan for N ranks (default: the MPI job size, else 1)\n"
 			   "  --nodes N           nodes those ranks run on (default: 1)\n"
@@ -126,7 +142,8 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 			   "                      DIR/<time>-<workload>-<target> (never overwritten: NAME-2 if\n"
 			   "                      taken), and reports, tables and compare call it NAME\n"
 			   "  --require-fed       exit 3 unless the verdict is FED from storage (not from the\n"
-			   "                      page cache; a ceiling: it feeds the job's accelerators)\n"
+			   "                      page cache; a ceiling: it feeds the job's accelerators);\n"
+			   "                      sweep: --require-fed N\n"
 			   "  --duration TIME     stop after this long (e.g. 60s, 5m); the run still completes\n"
 			   "  --progress MODE     auto, bar, line or off (default auto): bar redraws one line\n"
 			   "                      in place each second, line logs a timestamped line after 1 s\n"
@@ -174,8 +191,8 @@ static int cli_positional(const char *a, struct gf_cli *c, char *err, size_t err
 			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]) && !near; i++)
 				if (gf_edit_distance(a, commands[i].name) <= 2)
 					near = commands[i].name;
-			snprintf(err, errlen, "unknown command '%s'%s%s%s: expected run, datagen, train, ceiling or "
-				 "plan (or report, compare, table, keys, simulate; see gpufeed --help)", a,
+			snprintf(err, errlen, "unknown command '%s'%s%s%s: expected run, datagen, train, ceiling, "
+				 "sweep or plan (or report, compare, table, keys, simulate; see gpufeed --help)", a,
 				 near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
 			return -EINVAL;
 		}
@@ -278,13 +295,44 @@ static void cli_bad_option(const char *arg, const struct option *opts, enum gf_c
 			 gf_cmd_name(cmd));
 }
 
+static int cli_point_seconds(const char *arg, struct gf_cli *c, char *err, size_t errlen)
+{
+	if (gf_parse_time(arg, &c->point_s) || c->point_s < 1 || c->point_s > 86400) {
+		snprintf(err, errlen, "--point-seconds '%s': expected a time from 1s to 1 day, such as 10s", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --require-fed takes a count after it for sweep only ("--require-fed 8"), so the count
+ * is the next word when that word is a number. */
+static int cli_require_fed(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
+{
+	const char *next = optind < argc ? argv[optind] : NULL;
+
+	c->require_fed = true;
+	if (!next || next[0] < '0' || next[0] > '9')
+		return 0;
+	optind++;
+	return cli_count("require-fed", next, &c->require_fed_n, err, errlen);
+}
+
 /* After the options: help and version need nothing else; a run needs a command and a workload. */
 static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
 {
 	if (c->help || c->version)
 		return 0;
 	if (c->cmd == GF_CMD_NONE) {
-		snprintf(err, errlen, "no command given: expected run, datagen, train, ceiling or plan (see gpufeed --help)");
+		snprintf(err, errlen, "no command given: expected run, datagen, train, ceiling, sweep or plan (see gpufeed --help)");
+		return -EINVAL;
+	}
+	if (c->cmd == GF_CMD_SWEEP && c->require_fed && !c->require_fed_n) {
+		snprintf(err, errlen, "sweep: --require-fed needs the count, e.g. --require-fed 8");
+		return -EINVAL;
+	}
+	if (c->cmd != GF_CMD_SWEEP && (c->require_fed_n || c->sweep_start || c->max_points || c->point_s > 0 || c->vary)) {
+		snprintf(err, errlen, "%s takes no --require-fed N, --start, --max-points, --point-seconds or --vary: "
+			 "they are gpufeed sweep's", gf_cmd_name(c->cmd));
 		return -EINVAL;
 	}
 	if (!c->workload) {
@@ -298,7 +346,8 @@ static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
 {
 	enum { O_TARGET = 1000, O_ENGINE, O_RESULTS, O_SET, O_DURATION, O_QUIET, O_RANKS,
-	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE, O_LABEL, O_REQUIRE_FED, O_PROGRESS, O_FIT };
+	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE, O_LABEL, O_REQUIRE_FED, O_PROGRESS, O_FIT,
+	       O_START, O_MAX_POINTS, O_POINT_S, O_VARY };
 	static const struct option opts[] = {
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "engine", required_argument, NULL, O_ENGINE },
@@ -315,6 +364,10 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		{ "require-fed", no_argument, NULL, O_REQUIRE_FED },
 		{ "progress", required_argument, NULL, O_PROGRESS },
 		{ "fit", no_argument, NULL, O_FIT },
+		{ "start", required_argument, NULL, O_START },
+		{ "max-points", required_argument, NULL, O_MAX_POINTS },
+		{ "point-seconds", required_argument, NULL, O_POINT_S },
+		{ "vary", required_argument, NULL, O_VARY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -336,8 +389,18 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		case O_DURATION: rc = cli_duration(optarg, c, err, errlen); break;
 		case O_QUIET: c->quiet = true; break;
 		case O_LABEL: rc = cli_label(optarg, c, err, errlen); break;
-		case O_REQUIRE_FED: c->require_fed = true; break;
+		case O_REQUIRE_FED: rc = cli_require_fed(argc, argv, c, err, errlen); break;
 		case O_PROGRESS: rc = cli_progress(optarg, c, err, errlen); break;
+		case O_START: rc = cli_count("start", optarg, &c->sweep_start, err, errlen); break;
+		case O_MAX_POINTS:
+			rc = cli_count("max-points", optarg, &c->max_points, err, errlen);
+			if (!rc && c->max_points > GF_SWEEP_POINTS_MAX) {
+				snprintf(err, errlen, "--max-points %u: at most %d", c->max_points, GF_SWEEP_POINTS_MAX);
+				rc = -EINVAL;
+			}
+			break;
+		case O_POINT_S: rc = cli_point_seconds(optarg, c, err, errlen); break;
+		case O_VARY: c->vary = optarg; break;
 		case O_RANKS: rc = cli_count("ranks", optarg, &c->ranks, err, errlen); break;
 		case O_NODES: rc = cli_count("nodes", optarg, &c->nodes, err, errlen); break;
 		case O_NODEMEM: rc = cli_node_memory(optarg, c, err, errlen); break;

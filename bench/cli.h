@@ -11,7 +11,7 @@
 
 enum gf_cmd { GF_CMD_NONE = 0, GF_CMD_RUN, GF_CMD_DATAGEN, GF_CMD_TRAIN, GF_CMD_PLAN, GF_CMD_CEILING,
 	      GF_CMD_REPORT, GF_CMD_COMPARE, GF_CMD_SIMULATE, GF_CMD_TABLE,
-	      GF_CMD_KEYS };
+	      GF_CMD_KEYS, GF_CMD_SWEEP };
 
 #define GF_MAX_SETS 128
 
@@ -28,6 +28,11 @@ struct gf_cli {
 	const char *label;      /* --label: the results folder's name and the runs' title; NULL = unset */
 	bool require_fed;       /* --require-fed: exit 3 unless the verdict is FED */
 	int progress;           /* --progress: enum gf_progress_mode (phase/progress.h), 0 = auto */
+	unsigned require_fed_n; /* sweep --require-fed N: exit 3 when fewer than N are fed */
+	unsigned sweep_start;   /* sweep --start N: first count to measure (0 = the ceiling's estimate) */
+	unsigned max_points;    /* sweep --max-points (0 = the default) */
+	double point_s;         /* sweep --point-seconds (0 = the default) */
+	const char *vary;       /* sweep --vary KEY=v1,v2,... (NULL = search the count) */
 	unsigned ranks;         /* plan: ranks to plan for (0 = the MPI job's size, or 1) */
 	unsigned nodes;         /* plan: nodes (0 = ranks / ranks_per_node guess) */
 	double node_memory;     /* plan: bytes of memory per node (0 = this machine's) */

@@ -120,7 +120,7 @@ struct gf_fig_req_timing {
 /* The block device a local target lives on, over one phase, from /proc/diskstats (see
  * run/diskstats.h): counts summed over the nodes' devices (one sampler per node), busy
  * and queue time summed too, so utilisation is their mean. known: a device was found. */
-#define GF_FIG_DEVICE_PHASES 4 /* datagen, ceiling, train, checkpoint: the phase table's */
+#define GF_FIG_DEVICE_PHASES 5 /* datagen, ceiling, train, checkpoint, sweep: the phase table's */
 struct gf_fig_device {
 	bool known;
 	const char *phase;        /* summary.json's object for it: "train", ... */
@@ -129,6 +129,44 @@ struct gf_fig_device {
 	double elapsed_s;         /* the phase's wall time, rank 0's */
 	uint64_t read_requests, write_requests, read_bytes, write_bytes;
 	uint64_t read_ms, write_ms, busy_ms, queue_ms, busy_ms_max;
+};
+
+/* gpufeed sweep: the points measured, in the order measured. The array is fixed: memory
+ * stays flat however the search goes. */
+#define GF_SWEEP_POINTS 10      /* --max-points default */
+#define GF_SWEEP_POINTS_MAX 16
+#define GF_SWEEP_POINT_S 10.0   /* --point-seconds default */
+struct gf_fig_sweep_point {
+	unsigned accelerators;    /* ranks x per_rank */
+	unsigned per_rank;
+	char value[64];           /* --vary: the key's value; "" when searching the count */
+	double au_mean, au_min, au_max; /* percent, MLPerf's AU as train computes it */
+	bool passed;              /* au_mean >= the threshold */
+	bool steady;              /* the rule in model/search.h held */
+	bool extended;            /* measured a second time, twice as long, not steady at first */
+	double au_spread;         /* max - min of AU over the last intervals, points */
+	double samples_per_s, read_bytes_per_s;
+	double demand_read_bytes_per_s; /* accelerators x per-accelerator demand */
+	double elapsed_s;
+	uint64_t steps;           /* all accelerators */
+};
+struct gf_fig_sweep {
+	bool vary;                /* --vary: one point per value */
+	char vary_key[64];
+	unsigned best;            /* --vary: index of the best point */
+	unsigned npoints;
+	struct gf_fig_sweep_point point[GF_SWEEP_POINTS_MAX];
+	unsigned answer;          /* largest count that passed; 0 when none */
+	bool converged;           /* the next count up failed, or the answer is the largest possible */
+	const char *bound;        /* what bounded the search when not converged: "max-points", "dataset", NULL */
+	unsigned start;           /* the first count measured */
+	const char *start_from;   /* "ceiling" or "--start" or "workload" */
+	double ceiling_estimate;  /* accelerators the ceiling could feed at the threshold; 0 = none */
+	double au_threshold_percent;
+	double point_s;           /* --point-seconds */
+	double elapsed_s;         /* the whole search, ceiling excluded */
+	unsigned ranks;           /* the step of the count: ranks x per_rank */
+	unsigned kmax;            /* largest per_rank the dataset allows */
 };
 
 /* Everything report writes about a run. The driver fills it (rank 0 holds the merged
@@ -215,6 +253,10 @@ struct gf_run_summary {
 
 	/* The target's block device per phase of the phase table (index as gf_phases[]). */
 	struct gf_fig_device device[GF_FIG_DEVICE_PHASES];
+
+	/* gpufeed sweep; NULL otherwise. train above then holds the answer's point (else the
+	 * last point measured). */
+	const struct gf_fig_sweep *sweep;
 };
 
 #endif

@@ -14,6 +14,7 @@
 #include "model/units.h"
 #include "report/load.h"
 #include "report/nodes.h"
+#include "report/sweep.h"
 
 static double num(struct json_object *s, const char *ptr, double fallback)
 {
@@ -627,6 +628,11 @@ int gf_page_build(struct gf_page *p, const char *dir, struct json_object *s, con
 		datagen_section(p, s);
 	if (has(s, "/ceiling"))
 		ceiling_section(p, dir, s);
+	if (has(s, "/sweep")) {
+		struct gf_page_section *sec = section(p, "sweep", "Sweep: accelerators fed, measured");
+		gf_sweep_section(sec, s);
+		plot(dir, sec, "sweep");
+	}
 	if (has(s, "/train"))
 		train_section(p, dir, s);
 	if (has(s, "/checkpoint"))

@@ -15,7 +15,7 @@
 
 struct json_object;
 
-#define GF_PAGE_ROWS 20
+#define GF_PAGE_ROWS 24
 #define GF_PAGE_NOTES 12
 
 /* One key figure: a label, the value with its unit, and a note. key is the figure's
@@ -30,7 +30,7 @@ struct gf_page_row {
 };
 
 struct gf_page_section {
-	const char *id;      /* "train", "ceiling", "checkpoint", "s3", "datagen" */
+	const char *id;      /* "train", "ceiling", "sweep", "checkpoint", "s3", "datagen" */
 	const char *title;
 	const struct gf_phase_verdict *verdict; /* NULL: the section has none */
 	struct gf_page_row row[GF_PAGE_ROWS];
@@ -47,7 +47,7 @@ struct gf_page {
 	int nwarnings;
 	char hint[GF_PAGE_NOTES][768];    /* bottleneck hints */
 	int nhints;
-	struct gf_page_section sec[5];
+	struct gf_page_section sec[6];
 	int nsec;
 	struct gf_page_row run[10];       /* what ran where: run, workload, target, ... */
 	int nrun;

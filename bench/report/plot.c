@@ -21,6 +21,7 @@
 #include "model/units.h"
 #include "report/load.h"
 #include "report/plotdata.h"
+#include "report/sweep.h"
 #include "report/verdict.h"
 
 extern char **environ;
@@ -430,6 +431,38 @@ static int plot_checkpoint(struct ctx *c)
 	return 0;
 }
 
+/* gpufeed sweep: AU and samples/s per point; the points are summary.json's, in order. */
+static int plot_sweep(struct ctx *c)
+{
+	char data[4300], sub[512];
+	bool vary = !strcmp(gf_json_str(c->s, "/sweep/mode", ""), "vary");
+	int n;
+
+	if (json_pointer_get(c->s, "/sweep", NULL))
+		return 0;
+	n = gf_sweep_plot_data(c->s, in_plots(c, "sweep.csv", data, sizeof(data)));
+	if (n < 0)
+		return n == -ENOMEM ? n : 0;
+	if (n == 0) {
+		add_note(c->rep, "sweep", "no data: the sweep measured no point");
+		return 0;
+	}
+	if (vary)
+		snprintf(sub, sizeof(sub), "best %s: %s", gf_json_str(c->s, "/sweep/vary/key", "?"),
+			 gf_json_str(c->s, "/sweep/vary/best_value", "?"));
+	else
+		snprintf(sub, sizeof(sub), "feeds %.0f x %s at AU >= %.0f%% (ceiling estimate %.1f)",
+			 num(c->s, "/sweep/accelerators_fed", 0), gf_json_str(c->s, "/environment/accelerator_profile", "?"),
+			 num(c->s, "/sweep/au_threshold_percent", 0), num(c->s, "/sweep/ceiling_estimate_accelerators", 0));
+	c->nums[0] = '\0';
+	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", num(c->s, "/sweep/au_threshold_percent", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "answer", num(c->s, "/sweep/accelerators_fed", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "vary", vary);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "npoints", n);
+	render(c, "sweep", &(struct gf_plot_args){ .data = data, .extra = { sub, gf_json_str(c->s, "/sweep/vary/key", "") } });
+	return 0;
+}
+
 static void write_note(const char *plots, const char *note)
 {
 	char path[4300];
@@ -451,7 +484,7 @@ int gf_plot_results(const char *dir, struct gf_plot_report *rep)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 	int (*const plot[])(struct ctx *) = { plot_timeline, plot_ceiling, plot_latency, plot_accelerators,
-					      plot_checkpoint };
+					      plot_checkpoint, plot_sweep };
 	char err[512];
 	struct stat st;
 	int rc = 0;

@@ -600,6 +600,8 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	if (s->ckpt && s->ckpt->nbursts)
 		json_object_object_add(root, "checkpoint", checkpoint_json(s));
 	gf_device_into(root, s);
+	if (s->sweep)
+		json_object_object_add(root, "sweep", gf_sweep_json(s->sweep));
 	{
 		/* Decided from the figures above, the way report decides it again later. */
 		struct gf_verdict v;

@@ -23,6 +23,9 @@ bool gf_summary_fed(const struct gf_run_summary *s, char *why, size_t len);
 /* The verdict in a few lines, for the terminal. */
 void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const char *dir);
 
+/* summary.json's "sweep" section (gpufeed sweep), in report/sweep.c. */
+struct json_object *gf_sweep_json(const struct gf_fig_sweep *sw);
+
 /* Figures derived from the rows. */
 void gf_summary_au(const struct gf_run_summary *s, double *mean, double *min, double *max);
 bool gf_summary_passed(const struct gf_run_summary *s);

@@ -30,6 +30,7 @@
 #include "run/target.h"
 
 struct gf_world;
+struct gf_sweep_state;
 
 struct gf_run_ctx {
 	const struct gf_cli *cli;
@@ -62,6 +63,7 @@ struct gf_run_ctx {
 	struct gf_train_result tr;
 	struct gf_fig_ckpt fck;         /* report's copy of the checkpoint's figures */
 	struct gf_fig_burst *fbursts;
+	struct gf_sweep_state *sw;      /* gpufeed sweep (run/sweep.c); NULL otherwise */
 	uint64_t t0_ns;                 /* the phase's start, right after its barrier */
 	/* The target's block device at the phase's start (node rank 0 of a local target). */
 	bool dev_sampling;

@@ -16,10 +16,12 @@
 #include "mpi/world.h"
 #include "report/report.h"
 #include "report/results.h"
+#include "report/sweep.h"
 #include "run/ctx.h"
 #include "run/env.h"
 #include "run/figures.h"
 #include "run/iohook.h"
+#include "run/sweep.h"
 #include "stats/clock.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -40,6 +42,8 @@ static int check(struct gf_run_ctx *x)
 	int rc;
 
 	rc = gf_guard_workload(x->cli, w, world, err, len);
+	if (!rc)
+		rc = gf_sweep_check(x->cli, w, err, len);
 	if (!rc)
 		rc = gf_target_resolve(w, x->cli->target, x->cli->engine, &x->target, err, len);
 	if (!rc)
@@ -347,8 +351,15 @@ static void write_results(struct gf_run_ctx *x)
 	}
 	dir = complete ? x->final : x->partial;
 	gf_summary_print_verdict(stdout, &x->s, dir);
+	if (x->s.sweep)
+		gf_sweep_print(stdout, x->s.sweep);
 	/* --require-fed: a pipeline's gate. A failed run keeps its own exit code. */
-	if (x->cli->require_fed && x->exit_code == GF_EXIT_OK && !gf_summary_fed(&x->s, rerr, sizeof(rerr))) {
+	if (x->cli->cmd == GF_CMD_SWEEP && x->cli->require_fed && x->exit_code == GF_EXIT_OK &&
+	    !gf_sweep_fed(x, rerr, sizeof(rerr))) {
+		fprintf(stderr, "gpufeed: --require-fed %u: %s\n", x->cli->require_fed_n, rerr);
+		x->exit_code = GF_EXIT_CHECK;
+	} else if (x->cli->require_fed && x->cli->cmd != GF_CMD_SWEEP && x->exit_code == GF_EXIT_OK &&
+		   !gf_summary_fed(&x->s, rerr, sizeof(rerr))) {
 		fprintf(stderr, "gpufeed: --require-fed: not FED: %s\n", rerr);
 		x->exit_code = GF_EXIT_CHECK;
 	}
@@ -382,6 +393,7 @@ static void finish(struct gf_run_ctx *x)
 		free(x->s.s3_timing[i]);
 	gf_ckpt_phase_free(&x->ckpt_phase);
 	gf_train_result_free(&x->tr);
+	gf_sweep_free(x);
 }
 
 int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct gf_world *world)

@@ -13,6 +13,7 @@
 #include "phase/datagen.h"
 #include "run/figures.h"
 #include "run/merge.h"
+#include "run/sweep.h"
 #include "stats/clock.h"
 #include "stats/series.h"
 
@@ -137,15 +138,19 @@ static int read_path(struct gf_run_ctx *x)
 
 static bool ceiling_wanted(const struct gf_run_ctx *x)
 {
-	return x->cli->cmd == GF_CMD_CEILING || (x->cli->cmd == GF_CMD_RUN && x->w->run.ceiling);
+	return x->cli->cmd == GF_CMD_CEILING || (x->cli->cmd == GF_CMD_RUN && x->w->run.ceiling) ||
+	       (x->cli->cmd == GF_CMD_SWEEP && !x->cli->sweep_start && !x->cli->vary);
 }
 
 static double ceiling_duration(const struct gf_run_ctx *x)
 {
 	const struct gf_workload *w = x->w;
 
-	return w->run.ceiling_duration > 0 ? w->run.ceiling_duration
-	       : x->cli->duration_s > 0 ? x->cli->duration_s : w->run.duration;
+	double d = w->run.ceiling_duration > 0 ? w->run.ceiling_duration
+		   : x->cli->duration_s > 0 ? x->cli->duration_s : w->run.duration;
+
+	/* A sweep's ceiling is an estimate to start from: as long as a point. */
+	return d <= 0 && x->cli->cmd == GF_CMD_SWEEP ? gf_sweep_point_seconds(x->cli) : d;
 }
 
 static int ceiling_prepare(struct gf_run_ctx *x)
@@ -191,7 +196,8 @@ static int ceiling_merge(struct gf_run_ctx *x, int rc)
 
 static bool train_wanted(const struct gf_run_ctx *x)
 {
-	return x->cli->cmd != GF_CMD_DATAGEN && x->cli->cmd != GF_CMD_CEILING && x->w->workflow.train;
+	return x->cli->cmd != GF_CMD_DATAGEN && x->cli->cmd != GF_CMD_CEILING && x->cli->cmd != GF_CMD_SWEEP &&
+	       x->w->workflow.train;
 }
 
 static int train_prepare(struct gf_run_ctx *x)
@@ -329,6 +335,20 @@ static int ckpt_run(struct gf_run_ctx *x)
 	return rc == -EINTR ? 0 : rc;
 }
 
+/* --- sweep: timed training points (run/sweep.c) --- */
+
+static bool sweep_wanted(const struct gf_run_ctx *x)
+{
+	return x->cli->cmd == GF_CMD_SWEEP;
+}
+
+static int sweep_prepare(struct gf_run_ctx *x)
+{
+	int rc = read_path(x);
+
+	return rc ? rc : gf_sweep_prepare(x);
+}
+
 const struct gf_phase gf_phases[] = {
 	{ "datagen", datagen_wanted, datagen_prepare, datagen_run, datagen_merge,
 	  GF_S3_PH_DATAGEN, GF_S3_PH_DATAGEN },
@@ -339,5 +359,7 @@ const struct gf_phase gf_phases[] = {
 	  GF_S3_PH_TRAIN, GF_S3_PH_CKPT_WRITE },
 	{ "checkpoint", ckpt_wanted, ckpt_prepare, ckpt_run, NULL,
 	  GF_S3_PH_CKPT_RESTORE, GF_S3_PH_CKPT_WRITE },
+	/* Last: report's per-phase figures (the device's) are indexed as this table. */
+	{ "sweep", sweep_wanted, sweep_prepare, gf_sweep_run, NULL, GF_S3_PH_TRAIN, GF_S3_PH_TRAIN },
 };
 const size_t gf_nphases = sizeof(gf_phases) / sizeof(gf_phases[0]);

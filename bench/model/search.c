@@ -1,0 +1,96 @@
+/* search: see search.h. */
+#include "model/search.h"
+
+#include <string.h>
+
+void gf_search_init(struct gf_search *s, unsigned start, unsigned kmax, unsigned max_points)
+{
+	memset(s, 0, sizeof(*s));
+	s->kmax = kmax ? kmax : 1;
+	s->max_points = max_points ? max_points : 1;
+	s->next = start < 1 ? 1 : start > s->kmax ? s->kmax : start;
+}
+
+unsigned gf_search_next(const struct gf_search *s)
+{
+	return s->points >= s->max_points ? 0 : s->next;
+}
+
+/* Doubling until the first failure (or halving until the first pass), then bisecting
+ * the gap: a monotone AU curve takes about 2 log2(answer / estimate) + 1 points, and an
+ * estimate within a factor of two leaves log2 of the gap. */
+void gf_search_record(struct gf_search *s, unsigned k, bool passed)
+{
+	s->points++;
+	if (passed && k > s->lo)
+		s->lo = k;
+	if (!passed && (s->hi == 0 || k < s->hi))
+		s->hi = k;
+	if (s->hi == 0) {
+		/* Nothing failed yet: double up to the bound. */
+		s->next = s->lo >= s->kmax ? 0 : (s->lo > s->kmax / 2 ? s->kmax : s->lo * 2);
+	} else if (s->lo == 0) {
+		/* Nothing passed yet: halve down to 1. */
+		s->next = s->hi <= 1 ? 0 : s->hi / 2;
+	} else {
+		s->next = s->hi - s->lo <= 1 ? 0 : s->lo + (s->hi - s->lo) / 2;
+	}
+}
+
+unsigned gf_search_answer(const struct gf_search *s)
+{
+	return s->lo;
+}
+
+bool gf_search_converged(const struct gf_search *s)
+{
+	if (s->hi)
+		return s->hi - s->lo <= 1;
+	return s->lo >= s->kmax;
+}
+
+bool gf_search_steady(const double *au, size_t n, double threshold, double min_steps_done,
+		      double *spread)
+{
+	double lo, hi;
+	bool above = true, below = true;
+
+	*spread = 0;
+	if (n < GF_STEADY_INTERVALS)
+		return false;
+	lo = hi = au[n - 1];
+	for (size_t i = n - GF_STEADY_INTERVALS; i < n; i++) {
+		if (au[i] < lo)
+			lo = au[i];
+		if (au[i] > hi)
+			hi = au[i];
+		above = above && au[i] >= threshold;
+		below = below && au[i] < threshold;
+	}
+	*spread = hi - lo;
+	if (min_steps_done < GF_STEADY_MIN_STEPS)
+		return false;
+	return *spread <= GF_STEADY_SPREAD || above || below;
+}
+
+/* Knobs a user turns by hand between runs, that change neither the dataset on storage
+ * nor the number of accelerators: the read path's concurrency and request size. */
+static const char *const vary_keys[] = {
+	"reader.read_threads", "reader.prefetch_size", "reader.transfer_size", "target.queue_depth",
+	"target.open_files", "reader.preprocess_time",
+};
+#define VARY_LIST "reader.read_threads, reader.prefetch_size, reader.transfer_size, " \
+		  "target.queue_depth, target.open_files, reader.preprocess_time"
+
+const char *gf_search_vary_keys(void)
+{
+	return VARY_LIST;
+}
+
+bool gf_search_vary_allowed(const char *key)
+{
+	for (size_t i = 0; i < sizeof(vary_keys) / sizeof(vary_keys[0]); i++)
+		if (!strcmp(key, vary_keys[i]))
+			return true;
+	return false;
+}

@@ -1,0 +1,52 @@
+/* search: pure decisions of `gpufeed sweep`, unit-tested without I/O. Which accelerator
+ * count to measure next (doubling from an estimate, then bisecting), whether a measured
+ * point was steady enough to trust, and which --vary keys a sweep may change. Counts are
+ * in units of the step the run can take (accelerators per rank: the count is ranks x k). */
+#ifndef GF_SEARCH_H
+#define GF_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The search over k in [1, kmax]: the largest k whose point passes, assuming that AU
+ * falls as k rises. Measure gf_search_next(), record its outcome, until it returns 0. */
+struct gf_search {
+	unsigned kmax;        /* largest k the run can take (dataset, per_rank bound) */
+	unsigned max_points;  /* points to measure at most */
+	unsigned points;      /* measured so far */
+	unsigned lo;          /* largest k that passed (0 = none yet) */
+	unsigned hi;          /* smallest k that failed (0 = none yet) */
+	unsigned next;        /* the k to measure next; 0 = done */
+};
+
+/* start: the estimate (clamped to [1, kmax]). */
+void gf_search_init(struct gf_search *s, unsigned start, unsigned kmax, unsigned max_points);
+/* The k to measure next, 0 when the search is over. */
+unsigned gf_search_next(const struct gf_search *s);
+/* The point k passed (AU at or above the threshold) or not. */
+void gf_search_record(struct gf_search *s, unsigned k, bool passed);
+/* The largest k that passed, 0 when none did. */
+unsigned gf_search_answer(const struct gf_search *s);
+/* Whether the answer is exact: the next k up failed (or the answer is kmax), as opposed
+ * to the search stopped by max_points with a gap left. */
+bool gf_search_converged(const struct gf_search *s);
+
+/* A point is steady when it ran at least GF_STEADY_MIN_STEPS counted steps per
+ * accelerator and its time bound, and AU over its last GF_STEADY_INTERVALS full
+ * intervals varies by at most GF_STEADY_SPREAD points, or lies wholly on one side of the
+ * threshold (the verdict could not change). */
+#define GF_STEADY_MIN_STEPS 10
+#define GF_STEADY_INTERVALS 4
+#define GF_STEADY_SPREAD 5.0
+/* au: per-interval AU in percent, n of them, oldest first (the last one may be partial
+ * and is left out by the caller). *spread gets max - min over the last intervals (0 when
+ * there are too few: then not steady). */
+bool gf_search_steady(const double *au, size_t n, double threshold, double min_steps_done,
+		      double *spread);
+
+/* --vary KEY: the keys a sweep may vary, as a list for messages ("reader.read_threads, ...").
+ * Keys that change the dataset or the accelerator count are not among them. */
+const char *gf_search_vary_keys(void);
+bool gf_search_vary_allowed(const char *key);
+
+#endif

@@ -1,0 +1,232 @@
+/* sweep (report): see sweep.h. JSON through json-c only; every key carries its unit. */
+#include "report/sweep.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/search.h"
+#include "model/units.h"
+#include "report/load.h"
+#include "report/summary.h"
+
+static void add_d(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_double(v));
+}
+
+static struct json_object *point_json(const struct gf_fig_sweep *sw, const struct gf_fig_sweep_point *p)
+{
+	struct json_object *o = json_object_new_object(), *au = json_object_new_object();
+
+	json_object_object_add(o, "accelerators", json_object_new_int((int)p->accelerators));
+	json_object_object_add(o, "per_rank", json_object_new_int((int)p->per_rank));
+	if (sw->vary)
+		json_object_object_add(o, "value", json_object_new_string(p->value));
+	add_d(au, "mean", p->au_mean);
+	add_d(au, "min", p->au_min);
+	add_d(au, "max", p->au_max);
+	json_object_object_add(o, "au_percent", au);
+	json_object_object_add(o, "passed", json_object_new_boolean(p->passed));
+	json_object_object_add(o, "steady", json_object_new_boolean(p->steady));
+	json_object_object_add(o, "extended", json_object_new_boolean(p->extended));
+	add_d(o, "au_spread_percent_points", p->au_spread);
+	add_d(o, "samples_per_s", p->samples_per_s);
+	add_d(o, "read_bytes_per_s", p->read_bytes_per_s);
+	add_d(o, "demand_read_bytes_per_s", p->demand_read_bytes_per_s);
+	add_d(o, "elapsed_s", p->elapsed_s);
+	json_object_object_add(o, "steps", json_object_new_uint64(p->steps));
+	return o;
+}
+
+struct json_object *gf_sweep_json(const struct gf_fig_sweep *sw)
+{
+	struct json_object *o = json_object_new_object(), *pts = json_object_new_array();
+	struct json_object *rule = json_object_new_object();
+
+	json_object_object_add(o, "mode", json_object_new_string(sw->vary ? "vary" : "accelerators"));
+	json_object_object_add(o, "accelerators_fed", json_object_new_int((int)sw->answer));
+	add_d(o, "au_threshold_percent", sw->au_threshold_percent);
+	if (sw->ceiling_estimate > 0) {
+		add_d(o, "ceiling_estimate_accelerators", sw->ceiling_estimate);
+		/* The measured answer over the arithmetic one: below 1, the storage serves N
+		 * training accelerators worse than the ceiling's readers suggested. */
+		add_d(o, "measured_over_ceiling_estimate", sw->answer / sw->ceiling_estimate);
+	} else {
+		json_object_object_add(o, "ceiling_estimate_accelerators", NULL);
+		json_object_object_add(o, "measured_over_ceiling_estimate", NULL);
+	}
+	json_object_object_add(o, "start_accelerators", json_object_new_int((int)sw->start));
+	json_object_object_add(o, "start_from", json_object_new_string(sw->start_from ? sw->start_from : "workload"));
+	json_object_object_add(o, "converged", json_object_new_boolean(sw->converged));
+	json_object_object_add(o, "bound", sw->bound ? json_object_new_string(sw->bound) : NULL);
+	json_object_object_add(o, "ranks", json_object_new_int((int)sw->ranks));
+	json_object_object_add(o, "max_per_rank", json_object_new_int((int)sw->kmax));
+	add_d(o, "point_s", sw->point_s);
+	add_d(o, "search_s", sw->elapsed_s);
+	json_object_object_add(rule, "min_steps_per_accelerator", json_object_new_int(GF_STEADY_MIN_STEPS));
+	json_object_object_add(rule, "last_intervals", json_object_new_int(GF_STEADY_INTERVALS));
+	add_d(rule, "interval_s", 1.0);
+	add_d(rule, "max_au_spread_percent_points", GF_STEADY_SPREAD);
+	json_object_object_add(rule, "description", json_object_new_string(
+		"a point runs --point-seconds; it is steady when every accelerator counted at least "
+		"min_steps_per_accelerator steps and AU over the last intervals varies by at most "
+		"max_au_spread_percent_points or stays on one side of the threshold; a point that is not "
+		"is measured once more, twice as long"));
+	json_object_object_add(o, "steady_rule", rule);
+	for (unsigned i = 0; i < sw->npoints; i++)
+		json_object_array_add(pts, point_json(sw, &sw->point[i]));
+	json_object_object_add(o, "points", pts);
+	if (sw->vary) {
+		struct json_object *v = json_object_new_object();
+		json_object_object_add(v, "key", json_object_new_string(sw->vary_key));
+		json_object_object_add(v, "best_value", sw->npoints ?
+				       json_object_new_string(sw->point[sw->best].value) : NULL);
+		json_object_object_add(v, "best_index", json_object_new_int((int)sw->best));
+		json_object_object_add(o, "vary", v);
+	}
+	return o;
+}
+
+void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw)
+{
+	char t[64];
+
+	for (unsigned i = 0; i < sw->npoints; i++) {
+		const struct gf_fig_sweep_point *p = &sw->point[i];
+		fprintf(f, "sweep point %u: %u accelerator(s)%s%s%s: AU %.1f%%, %.0f samples/s, %s%s\n", i + 1,
+			p->accelerators, sw->vary ? ", " : "", sw->vary ? sw->vary_key : "", sw->vary ? "=" : "",
+			p->au_mean, p->samples_per_s, p->passed ? "passed" : "failed", p->steady ? "" : " (not steady)");
+		if (sw->vary)
+			fprintf(f, "  (%s)\n", p->value);
+	}
+	if (sw->vary && sw->npoints)
+		fprintf(f, "sweep: the best %s is %s (AU %.1f%% at %u accelerator(s))\n", sw->vary_key,
+			sw->point[sw->best].value, sw->point[sw->best].au_mean, sw->point[sw->best].accelerators);
+	else
+		fprintf(f, "sweep: feeds %u accelerator(s) at AU >= %.0f%%%s%s%s; ceiling estimate %.1f%s; "
+			"%u point(s) in %s\n", sw->answer, sw->au_threshold_percent,
+			sw->bound ? " (bound by " : "", sw->bound ? sw->bound : "", sw->bound ? ")" : "",
+			sw->ceiling_estimate, sw->ceiling_estimate > 0 ? "" : " (none)", sw->npoints,
+			gf_format_time(sw->elapsed_s, t, sizeof(t)));
+}
+
+static double num(struct json_object *s, const char *ptr, double fallback)
+{
+	double v;
+
+	return gf_json_num(s, ptr, &v) ? v : fallback;
+}
+
+static struct gf_page_row *add_row(struct gf_page_section *sec, const char *label, const char *key, double raw)
+{
+	struct gf_page_row *r;
+
+	if (sec->nrows >= GF_PAGE_ROWS)
+		return NULL;
+	r = &sec->row[sec->nrows++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->label, sizeof(r->label), "%s", label);
+	snprintf(r->key, sizeof(r->key), "%s", key);
+	r->raw = raw;
+	return r;
+}
+
+/* The head rows: what the search found, how it compares and how long it took. */
+static void head_rows(struct gf_page_section *sec, struct json_object *s, bool vary)
+{
+	double fed = num(s, "/sweep/accelerators_fed", 0), est = num(s, "/sweep/ceiling_estimate_accelerators", 0);
+	double ratio = num(s, "/sweep/measured_over_ceiling_estimate", 0), secs = num(s, "/sweep/search_s", 0);
+	struct json_object *pts = NULL;
+	struct gf_page_row *r;
+	char t[64];
+
+	json_pointer_get(s, "/sweep/points", &pts);
+	if ((r = add_row(sec, vary ? "best value" : "accelerators fed", vary ? "/sweep/vary/best_value"
+			 : "/sweep/accelerators_fed", fed))) {
+		if (vary)
+			snprintf(r->value, sizeof(r->value), "%s = %s", gf_json_str(s, "/sweep/vary/key", "?"),
+				 gf_json_str(s, "/sweep/vary/best_value", "?"));
+		else
+			snprintf(r->value, sizeof(r->value), "%.0f x %s", fed,
+				 gf_json_str(s, "/environment/accelerator_profile", "?"));
+		snprintf(r->note, sizeof(r->note), "%s at AU >= %.0f%%%s%s", vary ? "the highest AU" :
+			 "the largest count measured", num(s, "/sweep/au_threshold_percent", 0),
+			 gf_json_str(s, "/sweep/bound", NULL) ? "; bound by " : "", gf_json_str(s, "/sweep/bound", ""));
+	}
+	if (!vary && (r = add_row(sec, "ceiling estimate", "/sweep/ceiling_estimate_accelerators", est))) {
+		if (est > 0) {
+			snprintf(r->value, sizeof(r->value), "%.1f accelerators", est);
+			snprintf(r->note, sizeof(r->note), "measured / estimate = %.2f", ratio);
+		} else {
+			snprintf(r->value, sizeof(r->value), "none");
+			snprintf(r->note, sizeof(r->note), "no ceiling ran (--start)");
+		}
+	}
+	if ((r = add_row(sec, "search time", "/sweep/search_s", secs))) {
+		snprintf(r->value, sizeof(r->value), "%s", gf_format_time(secs, t, sizeof(t)));
+		snprintf(r->note, sizeof(r->note), "%.0f point(s) of %.0f s; a point not steady over its last %d "
+			 "intervals (AU spread > %.0f points) is measured once more, twice as long",
+			 pts ? (double)json_object_array_length(pts) : 0.0, num(s, "/sweep/point_s", 0), GF_STEADY_INTERVALS,
+			 GF_STEADY_SPREAD);
+	}
+}
+
+void gf_sweep_section(struct gf_page_section *sec, struct json_object *s)
+{
+	struct json_object *pts = NULL;
+	bool vary = !strcmp(gf_json_str(s, "/sweep/mode", ""), "vary");
+	size_t n;
+
+	head_rows(sec, s, vary);
+	if (json_pointer_get(s, "/sweep/points", &pts) || !json_object_is_type(pts, json_type_array))
+		return;
+	n = json_object_array_length(pts);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *p = json_object_array_get_idx(pts, i);
+		char label[48], key[80], rate[64];
+		struct gf_page_row *r;
+		snprintf(label, sizeof(label), "point %zu", i + 1);
+		snprintf(key, sizeof(key), "/sweep/points/%zu/au_percent/mean", i);
+		if (!(r = add_row(sec, label, key, num(p, "/au_percent/mean", 0))))
+			break;
+		snprintf(r->value, sizeof(r->value), "%.0f accelerators%s%s | AU %.1f%% | %.0f samples/s | %s",
+			 num(p, "/accelerators", 0), vary ? " | " : "", vary ? gf_json_str(p, "/value", "?") : "",
+			 num(p, "/au_percent/mean", 0), num(p, "/samples_per_s", 0),
+			 gf_format_rate(num(p, "/read_bytes_per_s", 0), rate, sizeof(rate)));
+		snprintf(r->note, sizeof(r->note), "%s%s%s (AU spread %.1f points)", gf_json_bool(p, "/passed", false) ?
+			 "passed" : "failed", gf_json_bool(p, "/steady", false) ? ", steady" : ", not steady",
+			 gf_json_bool(p, "/extended", false) ? ", measured twice as long" : "",
+			 num(p, "/au_spread_percent_points", 0));
+	}
+}
+
+int gf_sweep_plot_data(struct json_object *s, const char *csv)
+{
+	struct json_object *pts = NULL;
+	size_t n;
+	FILE *f;
+
+	if (json_pointer_get(s, "/sweep/points", &pts) || !json_object_is_type(pts, json_type_array))
+		return 0;
+	n = json_object_array_length(pts);
+	if (!n)
+		return 0;
+	f = fopen(csv, "w");
+	if (!f)
+		return -errno;
+	/* The value is a label for gnuplot's tic marks: data, never code. Commas cannot be
+	 * in it (--vary splits on them). */
+	fprintf(f, "order,accelerators,value,au_mean_percent,au_min_percent,au_max_percent,samples_per_s,passed\n");
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *p = json_object_array_get_idx(pts, i);
+		fprintf(f, "%zu,%.0f,%s,%.6g,%.6g,%.6g,%.6g,%d\n", i + 1, num(p, "/accelerators", 0),
+			gf_json_str(p, "/value", "-"), num(p, "/au_percent/mean", 0), num(p, "/au_percent/min", 0),
+			num(p, "/au_percent/max", 0), num(p, "/samples_per_s", 0),
+			gf_json_bool(p, "/passed", false) ? 1 : 0);
+	}
+	if (fclose(f))
+		return -errno;
+	return (int)n;
+}

@@ -1,0 +1,474 @@
+/* sweep: see sweep.h.
+ *
+ * Every rank walks the same points: rank 0 decides each point's outcome from the merged
+ * figures and broadcasts it, so the search's next step is the same everywhere. A point
+ * is a fresh workload copy (accelerator.per_rank = k, or the --vary value; no
+ * checkpoints: the question is reads), a fresh plan, one gf_train_run bounded by
+ * --point-seconds, and gf_merge_train into the run's summary. Memory stays flat: the
+ * point's result and merged rows are freed before the next point, except the rows of the
+ * one point summary.json's train section shows. */
+#include "run/sweep.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/search.h"
+#include "model/units.h"
+#include "model/yaml.h"
+#include "mpi/world.h"
+#include "report/summary.h"
+#include "run/ctx.h"
+#include "run/figures.h"
+#include "run/merge.h"
+#include "stats/clock.h"
+
+struct gf_sweep_state {
+	struct gf_workload pw;          /* the point's workload */
+	struct gf_plan plan;            /* the point's plan */
+	struct gf_fetch_cfg read;
+	struct gf_train_result tr;
+	struct gf_fig_sweep fig;        /* every rank holds the points; the rest is rank 0's */
+	struct gf_run_summary kept;     /* rank 0: the point that summary.json's train shows */
+	struct gf_plan kept_plan;
+	bool have_kept, have_best;
+	char value[GF_SWEEP_POINTS_MAX][64]; /* --vary's values */
+	unsigned nvalues;
+	double best_au;
+};
+
+double gf_sweep_point_seconds(const struct gf_cli *c)
+{
+	return c->point_s > 0 ? c->point_s : GF_SWEEP_POINT_S;
+}
+
+/* "KEY=v1,v2,..." into the key and up to GF_SWEEP_POINTS_MAX values. */
+static int split_vary(const char *arg, char *key, size_t keylen, char (*val)[64], unsigned *n, char *err,
+		      size_t errlen)
+{
+	const char *eq = strchr(arg, '='), *p;
+
+	*n = 0;
+	if (!eq || eq == arg || (size_t)(eq - arg) >= keylen || !eq[1]) {
+		snprintf(err, errlen, "--vary '%s': expected KEY=V1,V2,... such as reader.read_threads=1,2,4,8", arg);
+		return -EINVAL;
+	}
+	snprintf(key, keylen, "%.*s", (int)(eq - arg), arg);
+	for (p = eq + 1; *p;) {
+		size_t len = strcspn(p, ",");
+		if (!len || len >= 64 || *n == GF_SWEEP_POINTS_MAX) {
+			snprintf(err, errlen, "--vary '%s': %s", arg, !len ? "an empty value" : len >= 64 ?
+				 "a value longer than 63 characters" : "more than 16 values");
+			return -EINVAL;
+		}
+		snprintf(val[(*n)++], 64, "%.*s", (int)len, p);
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* The workload of one point: the user's, with k accelerators per rank, no checkpoints,
+ * and key=value when given. Returns 0 or -EINVAL with a message. */
+static int point_workload(const struct gf_workload *w, struct gf_workload *pw, unsigned k, const char *key,
+			  const char *value, char *err, size_t errlen)
+{
+	char assign[256];
+	int rc = 0;
+
+	*pw = *w;
+	pw->accelerator.per_rank = k;
+	pw->workflow.checkpoint = false;
+	pw->run.duration = 0;
+	if (value) {
+		snprintf(assign, sizeof(assign), "%s=%s", key, value);
+		rc = gf_yaml_override(pw, assign, err, errlen);
+		if (!rc)
+			rc = gf_workload_validate(pw, err, errlen);
+	}
+	return rc;
+}
+
+int gf_sweep_check(const struct gf_cli *c, const struct gf_workload *w, char *err, size_t errlen)
+{
+	char key[64], val[GF_SWEEP_POINTS_MAX][64];
+	struct gf_workload *pw;
+	unsigned n;
+	int rc;
+
+	if (c->cmd != GF_CMD_SWEEP)
+		return 0;
+	if (!w->workflow.train) {
+		snprintf(err, errlen, "sweep: %s has workflow.train false; a sweep measures training",
+			 w->source[0] ? w->source : "the workload");
+		return -EINVAL;
+	}
+	if (!c->vary)
+		return 0;
+	rc = split_vary(c->vary, key, sizeof(key), val, &n, err, errlen);
+	if (rc)
+		return rc;
+	if (!gf_key_find(key) || !gf_search_vary_allowed(key)) {
+		const char *near = gf_key_find(key) ? NULL : gf_key_nearest(key);
+		snprintf(err, errlen, "--vary %s: %s%s%s; a sweep may vary %s", key,
+			 gf_key_find(key) ? "it changes the dataset or the accelerator count" : "no such workload key",
+			 near ? " (did you mean " : "", near ? near : "", gf_search_vary_keys());
+		if (near)
+			snprintf(err + strlen(err), errlen - strlen(err), ")");
+		return -EINVAL;
+	}
+	pw = malloc(sizeof(*pw));
+	if (!pw) {
+		snprintf(err, errlen, "out of memory checking --vary");
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; !rc && i < n; i++) {
+		rc = point_workload(w, pw, (unsigned)w->accelerator.per_rank, key, val[i], err, errlen);
+		if (rc) {
+			char why[1024];
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "--vary %s=%s: %s", key, val[i], why);
+		}
+	}
+	free(pw);
+	return rc;
+}
+
+/* The largest k whose plan gives every accelerator at least 3 steps per epoch: fewer
+ * and DLIO's first-step-of-the-epoch exclusion leaves too little to count. */
+static unsigned max_per_rank(const struct gf_plan *p)
+{
+	uint64_t k = p->batch && p->ranks ? p->samples / ((uint64_t)p->ranks * p->batch * 3) : 1;
+
+	return k < 1 ? 1 : k > 1024 ? 1024 : (unsigned)k;
+}
+
+int gf_sweep_prepare(struct gf_run_ctx *x)
+{
+	struct gf_sweep_state *sw = calloc(1, sizeof(*sw));
+	struct gf_fig_sweep *f;
+	char key[64];
+
+	if (!sw) {
+		snprintf(x->msg, sizeof(x->msg), "out of memory for the sweep");
+		return -ENOMEM;
+	}
+	x->sw = sw;
+	f = &sw->fig;
+	if (x->plan.compute_s <= 0) {
+		snprintf(x->msg, sizeof(x->msg), "the workload has no compute time (train.computation_time or "
+			 "accelerator.profile): there is no AU to search with");
+		gf_run_fail(x, GF_EXIT_USAGE, "sweep", x->msg);
+		return -EINVAL;
+	}
+	if (x->cli->vary) {
+		/* Checked before anything was written (gf_sweep_check). */
+		split_vary(x->cli->vary, key, sizeof(key), sw->value, &sw->nvalues, x->msg, sizeof(x->msg));
+		f->vary = true;
+		snprintf(f->vary_key, sizeof(f->vary_key), "%s", key);
+	}
+	f->ranks = (unsigned)x->world->size;
+	f->kmax = max_per_rank(&x->plan);
+	f->au_threshold_percent = x->w->metric.au * 100.0;
+	f->point_s = gf_sweep_point_seconds(x->cli);
+	return 0;
+}
+
+static void step_barrier(void)
+{
+	gf_world_barrier();
+}
+
+/* AU of each full interval of the merged series, all accelerators: the steadiness test's
+ * input. Returns the number of intervals in au (at most max), the partial last one left out. */
+static size_t interval_au(const struct gf_run_summary *s, double *au, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nts; i++)
+		if (s->ts[i].interval + 1 > n)
+			n = s->ts[i].interval + 1;
+	n = n > 0 ? n - 1 : 0;
+	if (n > max)
+		n = max;
+	for (size_t iv = 0; iv < n; iv++) {
+		double c = 0, st = 0;
+		for (size_t i = 0; i < s->nts; i++)
+			if (s->ts[i].interval == iv) {
+				c += (double)s->ts[i].v[GF_TS_COMPUTE_NS];
+				st += (double)s->ts[i].v[GF_TS_STALL_NS];
+			}
+		au[iv] = c + st > 0 ? 100.0 * c / (c + st) : 0;
+	}
+	return n;
+}
+
+/* Rank 0: the point's figures from the merged summary. */
+static void point_figures(const struct gf_run_ctx *x, struct gf_fig_sweep_point *pt)
+{
+	const struct gf_run_summary *s = &x->s;
+	const struct gf_plan *p = &x->sw->plan;
+	double au[4096], steps = 0, el = s->elapsed_s > 0 ? s->elapsed_s : 1e-9;
+	unsigned counted = 0;
+	size_t n;
+
+	gf_summary_au(s, &pt->au_mean, &pt->au_min, &pt->au_max);
+	pt->passed = gf_summary_passed(s);
+	pt->accelerators = p->accels;
+	pt->per_rank = p->per_rank;
+	pt->samples_per_s = (double)s->samples / el;
+	pt->read_bytes_per_s = (double)s->read_bytes / el;
+	pt->demand_read_bytes_per_s = p->demand_bytes_per_s * p->accels;
+	pt->elapsed_s = s->elapsed_s;
+	pt->steps = s->steps;
+	for (unsigned i = 0; i < s->nrows; i++)
+		if (s->rows[i].au >= 0) {
+			steps += (double)s->rows[i].steps;
+			counted++;
+		}
+	n = interval_au(s, au, sizeof(au) / sizeof(au[0]));
+	pt->steady = gf_search_steady(au, n, x->w->metric.au * 100.0, counted ? steps / counted : 0,
+				      &pt->au_spread);
+}
+
+/* Rank 0: keep the point's merged rows when summary.json's train should show it (the
+ * best so far, or the latest while none is best), else free them. */
+static void keep(struct gf_run_ctx *x, bool better)
+{
+	struct gf_sweep_state *sw = x->sw;
+
+	if (better || !sw->have_best) {
+		if (sw->have_kept) {
+			free(sw->kept.rows);
+			free(sw->kept.ts);
+		}
+		sw->kept = x->s;
+		sw->kept_plan = sw->plan;
+		sw->have_kept = true;
+		sw->have_best = sw->have_best || better;
+	} else {
+		free(x->s.rows);
+		free(x->s.ts);
+	}
+	x->s.rows = NULL;
+	x->s.ts = NULL;
+	x->s.nrows = 0;
+	x->s.nts = 0;
+}
+
+/* The point's plan, with enough epochs that the time bound, not the data, ends it. */
+static int point_plan(struct gf_run_ctx *x, unsigned k, const char *value, double secs)
+{
+	struct gf_sweep_state *sw = x->sw;
+	int rc = point_workload(x->w, &sw->pw, k, sw->fig.vary_key, value, x->msg, sizeof(x->msg));
+
+	if (!rc)
+		rc = gf_plan_build(&sw->pw, (unsigned)x->world->size, &sw->plan, x->msg, sizeof(x->msg));
+	if (!rc && sw->plan.compute_s > 0 && sw->plan.steps_per_epoch) {
+		double need = secs / sw->plan.compute_s * 1.5 + 2;
+		int64_t epochs = (int64_t)ceil(need / (double)sw->plan.steps_per_epoch);
+		if (epochs > sw->pw.train.epochs) {
+			sw->pw.train.epochs = epochs;
+			rc = gf_plan_build(&sw->pw, (unsigned)x->world->size, &sw->plan, x->msg, sizeof(x->msg));
+		}
+	}
+	sw->plan.shuffle_seed = x->plan.shuffle_seed;
+	sw->read = x->read;
+	sw->read.w = &sw->pw;
+	sw->read.plan = &sw->plan;
+	sw->read.open_files = gf_fetch_open_files(&sw->pw, &sw->plan);
+	return rc;
+}
+
+/* One timed training point, collective. Returns 0 or -errno with x->err agreed. */
+static int measure(struct gf_run_ctx *x, unsigned k, const char *value, double secs,
+		   struct gf_fig_sweep_point *pt)
+{
+	struct gf_sweep_state *sw = x->sw;
+	struct gf_train_cfg cfg = { 0 };
+	char label[32];
+	int rc, mrc;
+
+	x->msg[0] = '\0';
+	rc = gf_world_agree(point_plan(x, k, value, secs), x->msg, x->err, sizeof(x->err));
+	if (rc)
+		return rc;
+	cfg = (struct gf_train_cfg){
+		.w = &sw->pw, .plan = &sw->plan, .read = &sw->read, .rank = x->world->rank,
+		.duration_s = secs, .stop = x->stop, .progress = x->prog,
+		.step_barrier = sw->pw.accelerator.step_barrier ? step_barrier : NULL,
+	};
+	if (value)
+		snprintf(label, sizeof(label), "vary %u: %s", sw->fig.npoints + 1, value);
+	else
+		snprintf(label, sizeof(label), "sweep %u: %u accelerators", sw->fig.npoints + 1, sw->plan.accels);
+	gf_progress_phase(x->prog, label, GF_PROGRESS_TIME, 0, secs);
+	gf_world_barrier();
+	cfg.t0_ns = gf_now_ns();
+	x->s.train_t0_unix_s = gf_figures_unix_now();
+	x->msg[0] = '\0';
+	rc = gf_world_agree(gf_train_run(&cfg, &sw->tr, x->msg, sizeof(x->msg)), x->msg, x->err, sizeof(x->err));
+	x->s.plan = &sw->plan;
+	x->msg[0] = '\0';
+	mrc = gf_world_agree(gf_merge_train(x->world, &sw->tr, false, &x->s), x->msg, x->msg, sizeof(x->msg));
+	gf_train_result_free(&sw->tr);
+	memset(&sw->tr, 0, sizeof(sw->tr));
+	if (!rc && mrc)
+		snprintf(x->err, sizeof(x->err), "merging results: %s", x->msg);
+	rc = rc ? rc : mrc;
+	memset(pt, 0, sizeof(*pt));
+	if (!rc && x->root)
+		point_figures(x, pt);
+	gf_world_bcast(pt, sizeof(*pt), 0);
+	if (value)
+		snprintf(pt->value, sizeof(pt->value), "%s", value);
+	return rc;
+}
+
+/* A point, measured once more twice as long when it was not steady; recorded, its rows
+ * kept or freed. Returns 0 or -errno. */
+static int point(struct gf_run_ctx *x, unsigned k, const char *value, struct gf_fig_sweep_point *out)
+{
+	struct gf_sweep_state *sw = x->sw;
+	struct gf_fig_sweep *f = &sw->fig;
+	double secs = f->point_s;
+	bool better;
+	int rc = measure(x, k, value, secs, out);
+
+	if (!rc && !out->steady && !*x->stop) {
+		if (x->root)
+			free(x->s.rows), free(x->s.ts), x->s.rows = NULL, x->s.ts = NULL;
+		rc = measure(x, k, value, 2 * secs, out);
+		out->extended = true;
+	}
+	if (rc)
+		return rc;
+	f->point[f->npoints++] = *out;
+	if (f->vary)
+		better = !sw->have_best || out->au_mean > sw->best_au + 0.5;
+	else
+		better = out->passed && out->accelerators > f->answer;
+	if (better && f->vary) {
+		sw->best_au = out->au_mean;
+		f->best = f->npoints - 1;
+	}
+	if (better && !f->vary)
+		f->answer = out->accelerators;
+	if (x->root) {
+		char r[64];
+		keep(x, better);
+		if (!x->cli->quiet)
+			fprintf(stderr, "sweep: %u accelerator(s)%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s\n",
+				out->accelerators, value ? ", " : "", value ? value : "", out->au_mean, out->au_min,
+				out->samples_per_s, gf_format_rate(out->read_bytes_per_s, r, sizeof(r)),
+				out->passed ? "passed" : "failed", out->steady ? "steady" :
+				"not steady", out->extended ? " (measured twice as long)" : "");
+	} else {
+		sw->have_best = sw->have_best || better;
+	}
+	return 0;
+}
+
+static bool stopped(const struct gf_run_ctx *x)
+{
+	uint64_t n = *x->stop;
+
+	gf_world_allsum_u64(&n, 1);
+	return n != 0;
+}
+
+/* Where the search starts, in accelerators per rank, the same on every rank. */
+static unsigned start_k(struct gf_run_ctx *x)
+{
+	struct gf_fig_sweep *f = &x->sw->fig;
+	double est = 0;
+
+	if (x->root && x->s.ceiling_ran)
+		est = gf_summary_ceiling_accels(&x->s, x->w->metric.au);
+	gf_world_bcast(&est, sizeof(est), 0);
+	f->ceiling_estimate = est;
+	if (x->cli->sweep_start) {
+		f->start_from = "--start";
+		return x->cli->sweep_start / f->ranks ? x->cli->sweep_start / f->ranks : 1;
+	}
+	if (f->vary || !x->s.ceiling_ran) {
+		f->start_from = "workload";
+		return (unsigned)x->w->accelerator.per_rank;
+	}
+	f->start_from = "ceiling";
+	return est / f->ranks >= 1 ? (unsigned)(est / f->ranks) : 1;
+}
+
+int gf_sweep_run(struct gf_run_ctx *x)
+{
+	struct gf_sweep_state *sw = x->sw;
+	struct gf_fig_sweep *f = &sw->fig;
+	struct gf_fig_sweep_point pt;
+	struct gf_search se;
+	uint64_t t0 = gf_now_ns();
+	unsigned k = start_k(x), max_points = x->cli->max_points ? x->cli->max_points : GF_SWEEP_POINTS;
+	int rc = 0;
+
+	if (k > f->kmax)
+		k = f->kmax;
+	f->start = k * f->ranks;
+	if (x->root && !x->cli->quiet)
+		fprintf(stderr, "sweep: %s from %u accelerator(s) (%s; the ceiling's estimate %.1f), %g s per "
+			"point, at most %u point(s), AU >= %.0f%%\n", f->vary ? "one point per value" : "searching",
+			f->start, f->start_from, f->ceiling_estimate, f->point_s, f->vary ? sw->nvalues : max_points,
+			f->au_threshold_percent);
+	if (f->vary) {
+		for (unsigned i = 0; !rc && i < sw->nvalues && !stopped(x); i++)
+			rc = point(x, k, sw->value[i], &pt);
+		if (sw->have_best && f->point[f->best].passed)
+			f->answer = f->point[f->best].accelerators;
+	} else {
+		gf_search_init(&se, k, f->kmax, max_points);
+		while (!rc && (k = gf_search_next(&se)) && !stopped(x)) {
+			rc = point(x, k, NULL, &pt);
+			if (!rc)
+				gf_search_record(&se, k, pt.passed);
+		}
+		f->converged = gf_search_converged(&se) && gf_search_answer(&se) < f->kmax;
+		f->bound = gf_search_answer(&se) >= f->kmax ? "dataset" : !f->converged ? "max-points" : NULL;
+	}
+	f->elapsed_s = (double)(gf_now_ns() - t0) / 1e9;
+	if (x->root && sw->have_kept) {
+		/* A point that failed left its rows in x->s. */
+		free(x->s.rows);
+		free(x->s.ts);
+		x->s = sw->kept;
+		x->s.plan = &sw->kept_plan;
+		sw->have_kept = false; /* x->s owns the rows now; finish() frees them */
+	}
+	if (x->root)
+		x->s.sweep = f;
+	return rc;
+}
+
+bool gf_sweep_fed(const struct gf_run_ctx *x, char *why, size_t len)
+{
+	const struct gf_fig_sweep *f = x->sw ? &x->sw->fig : NULL;
+	unsigned fed = f ? f->answer : 0;
+
+	if (fed >= x->cli->require_fed_n)
+		return true;
+	snprintf(why, len, "the sweep fed %u accelerator(s), fewer than %u", fed, x->cli->require_fed_n);
+	return false;
+}
+
+void gf_sweep_free(struct gf_run_ctx *x)
+{
+	struct gf_sweep_state *sw = x->sw;
+
+	if (!sw)
+		return;
+	if (sw->have_kept) {
+		free(sw->kept.rows);
+		free(sw->kept.ts);
+	}
+	gf_train_result_free(&sw->tr);
+	free(sw);
+	x->sw = NULL;
+}

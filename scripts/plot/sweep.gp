@@ -1,0 +1,58 @@
+# sweep: what gpufeed sweep measured. Top: AU (mean, with the range over accelerators)
+# at each point against the threshold; bottom: samples/s delivered at each point. Searching
+# the count, x is the number of accelerators and the largest passing count is marked;
+# with --vary, x is the point in the order measured, labelled with its value.
+#
+# Reads:  ARG2 = plots/sweep.csv (order, accelerators, value, au_mean_percent,
+#   au_min_percent, au_max_percent, samples_per_s, passed), written from summary.json's
+#   sweep.points in order.
+# Strings: ARG6 the answer line ("feeds N x h100 ..." or "best KEY: V"), ARG7 the --vary key.
+# Variables: threshold (AU %), answer (accelerators fed, 0 = none), vary (0/1), npoints.
+script_dir = ARG1; data = ARG2; out = ARG3; title = ARG4; formats = ARG5
+load script_dir . "/common.gp"
+answer_line = ARG6
+vary_key = ARG7
+
+# Points in order of count (the search measures out of order): "smooth unique" sorts by x.
+xcol = vary > 0 ? "order" : "accelerators"
+do for [fmt in formats] {
+	load script_dir . "/term.gp"
+	set multiplot layout 2, 1 title "Sweep: accelerators fed, measured\n" . answer_line . "\n" . title \
+		font ",18" margins 0.10, 0.96, 0.12, 0.80 spacing 0, 0.08
+	set key top right horizontal opaque box lc rgb "#c0c0c0"
+	set yrange [0:110]
+	set ylabel "AU (%)"
+	set xlabel ""
+	set offsets graph 0.05, graph 0.05, 0, 0
+	if (vary > 0) {
+		set xtics 1
+		set format x ""
+		plot data using (column(xcol)):"au_mean_percent":"au_min_percent":"au_max_percent" \
+				with yerrorlines lw 2 pt 7 ps 1.2 lc rgb c_blue title "AU mean (min..max over accelerators)", \
+			threshold with lines dt 2 lw 2 lc rgb c_red title "threshold"
+	} else {
+		set format x "%g"
+		set arrow 1 from answer, graph 0 to answer, graph 1 nohead dt 3 lw 2 lc rgb c_green
+		plot data using (column(xcol)):"au_mean_percent":"au_min_percent":"au_max_percent" smooth unique \
+				with lines lw 1 lc rgb c_grey notitle, \
+			data using (column(xcol)):"au_mean_percent":"au_min_percent":"au_max_percent" \
+				with yerrorbars lw 2 pt 7 ps 1.2 lc rgb c_blue title "AU mean (min..max over accelerators)", \
+			threshold with lines dt 2 lw 2 lc rgb c_red title "threshold", \
+			NaN with lines dt 3 lw 2 lc rgb c_green title "largest passing count"
+		unset arrow 1
+	}
+	set yrange [0:*]
+	set ylabel "samples/s"
+	unset key
+	if (vary > 0) {
+		set xlabel vary_key . " (in the order measured)" noenhanced
+		plot data using (column(xcol)):"samples_per_s":xticlabels(stringcolumn("value")) \
+			with linespoints lw 2 pt 7 ps 1.2 lc rgb c_green notitle
+	} else {
+		set xlabel "emulated accelerators"
+		plot data using (column(xcol)):"samples_per_s" smooth unique with linespoints lw 2 pt 7 ps 1.2 \
+			lc rgb c_green notitle
+	}
+	unset multiplot
+	unset output
+}

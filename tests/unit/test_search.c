@@ -1,0 +1,139 @@
+/* Description: gpufeed sweep's search (model/search.h) as a pure function: given the AU
+ * each count would measure, the sequence of counts measured and the answer. Tables: an
+ * estimate below the answer (doubling, then bisecting), above it (halving, then
+ * bisecting), exact, nothing passing, everything passing up to the dataset's bound, a
+ * max-points budget that stops the search early, and a noisy curve that passes above a
+ * failure. Then the steadiness rule and the --vary keys.
+ * Expected result: the exact sequences below; the answer is the largest passing count
+ * whenever the search converged; never a count above kmax or below 1; never a count
+ * measured twice. Buggy result: bisection that never ends or measures a count twice, an
+ * answer that failed, doubling past kmax, a steady verdict on too few intervals or steps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+
+#include "model/search.h"
+
+#define MAXSEQ 32
+
+struct case_ {
+	const char *name;
+	unsigned start, kmax, max_points;
+	unsigned pass_upto;       /* counts <= this pass (monotone curve) */
+	unsigned seq[MAXSEQ];     /* expected counts measured, 0-terminated */
+	unsigned answer;
+	bool converged;
+};
+
+/* Run the search against a monotone curve; returns the number of points. */
+static unsigned drive(const struct case_ *c, unsigned *seq)
+{
+	struct gf_search s;
+	unsigned k, n = 0;
+
+	gf_search_init(&s, c->start, c->kmax, c->max_points);
+	while ((k = gf_search_next(&s))) {
+		assert_true(n < MAXSEQ);
+		assert_in_range(k, 1, c->kmax);
+		for (unsigned i = 0; i < n; i++)
+			assert_int_not_equal(seq[i], k);
+		seq[n++] = k;
+		gf_search_record(&s, k, k <= c->pass_upto);
+	}
+	assert_int_equal(gf_search_answer(&s), c->answer);
+	assert_int_equal(gf_search_converged(&s), c->converged);
+	return n;
+}
+
+static void test_table(void **state)
+{
+	static const struct case_ cases[] = {
+		{ "estimate low", 4, 1000, 16, 11, { 4, 8, 16, 12, 10, 11 }, 11, true },
+		{ "estimate high", 40, 1000, 16, 11, { 40, 20, 10, 15, 12, 11 }, 11, true },
+		{ "estimate exact", 11, 1000, 16, 11, { 11, 22, 16, 13, 12 }, 11, true },
+		{ "nothing passes", 8, 1000, 16, 0, { 8, 4, 2, 1 }, 0, true },
+		{ "all pass to kmax", 3, 20, 16, 1000, { 3, 6, 12, 20 }, 20, true },
+		{ "one count", 1, 1, 16, 1, { 1 }, 1, true },
+		{ "budget", 4, 1000, 3, 11, { 4, 8, 16 }, 8, false },
+		{ "start above kmax", 50, 10, 16, 7, { 10, 5, 7, 8 }, 7, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned seq[MAXSEQ] = { 0 }, n = drive(&cases[i], seq), want = 0;
+		while (cases[i].seq[want])
+			want++;
+		print_message("%s: %u point(s)\n", cases[i].name, n);
+		assert_int_equal(n, want);
+		for (unsigned j = 0; j < n; j++)
+			assert_int_equal(seq[j], cases[i].seq[j]);
+	}
+}
+
+/* A noisy curve: 9 fails but 10 passes. Started at 9, the search halves and bisects below
+ * it: the answer is a count that passed and the next count up failed (10 is never tried). */
+static void test_noisy(void **state)
+{
+	struct gf_search s;
+	unsigned k;
+	bool pass[64] = { false };
+
+	(void)state;
+	for (unsigned i = 1; i <= 12; i++)
+		pass[i] = i != 9;
+	gf_search_init(&s, 9, 60, 16);
+	while ((k = gf_search_next(&s)))
+		gf_search_record(&s, k, pass[k]);
+	assert_true(pass[gf_search_answer(&s)]);
+	assert_false(pass[gf_search_answer(&s) + 1]);
+	assert_true(gf_search_converged(&s));
+}
+
+static void test_steady(void **state)
+{
+	const double flat[] = { 50, 95, 96, 95, 96 };
+	const double wobbly[] = { 80, 95, 84, 97, 86 };
+	const double below[] = { 40, 60, 80, 70, 85 };
+	double spread;
+
+	(void)state;
+	/* Flat past a warm-up: steady, spread over the last 4 only. */
+	assert_true(gf_search_steady(flat, 5, 90, 20, &spread));
+	assert_true(spread <= 1.0 + 1e-9);
+	/* Too few steps, or too few intervals: not steady whatever the AU. */
+	assert_false(gf_search_steady(flat, 5, 90, GF_STEADY_MIN_STEPS - 1, &spread));
+	assert_false(gf_search_steady(flat + 2, 3, 90, 20, &spread));
+	/* Spread 13 points across the threshold: not steady. */
+	assert_false(gf_search_steady(wobbly, 5, 90, 20, &spread));
+	assert_true(spread > GF_STEADY_SPREAD);
+	/* Spread 25 points but wholly below the threshold: the verdict cannot change. */
+	assert_true(gf_search_steady(below, 5, 90, 20, &spread));
+}
+
+static void test_vary_keys(void **state)
+{
+	(void)state;
+	assert_true(gf_search_vary_allowed("reader.read_threads"));
+	assert_true(gf_search_vary_allowed("target.queue_depth"));
+	/* The dataset and the accelerator count are not a sweep's to vary. */
+	assert_false(gf_search_vary_allowed("dataset.num_files_train"));
+	assert_false(gf_search_vary_allowed("accelerator.per_rank"));
+	assert_false(gf_search_vary_allowed("reader.read_thread"));
+	assert_non_null(gf_search_vary_keys());
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_noisy),
+		cmocka_unit_test(test_steady),
+		cmocka_unit_test(test_vary_keys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
