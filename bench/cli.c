@@ -297,8 +297,10 @@ static void cli_bad_option(const char *arg, const struct option *opts, enum gf_c
 
 static int cli_point_seconds(const char *arg, struct gf_cli *c, char *err, size_t errlen)
 {
-	if (gf_parse_time(arg, &c->point_s) || c->point_s < 1 || c->point_s > 86400) {
-		snprintf(err, errlen, "--point-seconds '%s': expected a time from 1s to 1 day, such as 10s", arg);
+	/* A point is judged on its last 4 full 1-second intervals (model/search.h). */
+	if (gf_parse_time(arg, &c->point_s) || c->point_s < 5 || c->point_s > 86400) {
+		snprintf(err, errlen, "--point-seconds '%s': expected a time from 5s (a point is judged on its "
+			 "last 4 full seconds) to 1 day, such as 10s", arg);
 		return -EINVAL;
 	}
 	return 0;

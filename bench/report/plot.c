@@ -436,6 +436,7 @@ static int plot_sweep(struct ctx *c)
 {
 	char data[4300], sub[512];
 	bool vary = !strcmp(gf_json_str(c->s, "/sweep/mode", ""), "vary");
+	double lo = 0, hi = 1, a;
 	int n;
 
 	if (json_pointer_get(c->s, "/sweep", NULL))
@@ -454,7 +455,18 @@ static int plot_sweep(struct ctx *c)
 		snprintf(sub, sizeof(sub), "feeds %.0f x %s at AU >= %.0f%% (ceiling estimate %.1f)",
 			 num(c->s, "/sweep/accelerators_fed", 0), gf_json_str(c->s, "/environment/accelerator_profile", "?"),
 			 num(c->s, "/sweep/au_threshold_percent", 0), num(c->s, "/sweep/ceiling_estimate_accelerators", 0));
+	/* Count mode: from below the smallest count to past the largest, so that one point
+	 * alone has a range too. */
+	for (int i = 0; !vary && i < n; i++) {
+		char ptr[64];
+		snprintf(ptr, sizeof(ptr), "/sweep/points/%d/accelerators", i);
+		a = num(c->s, ptr, 0);
+		lo = i == 0 || a < lo ? a : lo;
+		hi = i == 0 || a > hi ? a : hi;
+	}
 	c->nums[0] = '\0';
+	gf_plot_var_num(c->nums, sizeof(c->nums), "x_lo", vary ? 0.5 : lo - 0.1 * hi - 1 > 0 ? lo - 0.1 * hi - 1 : 0);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "x_hi", vary ? n + 0.5 : hi * 1.1 + 1);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", num(c->s, "/sweep/au_threshold_percent", 0));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "answer", num(c->s, "/sweep/accelerators_fed", 0));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "vary", vary);

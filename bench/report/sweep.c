@@ -95,11 +95,10 @@ void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw)
 
 	for (unsigned i = 0; i < sw->npoints; i++) {
 		const struct gf_fig_sweep_point *p = &sw->point[i];
-		fprintf(f, "sweep point %u: %u accelerator(s)%s%s%s: AU %.1f%%, %.0f samples/s, %s%s\n", i + 1,
+		fprintf(f, "sweep point %u: %u accelerator(s)%s%s%s%s: AU %.1f%%, %.0f samples/s, %s%s\n", i + 1,
 			p->accelerators, sw->vary ? ", " : "", sw->vary ? sw->vary_key : "", sw->vary ? "=" : "",
-			p->au_mean, p->samples_per_s, p->passed ? "passed" : "failed", p->steady ? "" : " (not steady)");
-		if (sw->vary)
-			fprintf(f, "  (%s)\n", p->value);
+			sw->vary ? p->value : "", p->au_mean, p->samples_per_s, p->passed ? "passed" : "failed",
+			p->steady ? "" : " (not steady)");
 	}
 	if (sw->vary && sw->npoints)
 		fprintf(f, "sweep: the best %s is %s (AU %.1f%% at %u accelerator(s))\n", sw->vary_key,

@@ -350,9 +350,9 @@ static void write_results(struct gf_run_ctx *x)
 		}
 	}
 	dir = complete ? x->final : x->partial;
-	gf_summary_print_verdict(stdout, &x->s, dir);
 	if (x->s.sweep)
 		gf_sweep_print(stdout, x->s.sweep);
+	gf_summary_print_verdict(stdout, &x->s, dir);
 	/* --require-fed: a pipeline's gate. A failed run keeps its own exit code. */
 	if (x->cli->cmd == GF_CMD_SWEEP && x->cli->require_fed && x->exit_code == GF_EXIT_OK &&
 	    !gf_sweep_fed(x, rerr, sizeof(rerr))) {

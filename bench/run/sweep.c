@@ -300,7 +300,7 @@ static int measure(struct gf_run_ctx *x, unsigned k, const char *value, double s
 		.step_barrier = sw->pw.accelerator.step_barrier ? step_barrier : NULL,
 	};
 	if (value)
-		snprintf(label, sizeof(label), "vary %u: %s", sw->fig.npoints + 1, value);
+		snprintf(label, sizeof(label), "vary %u: %s=%s", sw->fig.npoints + 1, sw->fig.vary_key, value);
 	else
 		snprintf(label, sizeof(label), "sweep %u: %u accelerators", sw->fig.npoints + 1, sw->plan.accels);
 	gf_progress_phase(x->prog, label, GF_PROGRESS_TIME, 0, secs);
@@ -413,11 +413,16 @@ int gf_sweep_run(struct gf_run_ctx *x)
 	if (k > f->kmax)
 		k = f->kmax;
 	f->start = k * f->ranks;
-	if (x->root && !x->cli->quiet)
-		fprintf(stderr, "sweep: %s from %u accelerator(s) (%s; the ceiling's estimate %.1f), %g s per "
-			"point, at most %u point(s), AU >= %.0f%%\n", f->vary ? "one point per value" : "searching",
-			f->start, f->start_from, f->ceiling_estimate, f->point_s, f->vary ? sw->nvalues : max_points,
-			f->au_threshold_percent);
+	if (x->root && !x->cli->quiet) {
+		char from[64];
+		if (f->ceiling_estimate > 0)
+			snprintf(from, sizeof(from), "the ceiling's estimate %.1f", f->ceiling_estimate);
+		else
+			snprintf(from, sizeof(from), "%s", f->start_from);
+		fprintf(stderr, "sweep: %s from %u accelerator(s) (%s), %g s per point, at most %u point(s), "
+			"AU >= %.0f%%\n", f->vary ? "one point per value" : "searching", f->start, from, f->point_s,
+			f->vary ? sw->nvalues : max_points, f->au_threshold_percent);
+	}
 	if (f->vary) {
 		for (unsigned i = 0; !rc && i < sw->nvalues && !stopped(x); i++)
 			rc = point(x, k, sw->value[i], &pt);

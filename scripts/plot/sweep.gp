@@ -7,7 +7,8 @@
 #   au_min_percent, au_max_percent, samples_per_s, passed), written from summary.json's
 #   sweep.points in order.
 # Strings: ARG6 the answer line ("feeds N x h100 ..." or "best KEY: V"), ARG7 the --vary key.
-# Variables: threshold (AU %), answer (accelerators fed, 0 = none), vary (0/1), npoints.
+# Variables: threshold (AU %), answer (accelerators fed, 0 = none), vary (0/1), npoints,
+#   x_lo, x_hi (the x range: one point alone has none).
 script_dir = ARG1; data = ARG2; out = ARG3; title = ARG4; formats = ARG5
 load script_dir . "/common.gp"
 answer_line = ARG6
@@ -19,11 +20,12 @@ do for [fmt in formats] {
 	load script_dir . "/term.gp"
 	set multiplot layout 2, 1 title "Sweep: accelerators fed, measured\n" . answer_line . "\n" . title \
 		font ",18" margins 0.10, 0.96, 0.12, 0.80 spacing 0, 0.08
-	set key top right horizontal opaque box lc rgb "#c0c0c0"
+	# AU sits near 100% at the passing points: the key goes below them.
+	set key bottom left vertical opaque box lc rgb "#c0c0c0"
 	set yrange [0:110]
 	set ylabel "AU (%)"
 	set xlabel ""
-	set offsets graph 0.05, graph 0.05, 0, 0
+	set xrange [x_lo:x_hi]
 	if (vary > 0) {
 		set xtics 1
 		set format x ""
@@ -33,8 +35,7 @@ do for [fmt in formats] {
 	} else {
 		set format x "%g"
 		set arrow 1 from answer, graph 0 to answer, graph 1 nohead dt 3 lw 2 lc rgb c_green
-		plot data using (column(xcol)):"au_mean_percent":"au_min_percent":"au_max_percent" smooth unique \
-				with lines lw 1 lc rgb c_grey notitle, \
+		plot data using (column(xcol)):"au_mean_percent" smooth unique with lines lw 1 lc rgb c_grey notitle, \
 			data using (column(xcol)):"au_mean_percent":"au_min_percent":"au_max_percent" \
 				with yerrorbars lw 2 pt 7 ps 1.2 lc rgb c_blue title "AU mean (min..max over accelerators)", \
 			threshold with lines dt 2 lw 2 lc rgb c_red title "threshold", \

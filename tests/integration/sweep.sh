@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Description: gpufeed sweep on storage of known speed: an ext4 loop device whose reads
+# the block throttle caps at 40 MB/s (throttle.lib), read with O_DIRECT so that every
+# read reaches it. One rank emulates k accelerators (batch 4 x 256 KiB every 0.25 s:
+# 4.19 MB/s each), so the supply feeds about 9.5 of them at full speed and 10.6 at AU 90%.
+# Then --vary reader.read_threads=1,4 with --require-fed 1000, and the refusals.
+# Expected: the sweep finds a count whose demand (count x per-accelerator demand) is
+# within 15% of 40 MB/s; that count passed and the next one measured above it failed;
+# plots/sweep.csv holds exactly summary.json's points; report.txt and report.html carry
+# the sweep; --vary measures one point per value and names the best; --require-fed N
+# exits 3 when fewer are fed; a --vary key outside the table, or one that changes the
+# dataset, exits 2 naming the keys allowed. About 70 s on 2 idle cores.
+# Buggy: an answer bounded by the ceiling's arithmetic instead of measured, a plot that
+# draws other points than summary.json lists, exit 0 under --require-fed.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/throttle.lib"
+
+SUPPLY=40000000
+cat >"$TMP/w.yaml" <<'EOF'
+model:
+  name: sweeptest
+framework: pytorch
+workflow:
+  generate_data: false
+  train: true
+  checkpoint: false
+dataset:
+  data_folder: data
+  format: npz
+  num_files_train: 512
+  num_samples_per_file: 1
+  record_length_bytes: 256KiB
+  record_length_bytes_stdev: 0
+reader:
+  data_loader: pytorch
+  batch_size: 4
+  read_threads: 8
+  prefetch_size: 2
+  file_shuffle: seed
+  sample_shuffle: seed
+train:
+  epochs: 1
+  computation_time: 0.25
+metric:
+  au: 0.90
+accelerator:
+  profile: h100
+  per_rank: 1
+target:
+  direct: true
+EOF
+
+# The refusals need no device: usage errors before MPI does any I/O.
+code=0
+gf 1 sweep "$TMP/w.yaml" --target "$TMP/none" --vary dataset.num_files_train=1,2 --quiet \
+	>"$TMP/bad1.out" 2>&1 || code=$?
+[ "$code" -eq 2 ] && grep -q "reader.read_threads" "$TMP/bad1.out" &&
+	ok "--vary of a dataset key: exit 2 naming the keys allowed" ||
+	{ bad "--vary dataset.num_files_train: exit $code"; cat "$TMP/bad1.out"; }
+code=0
+gf 1 sweep "$TMP/w.yaml" --target "$TMP/none" --vary reader.read_thread=1,2 --quiet >"$TMP/bad2.out" 2>&1 || code=$?
+[ "$code" -eq 2 ] && grep -q "did you mean reader.read_threads" "$TMP/bad2.out" &&
+	ok "--vary of an unknown key: exit 2 with the nearest key" ||
+	{ bad "--vary reader.read_thread: exit $code"; cat "$TMP/bad2.out"; }
+code=0
+gf 1 sweep "$TMP/w.yaml" --target "$TMP/none" --vary reader.read_threads=1,x --quiet >"$TMP/bad3.out" 2>&1 || code=$?
+[ "$code" -eq 2 ] && ok "--vary with a bad value: exit 2" || { bad "--vary read_threads=1,x: exit $code"; cat "$TMP/bad3.out"; }
+code=0
+"$GPUFEED" sweep "$TMP/w.yaml" --require-fed >"$TMP/bad4.out" 2>&1 || code=$?
+[ "$code" -eq 2 ] && ok "sweep --require-fed without a count: exit 2" || { bad "--require-fed alone: exit $code"; cat "$TMP/bad4.out"; }
+[ ! -e "$TMP/none" ] && ok "no refused sweep wrote anything" || bad "a refused sweep created $TMP/none"
+
+throttle_setup 400
+throttle_set rbps=$SUPPLY
+
+start=$(date +%s)
+throttle_run "$MPIRUN" --oversubscribe --bind-to none -np 1 "$GPUFEED" sweep "$TMP/w.yaml" \
+	--target "$THR_DIR/data" --results "$TMP/r1" --point-seconds 6 --max-points 8 >"$TMP/sweep.out" 2>&1 ||
+	{ bad "the throttled sweep failed"; cat "$TMP/sweep.out"; }
+took=$(($(date +%s) - start))
+d=$(only_result "$TMP/r1")
+s=$d/summary.json
+grep -E "^(sweep|ceiling)" "$TMP/sweep.out"
+echo "the throttled sweep (datagen, ceiling, points) took ${took} s"
+expect "a sweep section with points" "$s" '.sweep.mode == "accelerators" and (.sweep.points | length) >= 2'
+expect "started from the ceiling's estimate" "$s" '.sweep.start_from == "ceiling" and .sweep.ceiling_estimate_accelerators > 0'
+fed=$(jq '.sweep.accelerators_fed' "$s")
+per=$(jq '.sweep.points[0].demand_read_bytes_per_s / .sweep.points[0].accelerators' "$s")
+echo "fed $fed accelerators x $per B/s each = $(jq -n "$fed * $per / 1e6") MB/s against a supply of $((SUPPLY / 1000000)) MB/s"
+expect "the answer's demand is within 15% of the 40 MB/s supply" "$s" \
+	"(.sweep.accelerators_fed * $per - $SUPPLY | fabs) <= 0.15 * $SUPPLY"
+expect "the answer passed and the next count measured above it failed" "$s" \
+	'.sweep.accelerators_fed as $a | ([.sweep.points[] | select(.accelerators == $a) | .passed] | all) and
+	 ([.sweep.points[] | select(.accelerators > $a) | .passed] | any | not) and .sweep.converged'
+expect "the ratio to the ceiling's estimate and the search time are reported" "$s" \
+	'(.sweep.measured_over_ceiling_estimate - .sweep.accelerators_fed / .sweep.ceiling_estimate_accelerators | fabs) < 1e-9
+	 and .sweep.search_s > 0'
+expect "summary.json's train is the answer's point" "$s" '.train.accelerators == .sweep.accelerators_fed'
+# The plot draws what summary.json lists: same points, same order, same AU.
+if [ -f "$d/plots/sweep.csv" ]; then
+	plotted=$(tail -n +2 "$d/plots/sweep.csv" | awk -F, '{ printf "%d %.3f\n", $2, $4 }')
+	listed=$(jq -r '.sweep.points[] | "\(.accelerators) \(.au_percent.mean)"' "$s" | awk '{ printf "%d %.3f\n", $1, $2 }')
+	[ "$plotted" = "$listed" ] && ok "plots/sweep.csv holds exactly summary.json's sweep points" ||
+		{ bad "plot and summary disagree"; printf 'plotted:\n%s\nlisted:\n%s\n' "$plotted" "$listed"; }
+	if command -v gnuplot >/dev/null; then
+		[ -s "$d/plots/sweep.png" ] && ok "plots/sweep.png drawn" || bad "no plots/sweep.png"
+	fi
+else
+	bad "no plots/sweep.csv"
+fi
+grep -q "^SWEEP" "$d/report.txt" && grep -q "accelerators fed *$fed x h100" "$d/report.txt" &&
+	ok "report.txt has the sweep section and its answer" || bad "report.txt lacks the sweep"
+grep -q 'id="sweep"' "$d/report.html" && ok "report.html has the sweep section" || bad "report.html lacks the sweep"
+
+# --vary on the same dataset (no datagen, no ceiling), with a gate it cannot pass.
+code=0
+throttle_run "$MPIRUN" --oversubscribe --bind-to none -np 1 "$GPUFEED" sweep "$TMP/w.yaml" \
+	--target "$THR_DIR/data" --results "$TMP/r2" --point-seconds 5 --start 6 \
+	--vary reader.read_threads=1,4 --require-fed 1000 >"$TMP/vary.out" 2>&1 || code=$?
+[ "$code" -eq 3 ] && ok "--require-fed 1000: exit 3" || { bad "--require-fed 1000: exit $code"; cat "$TMP/vary.out"; }
+grep -q "fewer than 1000" "$TMP/vary.out" && ok "... saying how many were fed" || bad "no --require-fed message"
+d=$(only_result "$TMP/r2")
+expect "--vary: one point per value at 6 accelerators, in order" "$d/summary.json" \
+	'.sweep.mode == "vary" and ([.sweep.points[].value] == ["1", "4"]) and ([.sweep.points[].accelerators] | unique == [6])'
+expect "--vary: the best value has the highest AU" "$d/summary.json" \
+	'.sweep.vary.best_value as $b | ([.sweep.points[] | select(.value == $b) | .au_percent.mean] | max) as $au |
+	 ([.sweep.points[].au_percent.mean] | max) - $au <= 0.5 and .sweep.vary.key == "reader.read_threads"'
+expect "--vary: no ceiling ran" "$d/summary.json" '.ceiling == null and .sweep.ceiling_estimate_accelerators == null'
+echo "the whole test took $(($(date +%s) - start)) s after the refusals"
+finish
