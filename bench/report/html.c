@@ -94,6 +94,7 @@ static const struct {
 	{ "latency", "Request latency by percentile, per phase, p99 marked." },
 	{ "ceiling", "The storage ceiling over time: bandwidth, requests and mean latency per interval." },
 	{ "checkpoint", "Each checkpoint burst: the slowest, median and fastest rank, and its bandwidth." },
+	{ "sweep", "AU and samples/s at each point of the sweep, the threshold and the largest passing count marked." },
 };
 
 /* Copy an SVG made by gnuplot into the page: its XML declaration dropped, its ids and

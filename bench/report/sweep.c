@@ -194,7 +194,7 @@ void gf_sweep_section(struct gf_page_section *sec, struct json_object *s)
 			 num(p, "/accelerators", 0), vary ? " | " : "", vary ? gf_json_str(p, "/value", "?") : "",
 			 num(p, "/au_percent/mean", 0), num(p, "/samples_per_s", 0),
 			 gf_format_rate(num(p, "/read_bytes_per_s", 0), rate, sizeof(rate)));
-		snprintf(r->note, sizeof(r->note), "%s%s%s (AU spread %.1f points)", gf_json_bool(p, "/passed", false) ?
+		snprintf(r->note, sizeof(r->note), "%s%s%s; AU spread %.1f points", gf_json_bool(p, "/passed", false) ?
 			 "passed" : "failed", gf_json_bool(p, "/steady", false) ? ", steady" : ", not steady",
 			 gf_json_bool(p, "/extended", false) ? ", measured twice as long" : "",
 			 num(p, "/au_spread_percent_points", 0));
