@@ -43,11 +43,11 @@ static int check(struct gf_run_ctx *x)
 
 	rc = gf_guard_workload(x->cli, w, world, err, len);
 	if (!rc)
-		rc = gf_sweep_check(x->cli, w, err, len);
-	if (!rc)
 		rc = gf_target_resolve(w, x->cli->target, x->cli->engine, &x->target, err, len);
 	if (!rc)
 		rc = gf_plan_build(w, (unsigned)world->size, &x->plan, err, len);
+	if (!rc)
+		rc = gf_sweep_check(x->cli, w, &x->plan, err, len);
 	if (!rc && w->workflow.checkpoint)
 		rc = gf_model_layout(w, world->size, &x->model, err, len);
 	if (!rc) {

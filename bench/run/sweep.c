@@ -90,7 +90,8 @@ static int point_workload(const struct gf_workload *w, struct gf_workload *pw, u
 	return rc;
 }
 
-int gf_sweep_check(const struct gf_cli *c, const struct gf_workload *w, char *err, size_t errlen)
+int gf_sweep_check(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *plan,
+		   char *err, size_t errlen)
 {
 	char key[64], val[GF_SWEEP_POINTS_MAX][64];
 	struct gf_workload *pw;
@@ -102,6 +103,11 @@ int gf_sweep_check(const struct gf_cli *c, const struct gf_workload *w, char *er
 	if (!w->workflow.train) {
 		snprintf(err, errlen, "sweep: %s has workflow.train false; a sweep measures training",
 			 w->source[0] ? w->source : "the workload");
+		return -EINVAL;
+	}
+	if (plan->compute_s <= 0) {
+		snprintf(err, errlen, "sweep: %s has no compute time (train.computation_time or accelerator.profile): "
+			 "there is no AU to search with", w->source[0] ? w->source : "the workload");
 		return -EINVAL;
 	}
 	if (!c->vary)
@@ -159,12 +165,6 @@ int gf_sweep_prepare(struct gf_run_ctx *x)
 	}
 	x->sw = sw;
 	f = &sw->fig;
-	if (x->plan.compute_s <= 0) {
-		snprintf(x->msg, sizeof(x->msg), "the workload has no compute time (train.computation_time or "
-			 "accelerator.profile): there is no AU to search with");
-		gf_run_fail(x, GF_EXIT_USAGE, "sweep", x->msg);
-		return -EINVAL;
-	}
 	if (x->cli->vary) {
 		/* Checked before anything was written (gf_sweep_check). */
 		split_vary(x->cli->vary, key, sizeof(key), sw->value, &sw->nvalues, x->msg, sizeof(x->msg));

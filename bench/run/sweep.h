@@ -12,14 +12,16 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "model/plan.h"
 #include "model/workload.h"
 
 struct gf_run_ctx;
 
 /* Everything about the sweep options that needs no I/O: --vary's key (exit 2 naming the
  * keys allowed) and each of its values, checked on a copy of the workload, and that the
- * workload trains with compute. Returns 0 or -EINVAL with a message. */
-int gf_sweep_check(const struct gf_cli *c, const struct gf_workload *w, char *err, size_t errlen);
+ * workload trains with compute (plan). Returns 0 or -EINVAL with a message. */
+int gf_sweep_check(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *plan,
+		   char *err, size_t errlen);
 /* The phase's parts (see ctx.h); prepare after the read path is decided. */
 int gf_sweep_prepare(struct gf_run_ctx *x);
 int gf_sweep_run(struct gf_run_ctx *x);

@@ -9,7 +9,10 @@
 # plots/sweep.csv holds exactly summary.json's points; report.txt and report.html carry
 # the sweep; --vary measures one point per value and names the best; --require-fed N
 # exits 3 when fewer are fed; a --vary key outside the table, or one that changes the
-# dataset, exits 2 naming the keys allowed. About 70 s on 2 idle cores.
+# dataset, a bad value, --require-fed without a count and a workload without compute
+# exit 2 before anything is written. About 70 s on 2 cores, which is the measurement
+# itself: the ceiling and 4-6 timed points of 6 s (a point must be steady over 4 full
+# seconds), then 2 --vary points of 5 s.
 # Buggy: an answer bounded by the ceiling's arithmetic instead of measured, a plot that
 # draws other points than summary.json lists, exit 0 under --require-fed.
 . "$(dirname "$0")/lib.sh"
@@ -68,6 +71,10 @@ gf 1 sweep "$TMP/w.yaml" --target "$TMP/none" --vary reader.read_threads=1,x --q
 code=0
 "$GPUFEED" sweep "$TMP/w.yaml" --require-fed >"$TMP/bad4.out" 2>&1 || code=$?
 [ "$code" -eq 2 ] && ok "sweep --require-fed without a count: exit 2" || { bad "--require-fed alone: exit $code"; cat "$TMP/bad4.out"; }
+code=0
+gf 1 sweep "$TMP/w.yaml" --target "$TMP/none" --set train.computation_time=0 --quiet >"$TMP/bad5.out" 2>&1 || code=$?
+[ "$code" -eq 2 ] && grep -q "no AU to search with" "$TMP/bad5.out" && ok "sweep of a workload without compute: exit 2" ||
+	{ bad "sweep without compute: exit $code"; cat "$TMP/bad5.out"; }
 [ ! -e "$TMP/none" ] && ok "no refused sweep wrote anything" || bad "a refused sweep created $TMP/none"
 
 throttle_setup 400
