@@ -220,7 +220,7 @@ int gf_sweep_plot_data(struct json_object *s, const char *csv)
 	fprintf(f, "order,accelerators,value,au_mean_percent,au_min_percent,au_max_percent,samples_per_s,passed\n");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *p = json_object_array_get_idx(pts, i);
-		fprintf(f, "%zu,%.0f,%s,%.6g,%.6g,%.6g,%.6g,%d\n", i + 1, num(p, "/accelerators", 0),
+		fprintf(f, "%zu,%.0f,%s,%.10g,%.10g,%.10g,%.10g,%d\n", i + 1, num(p, "/accelerators", 0),
 			gf_json_str(p, "/value", "-"), num(p, "/au_percent/mean", 0), num(p, "/au_percent/min", 0),
 			num(p, "/au_percent/max", 0), num(p, "/samples_per_s", 0),
 			gf_json_bool(p, "/passed", false) ? 1 : 0);

@@ -381,26 +381,29 @@ static bool stopped(const struct gf_run_ctx *x)
 	return n != 0;
 }
 
-/* Where the search starts, in accelerators per rank, the same on every rank. */
+/* Where the search starts, in accelerators per rank: rank 0 decides (only it holds the
+ * merged ceiling) and every rank takes its word. */
 static unsigned start_k(struct gf_run_ctx *x)
 {
 	struct gf_fig_sweep *f = &x->sw->fig;
-	double est = 0;
+	unsigned k = 1;
 
 	if (x->root && x->s.ceiling_ran)
-		est = gf_summary_ceiling_accels(&x->s, x->w->metric.au);
-	gf_world_bcast(&est, sizeof(est), 0);
-	f->ceiling_estimate = est;
+		f->ceiling_estimate = gf_summary_ceiling_accels(&x->s, x->w->metric.au);
 	if (x->cli->sweep_start) {
 		f->start_from = "--start";
-		return x->cli->sweep_start / f->ranks ? x->cli->sweep_start / f->ranks : 1;
-	}
-	if (f->vary || !x->s.ceiling_ran) {
+		k = x->cli->sweep_start / f->ranks;
+	} else if (f->vary || f->ceiling_estimate <= 0) {
 		f->start_from = "workload";
-		return (unsigned)x->w->accelerator.per_rank;
+		k = (unsigned)x->w->accelerator.per_rank;
+	} else {
+		f->start_from = "ceiling";
+		k = f->ceiling_estimate / f->ranks < 1e6 ? (unsigned)(f->ceiling_estimate / f->ranks) : 1000000;
 	}
-	f->start_from = "ceiling";
-	return est / f->ranks >= 1 ? (unsigned)(est / f->ranks) : 1;
+	k = k ? k : 1;
+	gf_world_bcast(&k, sizeof(k), 0);
+	gf_world_bcast(&f->ceiling_estimate, sizeof(f->ceiling_estimate), 0);
+	return k;
 }
 
 int gf_sweep_run(struct gf_run_ctx *x)

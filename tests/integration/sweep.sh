@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Description: gpufeed sweep on storage of known speed: an ext4 loop device whose reads
 # the block throttle caps at 40 MB/s (throttle.lib), read with O_DIRECT so that every
-# read reaches it. One rank emulates k accelerators (batch 4 x 256 KiB every 0.25 s:
-# 4.19 MB/s each), so the supply feeds about 9.5 of them at full speed and 10.6 at AU 90%.
+# read reaches it. Two ranks emulate k accelerators each (batch 4 x 256 KiB every 0.25 s:
+# 4.19 MB/s each), so the supply feeds about 9.5 of them at full speed and 10.6 at AU 90%;
+# the count moves in steps of 2. Two ranks, because only rank 0 holds the merged ceiling
+# and every rank must start the search from the same count.
 # Then --vary reader.read_threads=1,4 with --require-fed 1000, and the refusals.
 # Expected: the sweep finds a count whose demand (count x per-accelerator demand) is
 # within 15% of 40 MB/s; that count passed and the next one measured above it failed;
@@ -81,7 +83,7 @@ throttle_setup 400
 throttle_set rbps=$SUPPLY
 
 start=$(date +%s)
-throttle_run "$MPIRUN" --oversubscribe --bind-to none -np 1 "$GPUFEED" sweep "$TMP/w.yaml" \
+throttle_run "$MPIRUN" --oversubscribe --bind-to none -np 2 "$GPUFEED" sweep "$TMP/w.yaml" \
 	--target "$THR_DIR/data" --results "$TMP/r1" --point-seconds 6 --max-points 8 >"$TMP/sweep.out" 2>&1 ||
 	{ bad "the throttled sweep failed"; cat "$TMP/sweep.out"; }
 took=$(($(date +%s) - start))
@@ -103,12 +105,18 @@ expect "the ratio to the ceiling's estimate and the search time are reported" "$
 	'(.sweep.measured_over_ceiling_estimate - .sweep.accelerators_fed / .sweep.ceiling_estimate_accelerators | fabs) < 1e-9
 	 and .sweep.search_s > 0'
 expect "summary.json's train is the answer's point" "$s" '.train.accelerators == .sweep.accelerators_fed'
-# The plot draws what summary.json lists: same points, same order, same AU.
+# The plot draws what summary.json lists: same points, same order, same AU (to 1e-6).
 if [ -f "$d/plots/sweep.csv" ]; then
-	plotted=$(tail -n +2 "$d/plots/sweep.csv" | awk -F, '{ printf "%d %.3f\n", $2, $4 }')
-	listed=$(jq -r '.sweep.points[] | "\(.accelerators) \(.au_percent.mean)"' "$s" | awk '{ printf "%d %.3f\n", $1, $2 }')
-	[ "$plotted" = "$listed" ] && ok "plots/sweep.csv holds exactly summary.json's sweep points" ||
-		{ bad "plot and summary disagree"; printf 'plotted:\n%s\nlisted:\n%s\n' "$plotted" "$listed"; }
+	plotted=$(tail -n +2 "$d/plots/sweep.csv" | cut -d, -f2,4 | tr , ' ')
+	listed=$(jq -r '.sweep.points[] | "\(.accelerators) \(.au_percent.mean)"' "$s")
+	if [ "$(printf '%s\n' "$plotted" | wc -l)" -eq "$(printf '%s\n' "$listed" | wc -l)" ] &&
+		paste -d' ' <(printf '%s\n' "$plotted") <(printf '%s\n' "$listed") |
+		awk '{ d = $2 - $4; if ($1 != $3 || d > 1e-6 || d < -1e-6) exit 1 }'; then
+		ok "plots/sweep.csv holds exactly summary.json's sweep points"
+	else
+		bad "plot and summary disagree"
+		printf 'plotted:\n%s\nlisted:\n%s\n' "$plotted" "$listed"
+	fi
 	if command -v gnuplot >/dev/null; then
 		[ -s "$d/plots/sweep.png" ] && ok "plots/sweep.png drawn" || bad "no plots/sweep.png"
 	fi
@@ -121,7 +129,7 @@ grep -q 'id="sweep"' "$d/report.html" && ok "report.html has the sweep section" 
 
 # --vary on the same dataset (no datagen, no ceiling), with a gate it cannot pass.
 code=0
-throttle_run "$MPIRUN" --oversubscribe --bind-to none -np 1 "$GPUFEED" sweep "$TMP/w.yaml" \
+throttle_run "$MPIRUN" --oversubscribe --bind-to none -np 2 "$GPUFEED" sweep "$TMP/w.yaml" \
 	--target "$THR_DIR/data" --results "$TMP/r2" --point-seconds 5 --start 6 \
 	--vary reader.read_threads=1,4 --require-fed 1000 >"$TMP/vary.out" 2>&1 || code=$?
 [ "$code" -eq 3 ] && ok "--require-fed 1000: exit 3" || { bad "--require-fed 1000: exit $code"; cat "$TMP/vary.out"; }
