@@ -123,6 +123,12 @@ if [ -f "$d/plots/sweep.csv" ]; then
 else
 	bad "no plots/sweep.csv"
 fi
+# Every key of the sweep section has a word in results/README.md's section for it.
+section=$(sed -n '/^### sweep/,/^### /p' "$SRCDIR/results/README.md")
+missing=$(jq -r '.sweep | paths | map(select(type == "string")) | last // empty' "$s" | sort -u |
+	while read -r k; do printf '%s\n' "$section" | grep -q "$k" || echo "$k"; done)
+[ -z "$missing" ] && ok "results/README.md documents every key of summary.json's sweep" ||
+	bad "results/README.md does not document sweep keys: $missing"
 grep -q "^SWEEP" "$d/report.txt" && grep -q "accelerators fed *$fed x h100" "$d/report.txt" &&
 	ok "report.txt has the sweep section and its answer" || bad "report.txt lacks the sweep"
 grep -q 'id="sweep"' "$d/report.html" && ok "report.html has the sweep section" || bad "report.html lacks the sweep"
