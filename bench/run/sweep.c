@@ -312,6 +312,7 @@ static int measure(struct gf_run_ctx *x, unsigned k, const char *value, double s
 	x->s.train_t0_unix_s = gf_figures_unix_now();
 	x->msg[0] = '\0';
 	rc = gf_world_agree(gf_train_run(&cfg, &sw->tr, x->msg, sizeof(x->msg)), x->msg, x->err, sizeof(x->err));
+	gf_progress_end(x->prog, rc);
 	x->s.plan = &sw->plan;
 	x->msg[0] = '\0';
 	mrc = gf_world_agree(gf_merge_train(x->world, &sw->tr, false, &x->s), x->msg, x->msg, sizeof(x->msg));
