@@ -91,6 +91,22 @@ mkdir -p "$priv/bin"
 ln -s "$GPUFEED" "$priv/bin/gpufeed"
 if [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null; then
 	isolate=1
+	# The source tree and the binary stay where they are when they live under /tmp (a
+	# fresh clone in /tmp/fresh, as README's suite check makes): their top folder under
+	# /tmp is bound into the private /tmp before it covers the real one.
+	keep=
+	for p in "$SRCDIR" "$GPUFEED" "$(dirname "$(readlink -f "$GPUFEED")")"; do
+		p=$(readlink -f "$p")
+		case $p in
+		/tmp/*)
+			topdir=${p#/tmp/}
+			topdir=${topdir%%/*}
+			case $keep in *"'/tmp/$topdir'"*) continue ;; esac
+			[ -e "$priv/$topdir" ] || mkdir -p "$priv/$topdir"
+			keep="$keep mount --bind '/tmp/$topdir' '$priv/$topdir' &&"
+			;;
+		esac
+	done
 	where=/tmp/scratch
 	bindir=/tmp/bin
 else
@@ -116,7 +132,7 @@ for i in $(seq 1 "$count"); do
 	cp "$blocks/$i.sh" "$priv/scratch/.block.sh"
 	run="cd $where && PATH=$bindir:\$PATH timeout 300 bash -e -o pipefail .block.sh >.out 2>&1"
 	if [ "$isolate" -eq 1 ]; then
-		unshare -m --propagation private bash -c "mount --bind '$priv' /tmp && $run"
+		unshare -m --propagation private bash -c "$keep mount --rbind '$priv' /tmp && $run"
 	else
 		bash -c "$run"
 	fi
