@@ -102,7 +102,7 @@ static const struct {
  * unreadable, or holding what a plot never holds: a script or an event handler). */
 static int inline_svg(FILE *o, const char *path, const char *name)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = gf_load_fopen(path, SVG_MAX_BYTES);
 	char *buf = NULL, *p, *start;
 	long len;
 	int rc = 0;

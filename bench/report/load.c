@@ -1,15 +1,102 @@
 /* load: see load.h. */
 #include "report/load.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/simulated.h"
 #include "report/summary.h"
+
+FILE *gf_load_fopen(const char *path, uint64_t max)
+{
+	struct stat st;
+	FILE *f;
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), e;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		e = errno;
+		goto err;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+		e = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+		goto err;
+	}
+	if (fcntl(fd, F_SETFL, 0) || !(f = fdopen(fd, "r"))) {
+		e = errno;
+		goto err;
+	}
+	return f;
+err:
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a folder" : "not a regular file";
+}
+
+/* One file of a results folder: absent, or regular and at most max bytes. */
+static int check_file(const char *path, uint64_t max, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -EINVAL);
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is %s, not a file a run wrote: only regular files are read from a results folder "
+			 "(give the folder of one run, as gpufeed made it)", path, file_kind(st.st_mode));
+		return -EINVAL;
+	}
+	if ((uint64_t)st.st_size > max) {
+		snprintf(err, errlen, "%s holds %llu bytes, more than the %llu a run writes: not a file a run "
+			 "wrote", path, (unsigned long long)st.st_size, (unsigned long long)max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int gf_load_check_folder(const char *dir, char *err, size_t errlen)
+{
+	static const char *const files[] = {
+		"ranks.csv", "latency.csv", "timeseries.csv", "ceiling_timeseries.csv", "checkpoint_ranks.csv",
+		"checkpoint_latency.csv", "nodes.csv", "report.txt", "report.html",
+	};
+	char path[4200];
+	struct dirent *e;
+	DIR *d;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	rc = check_file(path, GF_LOAD_JSON_MAX, err, errlen);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !rc; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		rc = check_file(path, GF_LOAD_CSV_MAX, err, errlen);
+	}
+	/* plots/ holds what report rewrites and reads back (SVG into the page). */
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	d = rc ? NULL : opendir(path);
+	while (d && !rc && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/plots/%s", dir, e->d_name);
+			rc = check_file(path, GF_LOAD_CSV_MAX, err, errlen);
+		}
+	if (d)
+		closedir(d);
+	return rc;
+}
 
 /* Parse dir/summary.json, a run's or a simulation's. */
 static int parse(const char *dir, struct json_object **root, char *err, size_t errlen)
@@ -21,15 +108,19 @@ static int parse(const char *dir, struct json_object **root, char *err, size_t e
 
 	*root = NULL;
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	f = fopen(path, "r");
+	f = gf_load_fopen(path, GF_LOAD_JSON_MAX);
 	if (!f) {
 		int rc = -errno;
+		if (rc == -EINVAL || rc == -EFBIG) {
+			check_file(path, GF_LOAD_JSON_MAX, err, errlen);
+			return -EINVAL;
+		}
 		snprintf(err, errlen, "%s: %s; give the folder of one run (it holds summary.json), "
 			 "e.g. results/<time>-<workload>-<target>", path, strerror(-rc));
 		return rc;
 	}
+	j = json_object_from_fd(fileno(f));
 	fclose(f);
-	j = json_object_from_file(path);
 	if (!j) {
 		snprintf(err, errlen, "%s is not valid JSON (%s): was the run interrupted while writing it?",
 			 path, json_util_get_last_err() ? json_util_get_last_err() : "parse error");
@@ -146,7 +237,7 @@ int gf_csv_split(char *line, char **fields, int max)
 int gf_csv_column(const char *path, const char *name)
 {
 	char line[4096], *fields[128];
-	FILE *f = fopen(path, "r");
+	FILE *f = gf_load_fopen(path, GF_LOAD_CSV_MAX);
 	int n, rc = -ENOENT;
 
 	if (!f)

@@ -6,8 +6,26 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 struct json_object;
+
+/* The largest file report and compare read whole or line by line: far past what any run
+ * writes (summary.json of 100,000 ranks is a few MB), small enough that a file that is not
+ * a run's (a link to /dev/zero, a copied disk image) ends with a message, not a hang. */
+#define GF_LOAD_JSON_MAX ((uint64_t)64 << 20)
+#define GF_LOAD_CSV_MAX ((uint64_t)1 << 30)
+
+/* Open path for reading only when it is a regular file (after links) of at most max bytes:
+ * never blocks on a FIFO, never reads a device. Returns the stream, or NULL with errno
+ * ENOENT (and the other open errors), EINVAL (not a regular file) or EFBIG (too large). */
+FILE *gf_load_fopen(const char *path, uint64_t max);
+
+/* Every file of results folder dir that report reads or rewrites (summary.json, the CSV
+ * files, report.txt/html, plots/): each must be a regular file within its bound when it
+ * exists. Returns 0, or -EINVAL with a message naming the file. */
+int gf_load_check_folder(const char *dir, char *err, size_t errlen);
 
 /* Parse dir/summary.json and check its schema. Returns 0 and *root (json_object_put it),
  * or -errno with a message that says what to do next. A simulation's folder (gpufeed

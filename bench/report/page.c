@@ -500,7 +500,7 @@ static bool lowest_rank(const char *dir, int *rank, double *au)
 	snprintf(path, sizeof(path), "%s/ranks.csv", dir);
 	ri = gf_csv_column(path, "rank");
 	ai = gf_csv_column(path, "au_percent");
-	if (ri < 0 || ai < 0 || !(fp = fopen(path, "r")))
+	if (ri < 0 || ai < 0 || !(fp = gf_load_fopen(path, GF_LOAD_CSV_MAX)))
 		return false;
 	if (fgets(line, sizeof(line), fp))
 		while (fgets(line, sizeof(line), fp)) {

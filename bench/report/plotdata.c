@@ -63,7 +63,7 @@ static int table_read(const char *path, const char *const *cols, size_t ncols, c
 		return idx[0] == -ENODATA ? 0 : idx[0];
 	if (text)
 		ti = gf_csv_column(path, text);
-	fp = fopen(path, "r");
+	fp = gf_load_fopen(path, GF_LOAD_CSV_MAX);
 	if (!fp)
 		return -errno;
 	if (!fgets(line, sizeof(line), fp))

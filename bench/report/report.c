@@ -99,7 +99,11 @@ int gf_report_write(const char *dir, FILE *msgs, char *err, size_t errlen)
 	FILE *mem, *f;
 	int rc;
 
-	rc = gf_load_any(dir, &s, err, errlen);
+	/* A file that is not a run's (a link to /dev/zero, a FIFO, a huge file) is refused
+	 * before anything reads it: reading it would hang or fill memory. */
+	rc = gf_load_check_folder(dir, err, errlen);
+	if (!rc)
+		rc = gf_load_any(dir, &s, err, errlen);
 	if (rc)
 		return rc;
 	if (gf_simulated_is(s)) {
@@ -225,7 +229,7 @@ int gf_cmd_report(int argc, char **argv, FILE *out, FILE *errf)
 	if (!quiet) {
 		FILE *f;
 		snprintf(path, sizeof(path), "%s/report.txt", dir);
-		f = fopen(path, "r");
+		f = gf_load_fopen(path, GF_LOAD_CSV_MAX);
 		if (f) {
 			char buf[4096];
 			size_t n;
