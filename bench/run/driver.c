@@ -204,14 +204,19 @@ static int open_results(struct gf_run_ctx *x)
 		rc = gf_results_create(x->cli->results, gf_workload_name(x->w, name, sizeof(name)),
 				       x->target.kind, x->cli->label, x->partial, sizeof(x->partial), x->final,
 				       sizeof(x->final));
-		if (rc)
+		if (rc == -ENOTDIR || rc == -EEXIST)
+			snprintf(x->msg, sizeof(x->msg), "--results %s is not a folder (or has a file in its path): "
+				 "give a folder where runs go, e.g. --results results", x->cli->results);
+		else if (rc)
 			snprintf(x->msg, sizeof(x->msg), "cannot create a results folder under %s: %s",
 				 x->cli->results, strerror(-rc));
 	}
-	if (gf_world_agree(rc, x->msg, x->err, sizeof(x->err))) {
+	rc = gf_world_agree(rc, x->msg, x->err, sizeof(x->err));
+	if (rc) {
 		if (x->root)
 			fprintf(stderr, "gpufeed: %s\n", x->err);
-		return GF_EXIT_FAILED;
+		/* A file given as the folder is a usage error; a disk that refuses is a failure. */
+		return rc == -ENOTDIR || rc == -EEXIST ? GF_EXIT_USAGE : GF_EXIT_FAILED;
 	}
 	return GF_EXIT_OK;
 }

@@ -285,7 +285,11 @@ void gf_guard_dataset(const struct gf_cli *c, const struct gf_workload *w, const
 		snprintf(why, sizeof(why), "%s cannot be read (%s%s%s)", t->root, strerror(-owned),
 			 gf_target_detail(t->root)[0] ? " - " : "", gf_target_detail(t->root));
 	if (c->cmd == GF_CMD_TRAIN || c->cmd == GF_CMD_CEILING) {
-		if (st != GF_DATASET_OK) {
+		/* A target that answers with an error (403, 503, TLS) is not a missing dataset:
+		 * its own cause, and exit 1 on an object store as for run. */
+		if (owned < 0 && owned != -ENOTEMPTY)
+			dataset_refused(t, ops, owned, d);
+		else if (st != GF_DATASET_OK) {
 			d->status = -ENOENT;
 			d->exit_code = GF_EXIT_USAGE;
 			snprintf(d->msg, sizeof(d->msg), "%s: run 'gpufeed datagen' first, or 'gpufeed run', "
