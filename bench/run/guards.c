@@ -2,6 +2,7 @@
 #include "run/guards.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -216,24 +217,70 @@ void gf_guard_decide_read_path(const struct gf_workload *w, const struct gf_plan
 	gf_world_bcast(d, sizeof(*d), 0);
 }
 
-/* Room for a new dataset: the planned size, 2% for metadata and a margin so the
- * filesystem never fills. */
+/* What the dataset's files take on a file system of block size bs: each file rounded up
+ * to whole blocks (80,000 files of 1 KiB take 312 MiB on 4 KiB blocks, not 78 MiB). Exact
+ * up to a few million samples; past them the mean file rounded up, plus half a block per
+ * file when sizes vary. */
+static double dataset_alloc(const struct gf_plan *p, uint64_t bs)
+{
+	double sum = 0, mean = p->files ? p->dataset_bytes / (double)p->files : 0;
+
+	if (bs <= 1)
+		return p->dataset_bytes;
+	if (p->samples > ((uint64_t)1 << 22)) {
+		sum = (double)p->files * ceil(mean / (double)bs) * (double)bs;
+		/* HDF5 rows are as wide as the file's largest sample, at most 2 x mean. */
+		if (p->stdev_bytes)
+			sum += (double)p->files * (double)bs / 2 + (p->layout == GF_LAYOUT_ROWS ? p->dataset_bytes : 0);
+		return sum;
+	}
+	for (uint64_t i = 0; i < p->files; i++)
+		sum += (double)((gf_plan_file_size(p, i) + bs - 1) / bs * bs);
+	return sum;
+}
+
+/* statvfs of path, or of the nearest folder above it that exists (the target may not
+ * exist yet). Returns 0 or -errno. */
+static int space_of(const char *path, struct statvfs *sv)
+{
+	char buf[4096];
+	char *slash;
+	int rc;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	while ((rc = gf_ns_statvfs(buf, sv)) == -ENOENT && (slash = strrchr(buf, '/')) && slash > buf)
+		*slash = '\0';
+	return rc;
+}
+
+/* Room for a new dataset: its files rounded up to the file system's blocks, 2% for
+ * metadata and a margin so the filesystem never fills; and an inode for each file. */
 static void dataset_space(const struct gf_plan *p, const struct gf_target *t, struct gf_dataset_decision *d)
 {
+	struct statvfs sv;
 	uint64_t avail;
-	double need = p->dataset_bytes * 1.02 + 64.0 * 1048576;
+	double need;
 	char a[64], b[64];
 
-	/* HDF5 rows are as wide as the file's largest sample, at most 2 x mean. */
-	if (p->layout == GF_LAYOUT_ROWS && p->stdev_bytes)
-		need += p->dataset_bytes;
-	if (gf_target_free_bytes(t->root, &avail) || (double)avail >= need)
+	if (space_of(t->root, &sv))
 		return;
-	d->status = -ENOSPC;
-	d->exit_code = GF_EXIT_USAGE;
-	snprintf(d->msg, sizeof(d->msg), "%s has %s free, the dataset needs about %s: choose "
-		 "another --target or a smaller dataset.num_files_train", t->root,
-		 gf_format_size(avail, a, sizeof(a)), gf_format_size((uint64_t)need, b, sizeof(b)));
+	need = dataset_alloc(p, sv.f_bsize) * 1.02 + 64.0 * 1048576;
+	avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+	if ((double)avail < need) {
+		d->status = -ENOSPC;
+		d->exit_code = GF_EXIT_USAGE;
+		snprintf(d->msg, sizeof(d->msg), "%s has %s free, the dataset needs about %s (%llu files, each "
+			 "rounded up to the file system's %llu-byte blocks): choose another --target or a smaller "
+			 "dataset.num_files_train", t->root, gf_format_size(avail, a, sizeof(a)),
+			 gf_format_size((uint64_t)need, b, sizeof(b)), (unsigned long long)p->files,
+			 (unsigned long long)sv.f_bsize);
+	} else if (sv.f_files && sv.f_favail < p->files + 1024) {
+		d->status = -ENOSPC;
+		d->exit_code = GF_EXIT_USAGE;
+		snprintf(d->msg, sizeof(d->msg), "%s has %llu free inodes, the dataset has %llu files: choose "
+			 "another --target or a smaller dataset.num_files_train", t->root,
+			 (unsigned long long)sv.f_favail, (unsigned long long)p->files);
+	}
 }
 
 /* A dataset is to be generated into a folder that cannot be used. */
