@@ -150,6 +150,7 @@ static int aio_reap(struct gf_io *io, unsigned min, unsigned max, struct gf_io_r
 		struct gf_io_req *r = cb->data;
 		/* res is unsigned long; an error is -errno in it. */
 		r->result = (long)a->events[i].res;
+		gf_io_finish_short_write((int)r->file, r);
 		done[n++] = r;
 		a->free_cbs[a->nfree++] = cb;
 	}

@@ -198,13 +198,20 @@ static void complete(struct gf_engine *e, struct gf_io_req *r, uint64_t now)
 			snprintf(e->errmsg, sizeof(e->errmsg), "%s at offset %llu: %s%s%s",
 				 r->op == GF_IO_READ ? "read" : "write", (unsigned long long)r->offset,
 				 strerror((int)-r->result), e->io->detail[0] ? " - " : "", e->io->detail);
+		} else if ((size_t)r->result < r->need && r->op != GF_IO_READ) {
+			/* Backends finish short writes or name the errno; one that cannot (an
+			 * object's PUT) gives the count. */
+			e->error = -EIO;
+			snprintf(e->errmsg, sizeof(e->errmsg), "short write at offset %llu: %lld of %zu bytes%s%s",
+				 (unsigned long long)r->offset, (long long)r->result, r->length,
+				 e->io->detail[0] ? " - " : "", e->io->detail);
 		} else if ((size_t)r->result < r->need) {
 			/* The plan says the data is there: a short read means the dataset is not
 			 * what the manifest claims. */
 			e->error = -EIO;
 			snprintf(e->errmsg, sizeof(e->errmsg),
-				 "short %s at offset %llu: %lld of %zu bytes (is the dataset complete?)",
-				 r->op == GF_IO_READ ? "read" : "write", (unsigned long long)r->offset,
+				 "short read at offset %llu: %lld of %zu bytes (is the dataset complete?)",
+				 (unsigned long long)r->offset,
 				 (long long)r->result, r->length);
 		}
 	}

@@ -240,6 +240,12 @@ int gf_io_opt_set(struct gf_kvmap *m, const char *key, const char *value);
 
 /* ops->notice(), or NULL. */
 const char *gf_io_notice(const struct gf_io_ops *ops);
+
+/* A write that the kernel completed short (asynchronous backends: the device filled, or a
+ * signal) is finished here with pwrite on fd: r->result becomes r->length, or the -errno
+ * the rest failed with (ENOSPC, EDQUOT), which is what the message must name. Reads and
+ * complete or failed writes are left as they are. */
+void gf_io_finish_short_write(int fd, struct gf_io_req *r);
 /* ops->counters, or nothing when the backend has none. */
 void gf_io_counters(const struct gf_io_ops *ops, struct gf_io *io,
 		    void (*cb)(void *arg, const char *name, uint64_t value), void *arg);

@@ -287,3 +287,24 @@ const struct gf_io_ops gf_io_posix = {
 	.ns = &gf_io_posix_ns,
 	.mkdirs = posix_mkdirs,
 };
+
+void gf_io_finish_short_write(int fd, struct gf_io_req *r)
+{
+	size_t done;
+
+	if (r->op != GF_IO_WRITE || r->result < 0 || (size_t)r->result >= r->length)
+		return;
+	done = (size_t)r->result;
+	while (done < r->length) {
+		ssize_t n = pwrite(fd, (const char *)r->buf + done, r->length - done, (off_t)(r->offset + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			/* A write that moves nothing and names no error: the device is full. */
+			r->result = n < 0 ? -errno : -ENOSPC;
+			return;
+		}
+		done += (size_t)n;
+	}
+	r->result = (int64_t)done;
+}

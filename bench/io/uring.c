@@ -284,6 +284,8 @@ static int uring_reap(struct gf_io *io, unsigned min, unsigned max, struct gf_io
 		for (unsigned i = 0; i < got; i++) {
 			struct gf_io_req *r = io_uring_cqe_get_data(cqes[i]);
 			r->result = cqes[i]->res;
+			if (r->op == GF_IO_WRITE && r->result >= 0 && (size_t)r->result < r->length)
+				gf_io_finish_short_write(FD_OF(r->file), r);
 			done[n++] = r;
 		}
 		io_uring_cq_advance(&u->ring, got);
