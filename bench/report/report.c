@@ -90,10 +90,10 @@ int gf_report_text(FILE *o, const char *dir, struct json_object *s, const char *
 	return ferror(o) ? -EIO : 0;
 }
 
-int gf_report_write(const char *dir, FILE *msgs, char *err, size_t errlen)
+int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t errlen)
 {
 	struct json_object *s = NULL;
-	struct gf_plot_report pr;
+	struct gf_plot_report pr = { 0 };
 	char path[4200], *text = NULL;
 	size_t tlen = 0;
 	FILE *mem, *f;
@@ -110,7 +110,11 @@ int gf_report_write(const char *dir, FILE *msgs, char *err, size_t errlen)
 		rc = gf_simulated_report(dir, s, msgs, err, errlen);
 		goto out_json;
 	}
-	rc = gf_plot_results(dir, &pr);
+	if (plots)
+		rc = gf_plot_results(dir, &pr);
+	else
+		snprintf(pr.note, sizeof(pr.note), "plots skipped: the run was interrupted; gpufeed report %s "
+			 "draws them\n", dir);
 	if (rc) {
 		snprintf(err, errlen, "cannot create %s/plots: %s", dir, strerror(-rc));
 		goto out_json;
@@ -219,7 +223,7 @@ int gf_cmd_report(int argc, char **argv, FILE *out, FILE *errf)
 			"results/<time>-<workload>-<target>\n");
 		return GF_EXIT_USAGE;
 	}
-	rc = gf_report_write(dir, quiet ? NULL : errf, err, sizeof(err));
+	rc = gf_report_write(dir, true, quiet ? NULL : errf, err, sizeof(err));
 	if (rc) {
 		fprintf(errf, "gpufeed report: %s\n", err);
 		/* A folder that is not a run is bad input; failing to write into a run is not. */

@@ -7,14 +7,16 @@
 #define GF_REPORT_H
 
 #include <stdbool.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 struct json_object;
 
-/* Render the plots and write report.txt and report.html into dir. quiet: no message on
- * msgs (which may be NULL). Returns 0 or -errno with err filled. */
-int gf_report_write(const char *dir, FILE *msgs, char *err, size_t errlen);
+/* Render the plots (unless plots is false: an interrupted run has a second before it is
+ * killed, and gnuplot takes longer) and write report.txt and report.html into dir. quiet:
+ * no message on msgs (which may be NULL). Returns 0 or -errno with err filled. */
+int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t errlen);
 
 /* The text of report.txt for a parsed summary.json (plots_note: what plot.c said, may be
  * NULL). Returns 0 or -errno. Exposed for tests. */

@@ -2,6 +2,7 @@
 #include "report/results.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,4 +73,31 @@ int gf_results_finish(const char *partial, const char *final)
 	if (stat(final, &st) == 0)
 		return -EEXIST;
 	return rename(partial, final) ? -errno : 0;
+}
+
+int gf_results_write_json(const char *dir, const char *name, struct json_object *j)
+{
+	char path[4200], tmp[4300];
+	const char *text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t len = text ? strlen(text) : 0;
+	FILE *f;
+	int rc = 0;
+
+	if (!text)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	if (fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF || fflush(f))
+		rc = errno ? -errno : -EIO;
+	if (fclose(f) && !rc)
+		rc = errno ? -errno : -EIO;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
 }

@@ -14,4 +14,10 @@ int gf_results_create(const char *base, const char *workload, const char *kind, 
 /* Rename partial to final. */
 int gf_results_finish(const char *partial, const char *final);
 
+struct json_object;
+/* dir/name written whole or not at all: into a temporary name, then renamed over it, so
+ * a full disk leaves no empty or truncated file a reader would trust. Returns 0 or -errno
+ * (ENOSPC when the disk is full). */
+int gf_results_write_json(const char *dir, const char *name, struct json_object *j);
+
 #endif

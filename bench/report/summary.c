@@ -12,6 +12,7 @@
 #include "config.h"
 #include "report/nodes.h"
 #include "report/device.h"
+#include "report/results.h"
 #include "report/diagnosis.h"
 #include "report/verdict.h"
 #include "model/units.h"
@@ -752,15 +753,12 @@ static int write_checkpoint_latency_csv(const char *dir, const struct gf_run_sum
 
 int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 {
-	char path[4200];
 	struct json_object *j = gf_summary_json(s);
 	int rc = 0;
 
 	if (!j)
 		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	if (json_object_to_file_ext(path, j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE))
-		rc = -EIO;
+	rc = gf_results_write_json(dir, "summary.json", j);
 	json_object_put(j);
 	if (!rc && s->ckpt && s->ckpt->nbursts)
 		rc = write_checkpoint_csv(dir, s);

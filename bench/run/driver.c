@@ -319,10 +319,11 @@ static void run_phase(struct gf_run_ctx *x, const struct gf_phase *p)
 }
 
 /* Rank 0 writes summary.json and the report into the .partial folder and renames it when
- * the run completed. */
+ * the run completed. An interrupted run has about a second before mpirun kills it: the
+ * summary first, then the final lines, then the report without plots. */
 static void write_results(struct gf_run_ctx *x)
 {
-	bool complete = gf_run_ok(x);
+	bool complete = gf_run_ok(x), interrupted = !strcmp(x->s.status, "interrupted"), report = false, written;
 	const char *dir;
 	char rerr[1024];
 	int rc;
@@ -332,19 +333,28 @@ static void write_results(struct gf_run_ctx *x)
 		x->s.ckpt = gf_figures_ckpt(&x->fck, &x->fbursts, &x->ckpt_phase, x->w->checkpoint.collective &&
 					    !gf_ckpt_layout_def(x->res.ckpt_layout)->per_rank);
 	rc = gf_summary_write(x->partial, &x->s);
+	written = !rc;
 	/* Said before the report, which takes a while: a second signal may not wait. */
-	if (!rc && !x->cli->quiet && !strcmp(x->s.status, "interrupted"))
+	if (written && !x->cli->quiet && interrupted)
 		gf_progress_interrupted(stderr, x->partial);
-
 	if (rc) {
-		fprintf(stderr, "gpufeed: writing results into %s: %s\n", x->partial, strerror(-rc));
+		fprintf(stderr, "gpufeed: cannot write the results into %s: %s; nothing of this run is kept: "
+			"free space there or give --results another folder\n", x->partial, strerror(-rc));
+		/* An empty .partial would say nothing; one with some CSV files stays. */
+		rmdir(x->partial);
 		x->exit_code = GF_EXIT_FAILED;
 		complete = false;
 	}
+	if (written && interrupted) {
+		if (x->s.sweep)
+			gf_sweep_print(stdout, x->s.sweep);
+		gf_summary_print_verdict(stdout, &x->s, x->partial);
+		fflush(stdout);
+	}
 	/* Plots and report.txt/html go in before the rename, so that a complete folder has
 	 * them; a failure here never fails the run (the figures are written). */
-	else if (gf_report_write(x->partial, NULL, rerr, sizeof(rerr)))
-		fprintf(stderr, "gpufeed: no report written: %s; the results are complete, retry "
+	if (written && !(report = !gf_report_write(x->partial, !interrupted, NULL, rerr, sizeof(rerr))))
+		fprintf(stderr, "gpufeed: no report written: %s; the figures are in summary.json, retry "
 			"with gpufeed report on the results folder\n", rerr);
 	if (complete) {
 		rc = gf_results_finish(x->partial, x->final);
@@ -355,9 +365,11 @@ static void write_results(struct gf_run_ctx *x)
 		}
 	}
 	dir = complete ? x->final : x->partial;
-	if (x->s.sweep)
-		gf_sweep_print(stdout, x->s.sweep);
-	gf_summary_print_verdict(stdout, &x->s, dir);
+	if (written && !interrupted) {
+		if (x->s.sweep)
+			gf_sweep_print(stdout, x->s.sweep);
+		gf_summary_print_verdict(stdout, &x->s, dir);
+	}
 	/* --require-fed: a pipeline's gate. A failed run keeps its own exit code. */
 	if (x->cli->cmd == GF_CMD_SWEEP && x->cli->require_fed && x->exit_code == GF_EXIT_OK &&
 	    !gf_sweep_fed(x, rerr, sizeof(rerr))) {
@@ -368,7 +380,7 @@ static void write_results(struct gf_run_ctx *x)
 		fprintf(stderr, "gpufeed: --require-fed: not FED: %s\n", rerr);
 		x->exit_code = GF_EXIT_CHECK;
 	}
-	if (!x->cli->quiet)
+	if (!x->cli->quiet && report)
 		printf("report: %s/report.html (plots in %s/plots)\n", dir, dir);
 	fflush(stdout);
 }
