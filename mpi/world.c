@@ -161,6 +161,11 @@ void gf_world_allsum_u64(uint64_t *v, size_t n)
 	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 }
 
+void gf_world_allsum_u64_on(enum gf_comm c, uint64_t *v, size_t n)
+{
+	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, comm_of(c));
+}
+
 /* The combiner rides on the datatype as an attribute: an MPI user function gets no
  * argument of its own, but it gets the datatype. */
 static void apply_combiner(void *in, void *inout, int *len, MPI_Datatype *dt)

@@ -52,6 +52,7 @@ void gf_world_min_u64(uint64_t *v, size_t n);
 /* Element-wise, with the result on every rank. */
 void gf_world_allmax_double_on(enum gf_comm c, double *v, size_t n);
 void gf_world_allsum_u64(uint64_t *v, size_t n);
+void gf_world_allsum_u64_on(enum gf_comm c, uint64_t *v, size_t n);
 
 /* A reduction onto rank 0 of one struct of figures by a named function: combine(acc, in)
  * folds in into acc, and must be commutative and associative. The struct travels as

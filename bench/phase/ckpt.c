@@ -227,6 +227,13 @@ static int fpr_one(const struct gf_ckpt_cfg *c, struct gf_engine *eng, unsigned 
 	}
 	for (uint64_t off = 0; off < bytes && !rc; off += block) {
 		size_t len = bytes - off < block ? (size_t)(bytes - off) : block;
+		/* A signal stops a burst between blocks: a shard may take minutes, and mpirun
+		 * kills the ranks about a second after forwarding the signal. */
+		if (c->stop && *c->stop) {
+			rc = -EINTR;
+			snprintf(msg, msglen, "%s: stopped by a signal", path);
+			break;
+		}
 		if (restore) {
 			rc = gf_engine_read(eng, fh, off, len);
 		} else {
@@ -251,6 +258,8 @@ static int fpr_one(const struct gf_ckpt_cfg *c, struct gf_engine *eng, unsigned 
 		t->sync_s += (gf_now_ns() - t0) / 1e9;
 		if (rc)
 			snprintf(msg, msglen, "fsync %s: %s", path, strerror(-rc));
+	} else if (rc == -EINTR) {
+		/* msg says so already */
 	} else if (rc && rc != -EILSEQ) {
 		snprintf(msg, msglen, "%s: %s", path, eng->errmsg[0] ? eng->errmsg : strerror(-rc));
 	} else if (rc == -EILSEQ && !msg[0]) {
@@ -576,40 +585,73 @@ void gf_ckpt_burst_free(struct gf_ckpt_burst *b)
 	b->rank_detail = NULL;
 }
 
-int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index)
+/* One delete of gf_ckpt_remove: a failure is counted in cnt (count, bytes) and the first
+ * named in where. ENOENT is no failure: a burst stopped early never made the file. */
+static int remove_one(int rc, const char *path, uint64_t bytes, uint64_t cnt[2], char *where, size_t len)
 {
-	char path[4300];
-	int rc = 0;
+	if (!rc || rc == -ENOENT)
+		return 0;
+	cnt[0]++;
+	cnt[1] += bytes;
+	if (!where[0])
+		snprintf(where, len, "%s: %s%s%s", path, strerror(-rc), gf_ns_detail()[0] ? " - " : "",
+			 gf_ns_detail());
+	return rc;
+}
 
+int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index, struct gf_ckpt_cleanup *cl)
+{
 	const struct gf_ckpt_layout_def *def = gf_ckpt_layout_def(c->layout);
-	bool per_rank = def->per_rank;
+	char path[4300], mine[1024] = "", first[1024];
+	uint64_t cnt[2] = { 0, 0 };
+	int rc = 0, urc;
 
-	if (per_rank) {
+	if (def->per_rank) {
 		struct gf_model_share s;
 		uint64_t bytes;
 		int g;
 		gf_model_share(c->w, c->m, c->rank, &s);
 		for (unsigned i = 0; shard_file(c, &s, i, &g, &bytes); i++) {
 			shard_path(c, index, c->rank, g, path, sizeof(path));
-			int urc = gf_ns_unlink(path); /* local, gluster:// or s3:// */
-			if (urc)
+			urc = remove_one(gf_ns_unlink(path), path, bytes, cnt, mine, sizeof(mine)); /* local, gluster://, s3:// */
+			if (urc && !rc)
 				rc = urc;
 		}
 	}
-	gf_world_barrier_on(GF_COMM_CKPT);
+	/* Every rank's files are gone (or counted) before rank 0 removes the folder. */
+	gf_world_agree_on(GF_COMM_CKPT, cnt[0] ? -EIO : 0, mine, first, sizeof(first));
 	if (c->rank == 0) {
 		char dir[4200];
 		gf_ckpt_dir(c, index, dir, sizeof(dir));
 		/* Only the shared layouts make one (on S3 it would cost a DELETE). */
-		if (!per_rank) {
+		if (!def->per_rank) {
 			snprintf(path, sizeof(path), "%s/%s", dir, def->file);
-			gf_ns_unlink(path);
+			urc = remove_one(gf_ns_unlink(path), path, 0, cnt, mine, sizeof(mine));
+			if (urc && !rc)
+				rc = urc;
 		}
-		int drc = gf_ns_rmdir(dir);
-		if (drc && !rc)
-			rc = drc;
+		/* A folder that stays because its files did is counted with them. */
+		urc = gf_ns_rmdir(dir);
+		if (!(urc == -ENOTEMPTY && cnt[0]))
+			urc = remove_one(urc, dir, 0, cnt, mine, sizeof(mine));
+		if (urc && !rc)
+			rc = urc;
+	}
+	gf_world_allsum_u64_on(GF_COMM_CKPT, cnt, 2);
+	if (cl && cnt[0]) {
+		cl->failed += cnt[0];
+		cl->bytes_left += cnt[1];
+		if (!cl->where[0])
+			snprintf(cl->where, sizeof(cl->where), "%s", first[0] ? first : mine);
 	}
 	return rc;
+}
+
+void gf_ckpt_remove_deferred(const struct gf_ckpt_cfg *c, struct gf_ckpt_phase *ph)
+{
+	for (unsigned i = 0; i < ph->remove_n; i++)
+		gf_ckpt_remove(c, ph->remove_from + i, &ph->cleanup);
+	ph->remove_n = 0;
 }
 
 int gf_ckpt_write_index(const struct gf_ckpt_cfg *c, unsigned count)
@@ -761,7 +803,10 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 		rc = gf_ckpt_burst(&k, i, false, &b, err, errlen);
 		/* Even a failed burst made its folder; count it so it is removed below. */
 		written++;
-		if (gf_ckpt_phase_add(ph, &b) && !rc)
+		/* A burst a signal cut short measured nothing. */
+		if (rc == -EINTR)
+			gf_ckpt_burst_free(&b);
+		else if (gf_ckpt_phase_add(ph, &b) && !rc)
 			rc = -ENOMEM;
 	}
 	/* main.py:299-303: and before every read, checkpoints read in the order written. */
@@ -770,14 +815,21 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 		if (rc)
 			break;
 		rc = gf_ckpt_burst(&k, i % (written ? written : existing), true, &b, err, errlen);
-		if (gf_ckpt_phase_add(ph, &b) && !rc)
+		if (rc == -EINTR)
+			gf_ckpt_burst_free(&b);
+		else if (gf_ckpt_phase_add(ph, &b) && !rc)
 			rc = -ENOMEM;
 	}
 	if (rc)
 		ph->verified = false;
-	/* Leave nothing behind unless asked: only what this run wrote, inside gpufeed's folder. */
-	for (unsigned i = 0; i < written && !c->w->checkpoint.keep; i++)
-		gf_ckpt_remove(&k, i);
+	/* Leave nothing behind unless asked: only what this run wrote, inside gpufeed's folder.
+	 * Stopped by a signal, the summary goes first and the driver removes them after. */
+	if (rc == -EINTR && !c->w->checkpoint.keep) {
+		ph->remove_from = 0;
+		ph->remove_n = written;
+	}
+	for (unsigned i = 0; i < written && !c->w->checkpoint.keep && rc != -EINTR; i++)
+		gf_ckpt_remove(&k, i, &ph->cleanup);
 	if (written && c->w->checkpoint.keep && c->rank == 0)
 		gf_ckpt_write_index(&k, written);
 	free(names);

@@ -57,6 +57,17 @@ struct gf_ckpt_cfg {
 	const int *restore_from;
 	bool direct;
 	uint64_t origin_ns;           /* t = 0 of the time series, for burst start times */
+	/* Set by a signal: a burst stops between blocks (-EINTR), the checkpoints written are
+	 * left for gf_ckpt_remove_deferred once the summary is written. NULL: never. */
+	volatile sig_atomic_t *stop;
+};
+
+/* What removing checkpoints left behind, over all ranks: a delete that fails (an S3
+ * DELETE answered 500, a file that cannot be unlinked) is counted, never silent. */
+struct gf_ckpt_cleanup {
+	uint64_t failed;          /* files, objects or folders that stayed */
+	uint64_t bytes_left;      /* their planned bytes */
+	char where[1024];         /* the first that stayed and why ("rank N: path: cause") */
 };
 
 /* One rank's part of one burst. */
@@ -107,6 +118,10 @@ struct gf_ckpt_phase {
 	uint64_t bytes_per_checkpoint; /* all ranks, scaled */
 	double stall_s;                /* training time lost to bursts (in-training mode) */
 	bool verified;                 /* every restore checked every block */
+	struct gf_ckpt_cleanup cleanup;
+	/* Checkpoints from_index .. + remove_n still to be removed: a signal stopped the phase,
+	 * and the summary goes first (mpirun kills the ranks about a second later). */
+	unsigned remove_from, remove_n;
 };
 
 /* Checkpoint-only mode, as MLPerf Storage runs it: nwrite bursts, each after time_between
@@ -127,8 +142,14 @@ int gf_ckpt_write_index(const struct gf_ckpt_cfg *c, unsigned count);
  * global_epoch{E}_step{S} under c->root. */
 void gf_ckpt_dir(const struct gf_ckpt_cfg *c, unsigned index, char *buf, size_t len);
 
-/* Remove checkpoint number index (this rank's files; rank 0 the folder). */
-int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index);
+/* Remove checkpoint number index (this rank's files; rank 0 the folder). Collective over
+ * the checkpoint communicator. What stayed is added to cl (the same on every rank; may be
+ * NULL). Returns 0 or the -errno of this rank's first failure. */
+int gf_ckpt_remove(const struct gf_ckpt_cfg *c, unsigned index, struct gf_ckpt_cleanup *cl);
+
+/* The removals a signal deferred (ph->remove_n of them), collective, after the summary.
+ * Clears them from ph. */
+void gf_ckpt_remove_deferred(const struct gf_ckpt_cfg *c, struct gf_ckpt_phase *ph);
 
 /* Block helpers, exposed for the unit tests. */
 void gf_ckpt_fill_block(void *buf, size_t len, uint64_t shard, uint64_t offset, uint64_t seed);

@@ -93,7 +93,14 @@ struct gf_fig_ckpt {
 	uint64_t bytes_per_checkpoint; /* all ranks, scaled */
 	bool verified;            /* every restore checked every block */
 	bool collective;          /* a shared-file layout written with collective I/O */
+	/* Deletes of checkpoints that failed (files, objects, folders), over all ranks, their
+	 * bytes and the first with its cause (borrowed); 0 / NULL when cleanup was clean. */
+	uint64_t cleanup_failed, cleanup_bytes_left;
+	const char *cleanup_where;
 };
+
+/* summary.json's "checkpoint.cleanup" (cleanup.c): what removing the checkpoints left. */
+struct json_object *gf_summary_cleanup_json(const struct gf_fig_ckpt *ph);
 
 /* An S3 target's counters, summed over ranks. */
 /* A backend's counters as the backend names them ("requests", "retries.slowdown_503": a

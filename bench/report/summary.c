@@ -344,6 +344,7 @@ static struct json_object *checkpoint_json(const struct gf_run_summary *s)
 	burst_figures(o, ph, false, "write");
 	burst_figures(o, ph, true, "restore");
 	json_object_object_add(o, "verified", json_object_new_boolean(ph->verified));
+	json_object_object_add(o, "cleanup", gf_summary_cleanup_json(ph));
 	add_d(o, "training_halt_s", s->checkpoint_halt_s);
 	if (s->async_ran) {
 		/* Only in async mode, so the default mode's summary stays as it was. */

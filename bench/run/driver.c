@@ -98,7 +98,7 @@ static void decide(struct gf_run_ctx *x)
 			.w = w, .m = &x->model, .plan = w->workflow.train ? &x->plan : NULL, .ops = ck_ops,
 			.layout = r->ckpt_layout, .hints = &r->mpiio_hints, .root = r->ckpt_folder, .rank = world->rank,
 			.world = world->size, .ranks_per_node = world->ranks_per_node, .nodes = world->nodes,
-			.direct = w->reader.odirect || w->target.direct == GF_DIRECT_ON,
+			.direct = w->reader.odirect || w->target.direct == GF_DIRECT_ON, .stop = x->stop,
 		};
 		x->s.model = &x->model;
 	}
@@ -400,6 +400,10 @@ static void finish(struct gf_run_ctx *x)
 		write_results(x);
 		json_object_put(x->s.resolved);
 	}
+	/* What a signal left half-written goes once the summary is safe, if mpirun leaves
+	 * the time (every rank takes part: the removal is collective). */
+	if (x->w->workflow.checkpoint && x->ckpt_phase.remove_n)
+		gf_ckpt_remove_deferred(&x->ck, &x->ckpt_phase);
 	free(x->s.rows);
 	free(x->s.ts);
 	free(x->s.ceiling_ts);

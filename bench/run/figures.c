@@ -56,7 +56,8 @@ const struct gf_fig_ckpt *gf_figures_ckpt(struct gf_fig_ckpt *f, struct gf_fig_b
 	}
 	*f = (struct gf_fig_ckpt){
 		.bursts = b, .nbursts = ph->nbursts, .bytes_per_checkpoint = ph->bytes_per_checkpoint,
-		.verified = ph->verified, .collective = collective,
+		.verified = ph->verified, .collective = collective, .cleanup_failed = ph->cleanup.failed,
+		.cleanup_bytes_left = ph->cleanup.bytes_left, .cleanup_where = ph->cleanup.where,
 	};
 	*bursts = b;
 	return f;

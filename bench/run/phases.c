@@ -222,6 +222,21 @@ static void step_barrier(void)
 	gf_world_barrier();
 }
 
+/* Deletes of checkpoints that failed (every rank knows the totals): never silent. The run
+ * fails (exit 1) with the count, the bytes left and where; summary.json has them too. */
+static int cleanup_failed(struct gf_run_ctx *x)
+{
+	const struct gf_ckpt_cleanup *cl = &x->ckpt_phase.cleanup;
+	char size[64];
+
+	snprintf(x->msg, sizeof(x->msg), "checkpoint cleanup: %llu delete(s) failed, %s left in %s (%s)",
+		 (unsigned long long)cl->failed, gf_format_size(cl->bytes_left, size, sizeof(size)),
+		 x->res.ckpt_folder, cl->where);
+	if (x->root)
+		fprintf(stderr, "gpufeed: warning: %s\n", x->msg);
+	return -EIO;
+}
+
 /* The training phase calls this on the accelerator's thread when a checkpoint is due. */
 struct train_ckpt {
 	struct gf_ckpt_cfg *ck;
@@ -238,11 +253,22 @@ static int train_checkpoint(void *arg, uint64_t step)
 
 	(void)step;
 	rc = gf_ckpt_burst(tc->ck, tc->count, false, &b, tc->err, sizeof(tc->err));
+	if (rc == -EINTR) {
+		/* A signal (on some rank) cut the burst short: it measured nothing, training
+		 * stops at its next step, and this and the previous checkpoint are removed after
+		 * the summary is written. */
+		gf_ckpt_burst_free(&b);
+		*tc->ck->stop = 1;
+		tc->phase->remove_from = tc->count > 0 && !tc->ck->w->checkpoint.keep ? tc->count - 1 : tc->count;
+		tc->phase->remove_n = tc->count + 1 - tc->phase->remove_from;
+		tc->count = 0;
+		return 0;
+	}
 	if (gf_ckpt_phase_add(tc->phase, &b) && !rc)
 		rc = -ENOMEM;
 	/* Training keeps one checkpoint at a time on disk, as a real job keeps the latest. */
 	if (tc->count > 0 && !tc->ck->w->checkpoint.keep)
-		gf_ckpt_remove(tc->ck, tc->count - 1);
+		gf_ckpt_remove(tc->ck, tc->count - 1, &tc->phase->cleanup);
 	tc->count++;
 	return rc;
 }
@@ -273,11 +299,14 @@ static int train_run(struct gf_run_ctx *x)
 	gf_progress_phase(x->prog, "train", GF_PROGRESS_STEPS, (double)x->plan.total_steps * x->plan.accels,
 			  cfg.duration_s);
 	rc = gf_train_run(&cfg, &x->tr, x->msg, sizeof(x->msg));
-	/* The last checkpoint goes too unless kept: a collective, made by every rank. */
+	/* The last checkpoint goes too unless kept: a collective, made by every rank. A burst
+	 * a signal cut short left tc.count 0 and its removal to the driver. */
 	if (tc.count && !w->checkpoint.keep)
-		gf_ckpt_remove(&x->ck, tc.count - 1);
+		gf_ckpt_remove(&x->ck, tc.count - 1, &x->ckpt_phase.cleanup);
 	else if (tc.count && x->root)
 		gf_ckpt_write_index(&x->ck, tc.count); /* a restore-only run finds them by name */
+	if (!rc && x->ckpt_phase.cleanup.failed)
+		rc = cleanup_failed(x);
 	return rc;
 }
 
@@ -332,7 +361,11 @@ static int ckpt_run(struct gf_run_ctx *x)
 			 ckpt_count(w->checkpoint.num_checkpoints_read), between, x->stop, &x->ckpt_phase,
 			 x->msg, sizeof(x->msg));
 	/* Stopped by a signal (every rank agreed inside): the run ends "interrupted". */
-	return rc == -EINTR ? 0 : rc;
+	if (rc == -EINTR)
+		return 0;
+	if (!rc && x->ckpt_phase.cleanup.failed)
+		rc = cleanup_failed(x);
+	return rc;
 }
 
 /* --- sweep: timed training points (run/sweep.c) --- */
