@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "model/workload.h"
+#include "stats/clock.h"
 
 /* Each backend is defined in its own file; only the registry names them. Those after
  * posix are built only when configure found their library. */
@@ -410,6 +411,33 @@ int gf_io_opt_set(struct gf_kvmap *m, const char *key, const char *value)
 	if (i == m->n)
 		m->n++;
 	return 0;
+}
+
+static volatile sig_atomic_t *cancel_flag;
+static uint64_t cancel_ns;
+
+void gf_io_cancel_on(volatile sig_atomic_t *stop)
+{
+	cancel_flag = stop;
+}
+
+/* Atomic: a ceiling's first reader thread sets it while the others run. */
+void gf_io_cancel_deadline(uint64_t deadline_ns)
+{
+	__atomic_store_n(&cancel_ns, deadline_ns, __ATOMIC_RELAXED);
+}
+
+void gf_io_cancel_off(void)
+{
+	cancel_flag = NULL;
+	gf_io_cancel_deadline(0);
+}
+
+bool gf_io_cancelled(void)
+{
+	uint64_t end = __atomic_load_n(&cancel_ns, __ATOMIC_RELAXED);
+
+	return (cancel_flag && *cancel_flag) || (end && gf_now_ns() >= end);
 }
 
 const char *gf_io_notice(const struct gf_io_ops *ops)

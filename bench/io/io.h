@@ -11,6 +11,7 @@
 #ifndef GF_IO_H
 #define GF_IO_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -240,6 +241,18 @@ int gf_io_opt_set(struct gf_kvmap *m, const char *key, const char *value);
 
 /* ops->notice(), or NULL. */
 const char *gf_io_notice(const struct gf_io_ops *ops);
+
+/* Cancelling what a backend waits on. While a phase runs the driver points the backends at
+ * the run's stop flag (a signal), and a phase with a duration gives its end (gf_now_ns()
+ * clock, 0 = none). A backend that waits on a network (s3) checks gf_io_cancelled() during
+ * each request and ends it with -ECANCELED, which the phases take as a stop, not an error:
+ * a request that trickles at 2 KiB/s must not hold the run past its bound. Outside the
+ * phases (the cleanup after a signal) nothing is cancelled. Set before a phase's threads
+ * start and cleared after they end. */
+void gf_io_cancel_on(volatile sig_atomic_t *stop);
+void gf_io_cancel_deadline(uint64_t deadline_ns);
+void gf_io_cancel_off(void);
+bool gf_io_cancelled(void);
 
 /* A write that the kernel completed short (asynchronous backends: the device filled, or a
  * signal) is finished here with pwrite on fd: r->result becomes r->length, or the -errno

@@ -38,6 +38,9 @@ struct worker {
 
 static void set_error(struct shared *sh, int rc, const char *msg)
 {
+	/* A request the duration's end or a signal cancelled (io.h): a stop, not an error. */
+	if (rc == -ECANCELED)
+		return;
 	pthread_mutex_lock(&sh->mu);
 	if (!sh->error) {
 		sh->error = rc;
@@ -104,8 +107,9 @@ static void *worker_main(void *arg)
 	wk->cpu_s = -gf_cpu_seconds(RUSAGE_THREAD);
 	if (sh->duration_ns) {
 		uint64_t none = 0;
-		__atomic_compare_exchange_n(&sh->deadline_ns, &none, wk->ready_ns + sh->duration_ns, false,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		if (__atomic_compare_exchange_n(&sh->deadline_ns, &none, wk->ready_ns + sh->duration_ns, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			gf_io_cancel_deadline(wk->ready_ns + sh->duration_ns); /* requests in flight then end */
 	}
 	while (!stopping(sh)) {
 		uint64_t job = __atomic_fetch_add(&sh->next_job, 1, __ATOMIC_RELAXED);

@@ -86,6 +86,9 @@ struct accel_thread {
 
 static void set_error(struct shared *sh, int rc, const char *msg)
 {
+	/* A request the duration's end or a signal cancelled (io.h): should_stop says so. */
+	if (rc == -ECANCELED)
+		return;
 	pthread_mutex_lock(&sh->mu);
 	if (!sh->error) {
 		sh->error = rc;
@@ -518,6 +521,8 @@ static void shared_init(struct shared *sh, const struct gf_train_cfg *cfg, struc
 	sh->njobs = p->total_steps * p->per_rank;
 	if (cfg->duration_s > 0)
 		sh->deadline_ns = gf_now_ns() + gf_s_to_ns(cfg->duration_s);
+	/* A request in flight at the end is cancelled (-ECANCELED: a stop, not an error). */
+	gf_io_cancel_deadline(sh->deadline_ns);
 	pthread_mutex_init(&sh->mu, NULL);
 	pthread_cond_init(&sh->ready, NULL);
 	pthread_cond_init(&sh->room, NULL);

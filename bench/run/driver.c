@@ -302,7 +302,12 @@ static void run_phase(struct gf_run_ctx *x, const struct gf_phase *p)
 	gf_iohook_device_start(x);
 	x->t0_ns = gf_now_ns();
 	x->msg[0] = '\0';
-	rc = gf_world_agree(p->run(x), x->msg, x->err, sizeof(x->err));
+	/* A signal cancels the requests in flight (io.h), during the phase only: the cleanup
+	 * after it still needs them. */
+	gf_io_cancel_on(x->stop);
+	rc = p->run(x);
+	gf_io_cancel_off();
+	rc = gf_world_agree(rc, x->msg, x->err, sizeof(x->err));
 	gf_progress_end(x->prog, rc);
 	gf_iohook_device_end(x, (size_t)(p - gf_phases));
 	gf_iohook_phase_end(x, p->io_read, p->io_write);
@@ -314,6 +319,9 @@ static void run_phase(struct gf_run_ctx *x, const struct gf_phase *p)
 			snprintf(x->err, sizeof(x->err), "%s", merr);
 		}
 	}
+	/* What a signal cancelled is an interruption, not a failure (finish() says so). */
+	if (rc && (rc == -ECANCELED || rc == -EINTR) && stopped())
+		return;
 	if (rc)
 		gf_run_fail(x, GF_EXIT_FAILED, p->name, x->err);
 }

@@ -66,6 +66,17 @@ int gf_s3_xml_next(const char *xml, size_t len, size_t *pos, const char *tag, ch
 
 /* --- requests --- */
 
+/* Non-zero ends the transfer with CURLE_ABORTED_BY_CALLBACK (-ECANCELED). */
+static int on_xferinfo(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+	(void)arg;
+	(void)dltotal;
+	(void)dlnow;
+	(void)ultotal;
+	(void)ulnow;
+	return gf_io_cancelled();
+}
+
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
 {
 	struct s3_xfer *x = arg;
@@ -255,6 +266,10 @@ static int x_setup(struct s3 *s, struct s3_xfer *x)
 	/* A request that moves under a byte per second for the timeout is a stalled one. */
 	curl_easy_setopt(x->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(x->easy, CURLOPT_LOW_SPEED_TIME, (long)gf_s3_proc.conf.timeout_s);
+	/* The run's end (a signal, the duration) cancels a request in flight: libcurl calls
+	 * this at least once a second, so a trickling answer cannot hold the run. */
+	curl_easy_setopt(x->easy, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(x->easy, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
 	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(x->easy, CURLOPT_HEADERFUNCTION, on_header);
@@ -374,6 +389,7 @@ static int curl_errno(CURLcode cc)
 	case CURLE_RECV_ERROR:
 	case CURLE_SEND_ERROR:
 	case CURLE_GOT_NOTHING: return -ECONNRESET;
+	case CURLE_ABORTED_BY_CALLBACK: return -ECANCELED;
 	default: return -EIO;
 	}
 }
@@ -532,8 +548,9 @@ static void x_finish(struct gf_io *io, struct s3_xfer *x)
 		return;
 	}
 	rc = x_result(x, io->detail, sizeof(io->detail));
-	/* A missing marker or manifest is an answer the caller expects, not an error. */
-	if (rc && !(rc == -ENOENT && x->kind == X_SYNC)) {
+	/* A missing marker or manifest is an answer the caller expects, not an error; nor is
+	 * a request the run's end cancelled. */
+	if (rc && rc != -ECANCELED && !(rc == -ENOENT && x->kind == X_SYNC)) {
 		if (x->cc != CURLE_OK)
 			atomic_fetch_add(&gf_s3_counts.errors_network, 1);
 		else if (x->status >= 500)
@@ -597,6 +614,14 @@ int gf_s3_drive(struct gf_io *io, int timeout_ms)
 
 	while (*pp) {
 		struct s3_xfer *x = *pp;
+		/* A retry waiting out its backoff when the run ends is not started. */
+		if (gf_io_cancelled()) {
+			*pp = x->next;
+			x->cc = CURLE_ABORTED_BY_CALLBACK;
+			x->attempt = gf_s3_proc.conf.max_attempts;
+			x_finish(io, x);
+			continue;
+		}
 		if (x->due_ns <= now) {
 			*pp = x->next;
 			rc = gf_s3_x_start(s, x);
