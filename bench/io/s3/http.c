@@ -66,6 +66,24 @@ int gf_s3_xml_next(const char *xml, size_t len, size_t *pos, const char *tag, ch
 
 /* --- requests --- */
 
+#if LIBCURL_VERSION_NUM >= 0x075000
+/* Called before every request libcurl sends: twice for one attempt is libcurl's own retry
+ * (a kept-alive connection the server had closed), which the counters must show. */
+static int on_prereq(void *arg, char *conn_primary_ip, char *conn_local_ip, int conn_primary_port,
+		     int conn_local_port)
+{
+	struct s3_xfer *x = arg;
+
+	(void)conn_primary_ip;
+	(void)conn_local_ip;
+	(void)conn_primary_port;
+	(void)conn_local_port;
+	if (++x->sends > 1)
+		atomic_fetch_add(&gf_s3_counts.curl_retries, 1);
+	return CURL_PREREQFUNC_OK;
+}
+#endif
+
 /* Non-zero ends the transfer with CURLE_ABORTED_BY_CALLBACK (-ECANCELED). */
 static int on_xferinfo(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
 {
@@ -270,6 +288,11 @@ static int x_setup(struct s3 *s, struct s3_xfer *x)
 	 * this at least once a second, so a trickling answer cannot hold the run. */
 	curl_easy_setopt(x->easy, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(x->easy, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
+#if LIBCURL_VERSION_NUM >= 0x075000
+	x->sends = 0;
+	curl_easy_setopt(x->easy, CURLOPT_PREREQFUNCTION, on_prereq);
+	curl_easy_setopt(x->easy, CURLOPT_PREREQDATA, x);
+#endif
 	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(x->easy, CURLOPT_HEADERFUNCTION, on_header);
@@ -529,6 +552,8 @@ static void x_finish(struct gf_io *io, struct s3_xfer *x)
 	bool net = x->cc != CURLE_OK && retryable_net(x->cc);
 	int rc;
 
+	if (x->cc == CURLE_PARTIAL_FILE)
+		atomic_fetch_add(&gf_s3_counts.short_bodies, 1);
 	if ((server || net) && x->attempt + 1 < gf_s3_proc.conf.max_attempts) {
 		uint64_t cap = RETRY_BASE_NS << (x->attempt < 20 ? x->attempt : 20);
 		if (cap > RETRY_CAP_NS)

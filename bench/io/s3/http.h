@@ -36,7 +36,7 @@ extern struct gf_s3_proc gf_s3_proc;
 /* What gf_s3_stats_get hands out (s3.h). */
 struct gf_s3_counts {
 	atomic_uint_fast64_t requests, retries_slowdown, retries_server, retries_network, errors_client,
-		errors_server, errors_network, mpu_done, mpu_aborts, new_connections;
+		errors_server, errors_network, mpu_done, mpu_aborts, new_connections, curl_retries, short_bodies;
 };
 extern struct gf_s3_counts gf_s3_counts;
 
@@ -47,6 +47,7 @@ struct s3_file;
 
 struct s3_xfer {
 	CURL *easy;
+	unsigned sends;           /* requests libcurl sent for this attempt: past 1, its own retries */
 	struct curl_slist *hdrs;
 	enum xkind kind;
 	struct gf_io_req *req;    /* X_READ */

@@ -143,6 +143,8 @@ void gf_s3_stats_get(struct gf_s3_stats *s)
 	s->multipart_uploads = atomic_load(&gf_s3_counts.mpu_done);
 	s->multipart_aborts = atomic_load(&gf_s3_counts.mpu_aborts);
 	s->new_connections = atomic_load(&gf_s3_counts.new_connections);
+	s->curl_retries = atomic_load(&gf_s3_counts.curl_retries);
+	s->short_bodies = atomic_load(&gf_s3_counts.short_bodies);
 }
 
 int gf_s3_split(const char *uri, char *bucket, size_t blen, const char **key)
@@ -634,6 +636,8 @@ static void s3_counters(struct gf_io *io, void (*cb)(void *arg, const char *name
 	cb(arg, "multipart_uploads", st.multipart_uploads);
 	cb(arg, "multipart_aborts", st.multipart_aborts);
 	cb(arg, "new_connections", st.new_connections);
+	cb(arg, "retries.curl_reconnect", st.curl_retries);
+	cb(arg, "errors.short_body", st.short_bodies);
 }
 
 const struct gf_io_ops gf_io_s3 = {

@@ -26,6 +26,10 @@ struct gf_s3_stats {
 	uint64_t multipart_uploads; /* completed */
 	uint64_t multipart_aborts;
 	uint64_t new_connections;   /* transfers that opened a connection rather than reuse one */
+	/* Requests libcurl sent again on its own (a reused connection found closed): not in
+	 * requests or the retries above, which are gpufeed's. */
+	uint64_t curl_retries;
+	uint64_t short_bodies;      /* answers shorter than their Content-Length (each attempt) */
 };
 
 void gf_s3_stats_get(struct gf_s3_stats *s);
