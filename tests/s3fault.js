@@ -83,14 +83,15 @@ function forward(req, res, how) {
       const keep = Math.floor(len / 2);
       let sent = 0;
       res.writeHead(ures.statusCode, ures.headers);
+      res.flushHeaders();
       ures.on('data', (d) => {
         if (sent >= keep) return;
         const part = d.subarray(0, keep - sent);
         sent += part.length;
-        res.write(part);
-        if (sent >= keep) res.socket.destroy();
+        // Closed once the half is on the wire: the client sees a body cut short.
+        res.write(part, () => { if (sent >= keep) res.socket.destroy(); });
       });
-      ures.on('end', () => { if (sent < keep || keep === 0) res.socket.destroy(); });
+      ures.on('end', () => { if (sent < keep || keep === 0) setTimeout(() => res.socket.destroy(), 50); });
       return;
     }
     res.writeHead(ures.statusCode, ures.headers);

@@ -249,6 +249,11 @@ static int fpr_one(const struct gf_ckpt_cfg *c, struct gf_engine *eng, unsigned 
 	crc = gf_engine_drain(eng);
 	if (!rc)
 		rc = crc;
+	/* A request a signal cancelled (io.h) stops the burst as the flag does. */
+	if (rc == -ECANCELED) {
+		rc = -EINTR;
+		snprintf(msg, msglen, "%s: stopped by a signal", path);
+	}
 	eng->on_read = NULL;
 	t->write_s += (gf_now_ns() - t0) / 1e9;
 	t->blocks_verified += vctx.blocks;

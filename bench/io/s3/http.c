@@ -87,12 +87,15 @@ static int on_prereq(void *arg, char *conn_primary_ip, char *conn_local_ip, int 
 /* Non-zero ends the transfer with CURLE_ABORTED_BY_CALLBACK (-ECANCELED). */
 static int on_xferinfo(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
 {
-	(void)arg;
+	const struct s3_xfer *x = arg;
+
 	(void)dltotal;
 	(void)dlnow;
 	(void)ultotal;
 	(void)ulnow;
-	return gf_io_cancelled();
+	/* Data moves are cancelled; small requests (a multipart abort, a DELETE, the marker)
+	 * are bounded by the timeout and leave the bucket tidy. */
+	return x->kind != X_SYNC && gf_io_cancelled();
 }
 
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
@@ -288,6 +291,7 @@ static int x_setup(struct s3 *s, struct s3_xfer *x)
 	 * this at least once a second, so a trickling answer cannot hold the run. */
 	curl_easy_setopt(x->easy, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(x->easy, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
+	curl_easy_setopt(x->easy, CURLOPT_XFERINFODATA, x);
 #if LIBCURL_VERSION_NUM >= 0x075000
 	x->sends = 0;
 	curl_easy_setopt(x->easy, CURLOPT_PREREQFUNCTION, on_prereq);
@@ -639,8 +643,8 @@ int gf_s3_drive(struct gf_io *io, int timeout_ms)
 
 	while (*pp) {
 		struct s3_xfer *x = *pp;
-		/* A retry waiting out its backoff when the run ends is not started. */
-		if (gf_io_cancelled()) {
+		/* A data move waiting out its backoff when the run ends is not started. */
+		if (x->kind != X_SYNC && gf_io_cancelled()) {
 			*pp = x->next;
 			x->cc = CURLE_ABORTED_BY_CALLBACK;
 			x->attempt = gf_s3_proc.conf.max_attempts;
