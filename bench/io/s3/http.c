@@ -98,6 +98,21 @@ static int on_xferinfo(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off
 	return x->kind != X_SYNC && gf_io_cancelled();
 }
 
+/* The callbacks that watch one attempt: cancelling at the run's end (libcurl calls the
+ * transfer-info one at least once a second, so a trickling answer cannot hold the run),
+ * and counting libcurl's own resends. */
+static void x_watch(struct s3_xfer *x)
+{
+	curl_easy_setopt(x->easy, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(x->easy, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
+	curl_easy_setopt(x->easy, CURLOPT_XFERINFODATA, x);
+#if LIBCURL_VERSION_NUM >= 0x075000
+	x->sends = 0;
+	curl_easy_setopt(x->easy, CURLOPT_PREREQFUNCTION, on_prereq);
+	curl_easy_setopt(x->easy, CURLOPT_PREREQDATA, x);
+#endif
+}
+
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
 {
 	struct s3_xfer *x = arg;
@@ -287,16 +302,7 @@ static int x_setup(struct s3 *s, struct s3_xfer *x)
 	/* A request that moves under a byte per second for the timeout is a stalled one. */
 	curl_easy_setopt(x->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(x->easy, CURLOPT_LOW_SPEED_TIME, (long)gf_s3_proc.conf.timeout_s);
-	/* The run's end (a signal, the duration) cancels a request in flight: libcurl calls
-	 * this at least once a second, so a trickling answer cannot hold the run. */
-	curl_easy_setopt(x->easy, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(x->easy, CURLOPT_XFERINFOFUNCTION, on_xferinfo);
-	curl_easy_setopt(x->easy, CURLOPT_XFERINFODATA, x);
-#if LIBCURL_VERSION_NUM >= 0x075000
-	x->sends = 0;
-	curl_easy_setopt(x->easy, CURLOPT_PREREQFUNCTION, on_prereq);
-	curl_easy_setopt(x->easy, CURLOPT_PREREQDATA, x);
-#endif
+	x_watch(x);
 	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(x->easy, CURLOPT_HEADERFUNCTION, on_header);
