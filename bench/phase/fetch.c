@@ -21,6 +21,7 @@ struct gf_fetch_sample {
 	uint64_t handle;
 	int slot;            /* cache slot, -1 when the file is closed after this sample */
 	unsigned outstanding;
+	bool failed;         /* a request of it failed or was cancelled: not a sample read */
 	uint64_t open_ns;
 };
 
@@ -57,9 +58,11 @@ static void finish(struct gf_fetch *f, struct gf_fetch_sample *ps)
 		gf_fdcache_unpin(&f->cache, ps->slot);
 	else
 		close_file(f, ps->handle, ps->open_ns); /* a failed read-only close loses nothing */
-	f->samples++;
-	if (f->series)
-		gf_series_add(f->series, gf_now_ns(), GF_TS_SAMPLES, 1);
+	if (!ps->failed) {
+		f->samples++;
+		if (f->series)
+			gf_series_add(f->series, gf_now_ns(), GF_TS_SAMPLES, 1);
+	}
 	f->free_ps[f->nfree_ps++] = ps;
 }
 
@@ -70,6 +73,8 @@ static void on_done(void *arg, struct gf_io_req *r)
 
 	if (!ps)
 		return;
+	if (r->result < 0)
+		ps->failed = true;
 	if (f->eng.error && !f->error)
 		set_error(f, f->eng.error, f->eng.errmsg, ps->file);
 	if (--ps->outstanding == 0)
@@ -285,6 +290,7 @@ int gf_fetch_sample(struct gf_fetch *f, const struct gf_sample *s)
 		return rc;
 	}
 	ps->outstanding = 1; /* the guard */
+	ps->failed = false;
 	gf_span_begin(&it, s->offset, s->length, (size_t)f->cfg->plan->chunk, f->cfg->align);
 	while (gf_span_next(&it, &sp)) {
 		uint64_t before = f->eng.requests + f->eng.inflight;

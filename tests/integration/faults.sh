@@ -17,6 +17,9 @@
 # the dataset complete?)" for a full disk; a 0-byte summary.json; an empty .partial after
 # SIGTERM; exit 0 with checkpoints left; "run 'gpufeed datagen' first" for a 403; a run
 # that a trickling server holds past its duration.
+# Takes about 70 s on a quiet machine (2 min under ASan): the S3 cases wait out what they
+# test (a 5 s duration twice, 2 s request timeouts, retry backoffs, signals mpirun needs a
+# second or two to act on).
 . "$(dirname "$0")/lib.sh"
 
 LLAMA=$SRCDIR/workloads/llama3_8b.yaml
@@ -229,7 +232,20 @@ t=$(elapsed "$t0")
 [ "$rc" -eq 0 ] && [ "$(echo "$t < 15" | bc)" = 1 ] && ok "trickle, --duration 5s: ended in $t s" ||
 	{ bad "trickle, --duration 5s: exit $rc after $t s"; show "$TMP/o"; }
 s=$(only_result "$TMP/r-trickle")/summary.json
-expect "trickle: complete, the cancelled requests are no errors" "$s" '.status == "complete" and .s3.errors.network == 0'
+# A 32 KiB sample takes 16 s at 2 KiB/s: none was read, and a cancelled one is not counted.
+expect "trickle: complete, the cancelled requests are no errors nor samples" "$s" \
+	'.status == "complete" and .s3.errors.network == 0 and .train.samples == 0'
+
+case_start "a 2 KiB/s trickle under ceiling with --duration 5s"
+t0=$(now)
+AWS_ENDPOINT_URL=$(pep) timeout 120 "$MPIRUN" --oversubscribe -np 2 "$GPUFEED" ceiling "$TMP/s3.yaml" --target s3://gf-test/ds \
+	--results "$TMP/r-ctrickle" --quiet --duration 5s >"$TMP/o" 2>&1
+rc=$?
+t=$(elapsed "$t0")
+[ "$rc" -eq 0 ] && [ "$(echo "$t < 15" | bc)" = 1 ] && ok "ceiling trickle, --duration 5s: ended in $t s" ||
+	{ bad "ceiling trickle, --duration 5s: exit $rc after $t s"; show "$TMP/o"; }
+s=$(only_result "$TMP/r-ctrickle")/summary.json
+expect "ceiling trickle: complete, no sample counted" "$s" '.status == "complete" and .ceiling.samples == 0'
 
 case_start "SIGTERM during a trickling S3 read"
 : >"$TMP/s3term"
