@@ -412,6 +412,7 @@ static void finish(struct gf_run_ctx *x)
 	 * the time (every rank takes part: the removal is collective). */
 	if (x->w->workflow.checkpoint && x->ckpt_phase.remove_n)
 		gf_ckpt_remove_deferred(&x->ck, &x->ckpt_phase);
+	gf_iohook_cleanup_late(x);
 	free(x->s.rows);
 	free(x->s.ts);
 	free(x->s.ceiling_ts);

@@ -245,6 +245,11 @@ static void clean_up(struct gf_run_ctx *x)
 	}
 }
 
+static bool interrupted(const struct gf_run_ctx *x)
+{
+	return !strcmp(x->s.status, "interrupted");
+}
+
 void gf_iohook_finish(struct gf_run_ctx *x)
 {
 	struct gf_iohook_counters vals;
@@ -252,7 +257,7 @@ void gf_iohook_finish(struct gf_run_ctx *x)
 
 	if (!networked(x))
 		return;
-	if (!x->w->dataset.keep_files && x->cli->cmd != GF_CMD_DATAGEN)
+	if (!x->w->dataset.keep_files && x->cli->cmd != GF_CMD_DATAGEN && !interrupted(x))
 		clean_up(x);
 	memset(&vals, 0, sizeof(vals));
 	x->s.s3.n = 0;
@@ -261,4 +266,10 @@ void gf_iohook_finish(struct gf_run_ctx *x)
 	for (unsigned i = 0; i < x->s.s3.n; i++)
 		x->s.s3.c[i].value = vals.v[i];
 	x->s.s3_used = true;
+}
+
+void gf_iohook_cleanup_late(struct gf_run_ctx *x)
+{
+	if (networked(x) && !x->w->dataset.keep_files && x->cli->cmd != GF_CMD_DATAGEN && interrupted(x))
+		clean_up(x);
 }
