@@ -434,9 +434,9 @@ static int plot_checkpoint(struct ctx *c)
 /* gpufeed sweep: AU and samples/s per point; the points are summary.json's, in order. */
 static int plot_sweep(struct ctx *c)
 {
-	char data[4300], sub[512];
+	char data[4300], sub[512], estimate[64];
 	bool vary = !strcmp(gf_json_str(c->s, "/sweep/mode", ""), "vary");
-	double lo = 0, hi = 1, a;
+	double lo = 0, hi = 1, a, est = num(c->s, "/sweep/ceiling_estimate_accelerators", 0);
 	int n;
 
 	if (json_pointer_get(c->s, "/sweep", NULL))
@@ -448,13 +448,14 @@ static int plot_sweep(struct ctx *c)
 		add_note(c->rep, "sweep", "no data: the sweep measured no point");
 		return 0;
 	}
+	snprintf(estimate, sizeof(estimate), "ceiling estimate %.1f", est);
 	if (vary)
 		snprintf(sub, sizeof(sub), "best %s: %s", gf_json_str(c->s, "/sweep/vary/key", "?"),
 			 gf_json_str(c->s, "/sweep/vary/best_value", "?"));
 	else
-		snprintf(sub, sizeof(sub), "feeds %.0f x %s at AU >= %.0f%% (ceiling estimate %.1f)",
+		snprintf(sub, sizeof(sub), "feeds %.0f x %s at AU >= %.0f%% (%s)",
 			 num(c->s, "/sweep/accelerators_fed", 0), gf_json_str(c->s, "/environment/accelerator_profile", "?"),
-			 num(c->s, "/sweep/au_threshold_percent", 0), num(c->s, "/sweep/ceiling_estimate_accelerators", 0));
+			 num(c->s, "/sweep/au_threshold_percent", 0), est > 0 ? estimate : "no ceiling estimate: --start");
 	/* Count mode: from below the smallest count to past the largest, so that one point
 	 * alone has a range too. */
 	for (int i = 0; !vary && i < n; i++) {

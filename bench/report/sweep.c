@@ -91,7 +91,7 @@ struct json_object *gf_sweep_json(const struct gf_fig_sweep *sw)
 
 void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw)
 {
-	char t[64];
+	char t[64], est[64];
 
 	for (unsigned i = 0; i < sw->npoints; i++) {
 		const struct gf_fig_sweep_point *p = &sw->point[i];
@@ -100,15 +100,17 @@ void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw)
 			sw->vary ? p->value : "", p->au_mean, p->samples_per_s, p->passed ? "passed" : "failed",
 			p->steady ? "" : " (not steady)");
 	}
+	if (sw->ceiling_estimate > 0)
+		snprintf(est, sizeof(est), "ceiling estimate %.1f", sw->ceiling_estimate);
+	else
+		snprintf(est, sizeof(est), "no ceiling estimate (--start)");
 	if (sw->vary && sw->npoints)
 		fprintf(f, "sweep: the best %s is %s (AU %.1f%% at %u accelerator(s))\n", sw->vary_key,
 			sw->point[sw->best].value, sw->point[sw->best].au_mean, sw->point[sw->best].accelerators);
 	else
-		fprintf(f, "sweep: feeds %u accelerator(s) at AU >= %.0f%%%s%s%s; ceiling estimate %.1f%s; "
-			"%u point(s) in %s\n", sw->answer, sw->au_threshold_percent,
-			sw->bound ? " (bound by " : "", sw->bound ? sw->bound : "", sw->bound ? ")" : "",
-			sw->ceiling_estimate, sw->ceiling_estimate > 0 ? "" : " (none)", sw->npoints,
-			gf_format_time(sw->elapsed_s, t, sizeof(t)));
+		fprintf(f, "sweep: feeds %u accelerator(s) at AU >= %.0f%%%s%s%s; %s; %u point(s) in %s\n", sw->answer,
+			sw->au_threshold_percent, sw->bound ? " (bound by " : "", sw->bound ? sw->bound : "",
+			sw->bound ? ")" : "", est, sw->npoints, gf_format_time(sw->elapsed_s, t, sizeof(t)));
 }
 
 static double num(struct json_object *s, const char *ptr, double fallback)

@@ -12,6 +12,10 @@ load script_dir . "/common.gp"
 # labelled with it. Accelerators whose AU was not counted (au_percent -1) are left out.
 stats data using (column("au_percent") >= 0 ? column("au_percent") : NaN) nooutput
 worst_au = STATS_min
+# With one rank every y (the rank) is 0, with one accelerator there is one x (its AU): an
+# empty range draws a warning, so both ranges start below what they hold.
+set xrange [-1:*]
+set yrange [-1:*]
 set table $sorted
 plot data using (column("au_percent") >= 0 ? column("au_percent") + $0 * 1e-9 : NaN):(column("rank")) smooth unique
 unset table

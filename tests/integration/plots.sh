@@ -38,6 +38,12 @@ for p in timeline latency accelerators; do
 	check_plot "$dir" "$p"
 done
 [ ! -e "$dir/plots/gnuplot.log" ] && ok "gnuplot printed no warning" || { bad "gnuplot printed:"; cat "$dir/plots/gnuplot.log"; }
+# One rank: every accelerator is rank 0, a one-valued column some plots sort by.
+gf 1 run "$SMALL" --target "$TMP/data" --results "$TMP/res1" --quiet --set train.epochs=2 >"$TMP/out1" 2>&1 ||
+	{ bad "one-rank run failed"; cat "$TMP/out1"; }
+dir1=$(only_result "$TMP/res1")
+[ ! -e "$dir1/plots/gnuplot.log" ] && ok "one rank: gnuplot printed no warning" ||
+	{ bad "one rank: gnuplot printed:"; cat "$dir1/plots/gnuplot.log"; }
 [ ! -e "$dir/plots/NOTE.txt" ] && ok "no plot was skipped" || { bad "plots skipped:"; cat "$dir/plots/NOTE.txt"; }
 [ ! -e "$dir/plots/checkpoint.png" ] && ok "no checkpoint plot without checkpoints" || bad "checkpoint plot without data"
 file "$dir/plots/timeline.png" | grep -q "1600 x 900" && ok "file(1) agrees" || bad "file(1): $(file "$dir/plots/timeline.png")"
