@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -258,8 +259,14 @@ int gf_csv_column(const char *path, const char *name)
 
 const char *gf_path_base(const char *path, char *buf, size_t len)
 {
-	size_t n = strlen(path);
+	char real[PATH_MAX];
+	size_t n;
 	const char *s;
+
+	/* "." or "..": the folder's own name, which realpath gives. */
+	if (realpath(path, real))
+		path = real;
+	n = strlen(path);
 
 	while (n > 1 && path[n - 1] == '/')
 		n--;

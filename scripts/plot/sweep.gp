@@ -19,7 +19,7 @@ xcol = vary > 0 ? "order" : "accelerators"
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
 	set multiplot layout 2, 1 title "Sweep: accelerators fed, measured\n" . answer_line . "\n" . title \
-		font ",18" margins 0.10, 0.96, 0.12, 0.80 spacing 0, 0.08
+		font ",18" margins 0.12, 0.96, 0.12, 0.80 spacing 0, 0.08
 	# AU sits near 100% at the passing points: the key goes below them.
 	set key bottom left vertical opaque box lc rgb "#c0c0c0"
 	set yrange [0:110]
