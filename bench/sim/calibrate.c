@@ -11,6 +11,7 @@
 
 #include "exit.h"
 #include "model/units.h"
+#include "report/load.h"
 #include "report/results.h"
 #include "sim/cluster.h"
 #include "sim/out.h"
@@ -95,15 +96,16 @@ int gf_calib_load(const char *dir, struct gf_calib_run *r, char *err, size_t err
 	char path[1200];
 	struct json_object *j, *bursts, *b0;
 	const char *schema;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	j = json_object_from_file(path);
-	if (!j) {
-		snprintf(err, errlen, "%s: cannot read a summary.json (a results folder of gpufeed run)", path);
-		return -ENOENT;
-	}
+	/* report's bounded loader: a summary.json that is a link to /dev/zero, a FIFO or a
+	 * copied disk image is refused with a message, never read without end. */
+	rc = gf_load_any(dir, &j, err, errlen);
+	if (rc)
+		return rc;
 	schema = json_object_object_get_ex(j, "schema", &b0) ? json_object_get_string(b0) : "";
 	if (strncmp(schema, "gpufeed.summary/", 16)) {
 		snprintf(err, errlen, "%s: schema '%s' is not a measured run's (gpufeed.summary/1)", path, schema);

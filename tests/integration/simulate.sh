@@ -128,4 +128,13 @@ expect "compare: the write burst of 2 servers is worse" "$TMP/cmp.json" '([.regr
 expect "compare: measured and predicted write and restore bursts side by side" "$TMP/cmp.json" '([.figures[] | select(.key == "ckpt_write_burst" or .key == "ckpt_restore_burst") | .values | (.[0] > 0 and .[1] > 0)] | length) == 2 and .runs[1].engine == "simulate"'
 "$GPUFEED" simulate --calibrate "$TMP/nowhere" --system "$SYS/local.yaml" --results "$TMP/cal2" >"$TMP/o" 2>&1
 [ $? -eq 2 ] && grep -q "summary.json" "$TMP/o" && ok "calibrate without a results folder: exit 2" || bad "calibrate on nothing"
+# A results folder whose summary.json is a link to /dev/zero: refused by report's bounded
+# loader (not read without end), exit 2, for --calibrate and --check alike.
+mkdir -p "$TMP/zero" && ln -sf /dev/zero "$TMP/zero/summary.json"
+timeout 20 "$GPUFEED" simulate --calibrate "$TMP/zero" --system "$SYS/local.yaml" --results "$TMP/cal3" >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q "character device" "$TMP/o" && [ ! -e "$TMP/cal3" ] && ok "calibrate on a summary.json linked to /dev/zero: exit 2" ||
+	{ bad "calibrate on /dev/zero"; cat "$TMP/o"; }
+timeout 20 "$GPUFEED" simulate --check "$TMP/zero" --system "$SYS/local.yaml" >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q "character device" "$TMP/o" && ok "check on a summary.json linked to /dev/zero: exit 2" ||
+	{ bad "check on /dev/zero"; cat "$TMP/o"; }
 finish
