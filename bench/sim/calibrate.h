@@ -19,6 +19,10 @@
  * else the base's value stays: at one size it cannot be told from a bandwidth. It adds to
  * every burst's time, so for each candidate pair the best one is found directly.
  *
+ * The training reads fit servers.read_request_latency (each read request's round trips,
+ * in series with its transfer) when restores or storage ceilings give the read pair:
+ * their shortfall from the bandwidth is then the latency's, not a slower server's.
+ *
  * Runs that never saturate the servers bound their bandwidth only from below: such a
  * parameter is reported as not identified, with its range, and keeps the base system's
  * value when that lies in the range, else takes the range's lower end (the prediction then
@@ -60,6 +64,11 @@ struct gf_calib_fit {
 	 * held bursts of different sizes, so the value is theirs (else the base's). */
 	double overhead[2];
 	bool overhead_fitted[2];
+	/* servers.read_request_latency, s: fitted to the training runs when the read pair
+	 * comes from restores or ceilings (else the base's value stays: the training reads
+	 * then fit the pair, and one figure cannot tell a latency from a bandwidth). */
+	double read_latency;
+	bool read_latency_fitted;
 };
 
 const char *gf_calib_param_key(int param); /* "clients.rank_write_bandwidth" ... */

@@ -195,15 +195,42 @@ static int add_burst_classes(struct gf_sim_cluster *c, bool write, gf_sim_share_
 	return 0;
 }
 
+/* Seconds per byte a rank's reads spend in servers.read_request_latency: each of its
+ * depth requests in flight waits L before its bytes move, so a rank whose share of the
+ * bandwidth is B delivers 1 / (L / (depth x request) + 1 / B) (Little's law over its
+ * depth requests, each L + request x depth / B long). */
+static double read_series_s_per_byte(const struct gf_system *s, const struct gf_sim_reads *r)
+{
+	double l = s->servers.read_request_latency;
+
+	return l > 0 && r->depth > 0 && r->request_bytes > 0 ? l / (r->depth * r->request_bytes) : 0;
+}
+
+double gf_sim_read_delivered(const struct gf_system *s, const struct gf_sim_reads *r, double share)
+{
+	double a = read_series_s_per_byte(s, r);
+
+	if (!(a > 0))
+		return share;
+	if (!(share > 0))
+		return 0;
+	return 1.0 / (a + 1.0 / share); /* share = INFINITY: depth x request / L */
+}
+
 /* One persistent class per node: every rank on a node reads alike. */
 static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads *r)
 {
 	const struct gf_system *s = c->sys;
 	double lat = request_latency(s), ceiling = s->clients.rank_read_bandwidth;
+	double a = read_series_s_per_byte(s, r);
 	double cap = r->demand > 0 ? r->demand : INFINITY;
 	int kind = GF_LIM_DEMAND;
 	struct gf_flow_use u[8];
 
+	/* The share that delivers the demand through the series latency; none does when
+	 * the latency alone takes a demand's worth of time. */
+	if (r->demand > 0 && a > 0)
+		cap = a * r->demand < 1 ? 1.0 / (1.0 / r->demand - a) : INFINITY;
 	if (ceiling > 0 && ceiling < cap) {
 		cap = ceiling;
 		kind = GF_LIM_RANK;
@@ -357,7 +384,10 @@ int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *al
 		const struct gf_flow_class *k = &n->cls[i];
 		if (k->tag >= 0)
 			continue;
-		read_bytes += k->moved * k->mult;
+		/* The series latency on the class's mean share over the burst (a mean: the
+		 * share changes as the burst's ranks end). */
+		if (end_s > 0)
+			read_bytes += gf_sim_read_delivered(c->sys, &c->reads, k->moved / end_s) * end_s * k->mult;
 		demand += c->reads.demand * k->mult;
 	}
 	/* ... and at their own pace during the metadata phase and the fixed cost, before any
@@ -389,13 +419,17 @@ int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,
 		return rc;
 	for (uint32_t i = 0; i < n->ncls; i++) {
 		const struct gf_flow_class *k = &n->cls[i];
-		double au = reads->demand > 0 ? 100.0 * fmin(1.0, k->rate / reads->demand) : 100.0;
-		out->bytes_per_s += k->rate * k->mult;
+		double rate = gf_sim_read_delivered(c->sys, reads, k->rate);
+		double au = reads->demand > 0 ? 100.0 * fmin(1.0, rate / reads->demand) : 100.0;
+		out->bytes_per_s += rate * k->mult;
 		au_sum += au * k->mult;
 		accels += k->mult;
 		if (au < out->au_min || out->limit == GF_LIM_KINDS) {
 			out->au_min = au < out->au_min ? au : out->au_min;
 			out->limit = k->limit == GF_FLOW_CAPPED ? k->cap_kind : n->res[k->limit].kind;
+			/* The latency held the rank longer than its bytes did. */
+			if (!(rate >= reads->demand) && read_series_s_per_byte(c->sys, reads) * k->rate >= 1)
+				out->limit = GF_LIM_LATENCY;
 		}
 		if (au > out->au_max)
 			out->au_max = au;

@@ -19,7 +19,10 @@
  * latency (and an object store's TTFB) adds to its time after its bytes (a tail that
  * holds no bandwidth), plus one for the final fsync. Training reads keep `depth` requests
  * in flight: latency caps a rank at depth x request / (latency + request / ceiling) and
- * is hidden when bandwidth limits it. Creating (or opening) the shards costs
+ * is hidden when bandwidth limits it. A training read request's own round trips
+ * (servers.read_request_latency) are in series with its transfer instead: a reader waits
+ * them out before its bytes move, so they are never hidden; a rank's flow is its share of
+ * the bandwidth and it delivers 1 / (L / (depth x request) + 1 / share). Creating (or opening) the shards costs
  * ranks / metadata_rate before any byte moves, and every rank of a burst pays the burst's
  * fixed cost (servers.write_burst_overhead or read_burst_overhead) then too. */
 #ifndef GF_CLUSTER_H
@@ -110,6 +113,11 @@ int gf_sim_burst_setup(struct gf_sim_cluster *c, bool write, gf_sim_share_fn sha
  * phase, when reads run at their own pace), or NULL. Returns 0 or the flow run's error. */
 int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *alone,
 		     struct gf_sim_burst *out);
+
+/* What a rank whose share of the bandwidth is share bytes/s delivers through
+ * servers.read_request_latency (in series with each request's transfer): share itself
+ * without that latency. */
+double gf_sim_read_delivered(const struct gf_system *s, const struct gf_sim_reads *r, double share);
 
 /* The training reads alone, in steady state. Returns 0, -ENOMEM, -EINVAL or -EDOM. */
 int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,

@@ -48,6 +48,9 @@ const struct gf_sys_key gf_sys_keys[] = {
 	    "what one server writes durably, all clients together"),
 	KEY("servers.request_latency", GF_SYS_SECONDS, servers.request_latency, 0, 60, false,
 	    "time of one request besides its transfer"),
+	KEY("servers.read_request_latency", GF_SYS_SECONDS, servers.read_request_latency, 0, 60, false,
+	    "a training read request's round trips besides its transfer (a sample's open, lookups, the read), "
+	    "in series with it; calibrate fits it from training runs"),
 	KEY("servers.write_burst_overhead", GF_SYS_SECONDS, servers.write_burst_overhead, 0, 3600, false,
 	    "fixed time of every rank's checkpoint write besides its bytes (creates, lookups, TCP ramp-up); "
 	    "calibrate fits it from bursts of different sizes"),

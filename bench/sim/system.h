@@ -38,6 +38,9 @@ struct gf_system {
 		int64_t count;
 		double read_bandwidth, write_bandwidth; /* per server, bytes/s */
 		double request_latency;                 /* s per request */
+		/* s a training read request spends besides its transfer, in series with it
+		 * (a reader waits for it before its bytes move) */
+		double read_request_latency;
 		/* s every rank of a checkpoint burst spends besides its bytes, the same at any
 		 * size (creates or opens, lookups, TCP ramp-up): write bursts, restore bursts */
 		double write_burst_overhead, read_burst_overhead;

@@ -101,7 +101,7 @@ servers:
   burst_placement_skew: $(cat "$d/A-ck.skew")
 YAML
 	# A at two sizes: the bandwidths and the bursts' fixed cost apart.
-	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" "$(only_result "$d/A4-ck")" --system "$d/testbed.yaml" \
+	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" "$(only_result "$d/A4-ck")" "$(only_result "$d/A-tr")" --system "$d/testbed.yaml" \
 		--results "$d/cal" >"$d/cal.out" 2>&1 || { bad "simulate --calibrate"; cat "$d/cal.out"; return; }
 	cat "$d/cal.out"
 	fitted=$(only_result "$d/cal")/system.yaml

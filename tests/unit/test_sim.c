@@ -774,12 +774,128 @@ static void test_calibrate_overhead(void **state)
 	assert_rel(fitted.servers.write_burst_overhead + 1, 1);
 }
 
+/* servers.read_request_latency: a reader's request waits L, then moves its bytes at the
+ * reader's share, so a rank with depth d requests of s bytes in flight and a share B
+ * delivers 1 / (L / (d s) + 1 / B): Little's law over its d requests. */
+static double series(double l, double d, double s, double b)
+{
+	return 1.0 / (l / (d * s) + 1.0 / b);
+}
+
+static void read_series(const struct gf_system *s, unsigned ranks, const struct gf_sim_reads *r,
+			struct gf_sim_read_figs *f)
+{
+	struct gf_sim_cluster c;
+	char err[256];
+
+	assert_int_equal(gf_sim_cluster_init(&c, s, 1, ranks, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_reads_run(&c, r, f), 0);
+	gf_sim_cluster_free(&c);
+}
+
+static void test_cluster_read_series_latency(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_read_figs f;
+	double req = 1 << 20;
+	struct gf_sim_reads r = { .demand = 1e12, .request_bytes = req, .depth = 1 };
+
+	(void)state;
+	sys_basic(&s, 1, 1e9, 8);
+	/* Without it, the server's 1 GB/s. */
+	read_series(&s, 1, &r, &f);
+	assert_rel(f.bytes_per_s, 1e9);
+	/* One thread, bandwidth-dominated: 1 MiB at 1 GB/s is 1.05 ms, plus 0.1 ms. */
+	s.servers.read_request_latency = 1e-4;
+	read_series(&s, 1, &r, &f);
+	assert_rel(f.bytes_per_s, req / (1e-4 + req / 1e9));
+	assert_int_equal(f.limit, GF_LIM_SERVERS);
+	/* One thread, latency-dominated: 10 ms of round trips for 1.05 ms of bytes. */
+	s.servers.read_request_latency = 0.01;
+	read_series(&s, 1, &r, &f);
+	assert_rel(f.bytes_per_s, req / (0.01 + req / 1e9));
+	assert_int_equal(f.limit, GF_LIM_LATENCY);
+	/* 8 threads of one rank: 8 requests in flight hide 8 times the latency. */
+	r.depth = 8;
+	read_series(&s, 1, &r, &f);
+	assert_rel(f.bytes_per_s, series(0.01, 8, req, 1e9));
+	assert_rel(f.bytes_per_s, 8 * req / (0.01 + 8 * req / 1e9));
+	/* 8 ranks of one thread each: each has an eighth of the server, the same in total. */
+	r.depth = 1;
+	read_series(&s, 8, &r, &f);
+	assert_rel(f.bytes_per_s, 8 * series(0.01, 1, req, 1e9 / 8));
+	assert_rel(f.au_mean, 100.0 * series(0.01, 1, req, 1e9 / 8) / 1e12);
+	/* Servers without limit: Little's law alone, d x s / L per rank. */
+	s.servers.read_bandwidth = 1e15;
+	read_series(&s, 8, &r, &f);
+	assert_true(fabs(f.bytes_per_s / (8 * req / 0.01) - 1) < 1e-5);
+	assert_int_equal(f.limit, GF_LIM_LATENCY);
+	/* A demand the latency leaves within reach is met exactly (the share rises to cover
+	 * the latency's time), and the rest of the server stays free. */
+	s.servers.read_bandwidth = 1e9;
+	r.demand = 50e6;
+	read_series(&s, 8, &r, &f);
+	assert_rel(f.bytes_per_s, 8 * 50e6);
+	assert_rel(f.au_mean, 100.0);
+	assert_int_equal(f.limit, GF_LIM_DEMAND);
+	/* A demand past d x s / L (105 MB/s a rank) is never met, whatever the bandwidth. */
+	r.demand = 200e6;
+	read_series(&s, 1, &r, &f);
+	assert_rel(f.bytes_per_s, series(0.01, 1, req, 1e9));
+	assert_true(f.au_mean < 100.0 * req / 0.01 / 200e6);
+}
+
+/* The training reads' shortfall from the bandwidth fits servers.read_request_latency when
+ * a restore gives the read pair; without a restore it stays the base's. */
+static void test_calibrate_read_latency(void **state)
+{
+	struct gf_system truth, base, fitted;
+	struct gf_calib_run runs[2];
+	struct gf_calib_fit fit;
+	char err[256];
+
+	(void)state;
+	sys_basic(&truth, 2, 1e12, 4);
+	truth.clients.nic_bandwidth = 5e6;
+	truth.servers.read_request_latency = 0.0087;
+	for (int i = 0; i < 2; i++) {
+		memset(&runs[i], 0, sizeof(runs[i]));
+		runs[i].ranks = runs[i].moving = runs[i].rpn = 4;
+		runs[i].nodes = 1;
+		runs[i].request_bytes = 64 << 20;
+		runs[i].read_request_bytes = 65536;
+		runs[i].read_depth = 1;
+		runs[i].demand_per_rank = 4e6;
+	}
+	runs[0].bytes_per_rank = 20e6;
+	runs[0].measured[GF_CAL_RESTORE] = 1;
+	runs[1].measured[GF_CAL_TRAIN_READ] = 1;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(gf_calib_predict(&truth, &runs[i]), 0);
+		for (int k = 0; k < GF_CAL_FIGS; k++)
+			runs[i].measured[k] = runs[i].predicted[k];
+	}
+	assert_rel(runs[1].measured[GF_CAL_TRAIN_READ], 4 * series(0.0087, 1, 65536, 5e6 / 4));
+	base = truth;
+	base.servers.read_request_latency = 0;
+	assert_int_equal(gf_calib_fit(runs, 2, &base, &fitted, &fit, err, sizeof(err)), 0);
+	assert_true(fit.read_latency_fitted);
+	assert_true(fabs(fitted.servers.read_request_latency / 0.0087 - 1) < 0.005);
+	assert_true(fit.rms_log_error < 0.001);
+	/* The training run alone: it fits the read pair, the latency stays the base's. */
+	assert_int_equal(gf_calib_fit(runs + 1, 1, &base, &fitted, &fit, err, sizeof(err)), 0);
+	assert_false(fit.read_latency_fitted);
+	assert_rel(fitted.servers.read_request_latency + 1, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flow_one_bottleneck),
 		cmocka_unit_test(test_cluster_burst_overhead),
 		cmocka_unit_test(test_calibrate_overhead),
+		cmocka_unit_test(test_cluster_read_series_latency),
+		cmocka_unit_test(test_calibrate_read_latency),
 		cmocka_unit_test(test_flow_multiplicity),
 		cmocka_unit_test(test_flow_maxmin_hand_solved),
 		cmocka_unit_test(test_flow_caps),
