@@ -6,27 +6,29 @@
 # (B) and at 2 client hosts with their links at a quarter, 10 Mbit/s (C). The simulator is
 # calibrated on A only (the links from the shaping, the placement skew counted on the
 # bricks, the per-rank and per-server bandwidths and the bursts' fixed cost fitted from A
-# at two sizes, 1/4000 and 1/16000), then predicts B and C; gpufeed compare then sets B's
+# at two sizes, 1/4000 and 1/16000, the training reads' per-request latency from A's
+# training run), then predicts B and C; gpufeed compare then sets B's
 # measured burst beside its prediction.
 # Expected: B's and C's predicted write burst times within 15% of the measured, restores
 # within 25% (B's 16-21% too fast in two runs of four); the training reads, compared in
-# bytes/s delivered (the AU a run measures is not delivered / demand, the model's), no
-# more than 5% below the measured: the model is their upper bound, and how far below it
-# a run lands (B +22..+56%, C +3..+38% in four runs) is printed, not asserted
-# (docs/simulate.md says why). About 3 minutes. GF_SIMCAL_KEEP=DIR keeps the results
+# bytes/s delivered (the AU a run measures is not delivered / demand, the model's),
+# within 35% (B -17..+23%, C -0.3..+30% in four runs: the 2 shared cores' load moves a
+# run by that much; docs/simulate.md). The table of predicted vs measured at the end. About 3 minutes. GF_SIMCAL_KEEP=DIR keeps the results
 # folders; GF_SIMCAL_FROM=DIR reruns only the simulator on kept ones.
 # Buggy: a model whose per-node NIC or server links do not bind (B and C would be predicted
 # as A), a placement the model ignores (B's bursts too fast), a fit that absorbs the links,
-# bursts without their fixed cost (B's writes 10-22% fast).
+# bursts without their fixed cost (B's writes 10-22% fast), training reads without their
+# requests' round trips (B predicted 22-57% above the measured).
 . "$(dirname "$0")/lib.sh"
 command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh)"; exit 77; }
 # Percent. Writes: the issue's 15%, with the bursts' fixed cost fitted from A's two sizes
 # (B -4..-10%, C -9..+1% in four runs). Restores 25%: B's is 16-21% fast whatever the
 # fixed cost in two runs of four, its busiest server link carrying 80-85% of its payload
-# rate where the model fills it. Training reads: the prediction may be below the measured
-# by TTOL at most; above it by any amount (each 64 KiB sample's round trips come on top of
-# its transfer, and the 2 cores' load, neither of which the model has).
-TOL=${GF_SIMCAL_TOLERANCE:-15} RTOL=${GF_SIMCAL_RESTORE_TOLERANCE:-25} TTOL=${GF_SIMCAL_TRAIN_TOLERANCE:-5}
+# rate where the model fills it. Training reads 35%: with each request's round trips
+# (servers.read_request_latency, fitted on A's training run) B and C land within -17..+30%
+# in four runs; what is left is the 2 shared cores' load, which moves A's fit and B's and
+# C's measurements apart (A fitted 15 to 26 ms a request in those runs).
+TOL=${GF_SIMCAL_TOLERANCE:-15} RTOL=${GF_SIMCAL_RESTORE_TOLERANCE:-25} TTOL=${GF_SIMCAL_TRAIN_TOLERANCE:-35}
 CRATE=40 SRATE=100 QRATE=10 # Mbit/s: clients, servers, clients at a quarter
 # A link's payload rate in bytes/s (tests/testbed/bwpredict.py: TCP in 1514-byte frames).
 payload() { awk -v m="$1" 'BEGIN { printf "%.0f", m * 1e6 / 8 * 1448 / 1514 }'; }
@@ -81,7 +83,8 @@ measure() {
 
 # simcal DIR NIC LINK QUARTER_NIC TOL RTOL TTOL: the base system file from the shaping (payload rates
 # in bytes/s) and A's placement skew, calibrated on A's runs, then B and C predicted with
-# --check: every burst within TOL percent (restores RTOL), training reads at most TTOL below. Needs only the results folders (also run by
+# --check: every burst within TOL percent (restores RTOL), training reads within TTOL; then
+# the table of predicted vs measured. Needs only the results folders (also run by
 # hand on kept ones: GF_SIMCAL_KEEP=DIR keeps them, GF_SIMCAL_FROM=DIR reuses them).
 simcal() {
 	local d=$1 nic=$2 link=$3 qnic=$4 tol=$5 rtol=$6 ttol=$7 fitted c fig e t
@@ -121,23 +124,23 @@ YAML
 		jq -r '"   train: AU \(.train.au_percent.mean | floor)%, read \(.train.read_bytes_per_s / 1e6 * 100 | floor / 100) MB/s, demand \(.train.demand_read_bytes_per_s_per_accelerator * 8 / 1e6 * 100 | floor / 100) MB/s"' \
 			"$(only_result "$d/$c-tr")/summary.json"
 		while read -r fig e; do
-			if [ "$fig" = train ]; then
-				# An upper bound: never more than TTOL below what the storage delivered.
-				if awk -v w="$e" -v t="$ttol" 'BEGIN { exit !(w >= -t) }'; then
-					ok "$c: predicted train read no more than $ttol% below the measured ($e%)"
-				else
-					bad "$c: predicted train read $e% off, below the measured by more than $ttol%"
-				fi
-				continue
-			fi
 			t=$tol
 			[ "$fig" = restore ] && t=$rtol
+			[ "$fig" = train ] && t=$ttol
 			if awk -v w="$e" -v t="$t" 'BEGIN { if (w < 0) w = -w; exit !(w <= t) }'; then
 				ok "$c: predicted $fig within $t% of the measured ($e%)"
 			else
 				bad "$c: predicted $fig off by $e% (more than $t%)"
 			fi
 		done <"$d/$c.err"
+	done
+	# Predicted vs measured: A fitted, B and C predicted (the --calibrate and --check tables).
+	echo "--- predicted vs measured"
+	printf '  %-8s %-14s %12s %12s %8s\n' case figure measured predicted error
+	for c in cal B C; do
+		awk -v c="$c" '$NF ~ /%$/ && ($4 == "write" || $4 == "restore" || $4 == "train") {
+			n = c == "cal" ? "A fit" : c
+			printf "  %-8s %-14s %12s %12s %8s\n", n, $4 " " $5, $6 " " $7, $8 " " $9, $10 }' "$d/$c.out"
 	done
 }
 
