@@ -10,8 +10,8 @@
  * docs/simulate.md); the bytes/s are the same quantity in both. The simulator replays each run on the candidate system (equal
  * shards over the ranks that moved data) and the fit minimises the sum of squared log
  * errors, predicted / measured, over every measured figure: writes fit
- * clients.rank_write_bandwidth and servers.write_bandwidth, reads (restore, ceiling,
- * train) the read pair. A grid over 1e5..1e13 B/s, refined around the best.
+ * clients.rank_write_bandwidth and servers.write_bandwidth, reads (restore, ceiling;
+ * train when there is neither) the read pair. A grid over 1e5..1e13 B/s, refined around the best.
  *
  * A burst's fixed cost (servers.write_burst_overhead, read_burst_overhead: the part of a
  * burst that does not shrink with its bytes) is fitted with each pair when the runs hold
