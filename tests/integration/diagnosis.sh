@@ -7,7 +7,7 @@
 # starve training, which local ext4 seldom makes them), a 64 MiB checkpoint every 4 steps
 # (checkpoint-bound). Not provoked here: storage-bandwidth-bound and storage-latency-bound
 # (diagnosis_throttle.sh: a throttled loop device, an S3 proxy that delays), one-slow-client
-# (more than one node); tests/unit/test_diagnosis covers their rules.
+# (more than one node: tests/testbed/slowclient.sh); tests/unit/test_diagnosis covers their rules.
 # Expected: summary.json's diagnosis.class and knob per run; report.txt and report.html
 # carry the diagnosis; `gpufeed report` on a folder without "diagnosis" decides it again.
 # Buggy: a class shadowed by another rule, a next step naming no knob, an old folder
