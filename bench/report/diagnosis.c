@@ -652,10 +652,51 @@ struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d)
 	return o;
 }
 
+bool gf_diagnose_failing(struct json_object *s, struct gf_diagnosis *d, double *accelerators)
+{
+	struct json_object *fp = NULL, *t = NULL, *n = NULL, *v;
+
+	*accelerators = num(s, "/sweep/failing_point/accelerators", 0);
+	if (json_pointer_get(s, "/sweep/failing_point", &fp) || !fp || !json_object_object_get_ex(fp, "train", &t) ||
+	    !t || !(v = json_object_new_object()))
+		return false;
+	json_object_object_get_ex(fp, "nodes", &n);
+	/* A view: the run's objects shared (reference counted), the point's in their place. */
+	json_object_object_foreach(s, key, val) {
+		if (strcmp(key, "train") && strcmp(key, "nodes") && strcmp(key, "diagnosis"))
+			json_object_object_add(v, key, json_object_get(val));
+	}
+	json_object_object_add(v, "train", json_object_get(t));
+	if (n)
+		json_object_object_add(v, "nodes", json_object_get(n));
+	gf_diagnose(v, d);
+	json_object_put(v);
+	return true;
+}
+
 void gf_diagnosis_into(struct json_object *s)
 {
+	struct json_object *sw = NULL, *o;
 	struct gf_diagnosis d;
+	double n;
+	char note[256];
 
 	gf_diagnose(s, &d);
-	json_object_object_add(s, "diagnosis", gf_diagnosis_json(&d));
+	o = gf_diagnosis_json(&d);
+	if (o && !json_pointer_get(s, "/sweep", &sw) && sw) {
+		snprintf(note, sizeof(note), "the sweep's answer, %.0f accelerators (train); sweep.diagnosis describes "
+			 "the smallest count that failed", num(s, "/sweep/accelerators_fed", 0));
+		json_object_object_add(o, "describes", json_object_new_string(note));
+	}
+	json_object_object_add(s, "diagnosis", o);
+	if (!sw || !gf_diagnose_failing(s, &d, &n))
+		return;
+	o = gf_diagnosis_json(&d);
+	if (o) {
+		snprintf(note, sizeof(note), "the smallest count that failed, %.0f accelerators (sweep.failing_point): "
+			 "what stops the storage feeding more than %.0f", n, num(s, "/sweep/accelerators_fed", 0));
+		json_object_object_add(o, "describes", json_object_new_string(note));
+		json_object_object_add(o, "accelerators", json_object_new_double(n));
+	}
+	json_object_object_add(sw, "diagnosis", o);
 }

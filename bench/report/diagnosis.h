@@ -110,8 +110,14 @@ const char *gf_diag_class_name(enum gf_diag_class c);
 /* Diagnose the run whose summary.json is s (without its "diagnosis", which is ignored). */
 void gf_diagnose(struct json_object *s, struct gf_diagnosis *d);
 
-/* Diagnose s and add the result to it as "diagnosis". */
+/* Diagnose s and add the result to it as "diagnosis"; for a sweep with a count that
+ * failed, that point too, as "sweep"/"diagnosis" (gf_diagnose_failing). */
 void gf_diagnosis_into(struct json_object *s);
+
+/* A sweep's smallest failing count (summary.json sweep.failing_point: its train and
+ * nodes, the rest the run's): what stops the storage feeding one step more than the
+ * answer. *accelerators gets the count. false when the summary has no failing point. */
+bool gf_diagnose_failing(struct json_object *s, struct gf_diagnosis *d, double *accelerators);
 
 /* summary.json's "diagnosis" object; NULL when out of memory. */
 struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d);

@@ -138,6 +138,8 @@ struct gf_fig_device {
 	uint64_t read_ms, write_ms, busy_ms, queue_ms, busy_ms_max;
 };
 
+struct gf_run_summary;
+
 /* gpufeed sweep: the points measured, in the order measured. The array is fixed: memory
  * stays flat however the search goes. */
 #define GF_SWEEP_POINTS 10      /* --max-points default */
@@ -174,6 +176,12 @@ struct gf_fig_sweep {
 	double elapsed_s;         /* the whole search, ceiling excluded */
 	unsigned ranks;           /* the step of the count: ranks x per_rank */
 	unsigned kmax;            /* largest per_rank the dataset allows */
+	/* The smallest count that failed (a count search): what stops the storage feeding
+	 * one step more. Its merged figures (train's only; the rest is the run's) and its
+	 * device during the point; fail NULL when no count failed. */
+	const struct gf_run_summary *fail;
+	unsigned fail_index;      /* in point[] */
+	struct gf_fig_device fail_device; /* known false when no device was sampled */
 };
 
 /* Everything report writes about a run. The driver fills it (rank 0 holds the merged

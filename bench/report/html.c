@@ -262,6 +262,30 @@ static void folded(FILE *o, struct json_object *s)
 	}
 }
 
+/* A diagnosis: its class as a heading (id), the evidence, the next step, the others ruled out. */
+static void diagnosis(FILE *o, const char *id, const char *head, const struct gf_diagnosis *d)
+{
+	fprintf(o, "<h2 id=\"%s\">", id);
+	gf_html_esc(o, head);
+	gf_html_esc(o, gf_diag_class_name(d->cls));
+	fputs("</h2>\n<ul class=\"hints\">\n", o);
+	for (int i = 0; i < d->nevidence; i++) {
+		fputs("<li>", o);
+		gf_html_esc(o, d->evidence[i]);
+		fputs("</li>\n", o);
+	}
+	fputs("</ul>\n<p><b>Next step:</b> ", o);
+	gf_html_esc(o, d->next_step[0] ? d->next_step : d->summary);
+	fputs("</p>\n<details><summary>Why not the other classes</summary><ul class=\"hints\">\n", o);
+	for (int c = 1; c < GF_DIAG_CLASSES; c++)
+		if (d->ruled_out[c][0]) {
+			fprintf(o, "<li>%s: ", gf_diag_class_name(c));
+			gf_html_esc(o, d->ruled_out[c]);
+			fputs("</li>\n", o);
+		}
+	fputs("</ul></details>\n", o);
+}
+
 static int write_page(FILE *o, const char *dir, struct json_object *s, const struct gf_page *p)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -281,24 +305,16 @@ static int write_page(FILE *o, const char *dir, struct json_object *s, const str
 		plots(o, dir, &p->sec[i]);
 		fputs("</section>\n", o);
 	}
-	fputs("<h2 id=\"diagnosis\">Diagnosis: ", o);
-	gf_html_esc(o, gf_diag_class_name(p->diag.cls));
-	fputs("</h2>\n<ul class=\"hints\">\n", o);
-	for (int i = 0; i < p->diag.nevidence; i++) {
-		fputs("<li>", o);
-		gf_html_esc(o, p->diag.evidence[i]);
-		fputs("</li>\n", o);
+	if (p->fail_accels > 0) {
+		char head[160];
+		snprintf(head, sizeof(head), "Diagnosis of the sweep's answer (%.0f accelerators): ", p->fed_accels);
+		diagnosis(o, "diagnosis", head, &p->diag);
+		/* What a user of a sweep wants: why not one step more. */
+		snprintf(head, sizeof(head), "At %.0f accelerators, the smallest count that failed: ", p->fail_accels);
+		diagnosis(o, "sweep-diagnosis", head, &p->fail_diag);
+	} else {
+		diagnosis(o, "diagnosis", "Diagnosis: ", &p->diag);
 	}
-	fputs("</ul>\n<p><b>Next step:</b> ", o);
-	gf_html_esc(o, p->diag.next_step[0] ? p->diag.next_step : p->diag.summary);
-	fputs("</p>\n<details><summary>Why not the other classes</summary><ul class=\"hints\">\n", o);
-	for (int c = 1; c < GF_DIAG_CLASSES; c++)
-		if (p->diag.ruled_out[c][0]) {
-			fprintf(o, "<li>%s: ", gf_diag_class_name(c));
-			gf_html_esc(o, p->diag.ruled_out[c]);
-			fputs("</li>\n", o);
-		}
-	fputs("</ul></details>\n", o);
 	fputs("<h2 id=\"hints\">Bottleneck hints</h2>\n<ul class=\"hints\">\n", o);
 	for (int i = 0; i < p->nhints; i++) {
 		fputs("<li>", o);

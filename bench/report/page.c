@@ -622,6 +622,10 @@ int gf_page_build(struct gf_page *p, const char *dir, struct json_object *s, con
 	gf_page_run_name(dir, s, p->name, sizeof(p->name));
 	gf_verdict_of(s, &p->verdict);
 	gf_diagnose(s, &p->diag);
+	if (!gf_diagnose_failing(s, &p->fail_diag, &p->fail_accels))
+		p->fail_accels = 0;
+	if (!gf_json_num(s, "/sweep/accelerators_fed", &p->fed_accels))
+		p->fed_accels = 0;
 	run_rows(p, s);
 	warnings(p, s, plots_note);
 	if (has(s, "/datagen"))

@@ -43,6 +43,9 @@ struct gf_page {
 	char name[256];      /* the run's folder name */
 	struct gf_verdict verdict;
 	struct gf_diagnosis diag; /* the bottleneck, decided again from the figures */
+	/* A sweep's smallest failing count (fail_accels > 0): what stops one step more. */
+	struct gf_diagnosis fail_diag;
+	double fail_accels, fed_accels;
 	char warning[GF_PAGE_NOTES][640]; /* validity warnings, next to the verdict */
 	int nwarnings;
 	char hint[GF_PAGE_NOTES][768];    /* bottleneck hints */

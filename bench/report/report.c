@@ -39,7 +39,7 @@ static void text_upper(FILE *o, const char *s)
 
 static void text_diagnosis(FILE *o, const struct gf_diagnosis *d)
 {
-	fprintf(o, "\nDIAGNOSIS: %s\n", gf_diag_class_name(d->cls));
+	fprintf(o, "DIAGNOSIS: %s\n", gf_diag_class_name(d->cls));
 	for (int i = 0; i < d->nevidence; i++)
 		fprintf(o, "  + %s\n", d->evidence[i]);
 	for (int c = 1; c < GF_DIAG_CLASSES; c++)
@@ -81,7 +81,17 @@ int gf_report_text(FILE *o, const char *dir, struct json_object *s, const char *
 	}
 	if (!p->nsec)
 		fprintf(o, "\n(no phase ran)\n");
+	fputc('\n', o);
+	if (p->fail_accels > 0)
+		fprintf(o, "(of the sweep's answer, %.0f accelerators; the next diagnosis is of the smallest count "
+			"that failed)\n", p->fed_accels);
 	text_diagnosis(o, &p->diag);
+	if (p->fail_accels > 0) {
+		/* What a user of a sweep wants: why not one step more. */
+		fprintf(o, "\nAT %.0f ACCELERATORS, THE SMALLEST COUNT THAT FAILED (the sweep fed %.0f): ", p->fail_accels,
+			p->fed_accels);
+		text_diagnosis(o, &p->fail_diag);
+	}
 	fprintf(o, "\nBOTTLENECK HINTS\n");
 	for (int i = 0; i < p->nhints; i++)
 		fprintf(o, "  - %s\n", p->hint[i]);

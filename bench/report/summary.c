@@ -142,7 +142,7 @@ static struct json_object *hosts_json(const struct gf_run_summary *s)
 	return a;
 }
 
-static struct json_object *train_json(const struct gf_run_summary *s)
+struct json_object *gf_summary_train_json(const struct gf_run_summary *s)
 {
 	struct json_object *t = json_object_new_object(), *au = json_object_new_object();
 	double mean, min, max, stall = 0, compute = 0;
@@ -593,7 +593,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	if (s->ceiling_ran)
 		json_object_object_add(root, "ceiling", ceiling_json(s));
 	if (s->train_ran)
-		json_object_object_add(root, "train", train_json(s));
+		json_object_object_add(root, "train", gf_summary_train_json(s));
 	if (s->train_ran) {
 		struct json_object *nodes = gf_nodes_json(s);
 		if (nodes)
@@ -601,9 +601,9 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	}
 	if (s->ckpt && s->ckpt->nbursts)
 		json_object_object_add(root, "checkpoint", checkpoint_json(s));
-	gf_device_into(root, s);
 	if (s->sweep)
-		json_object_object_add(root, "sweep", gf_sweep_json(s->sweep));
+		json_object_object_add(root, "sweep", gf_sweep_json(s));
+	gf_device_into(root, s); /* after "sweep": the sweep phase's device goes there */
 	{
 		/* Decided from the figures above, the way report decides it again later. */
 		struct gf_verdict v;

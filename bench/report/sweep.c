@@ -4,11 +4,14 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/search.h"
 #include "model/units.h"
+#include "report/device.h"
 #include "report/load.h"
+#include "report/nodes.h"
 #include "report/summary.h"
 
 static void add_d(struct json_object *o, const char *k, double v)
@@ -40,8 +43,61 @@ static struct json_object *point_json(const struct gf_fig_sweep *sw, const struc
 	return o;
 }
 
-struct json_object *gf_sweep_json(const struct gf_fig_sweep *sw)
+/* The smallest failing count's "train", "nodes" and device, as the run's own sections
+ * are written: the run's summary with the point's training figures in place of the
+ * answer's. NULL when no count failed or memory ran out. */
+static struct json_object *failing_json(const struct gf_run_summary *s)
 {
+	const struct gf_fig_sweep *sw = s->sweep;
+	const struct gf_run_summary *f = sw->fail;
+	struct gf_run_summary *v;
+	struct json_object *o, *t;
+
+	if (!f || !(v = malloc(sizeof(*v))))
+		return NULL;
+	*v = *s;
+	v->plan = f->plan;
+	v->rows = f->rows;
+	v->nrows = f->nrows;
+	v->ts = f->ts;
+	v->nts = f->nts;
+	v->interval_s = f->interval_s;
+	v->latency = f->latency;
+	v->open_latency = f->open_latency;
+	v->read_bytes = f->read_bytes;
+	v->requests = f->requests;
+	v->samples = f->samples;
+	v->steps = f->steps;
+	v->elapsed_s = f->elapsed_s;
+	v->cpu_s = f->cpu_s;
+	v->runqueue_wait_s = f->runqueue_wait_s;
+	v->duration_reached = f->duration_reached;
+	v->checkpoint_halt_s = f->checkpoint_halt_s;
+	v->goodput_percent = f->goodput_percent;
+	v->requested_bytes = f->requested_bytes;
+	v->opens = f->opens;
+	v->train_t0_unix_s = f->train_t0_unix_s;
+	o = json_object_new_object();
+	t = o ? gf_summary_train_json(v) : NULL;
+	if (!o || !t) {
+		json_object_put(o);
+		json_object_put(t);
+		free(v);
+		return NULL;
+	}
+	if (sw->fail_device.known)
+		json_object_object_add(t, "device", gf_device_json(&sw->fail_device));
+	json_object_object_add(o, "index", json_object_new_int((int)sw->fail_index));
+	json_object_object_add(o, "accelerators", json_object_new_int((int)sw->point[sw->fail_index].accelerators));
+	json_object_object_add(o, "train", t);
+	json_object_object_add(o, "nodes", gf_nodes_json(v));
+	free(v);
+	return o;
+}
+
+struct json_object *gf_sweep_json(const struct gf_run_summary *s)
+{
+	const struct gf_fig_sweep *sw = s->sweep;
 	struct json_object *o = json_object_new_object(), *pts = json_object_new_array();
 	struct json_object *rule = json_object_new_object();
 
@@ -86,6 +142,9 @@ struct json_object *gf_sweep_json(const struct gf_fig_sweep *sw)
 		json_object_object_add(v, "best_index", json_object_new_int((int)sw->best));
 		json_object_object_add(o, "vary", v);
 	}
+	/* What stops one step more; diagnosis.c adds "diagnosis" from it with the rest of
+	 * summary.json. */
+	json_object_object_add(o, "failing_point", failing_json(s));
 	return o;
 }
 

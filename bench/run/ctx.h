@@ -32,6 +32,15 @@
 struct gf_world;
 struct gf_sweep_state;
 
+/* The target's block device at the start of a stretch of time (node rank 0 of a local
+ * target): run/iohook.c reads it again at the end. */
+struct gf_dev_probe {
+	bool on;
+	char name[32];
+	struct gf_diskstats start;
+	uint64_t t0_ns;
+};
+
 struct gf_run_ctx {
 	const struct gf_cli *cli;
 	const struct gf_workload *w;    /* as loaded: what the run decides goes into res */
@@ -66,10 +75,7 @@ struct gf_run_ctx {
 	struct gf_sweep_state *sw;      /* gpufeed sweep (run/sweep.c); NULL otherwise */
 	uint64_t t0_ns;                 /* the phase's start, right after its barrier */
 	/* The target's block device at the phase's start (node rank 0 of a local target). */
-	bool dev_sampling;
-	char dev_name[32];
-	struct gf_diskstats dev_start;
-	uint64_t dev_t0_ns;
+	struct gf_dev_probe dev;
 	char msg[1024];                 /* this rank's message for a failing step */
 	char err[1024];                 /* the agreed one */
 	char partial[4200], final[4200];

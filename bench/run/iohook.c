@@ -136,36 +136,52 @@ void gf_iohook_device_combine(void *acc, const void *in)
 
 static const struct gf_combiner device_combiner = { sizeof(struct gf_fig_device), gf_iohook_device_combine };
 
-void gf_iohook_device_start(struct gf_run_ctx *x)
+void gf_iohook_probe_start(const struct gf_run_ctx *x, struct gf_dev_probe *p)
 {
-	x->dev_sampling = false;
+	p->on = false;
 	/* Only a local path has a block device of its own; one sampler per node (why:
 	 * diskstats.h). */
 	if (x->world->node_rank != 0 || strcmp(x->target.kind, "local"))
 		return;
-	if (gf_diskstats_device(x->target.root, x->dev_name, sizeof(x->dev_name)) ||
-	    gf_diskstats_read(NULL, x->dev_name, &x->dev_start))
+	if (gf_diskstats_device(x->target.root, p->name, sizeof(p->name)) ||
+	    gf_diskstats_read(NULL, p->name, &p->start))
 		return;
-	x->dev_sampling = true;
-	x->dev_t0_ns = gf_now_ns();
+	p->on = true;
+	p->t0_ns = gf_now_ns();
+}
+
+bool gf_iohook_probe_end(const struct gf_run_ctx *x, struct gf_dev_probe *p, const char *phase,
+			 struct gf_fig_device *out)
+{
+	struct gf_fig_device f;
+	struct gf_diskstats end;
+	double el = p->on ? (gf_now_ns() - p->t0_ns) / 1e9 : 0;
+
+	memset(&f, 0, sizeof(f));
+	if (p->on && !gf_diskstats_read(NULL, p->name, &end))
+		gf_diskstats_delta(&p->start, &end, &f);
+	gf_world_reduce(&device_combiner, &f);
+	if (!x->root || !f.known)
+		return false;
+	f.phase = phase;
+	f.elapsed_s = el;
+	snprintf(f.name, sizeof(f.name), "%s", p->on ? p->name : "?");
+	*out = f;
+	return true;
+}
+
+void gf_iohook_device_start(struct gf_run_ctx *x)
+{
+	gf_iohook_probe_start(x, &x->dev);
 }
 
 void gf_iohook_device_end(struct gf_run_ctx *x, size_t ph)
 {
 	struct gf_fig_device f;
-	struct gf_diskstats end;
-	double el = x->dev_sampling ? (gf_now_ns() - x->dev_t0_ns) / 1e9 : 0;
 
-	memset(&f, 0, sizeof(f));
-	if (x->dev_sampling && !gf_diskstats_read(NULL, x->dev_name, &end))
-		gf_diskstats_delta(&x->dev_start, &end, &f);
-	gf_world_reduce(&device_combiner, &f);
-	if (!x->root || ph >= GF_FIG_DEVICE_PHASES || !f.known)
-		return;
-	f.phase = gf_phases[ph].name;
-	f.elapsed_s = el;
-	snprintf(f.name, sizeof(f.name), "%s", x->dev_sampling ? x->dev_name : "?");
-	x->s.device[ph] = f;
+	if (gf_iohook_probe_end(x, &x->dev, ph < GF_FIG_DEVICE_PHASES ? gf_phases[ph].name : NULL, &f) &&
+	    ph < GF_FIG_DEVICE_PHASES)
+		x->s.device[ph] = f;
 }
 
 /* The backend's counters in the order it gives them: the same on every rank. */

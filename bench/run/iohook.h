@@ -21,6 +21,12 @@ void gf_iohook_phase_end(struct gf_run_ctx *x, int rd, int wr);
  * collective, sums the nodes' devices into rank 0's summary. */
 void gf_iohook_device_start(struct gf_run_ctx *x);
 void gf_iohook_device_end(struct gf_run_ctx *x, size_t ph);
+/* The same around any stretch of time (a sweep's point), into the caller's probe:
+ * start on every rank, end a collective; rank 0 gets the nodes' sum in out (phase: the
+ * summary.json object it belongs to) and true when some node sampled a device. */
+void gf_iohook_probe_start(const struct gf_run_ctx *x, struct gf_dev_probe *p);
+bool gf_iohook_probe_end(const struct gf_run_ctx *x, struct gf_dev_probe *p, const char *phase,
+			 struct gf_fig_device *out);
 /* Two nodes' device figures added up (the reduction). */
 void gf_iohook_device_combine(void *acc, const void *in);
 /* After the phases: dataset.keep_files false leaves an object store as it was (the

@@ -6,7 +6,8 @@
  * checkpoints: the question is reads), a fresh plan, one gf_train_run bounded by
  * --point-seconds, and gf_merge_train into the run's summary. Memory stays flat: the
  * point's result and merged rows are freed before the next point, except the rows of the
- * one point summary.json's train section shows. */
+ * one point summary.json's train section shows and a copy of the smallest failing
+ * count's (its diagnosis names what stops one step more). */
 #include "run/sweep.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "report/summary.h"
 #include "run/ctx.h"
 #include "run/figures.h"
+#include "run/iohook.h"
 #include "run/merge.h"
 #include "stats/clock.h"
 
@@ -33,7 +35,11 @@ struct gf_sweep_state {
 	struct gf_fig_sweep fig;        /* every rank holds the points; the rest is rank 0's */
 	struct gf_run_summary kept;     /* rank 0: the point that summary.json's train shows */
 	struct gf_plan kept_plan;
-	bool have_kept, have_best;
+	struct gf_run_summary fail;     /* rank 0: the smallest count that failed */
+	struct gf_plan fail_plan;
+	struct gf_dev_probe probe;      /* the target's device during the point */
+	struct gf_fig_device dev;       /* rank 0: the last point's device */
+	bool have_kept, have_best, have_fail;
 	char value[GF_SWEEP_POINTS_MAX][64]; /* --vary's values */
 	unsigned nvalues;
 	double best_au;
@@ -308,11 +314,14 @@ static int measure(struct gf_run_ctx *x, unsigned k, const char *value, double s
 		snprintf(label, sizeof(label), "sweep %u: %u accelerators", sw->fig.npoints + 1, sw->plan.accels);
 	gf_progress_phase(x->prog, label, GF_PROGRESS_TIME, 0, secs);
 	gf_world_barrier();
+	gf_iohook_probe_start(x, &sw->probe);
 	cfg.t0_ns = gf_now_ns();
 	x->s.train_t0_unix_s = gf_figures_unix_now();
 	x->msg[0] = '\0';
 	rc = gf_world_agree(gf_train_run(&cfg, &sw->tr, x->msg, sizeof(x->msg)), x->msg, x->err, sizeof(x->err));
 	gf_progress_end(x->prog, rc);
+	memset(&sw->dev, 0, sizeof(sw->dev));
+	gf_iohook_probe_end(x, &sw->probe, "train", &sw->dev);
 	x->s.plan = &sw->plan;
 	x->msg[0] = '\0';
 	mrc = gf_world_agree(gf_merge_train(x->world, &sw->tr, false, &x->s), x->msg, x->msg, sizeof(x->msg));
@@ -328,6 +337,41 @@ static int measure(struct gf_run_ctx *x, unsigned k, const char *value, double s
 	if (value)
 		snprintf(pt->value, sizeof(pt->value), "%s", value);
 	return rc;
+}
+
+/* Rank 0: a copy of the point's merged figures when it is the smallest count that failed
+ * so far. Out of memory leaves the previous one (the sweep's diagnosis is a bonus). */
+static void keep_fail(struct gf_run_ctx *x, const struct gf_fig_sweep_point *pt)
+{
+	struct gf_sweep_state *sw = x->sw;
+	struct gf_accel_row *rows;
+	struct gf_ts_row *ts;
+
+	if (sw->fig.vary || pt->passed ||
+	    (sw->have_fail && pt->accelerators >= sw->fig.point[sw->fig.fail_index].accelerators))
+		return;
+	rows = malloc((x->s.nrows ? x->s.nrows : 1) * sizeof(*rows));
+	ts = malloc((x->s.nts ? x->s.nts : 1) * sizeof(*ts));
+	if (!rows || !ts) {
+		free(rows);
+		free(ts);
+		return;
+	}
+	memcpy(rows, x->s.rows, x->s.nrows * sizeof(*rows));
+	if (x->s.nts)
+		memcpy(ts, x->s.ts, x->s.nts * sizeof(*ts));
+	if (sw->have_fail) {
+		free(sw->fail.rows);
+		free(sw->fail.ts);
+	}
+	sw->fail = x->s;
+	sw->fail.rows = rows;
+	sw->fail.ts = ts;
+	sw->fail_plan = sw->plan;
+	sw->fail.plan = &sw->fail_plan;
+	sw->fig.fail_index = sw->fig.npoints - 1;
+	sw->fig.fail_device = sw->dev;
+	sw->have_fail = true;
 }
 
 /* A point, measured once more twice as long when it was not steady; recorded, its rows
@@ -361,6 +405,7 @@ static int point(struct gf_run_ctx *x, unsigned k, const char *value, struct gf_
 		f->answer = out->accelerators;
 	if (x->root) {
 		char r[64];
+		keep_fail(x, out);
 		keep(x, better);
 		if (!x->cli->quiet)
 			fprintf(stderr, "sweep: %u accelerator(s)%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s\n",
@@ -454,6 +499,8 @@ int gf_sweep_run(struct gf_run_ctx *x)
 		x->s.plan = &sw->kept_plan;
 		sw->have_kept = false; /* x->s owns the rows now; finish() frees them */
 	}
+	if (x->root && sw->have_fail)
+		f->fail = &sw->fail;
 	if (x->root)
 		x->s.sweep = f;
 	return rc;
@@ -479,6 +526,10 @@ void gf_sweep_free(struct gf_run_ctx *x)
 	if (sw->have_kept) {
 		free(sw->kept.rows);
 		free(sw->kept.ts);
+	}
+	if (sw->have_fail) {
+		free(sw->fail.rows);
+		free(sw->fail.ts);
 	}
 	gf_train_result_free(&sw->tr);
 	free(sw);

@@ -15,8 +15,13 @@
 # exit 2 before anything is written. About 70 s on 2 cores, which is the measurement
 # itself: the ceiling and 4-6 timed points of 6 s (a point must be steady over 4 full
 # seconds), then 2 --vary points of 5 s.
+# The smallest count that failed is diagnosed from its own figures (sweep.failing_point,
+# its device sampled during the point): storage-bandwidth-bound, the device saturated,
+# in summary.json's sweep.diagnosis, report.txt and report.html; the run's diagnosis
+# stays the answer's point (fed) and says so.
 # Buggy: an answer bounded by the ceiling's arithmetic instead of measured, a plot that
-# draws other points than summary.json lists, exit 0 under --require-fed.
+# draws other points than summary.json lists, exit 0 under --require-fed, a failing
+# count diagnosed from the answer's figures or the whole sweep's.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/throttle.lib"
 
@@ -79,6 +84,9 @@ gf 1 sweep "$TMP/w.yaml" --target "$TMP/none" --set train.computation_time=0 --q
 	{ bad "sweep without compute: exit $code"; cat "$TMP/bad5.out"; }
 [ ! -e "$TMP/none" ] && ok "no refused sweep wrote anything" || bad "a refused sweep created $TMP/none"
 
+# Stacked: the mounted device waits on the throttle as on a slow disk, so its counters
+# show it saturated (throttle.lib), the evidence for the failing count's diagnosis.
+THR_STACKED=1
 throttle_setup 400
 throttle_set rbps=$SUPPLY
 
@@ -105,6 +113,27 @@ expect "the ratio to the ceiling's estimate and the search time are reported" "$
 	'(.sweep.measured_over_ceiling_estimate - .sweep.accelerators_fed / .sweep.ceiling_estimate_accelerators | fabs) < 1e-9
 	 and .sweep.search_s > 0'
 expect "summary.json's train is the answer's point" "$s" '.train.accelerators == .sweep.accelerators_fed'
+# What stops one step more: the smallest count that failed, diagnosed from its own
+# figures (its device sampled during the point) while train shows the answer.
+echo "   at the smallest failing count: $(jq -r '.sweep.diagnosis.summary // "none"' "$s")"
+echo "   its next step: $(jq -r '.sweep.diagnosis.next_step // "none"' "$s")"
+expect "sweep.failing_point is the smallest count that failed, one step or more above the answer" "$s" \
+	'([.sweep.points[] | select(.passed | not) | .accelerators] | min) as $f | .sweep.failing_point.accelerators == $f and
+	 .sweep.failing_point.train.accelerators == $f and $f > .sweep.accelerators_fed and .sweep.points[.sweep.failing_point.index].accelerators == $f'
+expect "its figures are its own: AU below 90%, the device read during the point alone" "$s" \
+	'.sweep.failing_point.train.passed == false and .sweep.failing_point.train.device.elapsed_s < 3 * .sweep.point_s and
+	 (.sweep.failing_point.train.device.read_bytes_per_s - .sweep.failing_point.train.read_bytes_per_s | fabs) < 0.2 * .sweep.failing_point.train.read_bytes_per_s'
+expect "the bottleneck at the failing count is storage-bandwidth-bound (bytes), the device saturated" "$s" \
+	'.sweep.diagnosis.class == "storage-bandwidth-bound" and .sweep.diagnosis.storage_limit == "bytes" and
+	 .sweep.diagnosis.accelerators == .sweep.failing_point.accelerators and .sweep.failing_point.train.device.util_percent >= 95 and
+	 (.sweep.diagnosis.describes | test("smallest count that failed"))'
+expect "the run's diagnosis is the answer's point (fed) and says so" "$s" \
+	'.diagnosis.class == "fed" and (.diagnosis.describes | test("answer"))'
+fail=$(jq '.sweep.failing_point.accelerators' "$s")
+grep -q "^AT $fail ACCELERATORS, THE SMALLEST COUNT THAT FAILED (the sweep fed $fed): DIAGNOSIS: storage-bandwidth-bound" "$d/report.txt" &&
+	ok "report.txt: the diagnosis at $fail accelerators" || bad "report.txt lacks the failing count's diagnosis"
+grep -q "id=\"sweep-diagnosis\">At $fail accelerators, the smallest count that failed: storage-bandwidth-bound" "$d/report.html" &&
+	ok "report.html: the diagnosis at $fail accelerators" || bad "report.html lacks the failing count's diagnosis"
 # The plot draws what summary.json lists: same points, same order, same AU (to 1e-6).
 if [ -f "$d/plots/sweep.csv" ]; then
 	plotted=$(tail -n +2 "$d/plots/sweep.csv" | cut -d, -f2,4 | tr , ' ')
@@ -125,7 +154,7 @@ else
 fi
 # Every key of the sweep section has a word in results/README.md's section for it.
 section=$(sed -n '/^### sweep/,/^### /p' "$SRCDIR/results/README.md")
-missing=$(jq -r '.sweep | paths | map(select(type == "string")) | last // empty' "$s" | sort -u |
+missing=$(jq -r '.sweep | del(.failing_point.train, .failing_point.nodes, .diagnosis) | paths | map(select(type == "string")) | last // empty' "$s" | sort -u |
 	while read -r k; do printf '%s\n' "$section" | grep -q "$k" || echo "$k"; done)
 [ -z "$missing" ] && ok "results/README.md documents every key of summary.json's sweep" ||
 	bad "results/README.md does not document sweep keys: $missing"
