@@ -4,8 +4,11 @@
  * Expected result: each set gets its class, the next step names the knob that class
  * turns, and configuration-bound predicts the threads Little's law asks for (demand at
  * the threshold x busy time per sample / ranks).
+ * A sweep's smallest failing count is diagnosed from its own train and nodes
+ * (sweep.failing_point), the run's diagnosis from the answer's.
  * Buggy result: a class shadowed by an earlier rule (e.g. checkpoint halts blamed on
- * reads), a page-cache run called fed, a wrong thread count, a next step naming no knob. */
+ * reads), a page-cache run called fed, a wrong thread count, a next step naming no knob,
+ * a failing point diagnosed from the answer's figures. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,6 +202,57 @@ static void test_caps(void **state)
 	json_object_put(s);
 }
 
+/* A sweep: the run's train is the answer's point (fed); sweep.failing_point holds the
+ * smallest failing count's train (the base run's starved figures, its device saturated)
+ * and nodes. Its diagnosis is of those figures with the rest of the run's summary, and
+ * leaves the run's own alone. */
+static void test_sweep_failing(void **state)
+{
+	struct json_object *s = figures(&cases[9]), *fp = json_tokener_parse(base), *t = NULL, *dev, *v = NULL;
+	struct gf_diagnosis d;
+	double n;
+
+	(void)state;
+	assert_string_equal(cases[9].name, "fed from storage");
+	assert_false(gf_diagnose_failing(s, &d, &n));
+	assert_non_null(fp);
+	assert_true(json_object_object_get_ex(fp, "train", &t));
+	dev = json_tokener_parse("{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":99,\"queue_size\":4,"
+				 "\"read_bytes\":2048000000,\"read_requests\":2000,\"read_await_ms\":18}");
+	assert_int_equal(json_pointer_set(&t, "/device", dev), 0);
+	assert_int_equal(json_pointer_set(&s, "/sweep", json_tokener_parse("{\"accelerators_fed\":2,\"failing_point\":"
+									   "{\"index\":1,\"accelerators\":4}}")), 0);
+	assert_int_equal(json_pointer_set(&s, "/sweep/failing_point/train", json_object_get(t)), 0);
+	json_object_put(fp);
+	assert_true(gf_diagnose_failing(s, &d, &n));
+	assert_float_equal(n, 4, 0);
+	assert_int_equal(d.cls, GF_DIAG_BANDWIDTH);
+	assert_string_equal(d.storage_limit, "bytes");
+	gf_diagnosis_into(s);
+	assert_int_equal(json_pointer_get(s, "/diagnosis/class", &v), 0);
+	assert_string_equal(json_object_get_string(v), "fed");
+	assert_int_equal(json_pointer_get(s, "/diagnosis/describes", &v), 0);
+	assert_non_null(strstr(json_object_get_string(v), "answer"));
+	assert_int_equal(json_pointer_get(s, "/sweep/diagnosis/class", &v), 0);
+	assert_string_equal(json_object_get_string(v), "storage-bandwidth-bound");
+	assert_int_equal(json_pointer_get(s, "/sweep/diagnosis/accelerators", &v), 0);
+	assert_float_equal(json_object_get_double(v), 4, 0);
+	/* The view shared the run's objects: its own train is still the answer's. */
+	assert_int_equal(json_pointer_get(s, "/train/passed", &v), 0);
+	assert_true(json_object_get_boolean(v));
+	/* The failing point's nodes, not the run's (none), name a slow client. */
+	assert_int_equal(json_pointer_set(&s, "/environment/nodes", json_object_new_int(2)), 0);
+	assert_int_equal(json_pointer_set(&s, "/sweep/failing_point/nodes", json_tokener_parse(
+		"[{\"node\":0,\"host\":\"a\",\"au_vs_others\":2.2},"
+		"{\"node\":1,\"host\":\"slowhost\",\"au_vs_others\":0.45,\"stall_fraction\":0.5}]")), 0);
+	assert_true(gf_diagnose_failing(s, &d, &n));
+	assert_int_equal(d.cls, GF_DIAG_SLOW_CLIENT);
+	assert_non_null(strstr(d.next_step, "slowhost"));
+	gf_diagnose(s, &d);
+	assert_int_equal(d.cls, GF_DIAG_FED);
+	json_object_put(s);
+}
+
 static void test_no_training(void **state)
 {
 	struct json_object *s = json_tokener_parse("{\"status\":\"complete\",\"checkpoint\":{}}");
@@ -217,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_little),
 		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_sweep_failing),
 		cmocka_unit_test(test_no_training),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
