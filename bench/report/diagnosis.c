@@ -429,7 +429,7 @@ static void device_busy(const struct fig *f, struct gf_diagnosis *d)
 	double req = per(f->dev_rbytes, f->dev_rreq), rps = per(f->dev_rreq, f->dev_el);
 	char a[32], b[32], c[32];
 
-	ev(d, "the device %s was busy %.0f%% of training with %.1f requests queued on average: it "
+	ev(d, "the device %s was busy %.0f%% of the training phase with %.1f requests queued on average: it "
 	   "had work all the time", f->dev_name, 100 * f->dev_util, f->dev_queue);
 	ev(d, "it read %s/s in %.0f requests/s of %s each (read await %s)",
 	   gf_format_size((uint64_t)per(f->dev_rbytes, f->dev_el), a, sizeof(a)), rps,
