@@ -5,9 +5,13 @@
  *
  * One glfs_t per volume per process, made by glfs_init on first use and shared by every
  * thread's instance (glfs_t is thread-safe): starting a client costs a volfile fetch and
- * a connection to every brick, so it is never done per file or per thread. glfs_fini
- * takes about 10 s (a known upstream issue); it runs once at process exit, outside every
- * timed phase.
+ * a connection to every brick, so it is never done per file or per thread. A client is
+ * never finished with glfs_fini: it takes about 10 s (a known upstream issue), and it
+ * unloads the translators while the library's own timer and epoll threads may still run
+ * their code (gluster/glusterfs#649 shows such segfaults; one was seen here at exit, in
+ * rank 2 of 4, after the results were written). Every file is closed (and fsynced where
+ * the workload asks) before exit, which is what makes the data durable; the process's
+ * exit closes the connections, and the bricks release what the client held.
  *
  * The namespace operations (ops->ns) work without an instance, on the same clients: the
  * marker, the manifest, folders and free space.
@@ -49,20 +53,6 @@ struct volume {
 static struct volume volumes[MAX_VOLUMES];
 static int nvolumes;
 static pthread_mutex_t volumes_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool fini_registered;
-
-/* At exit, after every phase and every timing: glfs_fini waits about 10 s for the
- * library's threads, which is why it is never done per file, thread or phase. */
-static void finish_volumes(void)
-{
-	pthread_mutex_lock(&volumes_lock);
-	for (int i = 0; i < nvolumes; i++) {
-		glfs_fini(volumes[i].fs);
-		volumes[i].fs = NULL;
-	}
-	nvolumes = 0;
-	pthread_mutex_unlock(&volumes_lock);
-}
 
 static bool is_uri(const char *path)
 {
@@ -179,8 +169,6 @@ static int volume_of(const char *uri, glfs_t **fs, const char **path, char *deta
 	volumes[nvolumes].fs = g;
 	nvolumes++;
 	*fs = g;
-	if (!fini_registered && atexit(finish_volumes) == 0)
-		fini_registered = true;
 	goto out;
 err_fs:
 	/* A client that failed to start holds threads too; glfs_fini releases them. */
