@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/beneath.h"
+#include "io/ns.h"
 #include "model/restore.h"
 #include "mpi/world.h"
 #include "report/report.h"
@@ -196,6 +198,13 @@ static int open_results(struct gf_run_ctx *x)
 			fprintf(stderr, "gpufeed: %s\n", x->folders.msg);
 		return x->folders.exit_code;
 	}
+	/* From here every rank's local creates go beneath these roots, no link followed
+	 * (io/beneath.h): what the guards checked is what the kernel opens. */
+	gf_beneath_forget();
+	if (!gf_ns_remote(x->target.root))
+		gf_beneath_own(x->target.root);
+	if (x->folders.ckpt_owner[0] && !gf_ns_remote(x->folders.ckpt_owner))
+		gf_beneath_own(x->folders.ckpt_owner);
 	/* Every rank writes checkpoints where rank 0 resolved them (ck.root points here). */
 	if (x->folders.ckpt_folder[0])
 		snprintf(x->res.ckpt_folder, sizeof(x->res.ckpt_folder), "%s", x->folders.ckpt_folder);
