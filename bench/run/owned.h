@@ -59,10 +59,22 @@ int gf_owned_links(const char *root, const char *path, char *why, size_t whylen)
  * (why says where it leads); other -errno. Remote names: containment only. */
 int gf_owned_check(const char *root, const char *path, char *why, size_t whylen);
 
+/* What a cleanup left behind: deletes that failed are counted, never silent. */
+struct gf_owned_left {
+	uint64_t failed;      /* names that may still be there */
+	uint64_t bytes_left;  /* their planned bytes */
+	char where[1024];     /* the first of them and why ("name: cause") */
+};
+
 /* Cleanup deletes what the run wrote, by name, never what a listing finds: the files of
  * the plan that this run generated under root, and its manifest (the run's manifest of
- * writes is the plan itself, so memory stays bounded: names go out 1000 at a time).
- * Returns 0 or the first -errno (gf_ns_detail says more). */
-int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root);
+ * writes is the plan itself, so memory stays bounded: names go out 1000 at a time). A
+ * batch that fails does not stop the rest; its names are all counted in left (a store
+ * that refused the request as a whole, or some of its names, leaves them not known to
+ * be gone). Returns 0 or the first -errno. */
+int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root,
+			    struct gf_owned_left *left);
+/* Count a failed delete of name (bytes planned) in left, the first one with cause. */
+void gf_owned_left_add(struct gf_owned_left *left, const char *name, uint64_t n, uint64_t bytes, int cause);
 
 #endif
