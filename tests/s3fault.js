@@ -8,7 +8,8 @@
 //   part    multipart part uploads (to prove that a failed upload is aborted)
 //   data    PUTs of dataset objects (keys under train/: datagen's, not the marker's)
 //   get     GETs of dataset objects (keys under train/)
-//   delete  DELETEs (checkpoint and dataset cleanup)
+//   delete  DELETEs (checkpoint cleanup, markers, manifests)
+//   multidelete  multi-object deletes, POST ?delete (the dataset's cleanup, keep_files false)
 //   all     every request
 // FAULT (what a counted request gets; default 503):
 //   503        503 SlowDown, as S3 answers under load
@@ -41,6 +42,7 @@ function matches(req) {
     case 'data': return req.method === 'PUT' && /\/train\//.test(req.url);
     case 'get': return req.method === 'GET' && /\/train\//.test(req.url);
     case 'delete': return req.method === 'DELETE';
+    case 'multidelete': return req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url);
     case 'all': return true;
     default: throw new Error('unknown ONLY ' + only);
   }

@@ -60,6 +60,10 @@ static int h5_open_locked(struct gf_shared *f, void *comm, const char *path, boo
 		return rc;
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
 	H5Pset_fapl_mpio(fapl, *(MPI_Comm *)comm, info);
+	/* HDF5 (and MPI-IO under it) opens the file by name and takes no folder descriptor,
+	 * so it cannot open beneath the marked root (io/beneath.h): for this file the guards'
+	 * lstat walk before I/O (run/owned.h) is the check, with a window a link planted
+	 * during the run could use. */
 	if (create)
 		f->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
 	else

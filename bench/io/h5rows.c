@@ -46,6 +46,8 @@ static int rows_create_locked(struct gf_h5_rows *h, const char *path, uint64_t r
 	int rc = -EIO;
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	/* HDF5 opens by name, not beneath the marked root (io/beneath.h): the guards' check
+	 * before I/O is all this file gets. */
 	h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
 	if (h->file < 0) {
 		gf_h5_why(detail, dlen, "H5Fcreate");

@@ -91,6 +91,9 @@ static int mpiio_open(void *comm, const char *path, bool create, const struct gf
 	}
 	/* Errors come back as codes instead of aborting the job. */
 	MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
+	/* ROMIO opens by name on every rank and takes no folder descriptor, so this file is
+	 * not opened beneath the marked root (io/beneath.h): the guards' lstat walk before
+	 * I/O (run/owned.h) is its only check. */
 	rc = MPI_File_open(*(MPI_Comm *)comm, path, amode, info, &f->fh);
 	MPI_Info_free(&info);
 	if (rc != MPI_SUCCESS) {

@@ -11,6 +11,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "io/beneath.h"
 #include "io/io.h"
 
 static int posix_init(struct gf_io *io)
@@ -29,22 +30,24 @@ static int posix_open(struct gf_io *io, const char *path, unsigned flags, uint64
 	int oflags = O_CLOEXEC;
 	int fd;
 
-	/* A link in place of a file gpufeed writes is refused, never followed: it could lead
-	 * to a file gpufeed did not make (run/owned.h). */
 	if (flags & GF_O_WRITE)
-		oflags |= O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
+		oflags |= O_WRONLY | O_CREAT | O_TRUNC;
 	else
 		oflags |= O_RDONLY;
 	if (flags & GF_O_DIRECT)
 		oflags |= O_DIRECT;
-	fd = open(path, oflags, 0644);
+	/* A file gpufeed writes is opened beneath its marked root with no link followed on
+	 * the way, so a link planted after the guards looked (run/owned.h) is refused at the
+	 * open itself, never followed (io/beneath.h). */
+	fd = flags & GF_O_WRITE ? gf_beneath_open(path, oflags, 0644) : open(path, oflags);
 	if (fd < 0) {
-		int rc = -errno;
-		if (rc == -ELOOP && (flags & GF_O_WRITE))
-			snprintf(io->detail, sizeof(io->detail), "open %s: a symbolic link; gpufeed does not "
-				 "write through links in its folders (remove it)", path);
+		int rc = fd < -1 ? fd : -errno;
+		if ((rc == -ELOOP || rc == -EXDEV) && (flags & GF_O_WRITE))
+			snprintf(io->detail, sizeof(io->detail), "open %s: %s on the way; gpufeed writes only inside "
+				 "its folders and through no link in them (remove it)", path,
+				 rc == -ELOOP ? "a symbolic link" : "outside gpufeed's folder, or a link");
 		else
-			snprintf(io->detail, sizeof(io->detail), "open %s: %s", path, strerror(errno));
+			snprintf(io->detail, sizeof(io->detail), "open %s: %s", path, strerror(-rc));
 		return rc;
 	}
 	*file = (uint64_t)fd;
@@ -134,25 +137,16 @@ static int ns_dir_empty(const char *name, char *detail, size_t dlen)
 
 static int ns_mkdirs(const char *name, char *detail, size_t dlen)
 {
-	char buf[4096];
-	size_t len = strlen(name);
+	char failed[4096];
+	/* Beneath the marked root that holds name, no link followed (io/beneath.h); several
+	 * ranks may create the same parent at once: EEXIST is success. */
+	int rc = gf_beneath_mkdirs_path(name, 0755, failed, sizeof(failed));
 
-	if (len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, name, len + 1);
-	for (char *p = buf + 1; ; p++) {
-		if (*p == '/' || *p == '\0') {
-			char c = *p;
-			*p = '\0';
-			/* Several ranks may create the same parent at once: EEXIST is success. */
-			if (mkdir(buf, 0755) && errno != EEXIST)
-				return ns_fail(detail, dlen, "mkdir", buf);
-			*p = c;
-			if (c == '\0')
-				break;
-		}
-	}
-	return 0;
+	if (rc && detail && dlen)
+		snprintf(detail, dlen, "mkdir %s: %s", failed, rc == -ELOOP || rc == -EXDEV
+			 ? "a symbolic link on the way inside gpufeed's folder (gpufeed does not follow it)"
+			 : strerror(-rc));
+	return rc;
 }
 
 static int ns_rmdir(const char *name, char *detail, size_t dlen)

@@ -101,6 +101,10 @@ struct gf_fig_ckpt {
 
 /* summary.json's "checkpoint.cleanup" (cleanup.c): what removing the checkpoints left. */
 struct json_object *gf_summary_cleanup_json(const struct gf_fig_ckpt *ph);
+/* The same for the dataset a run deleted (dataset.keep_files false), added to d (the
+ * summary's "datagen") as "cleanup" when the run deleted it. */
+struct gf_run_summary;
+void gf_summary_dataset_cleanup_add(const struct gf_run_summary *s, struct json_object *d);
 
 /* An S3 target's counters, summed over ranks. */
 /* A backend's counters as the backend names them ("requests", "retries.slowdown_503": a
@@ -215,6 +219,13 @@ struct gf_run_summary {
 	uint64_t datagen_files, datagen_bytes;
 	double datagen_s;
 	char datagen_reason[256];
+	/* dataset.keep_files false: what deleting the dataset this run wrote left behind
+	 * (summary.json's "datagen.cleanup", report/cleanup.c). */
+	struct {
+		bool ran;
+		uint64_t failed, bytes_left;
+		char where[1024];
+	} dataset_cleanup;
 
 	bool train_ran;
 	struct gf_accel_row *rows; /* accelerators in all */

@@ -588,6 +588,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 		json_object_object_add(d, "write_bytes", json_object_new_uint64(s->datagen_bytes));
 		add_d(d, "elapsed_s", s->datagen_s);
 		add_d(d, "write_bytes_per_s", s->datagen_s > 0 ? s->datagen_bytes / s->datagen_s : 0);
+		gf_summary_dataset_cleanup_add(s, d);
 		json_object_object_add(root, "datagen", d);
 	}
 	if (s->ceiling_ran)

@@ -12,10 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/beneath.h"
+#include "io/ns.h"
 #include "model/restore.h"
 #include "mpi/world.h"
 #include "report/report.h"
 #include "report/results.h"
+#include "report/summary.h"
 #include "report/sweep.h"
 #include "run/ctx.h"
 #include "run/env.h"
@@ -196,6 +199,13 @@ static int open_results(struct gf_run_ctx *x)
 			fprintf(stderr, "gpufeed: %s\n", x->folders.msg);
 		return x->folders.exit_code;
 	}
+	/* From here every rank's local creates go beneath these roots, no link followed
+	 * (io/beneath.h): what the guards checked is what the kernel opens. */
+	gf_beneath_forget();
+	if (!gf_ns_remote(x->target.root))
+		gf_beneath_own(x->target.root);
+	if (x->folders.ckpt_owner[0] && !gf_ns_remote(x->folders.ckpt_owner))
+		gf_beneath_own(x->folders.ckpt_owner);
 	/* Every rank writes checkpoints where rank 0 resolved them (ck.root points here). */
 	if (x->folders.ckpt_folder[0])
 		snprintf(x->res.ckpt_folder, sizeof(x->res.ckpt_folder), "%s", x->folders.ckpt_folder);
@@ -326,12 +336,44 @@ static void run_phase(struct gf_run_ctx *x, const struct gf_phase *p)
 		gf_run_fail(x, GF_EXIT_FAILED, p->name, x->err);
 }
 
+/* summary.json was written saying "complete", then a file beside it (a CSV, a plot, the
+ * report) could not be: the folder is not complete, and the summary must not say it is.
+ * It is written again with status failed and why; on a full disk the old summary's
+ * blocks make the room for the new one. Returns whether a summary is there. */
+static bool summary_says_failed(struct gf_run_ctx *x, const char *why)
+{
+	struct json_object *j;
+	char path[4200];
+	int rc;
+
+	x->exit_code = GF_EXIT_FAILED;
+	if (!gf_run_ok(x))
+		return true; /* it says failed or interrupted already */
+	gf_run_fail(x, GF_EXIT_FAILED, "results", why);
+	j = gf_summary_json(&x->s);
+	rc = j ? gf_results_write_json(x->partial, "summary.json", j) : -ENOMEM;
+	snprintf(path, sizeof(path), "%s/summary.json", x->partial);
+	if (rc == -ENOSPC || rc == -EDQUOT) {
+		unlink(path);
+		rc = gf_results_write_json(x->partial, "summary.json", j);
+	}
+	json_object_put(j);
+	if (rc) {
+		/* A summary that says complete in an incomplete folder is worse than none. */
+		unlink(path);
+		fprintf(stderr, "gpufeed: cannot correct %s (%s): removed, the figures of this run are lost\n",
+			path, strerror(-rc));
+	}
+	return !rc;
+}
+
 /* Rank 0 writes summary.json and the report into the .partial folder and renames it when
  * the run completed. An interrupted run has about a second before mpirun kills it: the
  * summary first, then the final lines, then the report without plots. */
 static void write_results(struct gf_run_ctx *x)
 {
 	bool complete = gf_run_ok(x), interrupted = !strcmp(x->s.status, "interrupted"), report = false, written;
+	bool csv_failed = false;
 	const char *dir;
 	char rerr[1024];
 	int rc;
@@ -342,6 +384,17 @@ static void write_results(struct gf_run_ctx *x)
 					    !gf_ckpt_layout_def(x->res.ckpt_layout)->per_rank);
 	rc = gf_summary_write(x->partial, &x->s);
 	written = !rc;
+	snprintf(rerr, sizeof(rerr), "%s/summary.json", x->partial);
+	if (rc && !access(rerr, F_OK)) {
+		/* The summary went in, a CSV beside it did not (a full results disk). */
+		fprintf(stderr, "gpufeed: cannot write the CSV files into %s: %s; summary.json says the run "
+			"failed: free space there\n", x->partial, strerror(-rc));
+		snprintf(rerr, sizeof(rerr), "cannot write the CSV files: %s", strerror(-rc));
+		written = summary_says_failed(x, rerr);
+		rc = 0;
+		complete = false;
+		csv_failed = true; /* the report would be drawn from what is missing */
+	}
 	/* Said before the report, which takes a while: a second signal may not wait. */
 	if (written && !x->cli->quiet && interrupted)
 		gf_progress_interrupted(stderr, x->partial);
@@ -361,9 +414,17 @@ static void write_results(struct gf_run_ctx *x)
 	}
 	/* Plots and report.txt/html go in before the rename, so that a complete folder has
 	 * them; a failure here never fails the run (the figures are written). */
-	if (written && !(report = !gf_report_write(x->partial, !interrupted, NULL, rerr, sizeof(rerr))))
+	if (written && !csv_failed && !(report = !gf_report_write(x->partial, !interrupted, NULL, rerr, sizeof(rerr)))) {
 		fprintf(stderr, "gpufeed: no report written: %s; the figures are in summary.json, retry "
 			"with gpufeed report on the results folder\n", rerr);
+		/* The folder lacks its report: it is not complete, whatever the run did. */
+		if (complete) {
+			char why[1100];
+			snprintf(why, sizeof(why), "no report written: %s", rerr);
+			written = summary_says_failed(x, why);
+			complete = false;
+		}
+	}
 	if (complete) {
 		rc = gf_results_finish(x->partial, x->final);
 		if (rc) {

@@ -8,6 +8,7 @@
 
 #include "io/engine.h"
 #include "io/ns.h"
+#include "model/units.h"
 #include "mpi/world.h"
 #include "run/owned.h"
 #include "stats/clock.h"
@@ -208,7 +209,7 @@ static void collect(void *arg, const char *name, uint64_t value)
  * no checkpoint beside them. A dataset an earlier gpufeed datagen made, objects the user
  * put under the prefix and checkpoints an earlier run kept stay. The checkpoints this run
  * wrote were deleted by its checkpoint phase unless kept. */
-static int remove_written(struct gf_run_ctx *x, bool *removed)
+static int remove_written(struct gf_run_ctx *x, bool *removed, struct gf_owned_left *left)
 {
 	const struct gf_workload *w = x->w;
 	bool keep_ckpt = w->workflow.checkpoint && w->checkpoint.keep;
@@ -219,32 +220,50 @@ static int remove_written(struct gf_run_ctx *x, bool *removed)
 
 	/* A datagen that failed half-way wrote some of them: the names cover those. */
 	if (x->dataset.generate) {
-		rc = gf_owned_remove_dataset(w, &x->plan, root);
+		rc = gf_owned_remove_dataset(w, &x->plan, root, left);
 		*removed = true;
 	}
+	/* A marker stays while something of the run stays beside it. */
 	if (!rc && x->folders.target_created && !ckpt_in_target) {
 		snprintf(marker, sizeof(marker), "%s/%s", root, GF_MARKER);
 		rc = gf_ns_unlink(marker);
+		if (rc)
+			gf_owned_left_add(left, marker, 1, 0, rc);
 		*removed = true;
 	}
 	if (!rc && x->folders.ckpt_created && !keep_ckpt) {
 		snprintf(marker, sizeof(marker), "%s/%s", owner, GF_MARKER);
 		rc = gf_ns_unlink(marker);
+		if (rc)
+			gf_owned_left_add(left, marker, 1, 0, rc);
 		*removed = true;
 	}
 	return rc;
 }
 
+/* Deletes of the dataset that failed, never silent (as checkpoint.cleanup, phases.c):
+ * counted in summary.json's "datagen.cleanup" when the summary is still to be written,
+ * warned, and the run fails (exit 1). */
 static void clean_up(struct gf_run_ctx *x)
 {
 	const char *root_uri = x->target.root;
+	struct gf_owned_left left = { 0 };
 	bool removed = false;
 	int crc = 0;
 
 	gf_world_barrier();
 	if (x->root) {
-		crc = remove_written(x, &removed);
-		if (crc)
+		char size[64];
+		crc = remove_written(x, &removed, &left);
+		x->s.dataset_cleanup.ran = removed;
+		x->s.dataset_cleanup.failed = left.failed;
+		x->s.dataset_cleanup.bytes_left = left.bytes_left;
+		snprintf(x->s.dataset_cleanup.where, sizeof(x->s.dataset_cleanup.where), "%s", left.where);
+		if (crc && left.failed)
+			snprintf(x->msg, sizeof(x->msg), "dataset cleanup (dataset.keep_files is false): %llu "
+				 "delete(s) failed, %s left under %s (%s)", (unsigned long long)left.failed,
+				 gf_format_size(left.bytes_left, size, sizeof(size)), root_uri, left.where);
+		else if (crc)
 			snprintf(x->msg, sizeof(x->msg), "dataset.keep_files is false, but the objects this run "
 				 "wrote under %s could not all be deleted: %s%s%s", root_uri, strerror(-crc),
 				 gf_ns_detail()[0] ? " - " : "", gf_ns_detail());
@@ -255,7 +274,7 @@ static void clean_up(struct gf_run_ctx *x)
 	gf_world_bcast(&crc, sizeof(crc), 0);
 	if (crc) {
 		if (x->root)
-			fprintf(stderr, "gpufeed: %s\n", x->msg);
+			fprintf(stderr, "gpufeed: warning: %s\n", x->msg);
 		gf_run_fail(x, GF_EXIT_FAILED, "cleanup", x->msg);
 		x->exit_code = GF_EXIT_FAILED;
 	}

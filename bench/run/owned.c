@@ -192,26 +192,48 @@ int gf_owned_check(const char *root, const char *path, char *why, size_t whylen)
 /* Names per DeleteObjects request (the S3 limit). */
 #define BATCH 1000
 
-int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root)
+void gf_owned_left_add(struct gf_owned_left *left, const char *name, uint64_t n, uint64_t bytes, int cause)
+{
+	if (!left->failed)
+		snprintf(left->where, sizeof(left->where), "%s: %s%s%s", name, strerror(-cause),
+			 gf_ns_detail()[0] ? " - " : "", gf_ns_detail());
+	left->failed += n;
+	left->bytes_left += bytes;
+}
+
+int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root,
+			    struct gf_owned_left *left)
 {
 	enum { NAME = 4200 };
 	char *buf = malloc((size_t)BATCH * NAME), *names[BATCH];
 	uint64_t f = 0;
-	int rc = buf ? 0 : -ENOMEM;
+	int rc = buf ? 0 : -ENOMEM, first = 0;
 
 	for (size_t i = 0; buf && i < BATCH; i++)
 		names[i] = buf + i * NAME;
 	while (!rc && f < p->files) {
+		uint64_t f0 = f, bytes = 0;
 		size_t n = 0;
 		for (; n < BATCH && f < p->files && !rc; n++, f++)
 			rc = gf_plan_file_path(w, p, root, f, names[n], NAME);
-		if (!rc)
-			rc = gf_ns_unlink_many((const char *const *)names, n);
+		if (rc)
+			break;
+		rc = gf_ns_unlink_many((const char *const *)names, n);
+		if (rc) {
+			/* The rest is tried too: what stays is counted, whatever the batch. */
+			for (uint64_t g = f0; g < f; g++)
+				bytes += gf_plan_file_size(p, g);
+			gf_owned_left_add(left, names[0], n, bytes, rc);
+			first = first ? first : rc;
+			rc = 0;
+		}
 	}
 	if (!rc) {
 		snprintf(names[0], NAME, "%s/%s", root, GF_MANIFEST);
 		rc = gf_ns_unlink(names[0]);
+		if (rc)
+			gf_owned_left_add(left, names[0], 1, 0, rc);
 	}
 	free(buf);
-	return rc;
+	return first ? first : rc;
 }

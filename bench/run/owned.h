@@ -12,7 +12,10 @@
  * and files a run writes are walked with lstat from the root down before anything is
  * written (guards.c), and data files are opened for writing with O_NOFOLLOW
  * (io/posix.c), so a link planted in a marked folder (train -> /elsewhere, or a link in
- * place of a data file) is refused, never followed. Links above the root (a site's
+ * place of a data file) is refused, never followed. A link planted after that walk is
+ * refused by the kernel at the write: the local engines and folder creation open beneath
+ * the marked root (io/beneath.h, roots registered by the driver). HDF5 and MPI-IO open by
+ * name themselves and keep only the walk before I/O. Links above the root (a site's
  * /scratch -> /lustre/scratch) are the user's choice and resolved.
  *
  * Names of the other schemes (s3://, gluster://) have no links and no kernel to
@@ -56,10 +59,22 @@ int gf_owned_links(const char *root, const char *path, char *why, size_t whylen)
  * (why says where it leads); other -errno. Remote names: containment only. */
 int gf_owned_check(const char *root, const char *path, char *why, size_t whylen);
 
+/* What a cleanup left behind: deletes that failed are counted, never silent. */
+struct gf_owned_left {
+	uint64_t failed;      /* names that may still be there */
+	uint64_t bytes_left;  /* their planned bytes */
+	char where[1024];     /* the first of them and why ("name: cause") */
+};
+
 /* Cleanup deletes what the run wrote, by name, never what a listing finds: the files of
  * the plan that this run generated under root, and its manifest (the run's manifest of
- * writes is the plan itself, so memory stays bounded: names go out 1000 at a time).
- * Returns 0 or the first -errno (gf_ns_detail says more). */
-int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root);
+ * writes is the plan itself, so memory stays bounded: names go out 1000 at a time). A
+ * batch that fails does not stop the rest; its names are all counted in left (a store
+ * that refused the request as a whole, or some of its names, leaves them not known to
+ * be gone). Returns 0 or the first -errno. */
+int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root,
+			    struct gf_owned_left *left);
+/* Count a failed delete of name (bytes planned) in left, the first one with cause. */
+void gf_owned_left_add(struct gf_owned_left *left, const char *name, uint64_t n, uint64_t bytes, int cause);
 
 #endif

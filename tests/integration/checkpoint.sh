@@ -44,11 +44,16 @@ gf 4 run "$LLAMA" --target "$TMP/t-hints" --results "$TMP/r-hints" "${common[@]}
 	--set 'checkpoint.mpiio_hints={romio_cb_write: enable, striping_factor: 4, cb_buffer_size: 16777216}' >/dev/null 2>&1 || bad "hints run"
 expect "hints recorded" "$(only_result "$TMP/r-hints")/summary.json" '.checkpoint.mpiio_hints_requested.romio_cb_write == "enable" and .checkpoint.mpiio_hints_requested.striping_factor == "4" and .checkpoint.mpiio_hints_read_back == false'
 # Lustre striping joins the hints the run used; the workload keeps the ones it was given.
-# Leak checking is off for this one run: under the sanitizer build's slow unwinder,
-# LeakSanitizer's own tracer dies with signal 11 at exit in 3 of 4 ranks of this case
-# (shared file + target.lustre.stripe_count; the same hints given as mpiio_hints do not),
-# an open question noted for the next session. ASan and UBSan still check the run.
-ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" gf 4 run "$LLAMA" --target "$TMP/t-lustre" --results "$TMP/r-lustre" \
+# Under the sanitizer build LeakSanitizer's tracer dies with signal 11 at exit in 3 of 4
+# ranks of this case (romio_cb_write enable + target.lustre.stripe_count; either alone, or
+# both hints given as mpiio_hints, do not). LSAN_OPTIONS=verbosity=2:log_threads=1 shows
+# where: scanning the main thread's dynamic TLS, whose record 13 (a dlopen'd module's TLS
+# block, as libsanitizer's __tls_get_addr interceptor noted it) spans
+# 0x3bb9-0x400004cbb, not an address: GCC 12's libsanitizer mis-recording a dynamic TLS
+# block, not a leak (the record is written while MPI-IO runs; the scan only reads it).
+# use_tls=0 leaves thread-local storage out of the roots the leak check scans (a pointer
+# kept only in TLS could then be reported as a leak; none is) and keeps leak checking on.
+LSAN_OPTIONS="${LSAN_OPTIONS:-}:use_tls=0" gf 4 run "$LLAMA" --target "$TMP/t-lustre" --results "$TMP/r-lustre" \
 	"${common[@]}" --set checkpoint.layout=shared_file --set 'checkpoint.mpiio_hints={romio_cb_write: enable}' \
 	--set target.lustre.stripe_count=4 >"$TMP/lustre.out" 2>&1 || { bad "lustre hints run"; tail -20 "$TMP/lustre.out"; }
 expect "lustre striping resolved into the hints, the workload as given" "$(only_result "$TMP/r-lustre")/summary.json" '.resolved.checkpoint.mpiio_hints == {"romio_cb_write": "enable", "striping_factor": "4"} and .workload.checkpoint.mpiio_hints == {"romio_cb_write": "enable"} and .checkpoint.mpiio_hints_requested.striping_factor == "4" and .resolved.checkpoint.layout == "shared_file"'

@@ -4,10 +4,12 @@
 # (issue 17). Local: report and compare on files that are devices, FIFOs or huge; a
 # checkpoint folder that is not gpufeed's and --results that is a file (exit 2, nothing
 # written); datagen's space check in whole blocks on a small tmpfs; the disk filling
-# during a checkpoint; a full results disk; SIGTERM to mpirun -np 2 during training and
+# during a checkpoint; a full results disk, and one that fills after summary.json went in
+# (at the CSV files, at the report: the summary is rewritten to say failed); SIGTERM to mpirun -np 2 during training and
 # during a checkpoint burst. S3 (s3rver behind tests/s3fault.js): a 2 KiB/s trickle with
 # --duration 5s and with SIGTERM; reset connections, stalls and short bodies retried and
-# counted; DELETEs answered 500 during checkpoint cleanup; 403 and 503 under train and
+# counted; DELETEs answered 500 during checkpoint cleanup and the dataset's cleanup
+# (dataset.keep_files false: counted in datagen.cleanup); 403 and 503 under train and
 # ceiling; SIGTERM during a checkpoint upload.
 # Expected: every case ends within its bound with the README's exit code and a message
 # naming the cause and the file; an interrupted run's .partial holds summary.json
@@ -26,12 +28,14 @@ LLAMA=$SRCDIR/workloads/llama3_8b.yaml
 ck=(--set checkpoint.scale=1/2000 --set model.parallelism.data=2 --set checkpoint.time_between_checkpoints=0
 	--set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=0)
 mnt=
+mnt2=
 srv=
 proxy_pid=
 cleanup() {
 	[ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null
 	[ -n "$srv" ] && [ -f "$srv/pid" ] && "$SRCDIR/scripts/s3rver-stop.sh" "$srv"
 	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+	[ -n "$mnt2" ] && umount "$mnt2" 2>/dev/null
 	[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -132,6 +136,29 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/mnt" && mount -t tmpfs -o size=120m tm
 	[ -z "$(find "$mnt/res" -mindepth 1)" ] && ok "full results disk: no empty .partial, no 0-byte summary.json" ||
 		{ bad "full results disk left:"; find "$mnt/res" -ls; }
 	rm -rf "${mnt:?}"/*
+
+	# The disk fills after summary.json went in: a tmpfs with a few inodes fails the file
+	# that needs the next one, at a known place. A train run's folder takes 7 (the mount,
+	# res/, the run's folder, summary.json, latency.csv, ranks.csv, timeseries.csv): 4 lets
+	# only the summary in, 7 fails plots/ after the CSV files.
+	for n in 4 7; do
+		what=$([ "$n" = 4 ] && echo "the CSV files" || echo "the report")
+		case_start "the results disk fills after summary.json, at $what"
+		mkdir -p "$TMP/mnt2"
+		mount -t tmpfs -o size=16m,nr_inodes=$n tmpfs "$TMP/mnt2" || { bad "tmpfs nr_inodes=$n"; continue; }
+		mnt2=$TMP/mnt2
+		mkdir "$mnt2/res"
+		gf 2 run "$SMALL" --target "$TMP/data-i$n" --results "$mnt2/res" --set train.epochs=1 >"$TMP/o" 2>&1
+		rc=$?
+		{ [ "$rc" -eq 1 ] && grep -q 'No space left on device' "$TMP/o" && ! grep -q '^report:' "$TMP/o"; } &&
+			ok "full at $what: exit 1, said" || { bad "full at $what: exit $rc"; show "$TMP/o"; }
+		p=$(find "$mnt2/res" -maxdepth 1 -name '*.partial' | head -1)
+		[ -n "$p" ] && [ -z "$(find "$mnt2/res" -mindepth 1 -maxdepth 1 ! -name '*.partial')" ] &&
+			ok "full at $what: the folder stays .partial" || { bad "full at $what: not a .partial"; find "$mnt2/res"; }
+		[ -n "$p" ] && expect "full at $what: summary.json says failed, and why" "$p/summary.json" \
+			'.status == "failed" and (.error | test("No space left on device")) and .train.samples == 64'
+		umount "$mnt2" && mnt2=
+	done
 else
 	echo "note: no tmpfs mount here (needs root): the disk-full cases are not run"
 fi
@@ -316,6 +343,24 @@ p=$(find "$TMP/r-del" -maxdepth 1 -name '*.partial' | head -1)
 	bad "failed deletes: no .partial"
 n=$(ls3 ck/checkpoints/ | wc -l)
 [ "$n" -ge 4 ] && ok "failed deletes: the $n shards the summary counts are in the bucket" || bad "failed deletes: $n objects left"
+
+# Datagen deletes an old manifest with a DELETE: only the multi-object deletes fail.
+case_start "every dataset delete answered 500 (dataset.keep_files false)"
+proxy 1000000 multidelete 500
+AWS_ENDPOINT_URL=$(pep) gf 1 run "$TMP/s3.yaml" --target s3://gf-test/kfdel --results "$TMP/r-kfdel" \
+	--set dataset.keep_files=false --set train.epochs=1 >"$TMP/o" 2>&1
+rc=$?
+{ [ "$rc" -eq 1 ] && grep -q 'warning: dataset cleanup (dataset.keep_files is false): [0-9]* delete(s) failed, .* left under s3://gf-test/kfdel' "$TMP/o" &&
+  grep -q InternalError "$TMP/o"; } && ok "failed dataset deletes: exit 1 with the count, bytes and where" ||
+	{ bad "failed dataset deletes: exit $rc"; show "$TMP/o"; }
+p=$(find "$TMP/r-kfdel" -maxdepth 1 -name '*.partial' | head -1)
+[ -n "$p" ] && expect "failed dataset deletes: counted in summary.json" "$p/summary.json" \
+	'.status == "failed" and .datagen.cleanup.failed_deletes == .datagen.files and .datagen.cleanup.bytes_left == .datagen.write_bytes and (.datagen.cleanup.first_left | test("InternalError"))' ||
+	bad "failed dataset deletes: no .partial"
+n=$(ls3 kfdel/train/ | wc -l)
+f=$([ -n "$p" ] && jq .datagen.files "$p/summary.json")
+[ "$n" -gt 0 ] && [ "$n" = "$f" ] && ok "failed dataset deletes: the $n files the summary counts are in the bucket" ||
+	bad "failed dataset deletes: $n objects left, summary says ${f:-?}"
 
 case_start "403 under train"
 AWS_SECRET_ACCESS_KEY=wrong-secret-0f0f gf 1 train "$TMP/s3.yaml" --target s3://gf-test/ds --results "$TMP/r-403" >"$TMP/o" 2>&1

@@ -7,7 +7,9 @@
 # and what to do (s3_ca_bundle or --insecure); (b) https with s3_ca_bundle: datagen, the
 # ceiling and training complete, TLS handshakes timed; (c) --insecure: works, warned
 # about once (rank 0); (d) virtual-hosted (s3_force_path_style: false) over https:
-# datagen and reads work, the objects are where path-style listing finds them.
+# datagen and reads work, the objects are where path-style listing finds them; (e) train
+# and ceiling with a CA bundle that did not sign the server's certificate: exit 1 with the
+# TLS cause, not "run 'gpufeed datagen' first".
 # Expected: as above, the bucket as it was after each keep_files=false run.
 # Buggy: an unverified certificate accepted, a message without the fix, a warning from
 # every rank, bucket.host requests signed or addressed wrongly.
@@ -86,4 +88,20 @@ expect "virtual-hosted: datagen and reads" "$(only_result "$TMP/r-d")/summary.js
 	'.status == "complete" and .datagen.files == 64 and .train.samples == 128 and .s3.errors.client_4xx == 0'
 n=$(ls3 gf-vh d/train/ | wc -l)
 [ "$n" -eq 64 ] && ok "virtual-hosted: 64 objects where path-style finds them" || bad "virtual-hosted: $n objects"
+
+# (e) train (and ceiling) on a dataset that is there, with a CA bundle that did not sign the
+# server's certificate: a TLS failure is the target failing (exit 1, naming the
+# certificate), not a missing dataset ("run 'gpufeed datagen' first", exit 2).
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other-ca -keyout "$TMP/other.key" -out "$TMP/other.pem" \
+	>/dev/null 2>&1 || bad "openssl: a second certificate"
+gf 1 datagen "$SMALL" --target s3://gf-tls/e --results "$TMP/r-e0" --quiet --set "$ca" >"$TMP/e" 2>&1 ||
+	{ bad "datagen for (e) failed"; cat "$TMP/e"; }
+for cmd in train ceiling; do
+	gf 1 $cmd "$SMALL" --target s3://gf-tls/e --results "$TMP/r-e-$cmd" \
+		--set "storage.storage_options={s3_ca_bundle: $TMP/other.pem}" >"$TMP/e" 2>&1
+	rc=$?
+	{ [ "$rc" -eq 1 ] && grep -q 'certificate could not be verified' "$TMP/e" && ! grep -q "datagen' first" "$TMP/e"; } &&
+		ok "$cmd with the wrong CA: exit 1, the TLS cause" || { bad "$cmd with the wrong CA: exit $rc"; cat "$TMP/e"; }
+	[ ! -e "$TMP/r-e-$cmd" ] && ok "$cmd with the wrong CA: no results folder" || bad "$cmd with the wrong CA: a results folder"
+done
 finish
