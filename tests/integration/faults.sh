@@ -167,9 +167,13 @@ fi
 # mpirun kills the ranks odls_base_sigkill_timeout (1 s) after it forwards a signal. Under
 # AddressSanitizer a rank's way from the signal to its summary is several times slower,
 # so there the grace is 5 s; the plain build is held to Open MPI's default second.
+# The bound on how long a signalled S3 run takes to end: 10 s (seen 2 s quiet); under
+# AddressSanitizer on a loaded machine 10.1 s was seen, so there it is 20 s.
+term_bound=10
 if ldd "$GPUFEED" 2>/dev/null | grep -q libasan; then
 	export OMPI_MCA_odls_base_sigkill_timeout=5
 	echo "note: sanitizer build, mpirun's grace after a signal is 5 s"
+	term_bound=20
 fi
 # interrupted DIR OUT WHAT: the .partial folder under DIR has the summary ("interrupted"),
 # report.txt, and OUT the final lines.
@@ -293,7 +297,7 @@ kill -TERM "$pid"
 wait "$pid"
 rc=$?
 t=$(elapsed "$t0")
-[ "$rc" -ne 0 ] && [ "$(echo "$t < 10" | bc)" = 1 ] && ok "SIGTERM on a trickle: exit $rc after $t s" ||
+[ "$rc" -ne 0 ] && [ "$(echo "$t < $term_bound" | bc)" = 1 ] && ok "SIGTERM on a trickle: exit $rc after $t s" ||
 	{ bad "SIGTERM on a trickle: exit $rc after $t s"; show "$TMP/s3term"; }
 interrupted "$TMP/r-s3term" "$TMP/s3term" "SIGTERM on a trickle"
 
@@ -390,7 +394,7 @@ kill -TERM "$pid"
 wait "$pid"
 rc=$?
 t=$(elapsed "$t0")
-[ "$rc" -ne 0 ] && [ "$(echo "$t < 10" | bc)" = 1 ] && ok "SIGTERM in an upload: exit $rc after $t s" ||
+[ "$rc" -ne 0 ] && [ "$(echo "$t < $term_bound" | bc)" = 1 ] && ok "SIGTERM in an upload: exit $rc after $t s" ||
 	{ bad "SIGTERM in an upload: exit $rc after $t s"; show "$TMP/upterm"; }
 interrupted "$TMP/r-upterm" "$TMP/upterm" "SIGTERM in an upload"
 echo "note: $(ls3 up/checkpoints/ | wc -l) checkpoint object(s) left under the gpufeed-marked s3://gf-test/up"
