@@ -224,20 +224,19 @@ unsigned gf_edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-const char *gf_key_nearest(const char *path)
+const char *gf_path_nearest(const char *path, const char *(*name_at)(size_t i), size_t n,
+			    char *best, size_t len)
 {
-	static char best[128];
 	unsigned best_d = 1000;
 	const char *dot = strrchr(path, '.');
 	const char *leaf = dot ? dot + 1 : path;
-	bool top = dot == NULL;
 
 	best[0] = '\0';
 	/* Compare whole paths, the last component alone (so that a right key in the wrong
 	 * section, "train.batch_size", still finds "reader.batch_size"), and for a top-level
 	 * name the sections ("raeder" finds "reader"). */
-	for (size_t i = 0; i < gf_nkeys; i++) {
-		const char *k = gf_keys[i].path;
+	for (size_t i = 0; i < n; i++) {
+		const char *k = name_at(i);
 		const char *kdot = strrchr(k, '.');
 		unsigned d = gf_edit_distance(path, k);
 		unsigned dl = gf_edit_distance(leaf, kdot ? kdot + 1 : k) + 1;
@@ -247,18 +246,30 @@ const char *gf_key_nearest(const char *path)
 			d = dl;
 		if (d < best_d) {
 			best_d = d;
-			snprintf(best, sizeof(best), "%s", k);
+			snprintf(best, len, "%s", k);
 		}
-		if (top) {
+		if (!dot) {
 			snprintf(section, sizeof(section), "%.*s", (int)strcspn(k, "."), k);
 			d = gf_edit_distance(path, section);
 			if (d < best_d) {
 				best_d = d;
-				snprintf(best, sizeof(best), "%s", section);
+				snprintf(best, len, "%s", section);
 			}
 		}
 	}
 	return best_d <= 6 ? best : NULL;
+}
+
+static const char *workload_key_at(size_t i)
+{
+	return gf_keys[i].path;
+}
+
+const char *gf_key_nearest(const char *path)
+{
+	static char best[128];
+
+	return gf_path_nearest(path, workload_key_at, gf_nkeys, best, sizeof(best));
 }
 
 const char *gf_key_first_in(const char *group)

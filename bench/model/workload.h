@@ -257,6 +257,11 @@ const char *gf_key_nearest(const char *path);
 /* Levenshtein distance of two short strings (key paths, case folded); 1000 past 127
  * characters. For "did you mean" in every file gpufeed reads. */
 unsigned gf_edit_distance(const char *a, const char *b);
+/* Of the n dotted names name_at(0..n-1), the one path most likely meant: by whole path,
+ * by last component (right key, wrong section) or, for a name without a dot, by section.
+ * Written into best; NULL when none is near (edit distance over 6). */
+const char *gf_path_nearest(const char *path, const char *(*name_at)(size_t i), size_t n,
+			    char *best, size_t len);
 /* The first key of a section or group ("reader" -> "reader.data_loader"), or NULL. */
 const char *gf_key_first_in(const char *group);
 /* True if some key starts with "prefix." (a section or a nested group). */

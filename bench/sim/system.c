@@ -123,35 +123,16 @@ static const char *first_in(const char *section)
 }
 
 
+static const char *system_key_at(size_t i)
+{
+	return gf_sys_keys[i].path;
+}
+
 const char *gf_system_nearest(const char *path)
 {
 	static char best[96];
-	unsigned best_d = 1000;
-	const char *dot = strrchr(path, '.');
 
-	for (size_t i = 0; i < gf_sys_nkeys; i++) {
-		const char *k = gf_sys_keys[i].path, *kdot = strrchr(k, '.');
-		unsigned d = gf_edit_distance(path, k);
-		/* The right key in the wrong section ("servers.nic_bandwidth") is near too. */
-		unsigned dl = gf_edit_distance(dot ? dot + 1 : path, kdot ? kdot + 1 : k) + 1;
-		char section[64];
-
-		if (dl < d)
-			d = dl;
-		if (d < best_d) {
-			best_d = d;
-			snprintf(best, sizeof(best), "%s", k);
-		}
-		if (!dot && kdot) {
-			snprintf(section, sizeof(section), "%.*s", (int)(kdot - k), k);
-			d = gf_edit_distance(path, section);
-			if (d < best_d) {
-				best_d = d;
-				snprintf(best, sizeof(best), "%s", section);
-			}
-		}
-	}
-	return best_d <= 6 ? best : NULL;
+	return gf_path_nearest(path, system_key_at, gf_sys_nkeys, best, sizeof(best));
 }
 
 int gf_parse_bandwidth(const char *text, double *out)
