@@ -79,9 +79,9 @@ pub hpe_e2000_lustre llama3_70b 4 ".points[0] | .ranks == 64 and .nodes == 16 an
 	"e2000 70B: 911.21 GiB as measured, servers bind (120 GB/s write, 160 GB/s read)"
 pub hpe_k3000_daos llama3_70b 8 ".points[0] | .ranks == 64 and (.checkpoint | .write_limit == \"client_node\" and ((.write_burst_s - .bytes / 400e9) | fabs) < 1e-6)" \
 	"k3000 70B: 8 client NICs bind, 400 GB/s"
-pub aistore_oci_3n llama3_405b 64 ".points[0] | .ranks == 512 and .nodes == 8 and (.checkpoint | ((.bytes / $gib - 5292.25) | fabs) < 0.05 and .write_limit == \"server_links\" and ((.write_burst_s - .bytes / 37.5e9) | fabs) < 1e-6)" \
+pub aistore_oci_3n llama3_405b 64 ".points[0] | .ranks == 512 and .nodes == 8 and (.checkpoint | ((.bytes / $gib - 5292.2487) | fabs) < 0.01 and .write_limit == \"server_links\" and ((.write_burst_s - .bytes / 37.5e9) | fabs) < 1e-6)" \
 	"aistore 405B: 5292.25 GiB as measured, three 100 Gbit/s links bind"
-pub aistore_oci_3n llama3_1t 128 ".points[0] | .ranks == 1024 and (.checkpoint | ((.bytes / $gib - 15426.59) | fabs) < 0.05 and .write_limit == \"server_links\")" \
+pub aistore_oci_3n llama3_1t 128 ".points[0] | .ranks == 1024 and (.checkpoint | ((.bytes / $gib - 15426.5893) | fabs) < 0.01 and .write_limit == \"server_links\")" \
 	"aistore 1T: 15426.59 GiB as measured, server links bind"
 
 # Bad input: exit 2 and the message.
