@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Description: gpufeed simulate end to end: a sweep over node counts on the shipped
+# Description: gpufeed simulate end to end: every shipped system file loads, and the
+# ones written from MLPerf Storage v3.0 submissions size the checkpoint the submissions
+# measured and predict the documented bursts; a sweep over node counts on the shipped
 # example system writes a results folder (summary.json "gpufeed.simulate/1", sweep.csv,
 # the system as simulated, a plot), with the checkpoint bytes of the model's sizing; an
 # analytic case through the command line (one server: burst = bytes / bandwidth); the
@@ -58,6 +60,29 @@ expect "AU within 0..100, reads no more than the demand" "$s" '[.points[] | .tra
 # 512 H100s need 1.63 TB/s; the example's bisection carries 1.5 TB/s: AU = 1.5 / 1.63.
 expect "AU = bisection / demand at 64 nodes" "$s" '.points[0].train.au_percent.mean == 100 and (.points[-1].train | .limit == "bisection" and ((.au_percent.mean - 100 * 1.5e12 / .demand_read_bytes_per_s) | fabs) < 1e-6)'
 expect "async: reads drop during a burst" "$s" '[.points[] | .async.au_during_percent <= .async.au_outside_percent + 1e-9] | all'
+
+# Every shipped system file loads (validated like a workload: a bad key would be exit 2).
+for f in "$SYS"/*.yaml; do
+	"$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$f" --nodes 1 --results "$TMP/sys" --no-plot --quiet >"$TMP/o" 2>&1 \
+		&& ok "systems/$(basename "$f") loads" || { bad "systems/$(basename "$f") does not load"; cat "$TMP/o"; }
+done
+# The systems written from MLPerf Storage v3.0 submissions (docs/simulate.md, "MLPerf
+# Storage v3.0 checkpointing"): the checkpoint is the bytes the submission measured
+# (its summary.json checkpoint_size_GB, GiB), and the predicted burst is the table's.
+pub() { # system workload ranks_per_node jq-test what
+	"$GPUFEED" simulate "$W/$2.yaml" --system "$SYS/$1.yaml" --set-system clients.ranks_per_node="$3" \
+		--results "$TMP/pub-$1-$2" --no-plot --quiet >"$TMP/o" 2>&1 || { bad "$1 $2 failed"; cat "$TMP/o"; }
+	expect "$5" "$(only_result "$TMP/pub-$1-$2")/summary.json" "$4"
+}
+gib='(1024 * 1024 * 1024)'
+pub hpe_e2000_lustre llama3_70b 4 ".points[0] | .ranks == 64 and .nodes == 16 and (.checkpoint | ((.bytes / $gib - 911.2121) | fabs) < 0.01 and .write_limit == \"servers\" and ((.write_burst_s - .bytes / 120e9) | fabs) < 1e-6 and ((.restore_burst_s - .bytes / 160e9) | fabs) < 1e-6)" \
+	"e2000 70B: 911.21 GiB as measured, servers bind (120 GB/s write, 160 GB/s read)"
+pub hpe_k3000_daos llama3_70b 8 ".points[0] | .ranks == 64 and (.checkpoint | .write_limit == \"client_node\" and ((.write_burst_s - .bytes / 400e9) | fabs) < 1e-6)" \
+	"k3000 70B: 8 client NICs bind, 400 GB/s"
+pub aistore_oci_3n llama3_405b 64 ".points[0] | .ranks == 512 and .nodes == 8 and (.checkpoint | ((.bytes / $gib - 5292.2487) | fabs) < 0.01 and .write_limit == \"server_links\" and ((.write_burst_s - .bytes / 37.5e9) | fabs) < 1e-6)" \
+	"aistore 405B: 5292.25 GiB as measured, three 100 Gbit/s links bind"
+pub aistore_oci_3n llama3_1t 128 ".points[0] | .ranks == 1024 and (.checkpoint | ((.bytes / $gib - 15426.5893) | fabs) < 0.01 and .write_limit == \"server_links\")" \
+	"aistore 1T: 15426.59 GiB as measured, server links bind"
 
 # Bad input: exit 2 and the message.
 for f in "$SRCDIR"/tests/bad_system/*.yaml; do
