@@ -64,7 +64,9 @@ static int rows_create_locked(struct gf_h5_rows *h, const char *path, uint64_t r
 	h->file = H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
 	close(dfd);
 	if (h->file < 0) {
-		gf_h5_why(detail, dlen, "H5Fcreate");
+		/* By the name the user knows; HDF5's own words may give the /proc one. */
+		snprintf(name, sizeof(name), "H5Fcreate %s", path);
+		gf_h5_why(detail, dlen, name);
 		return -EIO;
 	}
 	/* Every byte of every row is written: filling them first would write them twice. */
