@@ -53,20 +53,24 @@ static int next_component(const char **rel, char *comp)
 	return (int)c;
 }
 
-/* One folder below cur, never through a link. With O_DIRECTORY the kernel answers a
- * link with ENOTDIR, not ELOOP: told apart here, so both ways say ELOOP for a link. */
-static int open_dir_at(int cur, const char *name)
+/* The errno e of an open of name in cur asked for a folder with O_NOFOLLOW: the kernel
+ * answers a link there with ENOTDIR, not ELOOP; told apart here, so both ways (openat2
+ * and the walk) say ELOOP for a link. */
+static int link_errno(int cur, const char *name, int e)
 {
-	int fd = openat(cur, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 
-	int e = errno;
-
-	if (fd >= 0)
-		return fd;
 	if (e == ENOTDIR && !fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
 		return -ELOOP;
 	return -e;
+}
+
+/* One folder below cur, never through a link. */
+static int open_dir_at(int cur, const char *name)
+{
+	int fd = openat(cur, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	return fd >= 0 ? fd : link_errno(cur, name, errno);
 }
 
 int gf_beneath_openat_walk(int dirfd, const char *rel, int flags, mode_t mode)
@@ -83,9 +87,11 @@ int gf_beneath_openat_walk(int dirfd, const char *rel, int flags, mode_t mode)
 			break;
 		}
 		if (!*rel) {
-			/* The last one: a link in its place is refused too (ELOOP). */
+			/* The last one: a link in its place is refused too (ELOOP; asked for a
+			 * folder, the kernel says ENOTDIR for a link: told apart as above). */
 			rc = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC, mode);
-			rc = rc < 0 ? -errno : rc;
+			if (rc < 0)
+				rc = flags & O_DIRECTORY ? link_errno(cur, comp, errno) : -errno;
 			break;
 		}
 		rc = open_dir_at(cur, comp);
@@ -171,6 +177,11 @@ int gf_beneath_own(const char *root)
 	return 0;
 }
 
+void gf_beneath_walk_only(bool on)
+{
+	no_openat2 = on;
+}
+
 void gf_beneath_forget(void)
 {
 	nroots = 0;
@@ -222,6 +233,126 @@ int gf_beneath_open(const char *path, int flags, mode_t mode)
 	fd = gf_beneath_openat(rfd, rel, flags, mode);
 	close(rfd);
 	return fd;
+}
+
+/* The parent folder of rel opened beneath dirfd (a copy of dirfd when rel is one name),
+ * its last component copied into last. Returns the folder's descriptor or -errno. */
+static int parent_at(int dirfd, const char *rel, char last[NAME_MAX + 1])
+{
+	char dir[PATH_MAX];
+	size_t n = strlen(rel), c;
+	char *slash;
+	int fd;
+
+	while (n && rel[n - 1] == '/')
+		n--;
+	if (!n)
+		return -EINVAL;
+	if (n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, rel, n);
+	dir[n] = '\0';
+	if (escapes(dir))
+		return -EXDEV;
+	slash = strrchr(dir, '/');
+	c = strlen(slash ? slash + 1 : dir);
+	if (c > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(last, slash ? slash + 1 : dir, c + 1);
+	if (!strcmp(last, "."))
+		return -EINVAL;
+	if (!slash) {
+		fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+		return fd < 0 ? -errno : fd;
+	}
+	*slash = '\0';
+	return gf_beneath_openat(dirfd, dir, O_RDONLY | O_DIRECTORY, 0);
+}
+
+/* The parent folder of path by its name (no root registered: tools, tests), as
+ * gf_beneath_open opens then. */
+static int parent_by_name(const char *path, char last[NAME_MAX + 1])
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	char dir[PATH_MAX];
+	int fd;
+
+	if (!*base)
+		return -EINVAL;
+	if (n >= sizeof(dir) || strlen(base) > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	strcpy(last, base);
+	fd = open(!slash ? "." : n ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int gf_beneath_parent(const char *path, char last[NAME_MAX + 1])
+{
+	const char *rel, *root = root_of(path, &rel);
+	int rfd, fd;
+
+	if (!root)
+		return nroots ? -EXDEV : parent_by_name(path, last);
+	/* The root itself has its parent above the root: never gpufeed's to change. */
+	if (!*rel)
+		return -EXDEV;
+	rfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0)
+		return -errno;
+	fd = parent_at(rfd, rel, last);
+	close(rfd);
+	return fd;
+}
+
+int gf_beneath_unlink(const char *path, bool dir)
+{
+	char last[NAME_MAX + 1];
+	const char *rel;
+	int pfd, rc = 0;
+
+	/* Strict where opening is not: with no root registered nothing is deleted. */
+	if (!root_of(path, &rel))
+		return -EXDEV;
+	pfd = gf_beneath_parent(path, last);
+	if (pfd < 0)
+		return pfd;
+	if (unlinkat(pfd, last, dir ? AT_REMOVEDIR : 0))
+		rc = -errno;
+	close(pfd);
+	return rc;
+}
+
+int gf_beneath_lib_name(const char *path, char *name, size_t len)
+{
+	char last[NAME_MAX + 1];
+	struct stat st;
+	int pfd = gf_beneath_parent(path, last), rc = 0;
+
+	if (pfd < 0)
+		return pfd;
+	/* The library opens the last name with O_CREAT and follows a link there: one in its
+	 * place is refused now. One planted between this look and the library's open would
+	 * still be followed; the folder it is in cannot be swapped. */
+	if (!fstatat(pfd, last, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (S_ISLNK(st.st_mode))
+			rc = -ELOOP;
+	} else if (errno != ENOENT) {
+		rc = -errno;
+	}
+	/* Without /proc (a chroot that lacks it) the name itself is all there is: the
+	 * guards' check before I/O (run/owned.h) is then its only one. */
+	if (!rc && access("/proc/self/fd", X_OK))
+		rc = snprintf(name, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
+	else if (!rc && snprintf(name, len, "/proc/self/fd/%d/%s", pfd, last) >= (int)len)
+		rc = -ENAMETOOLONG;
+	if (rc) {
+		close(pfd);
+		return rc;
+	}
+	return pfd;
 }
 
 /* mkdir(2) of path and every missing parent, by name. */

@@ -2,10 +2,12 @@
 #include "io/h5ckpt.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <hdf5.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "io/hdf5.h"
 #include "io/mpiio.h"
@@ -45,10 +47,10 @@ static int h5_open_locked(struct gf_shared *f, void *comm, const char *path, boo
 			  const struct gf_kv *hints, int nhints, const uint64_t group_bytes[2],
 			  char *detail, size_t dlen)
 {
+	char name[PATH_MAX + 32];
 	hid_t fapl;
 	MPI_Info info;
-
-	int rc;
+	int rc, dfd;
 
 	f->file = f->dset[0] = f->dset[1] = f->dxpl_coll = f->dxpl_indep = -1;
 	/* HDF5 prints its error stack by default; gpufeed reports errors itself. */
@@ -60,14 +62,21 @@ static int h5_open_locked(struct gf_shared *f, void *comm, const char *path, boo
 		return rc;
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
 	H5Pset_fapl_mpio(fapl, *(MPI_Comm *)comm, info);
-	/* HDF5 (and MPI-IO under it) opens the file by name and takes no folder descriptor,
-	 * so it cannot open beneath the marked root (io/beneath.h): for this file the guards'
-	 * lstat walk before I/O (run/owned.h) is the check, with a window a link planted
-	 * during the run could use. */
-	if (create)
-		f->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-	else
+	/* HDF5 (and MPI-IO under it) opens the file by name: a file it creates is given its
+	 * folder's descriptor by name (/proc/self/fd/N/name), opened beneath the marked root,
+	 * so no folder on the way can be swapped for a link (io/beneath.h). Reads go by name. */
+	if (create) {
+		dfd = gf_mpiio_lib_name(*(MPI_Comm *)comm, path, name, sizeof(name), detail, dlen);
+		if (dfd < 0) {
+			H5Pclose(fapl);
+			MPI_Info_free(&info);
+			return dfd;
+		}
+		f->file = H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+		close(dfd);
+	} else {
 		f->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+	}
 	H5Pclose(fapl);
 	MPI_Info_free(&info);
 	if (f->file < 0) {

@@ -3,10 +3,14 @@
 
 #include <errno.h>
 #include <hdf5.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "io/beneath.h"
 #include "io/hdf5.h"
 
 struct gf_h5_rows {
@@ -43,14 +47,26 @@ static int rows_create_locked(struct gf_h5_rows *h, const char *path, uint64_t r
 {
 	hsize_t dims[2] = { rows, row_bytes }, cdims[2] = { chunk_rows, row_bytes };
 	hid_t space = -1, dcpl = -1;
-	int rc = -EIO;
+	char name[PATH_MAX + 32];
+	int rc = -EIO, dfd;
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-	/* HDF5 opens by name, not beneath the marked root (io/beneath.h): the guards' check
-	 * before I/O is all this file gets. */
-	h->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	/* HDF5 opens by name: it is given the folder's descriptor by name
+	 * (/proc/self/fd/N/name), opened beneath the marked root, so no folder on the way can
+	 * be swapped for a link (io/beneath.h). */
+	dfd = gf_beneath_lib_name(path, name, sizeof(name));
+	if (dfd < 0) {
+		snprintf(detail, dlen, "create %s: %s", path, dfd == -ELOOP || dfd == -EXDEV
+			 ? "refused: outside gpufeed's folder, or a symbolic link on the way (gpufeed "
+			   "writes only inside its folders, through no link: remove it)" : strerror(-dfd));
+		return dfd;
+	}
+	h->file = H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	close(dfd);
 	if (h->file < 0) {
-		gf_h5_why(detail, dlen, "H5Fcreate");
+		/* By the name the user knows; HDF5's own words may give the /proc one. */
+		snprintf(name, sizeof(name), "H5Fcreate %s", path);
+		gf_h5_why(detail, dlen, name);
 		return -EIO;
 	}
 	/* Every byte of every row is written: filling them first would write them twice. */

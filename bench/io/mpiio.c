@@ -3,11 +3,14 @@
  * Open MPI's ompio spells some ROMIO hints differently, so the striping hints are set in
  * both spellings. */
 #include <errno.h>
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "io/beneath.h"
 #include "io/mpiio.h"
 #include "io/shared.h"
 
@@ -74,13 +77,35 @@ int gf_mpiio_info(const struct gf_kv *hints, int nhints, MPI_Info *info, char *w
 	return 0;
 }
 
+int gf_mpiio_lib_name(MPI_Comm comm, const char *path, char *name, size_t len, char *detail, size_t dlen)
+{
+	int fd = gf_beneath_lib_name(path, name, len);
+	int mine = fd < 0 ? -fd : 0, worst = 0;
+
+	MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, comm);
+	if (!worst)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	if (!mine)
+		snprintf(detail, dlen, "create %s: another rank could not open its folder: %s", path,
+			 strerror(worst));
+	else if (mine == ELOOP || mine == EXDEV)
+		snprintf(detail, dlen, "create %s: refused: outside gpufeed's folder, or a symbolic link on "
+			 "the way (gpufeed writes only inside its folders, through no link: remove it)", path);
+	else
+		snprintf(detail, dlen, "create %s: %s", path, strerror(mine));
+	return -(mine ? mine : worst);
+}
+
 static int mpiio_open(void *comm, const char *path, bool create, const struct gf_kv *hints,
 		      int nhints, const uint64_t group_bytes[2], struct gf_shared **out, char *detail,
 		      size_t dlen)
 {
 	struct gf_shared *f = calloc(1, sizeof(*f));
 	MPI_Info info;
-	int rc, amode = create ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY;
+	char name[PATH_MAX + 32];
+	int rc, dfd = -1, amode = create ? MPI_MODE_CREATE | MPI_MODE_WRONLY : MPI_MODE_RDONLY;
 
 	if (!f)
 		return -ENOMEM;
@@ -91,10 +116,20 @@ static int mpiio_open(void *comm, const char *path, bool create, const struct gf
 	}
 	/* Errors come back as codes instead of aborting the job. */
 	MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
-	/* ROMIO opens by name on every rank and takes no folder descriptor, so this file is
-	 * not opened beneath the marked root (io/beneath.h): the guards' lstat walk before
-	 * I/O (run/owned.h) is its only check. */
-	rc = MPI_File_open(*(MPI_Comm *)comm, path, amode, info, &f->fh);
+	/* MPI-IO opens by name on every rank: a file it creates is given its folder's
+	 * descriptor by name (/proc/self/fd/N/name), opened beneath the marked root, so no
+	 * folder on the way can be swapped for a link (io/beneath.h). Reads go by name. */
+	if (create) {
+		dfd = gf_mpiio_lib_name(*(MPI_Comm *)comm, path, name, sizeof(name), detail, dlen);
+		if (dfd < 0) {
+			MPI_Info_free(&info);
+			free(f);
+			return dfd;
+		}
+	}
+	rc = MPI_File_open(*(MPI_Comm *)comm, create ? name : path, amode, info, &f->fh);
+	if (dfd >= 0)
+		close(dfd);
 	MPI_Info_free(&info);
 	if (rc != MPI_SUCCESS) {
 		int err = mpi_fail(f, rc, path);

@@ -16,4 +16,11 @@
  * allows (why names it). The caller frees *info with MPI_Info_free. */
 int gf_mpiio_info(const struct gf_kv *hints, int nhints, MPI_Info *info, char *why, size_t len);
 
+/* The name a collective create of path is given (io/beneath.h, gf_beneath_lib_name): the
+ * parent folder opened beneath the marked root and "/proc/self/fd/<fd>/<last>" in name,
+ * each rank with its own descriptor. Collective over comm: every rank gets its
+ * descriptor, or none does (-errno on every rank, why in detail), so no rank waits alone
+ * in the open that follows. The caller closes the descriptor once the open returned. */
+int gf_mpiio_lib_name(MPI_Comm comm, const char *path, char *name, size_t len, char *detail, size_t dlen);
+
 #endif

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,14 +150,35 @@ static int ns_mkdirs(const char *name, char *detail, size_t dlen)
 	return rc;
 }
 
+/* A delete in the parent folder opened beneath the marked root that holds name, never by
+ * name (io/beneath.h): a folder swapped for a link after the guards looked is refused,
+ * and a name outside gpufeed's folders is never deleted. ENOENT is no failure. */
+static int ns_remove(const char *name, bool dir, char *detail, size_t dlen)
+{
+	const char *what = dir ? "rmdir" : "unlink";
+	int rc = gf_beneath_unlink(name, dir);
+
+	if (!rc || rc == -ENOENT)
+		return 0;
+	if (detail && dlen && rc == -EXDEV)
+		snprintf(detail, dlen, "%s %s: refused: not inside a folder gpufeed marked as its own for "
+			 "this run, or a symbolic link on the way (gpufeed deletes only there)", what, name);
+	else if (detail && dlen && rc == -ELOOP)
+		snprintf(detail, dlen, "%s %s: refused: a symbolic link on the way inside gpufeed's folder "
+			 "(gpufeed does not follow it)", what, name);
+	else if (detail && dlen)
+		snprintf(detail, dlen, "%s %s: %s", what, name, strerror(-rc));
+	return rc;
+}
+
 static int ns_rmdir(const char *name, char *detail, size_t dlen)
 {
-	return rmdir(name) && errno != ENOENT ? ns_fail(detail, dlen, "rmdir", name) : 0;
+	return ns_remove(name, true, detail, dlen);
 }
 
 static int ns_unlink(const char *name, char *detail, size_t dlen)
 {
-	return unlink(name) && errno != ENOENT ? ns_fail(detail, dlen, "unlink", name) : 0;
+	return ns_remove(name, false, detail, dlen);
 }
 
 static int ns_statvfs(const char *name, struct statvfs *sv, char *detail, size_t dlen)
@@ -222,31 +244,46 @@ out:
 
 static int ns_write_small(const char *name, const void *buf, size_t len, char *detail, size_t dlen)
 {
-	char tmp[4200];
+	char last[NAME_MAX + 1], tmp[NAME_MAX + 1];
 	size_t done = 0;
-	int fd, rc = 0;
+	int dfd, fd, rc = 0;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", name) >= (int)sizeof(tmp))
+	/* The marker, the manifest and the checkpoint index are written in their folder
+	 * opened beneath the marked root, as every other local write (io/beneath.h). */
+	dfd = gf_beneath_parent(name, last);
+	if (dfd < 0) {
+		if (detail && dlen)
+			snprintf(detail, dlen, "create %s: %s", name, dfd == -ELOOP || dfd == -EXDEV
+				 ? "refused: outside gpufeed's folder, or a symbolic link on the way" : strerror(-dfd));
+		return dfd;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", last) >= (int)sizeof(tmp)) {
+		close(dfd);
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return ns_fail(detail, dlen, "create", tmp);
+	}
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		rc = ns_fail(detail, dlen, "create", name);
+		close(dfd);
+		return rc;
+	}
 	while (done < len && !rc) {
 		ssize_t n = write(fd, (const char *)buf + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			rc = n < 0 ? ns_fail(detail, dlen, "write", tmp) : -EIO;
+			rc = n < 0 ? ns_fail(detail, dlen, "write", name) : -EIO;
 		else
 			done += (size_t)n;
 	}
 	if (close(fd) && !rc)
-		rc = ns_fail(detail, dlen, "close", tmp);
+		rc = ns_fail(detail, dlen, "close", name);
 	/* The rename is what a reader sees: the old file whole, or the new one. */
-	if (!rc && rename(tmp, name))
+	if (!rc && renameat(dfd, tmp, dfd, last))
 		rc = ns_fail(detail, dlen, "rename", name);
 	if (rc)
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
+	close(dfd);
 	return rc;
 }
 

@@ -13,9 +13,10 @@
  * written (guards.c), and data files are opened for writing with O_NOFOLLOW
  * (io/posix.c), so a link planted in a marked folder (train -> /elsewhere, or a link in
  * place of a data file) is refused, never followed. A link planted after that walk is
- * refused by the kernel at the write: the local engines and folder creation open beneath
- * the marked root (io/beneath.h, roots registered by the driver). HDF5 and MPI-IO open by
- * name themselves and keep only the walk before I/O. Links above the root (a site's
+ * refused by the kernel at the write or delete: the local engines, folder creation and
+ * local deletes open beneath the marked root (io/beneath.h, roots registered by the
+ * driver), and the files HDF5 and MPI-IO create are named through their folder opened
+ * beneath it (/proc/self/fd/N/name). Links above the root (a site's
  * /scratch -> /lustre/scratch) are the user's choice and resolved.
  *
  * Names of the other schemes (s3://, gluster://) have no links and no kernel to

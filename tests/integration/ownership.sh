@@ -8,7 +8,9 @@
 # earlier run kept are neither overwritten nor deleted, and restore-only still finds them;
 # --target s3:/x asks "did you mean s3://x"; on S3, dataset.keep_files false deletes only
 # the objects the run wrote: a dataset gpufeed datagen made earlier and the user's notes.txt
-# under the prefix stay.
+# under the prefix stay. The files MPI-IO and HDF5 create (checkpoint layouts shared_file
+# and hdf5, an hdf5 dataset) land inside the target by their /proc/self/fd name, and
+# checkpoints not kept are deleted beneath the root.
 # Expected: exit 2 with a message naming the key or path and what to do, nothing written
 # (no marker, no results folder), the user's files byte for byte as they were.
 # Buggy: the prefix-match ownership test (strncmp), '..' or a link followed, a kept
@@ -108,6 +110,27 @@ expect "restore-only found and verified the kept checkpoint" "$(only_result "$TM
 	'.status == "complete" and .checkpoint.restore_count == 1 and .checkpoint.verified == true'
 [ "$before" = "$(sums "$TMP/k")" ] && ok "kept checkpoints byte for byte as they were" ||
 	{ bad "kept checkpoints changed"; diff <(echo "$before") <(sums "$TMP/k"); }
+
+# 1-3 for the libraries: a file MPI-IO or HDF5 creates is named by its folder opened
+# beneath the root (/proc/self/fd/N/name, io/beneath.h; the swap it closes is in
+# tests/unit/test_beneath.c): a collective open with each rank's own name works, the
+# files land inside the target, and no /proc name reaches what the user reads.
+for layout in shared_file hdf5; do
+	gf 2 run "$SMALL" --target "$TMP/lib/$layout" --results "$TMP/r6" "${CK[@]}" --set checkpoint.layout=$layout \
+		--set checkpoint.keep=true >"$TMP/o" 2>&1 || { bad "$layout checkpoint run"; cat "$TMP/o"; }
+	n=$(find "$TMP/lib/$layout/checkpoints" -type f -name 'checkpoint.*' | wc -l)
+	[ "$n" -eq 1 ] && ok "$layout: the library's file created inside the target" || { bad "$layout: $n files"; find "$TMP/lib"; }
+done
+gf 2 datagen "$SMALL" --target "$TMP/lib/h5data" --results "$TMP/r6" --quiet --set dataset.format=hdf5 >"$TMP/o" 2>&1 ||
+	{ bad "hdf5 datagen"; cat "$TMP/o"; }
+[ "$(find "$TMP/lib/h5data/train" -type f -name '*.hdf5' | wc -l)" -eq 64 ] && ok "hdf5 datagen: 64 files inside the target" ||
+	bad "hdf5 datagen: $(find "$TMP/lib/h5data" -type f | wc -l) files"
+! grep -rqs /proc/self "$TMP/r6" "$TMP/o" && ok "no /proc name in the results" || bad "a /proc name in the results"
+# Deletes go beneath the root too: checkpoints not kept are removed from the target.
+gf 2 run "$SMALL" --target "$TMP/lib/del" --results "$TMP/r6" "${CK[@]}" --set checkpoint.layout=hdf5 >"$TMP/o" 2>&1 ||
+	{ bad "hdf5 checkpoint run, not kept"; cat "$TMP/o"; }
+[ -z "$(find "$TMP/lib/del/checkpoints" -mindepth 1 2>/dev/null)" ] && [ -f "$TMP/lib/del/.gpufeed-data" ] &&
+	ok "checkpoints not kept: deleted beneath the root, the marker stays" || { bad "delete"; find "$TMP/lib/del"; }
 
 # 4. S3: dataset.keep_files false deletes what the run wrote, nothing else.
 builddir=$(dirname "$GPUFEED")
