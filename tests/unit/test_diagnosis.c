@@ -46,7 +46,7 @@ struct set {
 
 struct dcase {
 	const char *name;
-	struct set set[4];
+	struct set set[6];
 	enum gf_diag_class want;
 	const char *knob;     /* NULL: no knob */
 	const char *mention;  /* a word the next step must hold */
