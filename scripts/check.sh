@@ -37,6 +37,14 @@ run_suite() { # name build-dir make-variables configure-options...
 		fail=$((fail + 1))
 		return
 	fi
+	# -Wall -Wextra are on so that a warning is read: one in a test once hid a dropped
+	# array element. Any compiler warning in this build fails the suite.
+	local warned
+	warned=$(grep -hE '^[^ ]+:[0-9]+:[0-9]+: warning:' "$dir/make.log" "$dir/check.log" 2>/dev/null | sort -u)
+	if [ -n "$warned" ]; then
+		echo "== $name: compiler warnings (each fails the suite):"
+		echo "$warned" | sed "s/^/   /"
+	fi
 	local p f s e x
 	p=$(sed -n 's/^# PASS: *//p' "$log"); f=$(sed -n 's/^# FAIL: *//p' "$log")
 	s=$(sed -n 's/^# SKIP: *//p' "$log"); e=$(sed -n 's/^# ERROR: *//p' "$log")
@@ -61,6 +69,7 @@ run_suite() { # name build-dir make-variables configure-options...
 		done
 		f=$((f + s)); s=0
 	fi
+	[ -z "$warned" ] || f=$((f + 1))
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 }
 

@@ -186,7 +186,7 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 		goto out;
 	}
 	/* Every folder first: a half-written table is worse than none. A simulated sweep of
-	 * several node counts, which results/* holds beside the runs, is no one run: said and
+	 * several node counts, which results/ holds beside the runs, is no one run: said and
 	 * left out (DIR:nodes=N names one of its points). */
 	int kept = 0;
 	for (int i = 0; i < n; i++) {
