@@ -11,9 +11,6 @@ void gf_search_init(struct gf_search *s, unsigned start, unsigned step, unsigned
 	s->nmin = nmin ? nmin : 1;
 	s->nmax = nmax > s->nmin ? nmax : s->nmin;
 	s->max_points = max_points ? max_points : 1;
-	/* An even split first: the estimate rounded down to a multiple of the step. */
-	if (start >= s->step)
-		start -= start % s->step;
 	s->next = start < s->nmin ? s->nmin : start > s->nmax ? s->nmax : start;
 }
 

@@ -24,8 +24,8 @@ struct gf_search {
 	unsigned next;        /* the n to measure next; 0 = done */
 };
 
-/* start: the estimate (rounded down to a multiple of step when at least step, clamped to
- * [nmin, nmax]). */
+/* start: the first count (clamped to [nmin, nmax]); a caller that wants an even split
+ * first rounds it down to a multiple of step. */
 void gf_search_init(struct gf_search *s, unsigned start, unsigned step, unsigned nmin, unsigned nmax,
 		    unsigned max_points);
 /* The count to measure next, 0 when the search is over. */

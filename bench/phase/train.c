@@ -695,6 +695,14 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	int rc;
 
 	shared_init(&sh, cfg, res);
+	/* reader.read_threads serve the rank's accelerators together. A rank holding one
+	 * fewer than the busiest (a sweep's in-between count) gets as many fewer threads, so
+	 * that every accelerator of the point has the same concurrency behind it, as every GPU
+	 * of a real job has its own loader workers whatever its node holds. */
+	if (sh.naccel && sh.naccel < p->per_rank) {
+		nreaders = (nreaders * sh.naccel + p->per_rank / 2) / p->per_rank;
+		nreaders = nreaders ? nreaders : 1;
+	}
 	rc = shared_alloc(&sh, nreaders, &readers, &accels);
 	if (rc) {
 		snprintf(err, errlen, "out of memory");

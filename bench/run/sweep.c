@@ -470,6 +470,9 @@ static unsigned start_count(struct gf_run_ctx *x)
 	} else {
 		f->start_from = "ceiling";
 		n = f->ceiling_estimate < 1e6 ? (unsigned)f->ceiling_estimate : 1000000;
+		/* An even split first (k per rank); the counts in between close the gap last. */
+		if (n >= f->ranks)
+			n -= n % f->ranks;
 	}
 	n = n ? n : 1;
 	gf_world_bcast(&n, sizeof(n), 0);

@@ -66,9 +66,10 @@ static void test_table(void **state)
 		{ "start above kmax", 50, 1, 1, 10, 16, 7, { 10, 5, 7, 8 }, 7, true },
 		/* 2 ranks: even splits while one lies in the gap, then 11 = 6 + 5. */
 		{ "2 ranks, odd answer", 10, 2, 1, 1000, 16, 11, { 10, 20, 14, 12, 11 }, 11, true },
-		{ "2 ranks, estimate 11.7", 11, 2, 1, 1000, 16, 11, { 10, 20, 14, 12, 11 }, 11, true },
-		/* 4 ranks from an estimate of 9: 8 (2 each), halving to 4, then 6 = 2+2+1+1, 5. */
-		{ "4 ranks, halving", 9, 4, 1, 1000, 16, 5, { 8, 4, 6, 5 }, 5, true },
+		/* --start 11 is measured as asked, then even splits again. */
+		{ "2 ranks, odd start", 11, 2, 1, 1000, 16, 11, { 11, 22, 16, 12 }, 11, true },
+		/* 4 ranks from 8 (2 each), halving to 4, then 6 = 2+2+1+1, 5. */
+		{ "4 ranks, halving", 8, 4, 1, 1000, 16, 5, { 8, 4, 6, 5 }, 5, true },
 		/* Below the ranks: 2 and 1 leave ranks idle. */
 		{ "4 ranks, nothing passes", 8, 4, 1, 1000, 16, 0, { 8, 4, 2, 1 }, 0, true },
 		/* The step barrier: no idle rank, so 4 is the least; it failed, nothing is fed. */
