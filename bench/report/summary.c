@@ -681,9 +681,8 @@ static void utc_at(double t0_unix_s, double t_s, char *buf, size_t len)
 		 tm.tm_hour, tm.tm_min, tm.tm_sec, ms > 999 ? 999 : ms);
 }
 
-/* A phase's per-rank time series: timeseries.csv (training) or ceiling_timeseries.csv.
- * plan: each rank's own accelerator count, for AU (NULL: no AU column worth having,
- * written as 0; so is an idle rank's, which has no accelerator). */
+/* A phase's per-rank time series: timeseries.csv (training) or ceiling_timeseries.csv. plan:
+ * each rank's own accelerator count, for AU (NULL, or a rank with none: AU written as 0). */
 static int write_series_csv(const char *dir, const char *name, const struct gf_ts_row *ts, size_t n,
 			    double iv, double t0_unix_s, const struct gf_plan *plan)
 {
