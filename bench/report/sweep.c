@@ -292,13 +292,21 @@ int gf_sweep_plot_data(struct json_object *s, const char *csv)
 		return -errno;
 	/* The value is a label for gnuplot's tic marks: data, never code. Commas cannot be
 	 * in it (--vary splits on them). */
-	fprintf(f, "order,accelerators,value,au_mean_percent,au_min_percent,au_max_percent,samples_per_s,passed\n");
+	fprintf(f, "order,accelerators,value,au_mean_percent,au_min_percent,au_max_percent,samples_per_s,passed,"
+		"label\n");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *p = json_object_array_get_idx(pts, i);
-		fprintf(f, "%zu,%.0f,%s,%.10g,%.10g,%.10g,%.10g,%d\n", i + 1, num(p, "/accelerators", 0),
-			gf_json_str(p, "/value", "-"), num(p, "/au_percent/mean", 0), num(p, "/au_percent/min", 0),
-			num(p, "/au_percent/max", 0), num(p, "/samples_per_s", 0),
-			gf_json_bool(p, "/passed", false) ? 1 : 0);
+		double a = num(p, "/accelerators", 0), hi = num(p, "/per_rank", 0), lo = num(p, "/per_rank_min", hi);
+		double at = num(p, "/ranks_at_max", 0), others = num(s, "/sweep/ranks", 0) - at;
+		char label[96];
+		/* The exact count, and how the ranks split it when they could not evenly. */
+		if (lo != hi)
+			snprintf(label, sizeof(label), "%.0f (%.0fx%.0f + %.0fx%.0f)", a, at, hi, others, lo);
+		else
+			snprintf(label, sizeof(label), "%.0f", a);
+		fprintf(f, "%zu,%.0f,%s,%.10g,%.10g,%.10g,%.10g,%d,%s\n", i + 1, a, gf_json_str(p, "/value", "-"),
+			num(p, "/au_percent/mean", 0), num(p, "/au_percent/min", 0), num(p, "/au_percent/max", 0),
+			num(p, "/samples_per_s", 0), gf_json_bool(p, "/passed", false) ? 1 : 0, label);
 	}
 	if (fclose(f))
 		return -errno;
