@@ -71,9 +71,34 @@ const char *gf_plan_loader_words(const struct gf_plan *p)
 int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p, char *err,
 		  size_t errlen)
 {
+	unsigned r = ranks ? ranks : 1;
+
+	return gf_plan_build_accels(w, r, r * (unsigned)(w->accelerator.per_rank > 0 ? w->accelerator.per_rank : 1),
+				    p, err, errlen);
+}
+
+unsigned gf_plan_rank_accels(const struct gf_plan *p, unsigned rank)
+{
+	unsigned r = p->ranks ? p->ranks : 1;
+
+	return p->accels / r + (rank < p->accels % r ? 1 : 0);
+}
+
+unsigned gf_plan_rank_first(const struct gf_plan *p, unsigned rank)
+{
+	unsigned r = p->ranks ? p->ranks : 1, extra = p->accels % r;
+
+	return rank * (p->accels / r) + (rank < extra ? rank : extra);
+}
+
+int gf_plan_build_accels(const struct gf_workload *w, unsigned ranks, unsigned accels, struct gf_plan *p,
+			 char *err, size_t errlen)
+{
 	memset(p, 0, sizeof(*p));
 	if (ranks == 0)
 		ranks = 1;
+	if (accels == 0)
+		accels = 1;
 	p->files = (uint64_t)w->dataset.num_files_train;
 	p->samples_per_file = (uint64_t)w->dataset.num_samples_per_file;
 	p->samples = p->files * p->samples_per_file;
@@ -90,8 +115,9 @@ int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p
 	p->rows_chunk_bytes = w->dataset.chunk_size;
 
 	p->ranks = ranks;
-	p->per_rank = (unsigned)w->accelerator.per_rank;
-	p->accels = ranks * p->per_rank;
+	p->accels = accels;
+	/* The busiest rank's; the others hold one fewer when accels is not a multiple of ranks. */
+	p->per_rank = (accels + ranks - 1) / ranks;
 	p->batch = (uint64_t)w->reader.batch_size;
 	p->share = p->samples / p->accels;
 	p->steps_per_epoch = p->share / p->batch;
@@ -269,6 +295,11 @@ void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e)
 void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s)
 {
 	const struct gf_plan *p = e->plan;
+	/* Each accelerator is one DLIO process: dlio_sampler (torch_data_loader.py:89-100,
+	 * argonne-lcf/dlio_benchmark 00ed30cc) gives rank r of comm_size the contiguous
+	 * range r x ceil(n / size) ... of the sample indexes; here the g-th share of the
+	 * epoch's order, whole batches only (drop_last), over all accelerators however many
+	 * each rank holds. */
 	uint64_t g = (uint64_t)accel * p->share + pos;
 	uint64_t id;
 

@@ -41,7 +41,10 @@ struct gf_plan {
 	bool rows_chunked;
 	uint64_t rows_chunk_bytes;
 
-	unsigned ranks, per_rank, accels;          /* accels = ranks x per_rank */
+	/* accels = ranks x per_rank, except for a sweep's in-between counts
+	 * (gf_plan_build_accels): there per_rank is the busiest rank's, and each rank's own
+	 * count and first accelerator come from gf_plan_rank_accels / gf_plan_rank_first. */
+	unsigned ranks, per_rank, accels;
 	uint64_t batch;
 	uint64_t share;                            /* samples per accelerator per epoch */
 	uint64_t steps_per_epoch;                  /* per accelerator */
@@ -71,6 +74,16 @@ struct gf_sample {
  * accelerator one batch). */
 int gf_plan_build(const struct gf_workload *w, unsigned ranks, struct gf_plan *p, char *err,
 		  size_t errlen);
+
+/* The same for accels accelerators in all, spread as evenly as the ranks allow: the first
+ * accels % ranks ranks hold one more than the others (with accels < ranks, the last
+ * ranks hold none: idle). Global accelerator indexes run rank by rank, so accelerator g
+ * still reads the g-th share of each epoch's order and the shares cover it once. */
+int gf_plan_build_accels(const struct gf_workload *w, unsigned ranks, unsigned accels, struct gf_plan *p,
+			 char *err, size_t errlen);
+/* Accelerators that rank emulates (0: idle), and the global index of its first. */
+unsigned gf_plan_rank_accels(const struct gf_plan *p, unsigned rank);
+unsigned gf_plan_rank_first(const struct gf_plan *p, unsigned rank);
 
 /* DLIO's datasize step: the num_files_train that makes the training set at least 5x the
  * memory of the client nodes (client_memory: bytes over all nodes), so the page cache

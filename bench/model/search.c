@@ -3,12 +3,15 @@
 
 #include <string.h>
 
-void gf_search_init(struct gf_search *s, unsigned start, unsigned kmax, unsigned max_points)
+void gf_search_init(struct gf_search *s, unsigned start, unsigned step, unsigned nmin, unsigned nmax,
+		    unsigned max_points)
 {
 	memset(s, 0, sizeof(*s));
-	s->kmax = kmax ? kmax : 1;
+	s->step = step ? step : 1;
+	s->nmin = nmin ? nmin : 1;
+	s->nmax = nmax > s->nmin ? nmax : s->nmin;
 	s->max_points = max_points ? max_points : 1;
-	s->next = start < 1 ? 1 : start > s->kmax ? s->kmax : start;
+	s->next = start < s->nmin ? s->nmin : start > s->nmax ? s->nmax : start;
 }
 
 unsigned gf_search_next(const struct gf_search *s)
@@ -16,24 +19,40 @@ unsigned gf_search_next(const struct gf_search *s)
 	return s->points >= s->max_points ? 0 : s->next;
 }
 
+/* Between lo and hi (lo < hi - 1): the middle, rounded down to a multiple of the step
+ * while one lies strictly between (every rank the same count), else the integer middle
+ * (some ranks one accelerator fewer), so that the gap closes to one accelerator. */
+static unsigned middle(const struct gf_search *s)
+{
+	unsigned mid = s->lo + (s->hi - s->lo) / 2, m = mid - mid % s->step;
+
+	if (m <= s->lo)
+		m += s->step;
+	return m > s->lo && m < s->hi ? m : mid;
+}
+
 /* Doubling until the first failure (or halving until the first pass), then bisecting
  * the gap: a monotone AU curve takes about 2 log2(answer / estimate) + 1 points, and an
  * estimate within a factor of two leaves log2 of the gap. */
-void gf_search_record(struct gf_search *s, unsigned k, bool passed)
+void gf_search_record(struct gf_search *s, unsigned n, bool passed)
 {
 	s->points++;
-	if (passed && k > s->lo)
-		s->lo = k;
-	if (!passed && (s->hi == 0 || k < s->hi))
-		s->hi = k;
+	if (passed && n > s->lo)
+		s->lo = n;
+	if (!passed && (s->hi == 0 || n < s->hi))
+		s->hi = n;
 	if (s->hi == 0) {
 		/* Nothing failed yet: double up to the bound. */
-		s->next = s->lo >= s->kmax ? 0 : (s->lo > s->kmax / 2 ? s->kmax : s->lo * 2);
+		s->next = s->lo >= s->nmax ? 0 : (s->lo > s->nmax / 2 ? s->nmax : s->lo * 2);
 	} else if (s->lo == 0) {
-		/* Nothing passed yet: halve down to 1. */
-		s->next = s->hi <= 1 ? 0 : s->hi / 2;
+		/* Nothing passed yet: halve (to a multiple of the step while there is one) down
+		 * to the smallest count. */
+		unsigned h = s->hi / 2;
+		if (h >= s->step)
+			h -= h % s->step;
+		s->next = s->hi <= s->nmin ? 0 : h < s->nmin ? s->nmin : h;
 	} else {
-		s->next = s->hi - s->lo <= 1 ? 0 : s->lo + (s->hi - s->lo) / 2;
+		s->next = s->hi - s->lo <= 1 ? 0 : middle(s);
 	}
 }
 
@@ -45,8 +64,8 @@ unsigned gf_search_answer(const struct gf_search *s)
 bool gf_search_converged(const struct gf_search *s)
 {
 	if (s->hi)
-		return s->hi - s->lo <= 1;
-	return s->lo >= s->kmax;
+		return s->hi - s->lo <= 1 || (s->lo == 0 && s->hi <= s->nmin);
+	return s->lo >= s->nmax;
 }
 
 bool gf_search_steady(const double *au, size_t n, double threshold, double min_steps_done,

@@ -1,34 +1,41 @@
 /* search: pure decisions of `gpufeed sweep`, unit-tested without I/O. Which accelerator
  * count to measure next (doubling from an estimate, then bisecting), whether a measured
  * point was steady enough to trust, and which --vary keys a sweep may change. Counts are
- * in units of the step the run can take (accelerators per rank: the count is ranks x k). */
+ * accelerators in all; the step is the ranks: counts that are multiples of it split
+ * evenly (k per rank) and are preferred, the others (some ranks k, some k - 1, or idle)
+ * only close a gap narrower than the step. */
 #ifndef GF_SEARCH_H
 #define GF_SEARCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The search over k in [1, kmax]: the largest k whose point passes, assuming that AU
- * falls as k rises. Measure gf_search_next(), record its outcome, until it returns 0. */
+/* The search over counts n in [nmin, nmax]: the largest n whose point passes, assuming
+ * that AU falls as n rises. Measure gf_search_next(), record its outcome, until it
+ * returns 0. */
 struct gf_search {
-	unsigned kmax;        /* largest k the run can take (dataset, per_rank bound) */
+	unsigned step;        /* the ranks: the counts that split evenly are its multiples */
+	unsigned nmin;        /* smallest count the run may take (1, or the ranks: no idle rank) */
+	unsigned nmax;        /* largest count the run may take (the dataset's bound) */
 	unsigned max_points;  /* points to measure at most */
 	unsigned points;      /* measured so far */
-	unsigned lo;          /* largest k that passed (0 = none yet) */
-	unsigned hi;          /* smallest k that failed (0 = none yet) */
-	unsigned next;        /* the k to measure next; 0 = done */
+	unsigned lo;          /* largest n that passed (0 = none yet) */
+	unsigned hi;          /* smallest n that failed (0 = none yet) */
+	unsigned next;        /* the n to measure next; 0 = done */
 };
 
-/* start: the estimate (clamped to [1, kmax]). */
-void gf_search_init(struct gf_search *s, unsigned start, unsigned kmax, unsigned max_points);
-/* The k to measure next, 0 when the search is over. */
+/* start: the first count (clamped to [nmin, nmax]); a caller that wants an even split
+ * first rounds it down to a multiple of step. */
+void gf_search_init(struct gf_search *s, unsigned start, unsigned step, unsigned nmin, unsigned nmax,
+		    unsigned max_points);
+/* The count to measure next, 0 when the search is over. */
 unsigned gf_search_next(const struct gf_search *s);
-/* The point k passed (AU at or above the threshold) or not. */
-void gf_search_record(struct gf_search *s, unsigned k, bool passed);
-/* The largest k that passed, 0 when none did. */
+/* The point n passed (AU at or above the threshold) or not. */
+void gf_search_record(struct gf_search *s, unsigned n, bool passed);
+/* The largest n that passed, 0 when none did. */
 unsigned gf_search_answer(const struct gf_search *s);
-/* Whether the answer is exact: the next k up failed (or the answer is kmax), as opposed
- * to the search stopped by max_points with a gap left. */
+/* Whether the answer is exact to one accelerator: the next count up failed (or the answer
+ * is nmax, or nmin failed), as opposed to the search stopped by max_points with a gap. */
 bool gf_search_converged(const struct gf_search *s);
 
 /* A point is steady when it ran at least GF_STEADY_MIN_STEPS counted steps per

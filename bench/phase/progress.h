@@ -94,7 +94,7 @@ struct gf_progress {
 	volatile sig_atomic_t *interrupt; /* this rank's stop flag */
 	char where[4200];               /* the partial results folder, for the interrupt line */
 	/* The phase. */
-	char phase[32];
+	char phase[64];                 /* "sweep 3: 11 accelerators (5-6 per rank)" fits */
 	char checkpoint[64];
 	uint64_t seq;
 	enum gf_progress_unit unit;

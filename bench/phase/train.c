@@ -46,7 +46,8 @@ struct shared {
 	pthread_mutex_t mu;
 	pthread_cond_t ready, room;
 	struct accel_q *q;
-	unsigned naccel;
+	unsigned naccel;      /* this rank's accelerators: 0 for an idle rank (gf_plan_rank_accels) */
+	unsigned first;       /* the global index of its first */
 	uint64_t prefetch;
 	uint64_t next_job, njobs;
 	uint64_t deadline_ns; /* stop claiming work after this (duration) */
@@ -167,7 +168,7 @@ static void *ckpt_main(void *arg)
 static void stream_mark_ready(struct shared *sh)
 {
 	const struct gf_plan *p = sh->cfg->plan;
-	unsigned a = (unsigned)sh->cfg->rank * p->per_rank;
+	unsigned a = gf_plan_rank_first(p, (unsigned)sh->cfg->rank);
 	uint64_t e = sh->st_started - 1;
 
 	while (sh->st_started && sh->st_next_b < p->steps_per_epoch) {
@@ -205,7 +206,7 @@ static int stream_progress(void *arg, uint64_t done)
 	struct stream_ctx *c = arg;
 	struct shared *sh = c->r->sh;
 	const struct gf_plan *p = sh->cfg->plan;
-	unsigned a = (unsigned)sh->cfg->rank * p->per_rank;
+	unsigned a = gf_plan_rank_first(p, (unsigned)sh->cfg->rank);
 
 	while (c->rec < p->samples_per_file && gf_plan_sample_offset(p, c->file, c->rec) +
 	       gf_plan_sample_size(p, c->file, c->rec) <= done)
@@ -242,7 +243,7 @@ static void stream_reader(struct reader *r, struct gf_fetch *f)
 {
 	struct shared *sh = r->sh;
 	const struct gf_plan *p = sh->cfg->plan;
-	unsigned a = (unsigned)sh->cfg->rank * p->per_rank;
+	unsigned a = gf_plan_rank_first(p, (unsigned)sh->cfg->rank);
 	uint64_t per = gf_plan_stream_thread_files(p, a, r->idx);
 	struct stream_ctx c = { .r = r };
 
@@ -316,7 +317,7 @@ static void worker_loop(struct reader *r, struct gf_fetch *f)
 
 		bytes0 = f->eng.bytes;
 		samples0 = f->samples;
-		rc = gf_fetch_batch(f, (unsigned)cfg->rank * cfg->plan->per_rank + a, step, true, true);
+		rc = gf_fetch_batch(f, sh->first + a, step, true, true);
 		if (rc) {
 			set_error(sh, rc, f->errmsg);
 			break;
@@ -516,9 +517,10 @@ static void shared_init(struct shared *sh, const struct gf_train_cfg *cfg, struc
 	gf_series_init(&res->series, cfg->t0_ns, 1000000000u);
 	sh->cfg = cfg;
 	sh->res = res;
-	sh->naccel = p->per_rank;
+	sh->naccel = gf_plan_rank_accels(p, (unsigned)cfg->rank);
+	sh->first = gf_plan_rank_first(p, (unsigned)cfg->rank);
 	sh->prefetch = (uint64_t)cfg->w->reader.prefetch_size;
-	sh->njobs = p->total_steps * p->per_rank;
+	sh->njobs = p->total_steps * sh->naccel;
 	if (cfg->duration_s > 0)
 		sh->deadline_ns = gf_now_ns() + gf_s_to_ns(cfg->duration_s);
 	/* A request in flight at the end is cancelled (-ECANCELED: a stop, not an error). */
@@ -535,12 +537,13 @@ static int shared_alloc(struct shared *sh, unsigned nreaders, struct reader **re
 {
 	const struct gf_plan *p = sh->cfg->plan;
 	struct gf_train_result *res = sh->res;
+	unsigned n = sh->naccel ? sh->naccel : 1; /* an idle rank allocates one, unused */
 
-	res->naccel = p->per_rank;
-	res->accel = calloc(p->per_rank, sizeof(*res->accel));
-	sh->q = calloc(p->per_rank, sizeof(*sh->q));
+	res->naccel = sh->naccel;
+	res->accel = calloc(n, sizeof(*res->accel));
+	sh->q = calloc(n, sizeof(*sh->q));
 	*readers = calloc(nreaders, sizeof(**readers));
-	*accels = calloc(p->per_rank, sizeof(**accels));
+	*accels = calloc(n, sizeof(**accels));
 	if (p->loader == GF_LOADER_TF_STREAM) {
 		sh->st_epoch = calloc(nreaders, sizeof(uint64_t));
 		sh->st_produced = calloc(nreaders, sizeof(uint64_t));
@@ -548,7 +551,7 @@ static int shared_alloc(struct shared *sh, unsigned nreaders, struct reader **re
 	if (!res->accel || !sh->q || !*readers || !*accels ||
 	    (p->loader == GF_LOADER_TF_STREAM && (!sh->st_epoch || !sh->st_produced)))
 		return -ENOMEM;
-	for (unsigned a = 0; a < p->per_rank; a++) {
+	for (unsigned a = 0; a < sh->naccel; a++) {
 		sh->q[a].slots = calloc(sh->prefetch, sizeof(struct slot));
 		if (!sh->q[a].slots)
 			return -ENOMEM;
@@ -559,7 +562,7 @@ static int shared_alloc(struct shared *sh, unsigned nreaders, struct reader **re
 static void shared_free(struct shared *sh, unsigned nreaders, struct reader *readers,
 			struct accel_thread *accels)
 {
-	unsigned naccel = sh->cfg->plan->per_rank;
+	unsigned naccel = sh->naccel;
 
 	for (unsigned i = 0; i < nreaders && readers; i++)
 		gf_series_free(&readers[i].series);
@@ -602,8 +605,10 @@ static unsigned start_readers(struct shared *sh, struct reader *readers, unsigne
 static void run_accels(struct shared *sh, struct accel_thread *accels)
 {
 	const struct gf_train_cfg *cfg = sh->cfg;
-	unsigned naccel = cfg->plan->per_rank, started;
+	unsigned naccel = sh->naccel, started;
 
+	if (!naccel)
+		return;
 	for (unsigned a = 0; a < naccel; a++) {
 		accels[a].sh = sh;
 		accels[a].local = a;
@@ -654,7 +659,7 @@ static void gather(struct shared *sh, const struct reader *readers, unsigned sta
 		res->requested_bytes += readers[i].requested_bytes;
 		res->opens += readers[i].opens;
 	}
-	for (unsigned a = 0; a < cfg->plan->per_rank; a++) {
+	for (unsigned a = 0; a < sh->naccel; a++) {
 		gf_series_merge(&res->series, &accels[a].series);
 		res->samples += res->accel[a].samples;
 		res->steps += res->accel[a].steps;
@@ -690,6 +695,14 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	int rc;
 
 	shared_init(&sh, cfg, res);
+	/* reader.read_threads serve the rank's accelerators together. A rank holding one
+	 * fewer than the busiest (a sweep's in-between count) gets as many fewer threads, so
+	 * that every accelerator of the point has the same concurrency behind it, as every GPU
+	 * of a real job has its own loader workers whatever its node holds. */
+	if (sh.naccel && sh.naccel < p->per_rank) {
+		nreaders = (nreaders * sh.naccel + p->per_rank / 2) / p->per_rank;
+		nreaders = nreaders ? nreaders : 1;
+	}
 	rc = shared_alloc(&sh, nreaders, &readers, &accels);
 	if (rc) {
 		snprintf(err, errlen, "out of memory");
@@ -706,8 +719,8 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	}
 
 	res->start_ns = gf_now_ns();
-	for (unsigned a = 0; a < p->per_rank; a++)
-		gf_accel_init(&res->accel[a], (unsigned)cfg->rank * p->per_rank + a,
+	for (unsigned a = 0; a < sh.naccel; a++)
+		gf_accel_init(&res->accel[a], sh.first + a,
 			      (uint64_t)cfg->w->output.exclude_start_steps,
 			      (uint64_t)cfg->w->output.exclude_end_steps, p->steps_per_epoch, res->start_ns);
 	/* Before anything that could hand it a burst: without it an accelerator would wait for
@@ -725,7 +738,9 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 		snprintf(err, errlen, "cannot start a thread");
 		goto out_free;
 	}
-	started_r = start_readers(&sh, readers, nreaders);
+	/* An idle rank (a sweep's count below the ranks) reads nothing: it only takes part in
+	 * the merge that follows. */
+	started_r = sh.naccel ? start_readers(&sh, readers, nreaders) : 0;
 	run_accels(&sh, accels);
 	accels_end_ns = gf_now_ns();
 	/* The last burst belongs to the phase, as a real job ends when its checkpoint is
@@ -741,7 +756,7 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 	res->cpu_s = gf_cpu_seconds(RUSAGE_SELF) - cpu0;
 	res->runqueue_wait_s = (double)atomic_load(&sh.rq_wait_ns) / 1e9;
 	res->interrupted = cfg->stop && *cfg->stop;
-	res->duration_reached = sh.deadline_ns && res->steps < p->total_steps * p->per_rank;
+	res->duration_reached = sh.deadline_ns && res->steps < p->total_steps * sh.naccel;
 	if (sh.error) {
 		rc = sh.error;
 		snprintf(err, errlen, "%s", sh.errmsg);

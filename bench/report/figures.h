@@ -150,8 +150,10 @@ struct gf_run_summary;
 #define GF_SWEEP_POINTS_MAX 16
 #define GF_SWEEP_POINT_S 10.0   /* --point-seconds default */
 struct gf_fig_sweep_point {
-	unsigned accelerators;    /* ranks x per_rank */
-	unsigned per_rank;
+	unsigned accelerators;    /* in all, over the ranks */
+	/* How they were split: ranks_at_max ranks held per_rank, the others per_rank_min
+	 * (per_rank - 1, 0 = idle), or all per_rank when it divides evenly. */
+	unsigned per_rank, per_rank_min, ranks_at_max;
 	char value[64];           /* --vary: the key's value; "" when searching the count */
 	double au_mean, au_min, au_max; /* percent, MLPerf's AU as train computes it */
 	bool passed;              /* au_mean >= the threshold */
@@ -178,8 +180,9 @@ struct gf_fig_sweep {
 	double au_threshold_percent;
 	double point_s;           /* --point-seconds */
 	double elapsed_s;         /* the whole search, ceiling excluded */
-	unsigned ranks;           /* the step of the count: ranks x per_rank */
-	unsigned kmax;            /* largest per_rank the dataset allows */
+	unsigned ranks;           /* the counts that split evenly are its multiples */
+	unsigned nmax;            /* largest count the dataset allows */
+	unsigned kmax;            /* accelerators per rank at nmax (the busiest rank's) */
 	/* The smallest count that failed (a count search): what stops the storage feeding
 	 * one step more. Its merged figures (train's only; the rest is the run's) and its
 	 * device during the point; fail NULL when no count failed. */

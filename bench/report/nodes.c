@@ -93,9 +93,12 @@ struct json_object *gf_nodes_json(const struct gf_run_summary *s)
 			x->counted++;
 		}
 	}
-	/* Bytes per second over the phase, which every node spent from the same barrier. */
-	for (int k = 0; k < nn; k++)
-		rates[k] = n[k].rate = (double)n[k].bytes / el;
+	/* Bytes per second over the phase, which every node spent from the same barrier;
+	 * compared per accelerator, since a sweep's uneven counts give nodes different ones. */
+	for (int k = 0; k < nn; k++) {
+		n[k].rate = (double)n[k].bytes / el;
+		rates[k] = n[k].rate / n[k].accels;
+	}
 	median = median_of(rates, nn);
 	for (int k = 0; k < nn; k++)
 		n[k].au_mean = n[k].counted ? n[k].au_sum / n[k].counted : 0;
@@ -115,7 +118,7 @@ struct json_object *gf_nodes_json(const struct gf_run_summary *s)
 		/* Each node reads a fixed share over the common phase time, so this stays near 1
 		 * even for a slow node (which stalls, not reads less); au_vs_others and
 		 * stall_fraction show it. */
-		add_d(o, "read_rate_vs_median", median > 0 ? n[k].rate / median : 0);
+		add_d(o, "read_rate_vs_median", median > 0 ? n[k].rate / n[k].accels / median : 0);
 		add_d(o, "au_vs_others", au_vs_others(n, nn, k, rates));
 		add_d(o, "stall_fraction", n[k].accels ? n[k].stall_s / (n[k].accels * el) : 0);
 		add_d(au, "mean", n[k].au_mean);

@@ -681,10 +681,10 @@ static void utc_at(double t0_unix_s, double t_s, char *buf, size_t len)
 		 tm.tm_hour, tm.tm_min, tm.tm_sec, ms > 999 ? 999 : ms);
 }
 
-/* A phase's per-rank time series: timeseries.csv (training) or ceiling_timeseries.csv.
- * accels: accelerators per rank, for AU (0: no AU column worth having, written as 0). */
+/* A phase's per-rank time series: timeseries.csv (training) or ceiling_timeseries.csv. plan:
+ * each rank's own accelerator count, for AU (NULL, or a rank with none: AU written as 0). */
 static int write_series_csv(const char *dir, const char *name, const struct gf_ts_row *ts, size_t n,
-			    double iv, double t0_unix_s, double accels)
+			    double iv, double t0_unix_s, const struct gf_plan *plan)
 {
 	char path[4200], utc[40];
 	FILE *f;
@@ -699,6 +699,7 @@ static int write_series_csv(const char *dir, const char *name, const struct gf_t
 	for (size_t i = 0; i < n; i++) {
 		const struct gf_ts_row *r = &ts[i];
 		double compute = r->v[GF_TS_COMPUTE_NS] / 1e9, t = (double)r->interval * iv;
+		double accels = plan && r->rank >= 0 ? gf_plan_rank_accels(plan, (unsigned)r->rank) : 0;
 		utc_at(t0_unix_s, t, utc, sizeof(utc));
 		fprintf(f, "%d,%.3f,%llu,%llu,%llu,%llu,%.6f,%.6f,%.1f,%.3f,%.6f,%.9f,%s\n", r->rank, t,
 			(unsigned long long)r->v[GF_TS_READ_BYTES], (unsigned long long)r->v[GF_TS_WRITE_BYTES],
@@ -772,10 +773,10 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 		rc = write_ranks_csv(dir, s);
 	if (!rc && s->train_ran)
 		rc = write_series_csv(dir, "timeseries.csv", s->ts, s->nts, s->interval_s > 0 ? s->interval_s : 1.0,
-				      s->train_t0_unix_s, s->plan->per_rank);
+				      s->train_t0_unix_s, s->plan);
 	if (!rc && s->ceiling_ran)
 		rc = write_series_csv(dir, "ceiling_timeseries.csv", s->ceiling_ts, s->nceiling_ts, 1.0,
-				      s->ceiling_t0_unix_s, 0);
+				      s->ceiling_t0_unix_s, NULL);
 	return rc;
 }
 

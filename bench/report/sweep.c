@@ -24,7 +24,11 @@ static struct json_object *point_json(const struct gf_fig_sweep *sw, const struc
 	struct json_object *o = json_object_new_object(), *au = json_object_new_object();
 
 	json_object_object_add(o, "accelerators", json_object_new_int((int)p->accelerators));
+	/* How the count was split over the ranks: ranks_at_max held per_rank, the rest
+	 * per_rank_min (one fewer, 0 = idle); per_rank_min == per_rank when it split evenly. */
 	json_object_object_add(o, "per_rank", json_object_new_int((int)p->per_rank));
+	json_object_object_add(o, "per_rank_min", json_object_new_int((int)p->per_rank_min));
+	json_object_object_add(o, "ranks_at_max", json_object_new_int((int)p->ranks_at_max));
 	if (sw->vary)
 		json_object_object_add(o, "value", json_object_new_string(p->value));
 	add_d(au, "mean", p->au_mean);
@@ -119,6 +123,7 @@ struct json_object *gf_sweep_json(const struct gf_run_summary *s)
 	json_object_object_add(o, "bound", sw->bound ? json_object_new_string(sw->bound) : NULL);
 	json_object_object_add(o, "ranks", json_object_new_int((int)sw->ranks));
 	json_object_object_add(o, "max_per_rank", json_object_new_int((int)sw->kmax));
+	json_object_object_add(o, "max_accelerators", json_object_new_int((int)sw->nmax));
 	add_d(o, "point_s", sw->point_s);
 	add_d(o, "search_s", sw->elapsed_s);
 	json_object_object_add(rule, "min_steps_per_accelerator", json_object_new_int(GF_STEADY_MIN_STEPS));
@@ -154,8 +159,12 @@ void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw)
 
 	for (unsigned i = 0; i < sw->npoints; i++) {
 		const struct gf_fig_sweep_point *p = &sw->point[i];
-		fprintf(f, "sweep point %u: %u accelerator(s)%s%s%s%s: AU %.1f%%, %.0f samples/s, %s%s\n", i + 1,
-			p->accelerators, sw->vary ? ", " : "", sw->vary ? sw->vary_key : "", sw->vary ? "=" : "",
+		char split[64] = "";
+		if (p->per_rank_min != p->per_rank)
+			snprintf(split, sizeof(split), " (%u ranks x %u, %u x %u)", p->ranks_at_max, p->per_rank,
+				 sw->ranks - p->ranks_at_max, p->per_rank_min);
+		fprintf(f, "sweep point %u: %u accelerator(s)%s%s%s%s%s: AU %.1f%%, %.0f samples/s, %s%s\n", i + 1,
+			p->accelerators, split, sw->vary ? ", " : "", sw->vary ? sw->vary_key : "", sw->vary ? "=" : "",
 			sw->vary ? p->value : "", p->au_mean, p->samples_per_s, p->passed ? "passed" : "failed",
 			p->steady ? "" : " (not steady)");
 	}
@@ -245,14 +254,19 @@ void gf_sweep_section(struct gf_page_section *sec, struct json_object *s)
 	n = json_object_array_length(pts);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *p = json_object_array_get_idx(pts, i);
-		char label[48], key[80], rate[64];
+		char label[48], key[80], rate[64], split[64] = "";
+		double hi = num(p, "/per_rank", 0), lo = num(p, "/per_rank_min", hi), at = num(p, "/ranks_at_max", 0);
 		struct gf_page_row *r;
 		snprintf(label, sizeof(label), "point %zu", i + 1);
 		snprintf(key, sizeof(key), "/sweep/points/%zu/au_percent/mean", i);
 		if (!(r = add_row(sec, label, key, num(p, "/au_percent/mean", 0))))
 			break;
-		snprintf(r->value, sizeof(r->value), "%.0f accelerators%s%s | AU %.1f%% | %.0f samples/s | %s",
-			 num(p, "/accelerators", 0), vary ? " | " : "", vary ? gf_json_str(p, "/value", "?") : "",
+		/* A count the ranks cannot split evenly says how it was split. */
+		if (lo != hi)
+			snprintf(split, sizeof(split), " (%.0f ranks x %.0f, %.0f x %.0f)", at, hi,
+				 num(s, "/sweep/ranks", 0) - at, lo);
+		snprintf(r->value, sizeof(r->value), "%.0f accelerators%s%s%s | AU %.1f%% | %.0f samples/s | %s",
+			 num(p, "/accelerators", 0), split, vary ? " | " : "", vary ? gf_json_str(p, "/value", "?") : "",
 			 num(p, "/au_percent/mean", 0), num(p, "/samples_per_s", 0),
 			 gf_format_rate(num(p, "/read_bytes_per_s", 0), rate, sizeof(rate)));
 		snprintf(r->note, sizeof(r->note), "%s%s%s; AU spread %.1f points", gf_json_bool(p, "/passed", false) ?
@@ -278,13 +292,21 @@ int gf_sweep_plot_data(struct json_object *s, const char *csv)
 		return -errno;
 	/* The value is a label for gnuplot's tic marks: data, never code. Commas cannot be
 	 * in it (--vary splits on them). */
-	fprintf(f, "order,accelerators,value,au_mean_percent,au_min_percent,au_max_percent,samples_per_s,passed\n");
+	fprintf(f, "order,accelerators,value,au_mean_percent,au_min_percent,au_max_percent,samples_per_s,passed,"
+		"label\n");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *p = json_object_array_get_idx(pts, i);
-		fprintf(f, "%zu,%.0f,%s,%.10g,%.10g,%.10g,%.10g,%d\n", i + 1, num(p, "/accelerators", 0),
-			gf_json_str(p, "/value", "-"), num(p, "/au_percent/mean", 0), num(p, "/au_percent/min", 0),
-			num(p, "/au_percent/max", 0), num(p, "/samples_per_s", 0),
-			gf_json_bool(p, "/passed", false) ? 1 : 0);
+		double a = num(p, "/accelerators", 0), hi = num(p, "/per_rank", 0), lo = num(p, "/per_rank_min", hi);
+		double at = num(p, "/ranks_at_max", 0), others = num(s, "/sweep/ranks", 0) - at;
+		char label[96];
+		/* The exact count, and how the ranks split it when they could not evenly. */
+		if (lo != hi)
+			snprintf(label, sizeof(label), "%.0f (%.0fx%.0f + %.0fx%.0f)", a, at, hi, others, lo);
+		else
+			snprintf(label, sizeof(label), "%.0f", a);
+		fprintf(f, "%zu,%.0f,%s,%.10g,%.10g,%.10g,%.10g,%d,%s\n", i + 1, a, gf_json_str(p, "/value", "-"),
+			num(p, "/au_percent/mean", 0), num(p, "/au_percent/min", 0), num(p, "/au_percent/max", 0),
+			num(p, "/samples_per_s", 0), gf_json_bool(p, "/passed", false) ? 1 : 0, label);
 	}
 	if (fclose(f))
 		return -errno;

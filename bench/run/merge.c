@@ -19,32 +19,44 @@ static void merge_hist(struct gf_hist *h)
 	gf_world_reduce(&hist_combiner, h);
 }
 
-/* The accelerator rows of every rank, in rank order, into s->rows on rank 0. */
+/* The accelerator rows of every rank, in rank order, into s->rows on rank 0. Ranks may
+ * hold different counts (a sweep's in-between counts) or none (an idle rank): each sends
+ * its own rows, and the rows are the accelerators that ran, nothing else. */
 static int merge_rows(const struct gf_world *world, const struct gf_train_result *tr,
 		      struct gf_run_summary *s)
 {
 	unsigned per = tr->naccel;
-	struct gf_pk_row *mine = calloc(per ? per : 1, sizeof(*mine)), *all = NULL;
+	struct gf_pk_row *mine = calloc(per ? per : 1, sizeof(*mine));
+	size_t *counts = NULL, total = 0;
+	void *all = NULL;
 	int rc = mine ? 0 : -ENOMEM;
 
-	if (world->rank == 0) {
-		all = calloc((size_t)per * world->size + 1, sizeof(*all));
-		s->rows = calloc((size_t)per * world->size + 1, sizeof(*s->rows));
-		if (!all || !s->rows)
-			rc = -ENOMEM;
-	}
+	if (world->rank == 0 && !(counts = calloc((size_t)world->size, sizeof(*counts))))
+		rc = -ENOMEM;
 	rc = gf_world_agree(rc, "out of memory merging the accelerator rows", NULL, 0);
-	if (!rc) {
-		for (unsigned a = 0; a < per; a++)
-			gf_pk_row_pack(world->rank, world->node_id, &tr->accel[a], &mine[a]);
-		gf_world_gather_bytes(mine, per * sizeof(*mine), all);
+	if (rc)
+		goto out;
+	for (unsigned a = 0; a < per; a++)
+		gf_pk_row_pack(world->rank, world->node_id, &tr->accel[a], &mine[a]);
+	rc = gf_world_gatherv(mine, per * sizeof(*mine), &all, counts);
+	if (rc)
+		goto out;
+	if (world->rank == 0) {
+		for (int r = 0; r < world->size; r++)
+			total += counts[r] / sizeof(*mine);
+		s->rows = calloc(total + 1, sizeof(*s->rows));
+		if (s->rows) {
+			s->nrows = (unsigned)total;
+			for (size_t i = 0; i < total; i++)
+				gf_pk_row_unpack((const struct gf_pk_row *)all + i, &s->rows[i]);
+		}
 	}
-	if (!rc && world->rank == 0) {
-		s->nrows = per * (unsigned)world->size;
-		for (unsigned i = 0; i < s->nrows; i++)
-			gf_pk_row_unpack(&all[i], &s->rows[i]);
-	}
+	/* Every rank returns the same: the series merge that follows is collective too. */
+	rc = gf_world_agree(world->rank == 0 && !s->rows ? -ENOMEM : 0, "out of memory merging the accelerator rows",
+			    NULL, 0);
+out:
 	free(all);
+	free(counts);
 	free(mine);
 	return rc;
 }

@@ -2,8 +2,9 @@
  *
  * Every rank walks the same points: rank 0 decides each point's outcome from the merged
  * figures and broadcasts it, so the search's next step is the same everywhere. A point
- * is a fresh workload copy (accelerator.per_rank = k, or the --vary value; no
- * checkpoints: the question is reads), a fresh plan, one gf_train_run bounded by
+ * is a fresh workload copy (n accelerators over the ranks, as evenly as they split:
+ * gf_plan_build_accels; or the --vary value; no checkpoints: the question is reads), a
+ * fresh plan, one gf_train_run bounded by
  * --point-seconds, and gf_merge_train into the run's summary. Memory stays flat: the
  * point's result and merged rows are freed before the next point, except the rows of the
  * one point summary.json's train section shows and a copy of the smallest failing
@@ -75,8 +76,8 @@ static int split_vary(const char *arg, char *key, size_t keylen, char (*val)[64]
 	return 0;
 }
 
-/* The workload of one point: the user's, with k accelerators per rank, no checkpoints,
- * and key=value when given. Returns 0 or -EINVAL with a message. */
+/* The workload of one point: the user's, with at most k accelerators per rank, no
+ * checkpoints, and key=value when given. Returns 0 or -EINVAL with a message. */
 static int point_workload(const struct gf_workload *w, struct gf_workload *pw, unsigned k, const char *key,
 			  const char *value, char *err, size_t errlen)
 {
@@ -147,16 +148,17 @@ int gf_sweep_check(const struct gf_cli *c, const struct gf_workload *w, const st
 	return rc;
 }
 
-/* The largest k whose plan gives every accelerator at least GF_SWEEP_MIN_EPOCH_STEPS steps
- * per epoch. DLIO's AU leaves out the first step of every epoch, where a short epoch's
- * stall gathers: measured at 6 steps per epoch, AU 63% against 19% compute / wall time;
- * at 12, 95% against 93%. */
+/* The largest count whose plan gives every accelerator at least GF_SWEEP_MIN_EPOCH_STEPS
+ * steps per epoch, and no rank more than accelerator.per_rank allows. DLIO's AU leaves out
+ * the first step of every epoch, where a short epoch's stall gathers: measured at 6 steps
+ * per epoch, AU 63% against 19% compute / wall time; at 12, 95% against 93%. */
 #define GF_SWEEP_MIN_EPOCH_STEPS 8
-static unsigned max_per_rank(const struct gf_plan *p)
+static unsigned max_count(const struct gf_plan *p)
 {
-	uint64_t k = p->batch && p->ranks ? p->samples / ((uint64_t)p->ranks * p->batch * GF_SWEEP_MIN_EPOCH_STEPS) : 1;
+	uint64_t r = p->ranks ? p->ranks : 1;
+	uint64_t n = p->batch ? p->samples / (p->batch * GF_SWEEP_MIN_EPOCH_STEPS) : 1;
 
-	return k < 1 ? 1 : k > 1024 ? 1024 : (unsigned)k;
+	return n < 1 ? 1 : n > 1024 * r ? (unsigned)(1024 * r) : (unsigned)n;
 }
 
 int gf_sweep_prepare(struct gf_run_ctx *x)
@@ -178,7 +180,8 @@ int gf_sweep_prepare(struct gf_run_ctx *x)
 		snprintf(f->vary_key, sizeof(f->vary_key), "%s", key);
 	}
 	f->ranks = (unsigned)x->world->size;
-	f->kmax = max_per_rank(&x->plan);
+	f->nmax = max_count(&x->plan);
+	f->kmax = (f->nmax + f->ranks - 1) / f->ranks;
 	f->au_threshold_percent = x->w->metric.au * 100.0;
 	f->point_s = gf_sweep_point_seconds(x->cli);
 	return 0;
@@ -226,6 +229,8 @@ static void point_figures(const struct gf_run_ctx *x, struct gf_fig_sweep_point 
 	pt->passed = gf_summary_passed(s);
 	pt->accelerators = p->accels;
 	pt->per_rank = p->per_rank;
+	pt->per_rank_min = gf_plan_rank_accels(p, p->ranks - 1);
+	pt->ranks_at_max = p->accels % p->ranks ? p->accels % p->ranks : p->ranks;
 	pt->samples_per_s = (double)s->samples / el;
 	pt->read_bytes_per_s = (double)s->read_bytes / el;
 	pt->demand_read_bytes_per_s = p->demand_bytes_per_s * p->accels;
@@ -266,20 +271,23 @@ static void keep(struct gf_run_ctx *x, bool better)
 	x->s.nts = 0;
 }
 
-/* The point's plan, with enough epochs that the time bound, not the data, ends it. */
-static int point_plan(struct gf_run_ctx *x, unsigned k, const char *value, double secs)
+/* The point's plan for n accelerators, with enough epochs that the time bound, not the
+ * data, ends it. */
+static int point_plan(struct gf_run_ctx *x, unsigned n, const char *value, double secs)
 {
 	struct gf_sweep_state *sw = x->sw;
-	int rc = point_workload(x->w, &sw->pw, k, sw->fig.vary_key, value, x->msg, sizeof(x->msg));
+	unsigned ranks = (unsigned)x->world->size;
+	int rc = point_workload(x->w, &sw->pw, (n + ranks - 1) / ranks, sw->fig.vary_key, value, x->msg,
+				sizeof(x->msg));
 
 	if (!rc)
-		rc = gf_plan_build(&sw->pw, (unsigned)x->world->size, &sw->plan, x->msg, sizeof(x->msg));
+		rc = gf_plan_build_accels(&sw->pw, ranks, n, &sw->plan, x->msg, sizeof(x->msg));
 	if (!rc && sw->plan.compute_s > 0 && sw->plan.steps_per_epoch) {
 		double need = secs / sw->plan.compute_s * 1.5 + 2;
 		int64_t epochs = (int64_t)ceil(need / (double)sw->plan.steps_per_epoch);
 		if (epochs > sw->pw.train.epochs) {
 			sw->pw.train.epochs = epochs;
-			rc = gf_plan_build(&sw->pw, (unsigned)x->world->size, &sw->plan, x->msg, sizeof(x->msg));
+			rc = gf_plan_build_accels(&sw->pw, ranks, n, &sw->plan, x->msg, sizeof(x->msg));
 		}
 	}
 	sw->plan.shuffle_seed = x->plan.shuffle_seed;
@@ -290,17 +298,29 @@ static int point_plan(struct gf_run_ctx *x, unsigned k, const char *value, doubl
 	return rc;
 }
 
-/* One timed training point, collective. Returns 0 or -errno with x->err agreed. */
-static int measure(struct gf_run_ctx *x, unsigned k, const char *value, double secs,
+/* "5-6 per rank" when the ranks hold different counts, "" when they split evenly. */
+static void split_words(const struct gf_plan *p, char *buf, size_t len)
+{
+	unsigned lo = gf_plan_rank_accels(p, p->ranks - 1);
+
+	if (lo == p->per_rank)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, " (%u-%u per rank)", lo, p->per_rank);
+}
+
+/* One timed training point of n accelerators, collective. Returns 0 or -errno with x->err
+ * agreed. */
+static int measure(struct gf_run_ctx *x, unsigned n, const char *value, double secs,
 		   struct gf_fig_sweep_point *pt)
 {
 	struct gf_sweep_state *sw = x->sw;
 	struct gf_train_cfg cfg = { 0 };
-	char label[32];
+	char label[96], split[48];
 	int rc, mrc;
 
 	x->msg[0] = '\0';
-	rc = gf_world_agree(point_plan(x, k, value, secs), x->msg, x->err, sizeof(x->err));
+	rc = gf_world_agree(point_plan(x, n, value, secs), x->msg, x->err, sizeof(x->err));
 	if (rc)
 		return rc;
 	cfg = (struct gf_train_cfg){
@@ -308,10 +328,12 @@ static int measure(struct gf_run_ctx *x, unsigned k, const char *value, double s
 		.duration_s = secs, .stop = x->stop, .progress = x->prog,
 		.step_barrier = sw->pw.accelerator.step_barrier ? step_barrier : NULL,
 	};
+	split_words(&sw->plan, split, sizeof(split));
 	if (value)
 		snprintf(label, sizeof(label), "vary %u: %s=%s", sw->fig.npoints + 1, sw->fig.vary_key, value);
 	else
-		snprintf(label, sizeof(label), "sweep %u: %u accelerators", sw->fig.npoints + 1, sw->plan.accels);
+		snprintf(label, sizeof(label), "sweep %u: %u accelerators%s", sw->fig.npoints + 1, sw->plan.accels,
+			 split);
 	gf_progress_phase(x->prog, label, GF_PROGRESS_TIME, 0, secs);
 	gf_world_barrier();
 	gf_iohook_probe_start(x, &sw->probe);
@@ -376,18 +398,18 @@ static void keep_fail(struct gf_run_ctx *x, const struct gf_fig_sweep_point *pt)
 
 /* A point, measured once more twice as long when it was not steady; recorded, its rows
  * kept or freed. Returns 0 or -errno. */
-static int point(struct gf_run_ctx *x, unsigned k, const char *value, struct gf_fig_sweep_point *out)
+static int point(struct gf_run_ctx *x, unsigned n, const char *value, struct gf_fig_sweep_point *out)
 {
 	struct gf_sweep_state *sw = x->sw;
 	struct gf_fig_sweep *f = &sw->fig;
 	double secs = f->point_s;
 	bool better;
-	int rc = measure(x, k, value, secs, out);
+	int rc = measure(x, n, value, secs, out);
 
 	if (!rc && !out->steady && !*x->stop) {
 		if (x->root)
 			free(x->s.rows), free(x->s.ts), x->s.rows = NULL, x->s.ts = NULL;
-		rc = measure(x, k, value, 2 * secs, out);
+		rc = measure(x, n, value, 2 * secs, out);
 		out->extended = true;
 	}
 	if (rc)
@@ -404,12 +426,15 @@ static int point(struct gf_run_ctx *x, unsigned k, const char *value, struct gf_
 	if (better && !f->vary)
 		f->answer = out->accelerators;
 	if (x->root) {
-		char r[64];
+		char r[64], split[48] = "";
 		keep_fail(x, out);
 		keep(x, better);
+		if (out->per_rank_min != out->per_rank)
+			snprintf(split, sizeof(split), " (%u ranks x %u, %u x %u)", out->ranks_at_max, out->per_rank,
+				 f->ranks - out->ranks_at_max, out->per_rank_min);
 		if (!x->cli->quiet)
-			fprintf(stderr, "sweep: %u accelerator(s)%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s\n",
-				out->accelerators, value ? ", " : "", value ? value : "", out->au_mean, out->au_min,
+			fprintf(stderr, "sweep: %u accelerator(s)%s%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s\n",
+				out->accelerators, split, value ? ", " : "", value ? value : "", out->au_mean, out->au_min,
 				out->samples_per_s, gf_format_rate(out->read_bytes_per_s, r, sizeof(r)),
 				out->passed ? "passed" : "failed", out->steady ? "steady" :
 				"not steady", out->extended ? " (measured twice as long)" : "");
@@ -427,29 +452,32 @@ static bool stopped(const struct gf_run_ctx *x)
 	return n != 0;
 }
 
-/* Where the search starts, in accelerators per rank: rank 0 decides (only it holds the
- * merged ceiling) and every rank takes its word. */
-static unsigned start_k(struct gf_run_ctx *x)
+/* Where the search starts, in accelerators: rank 0 decides (only it holds the merged
+ * ceiling) and every rank takes its word. */
+static unsigned start_count(struct gf_run_ctx *x)
 {
 	struct gf_fig_sweep *f = &x->sw->fig;
-	unsigned k = 1;
+	unsigned n = 1;
 
 	if (x->root && x->s.ceiling_ran)
 		f->ceiling_estimate = gf_summary_ceiling_accels(&x->s, x->w->metric.au);
 	if (x->cli->sweep_start) {
 		f->start_from = "--start";
-		k = x->cli->sweep_start / f->ranks;
+		n = x->cli->sweep_start;
 	} else if (f->vary || f->ceiling_estimate <= 0) {
 		f->start_from = "workload";
-		k = (unsigned)x->w->accelerator.per_rank;
+		n = (unsigned)x->w->accelerator.per_rank * f->ranks;
 	} else {
 		f->start_from = "ceiling";
-		k = f->ceiling_estimate / f->ranks < 1e6 ? (unsigned)(f->ceiling_estimate / f->ranks) : 1000000;
+		n = f->ceiling_estimate < 1e6 ? (unsigned)f->ceiling_estimate : 1000000;
+		/* An even split first (k per rank); the counts in between close the gap last. */
+		if (n >= f->ranks)
+			n -= n % f->ranks;
 	}
-	k = k ? k : 1;
-	gf_world_bcast(&k, sizeof(k), 0);
+	n = n ? n : 1;
+	gf_world_bcast(&n, sizeof(n), 0);
 	gf_world_bcast(&f->ceiling_estimate, sizeof(f->ceiling_estimate), 0);
-	return k;
+	return n;
 }
 
 int gf_sweep_run(struct gf_run_ctx *x)
@@ -459,12 +487,17 @@ int gf_sweep_run(struct gf_run_ctx *x)
 	struct gf_fig_sweep_point pt;
 	struct gf_search se;
 	uint64_t t0 = gf_now_ns();
-	unsigned k = start_k(x), max_points = x->cli->max_points ? x->cli->max_points : GF_SWEEP_POINTS;
+	unsigned n = start_count(x), max_points = x->cli->max_points ? x->cli->max_points : GF_SWEEP_POINTS;
+	/* The step barrier is called by each rank's first accelerator: a rank without one
+	 * would leave the others waiting, so no rank is idle then. */
+	unsigned nmin = x->w->accelerator.step_barrier ? f->ranks : 1;
 	int rc = 0;
 
-	if (k > f->kmax)
-		k = f->kmax;
-	f->start = k * f->ranks;
+	gf_search_init(&se, n, f->ranks, nmin, f->nmax, max_points);
+	if (!f->vary)
+		n = gf_search_next(&se);
+	n = n > f->nmax ? f->nmax : n < nmin ? nmin : n;
+	f->start = n;
 	if (x->root && !x->cli->quiet) {
 		char from[64];
 		if (f->ceiling_estimate > 0)
@@ -477,18 +510,17 @@ int gf_sweep_run(struct gf_run_ctx *x)
 	}
 	if (f->vary) {
 		for (unsigned i = 0; !rc && i < sw->nvalues && !stopped(x); i++)
-			rc = point(x, k, sw->value[i], &pt);
+			rc = point(x, n, sw->value[i], &pt);
 		if (sw->have_best && f->point[f->best].passed)
 			f->answer = f->point[f->best].accelerators;
 	} else {
-		gf_search_init(&se, k, f->kmax, max_points);
-		while (!rc && (k = gf_search_next(&se)) && !stopped(x)) {
-			rc = point(x, k, NULL, &pt);
+		while (!rc && (n = gf_search_next(&se)) && !stopped(x)) {
+			rc = point(x, n, NULL, &pt);
 			if (!rc)
-				gf_search_record(&se, k, pt.passed);
+				gf_search_record(&se, n, pt.passed);
 		}
-		f->converged = gf_search_converged(&se) && gf_search_answer(&se) < f->kmax;
-		f->bound = gf_search_answer(&se) >= f->kmax ? "dataset" : !f->converged ? "max-points" : NULL;
+		f->converged = gf_search_converged(&se) && gf_search_answer(&se) < f->nmax;
+		f->bound = gf_search_answer(&se) >= f->nmax ? "dataset" : !f->converged ? "max-points" : NULL;
 	}
 	f->elapsed_s = (double)(gf_now_ns() - t0) / 1e9;
 	if (x->root && sw->have_kept) {

@@ -1,11 +1,13 @@
 # sweep: what gpufeed sweep measured. Top: AU (mean, with the range over accelerators)
 # at each point against the threshold; bottom: samples/s delivered at each point. Searching
-# the count, x is the number of accelerators and the largest passing count is marked;
+# the count, x is the number of accelerators, each point labelled with its exact count
+# (counts the ranks cannot split evenly are measured too), the largest passing count marked;
 # with --vary, x is the point in the order measured, labelled with its value.
 #
 # Reads:  ARG2 = plots/sweep.csv (order, accelerators, value, au_mean_percent,
-#   au_min_percent, au_max_percent, samples_per_s, passed), written from summary.json's
-#   sweep.points in order.
+#   au_min_percent, au_max_percent, samples_per_s, passed, label: the count, with its
+#   split when the ranks hold different counts, "7 (1x4 + 1x3)"), written from
+#   summary.json's sweep.points in order.
 # Strings: ARG6 the answer line ("feeds N x h100 ..." or "best KEY: V"), ARG7 the --vary key.
 # Variables: threshold (AU %), answer (accelerators fed, 0 = none), vary (0/1), npoints,
 #   x_lo, x_hi (the x range: one point alone has none).
@@ -38,6 +40,8 @@ do for [fmt in formats] {
 		plot data using (column(xcol)):"au_mean_percent" smooth unique with lines lw 1 lc rgb c_grey notitle, \
 			data using (column(xcol)):"au_mean_percent":"au_min_percent":"au_max_percent" \
 				with yerrorbars lw 2 pt 7 ps 1.2 lc rgb c_blue title "AU mean (min..max over accelerators)", \
+			data using (column(xcol)):"au_mean_percent":(stringcolumn("label")) \
+				with labels left offset char 1, char 0.7 font ",13" tc rgb c_blue notitle, \
 			threshold with lines dt 2 lw 2 lc rgb c_red title "threshold", \
 			NaN with lines dt 3 lw 2 lc rgb c_green title "largest passing count"
 		unset arrow 1

@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
 # Description: gpufeed sweep on storage of known speed: an ext4 loop device whose reads
 # the block throttle caps at 40 MB/s (throttle.lib), read with O_DIRECT so that every
-# read reaches it. Two ranks emulate k accelerators each (batch 4 x 256 KiB every 0.25 s:
-# 4.19 MB/s each), so the supply feeds about 9.5 of them at full speed and 10.6 at AU 90%;
-# the count moves in steps of 2. Two ranks, because only rank 0 holds the merged ceiling
-# and every rank must start the search from the same count.
-# Then --vary reader.read_threads=1,4 with --require-fed 1000, and the refusals.
+# read reaches it. Two ranks emulate the accelerators (batch 4 x 256 KiB every 0.17 s:
+# 6.17 MB/s each), so the supply feeds about 6.5 of them at full speed and 7.2 at AU 90%:
+# the answer is odd (7: one rank 4, the other 3), which a search in steps of the ranks
+# could not find. Two ranks, because only rank 0 holds the merged ceiling, every rank must
+# start the search from the same count, and the counts in between split unevenly.
+# Then --vary reader.read_threads=1,4 at one accelerator over the 2 ranks (rank 1 idle)
+# with --require-fed 1000, and the refusals.
 # Expected: the sweep finds a count whose demand (count x per-accelerator demand) is
-# within 15% of 40 MB/s; that count passed and the next one measured above it failed;
+# within 15% of 40 MB/s; that count passed and the count one above it failed (exact to one
+# accelerator, not to the ranks); a count the ranks cannot split evenly was measured and
+# records its split (per_rank, per_rank_min, ranks_at_max), its rows one per accelerator
+# that ran;
 # plots/sweep.csv holds exactly summary.json's points; report.txt and report.html carry
 # the sweep; --vary measures one point per value and names the best; --require-fed N
 # exits 3 when fewer are fed; a --vary key outside the table, or one that changes the
 # dataset, a bad value, --require-fed without a count and a workload without compute
-# exit 2 before anything is written. About 70 s on 2 cores, which is the measurement
-# itself: the ceiling and 4-6 timed points of 6 s (a point must be steady over 4 full
-# seconds), then 2 --vary points of 5 s.
+# exit 2 before anything is written. A count below the ranks leaves a rank idle: it takes
+# part in the merge, adds no row, and neither divides by zero nor counts as an accelerator
+# at AU 0%. About 70-100 s on 2 cores at load 7 (61 s before the counts in between), the
+# measurement itself: the ceiling and 4-6 timed points of 6 s (a point must be steady over
+# 4 full seconds; one near the threshold is measured twice as long), then 2 --vary points
+# of 5 s.
 # The smallest count that failed is diagnosed from its own figures (sweep.failing_point,
 # its device sampled during the point): storage-bandwidth-bound, the device saturated,
 # in summary.json's sweep.diagnosis, report.txt and report.html; the run's diagnosis
@@ -50,7 +58,7 @@ reader:
   sample_shuffle: seed
 train:
   epochs: 1
-  computation_time: 0.25
+  computation_time: 0.17
 metric:
   au: 0.90
 accelerator:
@@ -109,6 +117,28 @@ expect "the answer's demand is within 15% of the 40 MB/s supply" "$s" \
 expect "the answer passed and the next count measured above it failed" "$s" \
 	'.sweep.accelerators_fed as $a | ([.sweep.points[] | select(.accelerators == $a) | .passed] | all) and
 	 ([.sweep.points[] | select(.accelerators > $a) | .passed] | any | not) and .sweep.converged'
+# Exact to one accelerator with 2 ranks: the count one above the answer was measured and
+# failed, and a count 2 ranks cannot split evenly was measured with its split recorded.
+expect "exact to one accelerator: the count one above the answer failed" "$s" \
+	'.sweep.accelerators_fed as $a | [.sweep.points[] | select(.accelerators == $a + 1) | .passed] == [false]'
+expect "an odd count was measured, split one rank x k and one x k - 1" "$s" \
+	'[.sweep.points[] | select(.accelerators % 2 == 1)] | length >= 1 and
+	 all(.per_rank == (.accelerators + 1) / 2 and .per_rank_min == .per_rank - 1 and .ranks_at_max == 1)'
+expect "the even counts split evenly" "$s" \
+	'[.sweep.points[] | select(.accelerators % 2 == 0) | .per_rank * 2 == .accelerators and .per_rank_min == .per_rank and .ranks_at_max == 2] | all'
+echo "   fed $fed: $( [ $((fed % 2)) -eq 1 ] && echo "odd, which steps of 2 could not find" || echo even)"
+rows=$(awk -F, 'NR > 1 { n[$1]++ } END { for (r in n) printf "%s:%d ", r, n[r] }' "$d/ranks.csv")
+want=$(jq -r --argjson a "$fed" 'first(.sweep.points[] | select(.accelerators == $a)) |
+	"0:\(.per_rank) 1:\(if .ranks_at_max == 2 then .per_rank else .per_rank_min end)"' "$s")
+[ "$(tr ' ' '\n' <<<"$rows" | grep . | sort | tr '\n' ' ')" = "$(tr ' ' '\n' <<<"$want" | grep . | sort | tr '\n' ' ')" ] &&
+	ok "ranks.csv of the answer: each rank's own accelerators ($rows)" ||
+	{ bad "ranks.csv rows per rank $rows, expected $want"; cat "$d/ranks.csv"; }
+grep -qE "^  point [0-9]+ +[0-9]*[13579] accelerators \(1 ranks x [0-9]+, 1 x [0-9]+\) \| AU" "$d/report.txt" &&
+	ok "report.txt shows the odd count and its split" || { bad "report.txt lacks the split"; sed -n '/^SWEEP/,/^$/p' "$d/report.txt"; }
+grep -qE "sweep [0-9]+: [0-9]*[13579] accelerators \([0-9]+-[0-9]+ per rank\)" "$TMP/sweep.out" &&
+	ok "progress names the odd point and its split" || { bad "no progress line for the odd point"; cat "$TMP/sweep.out"; }
+tail -n +2 "$d/plots/sweep.csv" | grep -qE ",[0-9]*[13579] \(1x[0-9]+ \+ 1x[0-9]+\)$" &&
+	ok "plots/sweep.csv labels the odd point with its split" || { bad "no split label in plots/sweep.csv"; cat "$d/plots/sweep.csv"; }
 expect "the ratio to the ceiling's estimate and the search time are reported" "$s" \
 	'(.sweep.measured_over_ceiling_estimate - .sweep.accelerators_fed / .sweep.ceiling_estimate_accelerators | fabs) < 1e-9
 	 and .sweep.search_s > 0'
@@ -165,16 +195,28 @@ grep -q 'id="sweep"' "$d/report.html" && ok "report.html has the sweep section" 
 # --vary on the same dataset (no datagen, no ceiling), with a gate it cannot pass.
 code=0
 throttle_run "$MPIRUN" --oversubscribe --bind-to none -np 2 "$GPUFEED" sweep "$TMP/w.yaml" \
-	--target "$THR_DIR/data" --results "$TMP/r2" --point-seconds 5 --start 6 \
+	--target "$THR_DIR/data" --results "$TMP/r2" --point-seconds 5 --start 1 \
 	--vary reader.read_threads=1,4 --require-fed 1000 >"$TMP/vary.out" 2>&1 || code=$?
 [ "$code" -eq 3 ] && ok "--require-fed 1000: exit 3" || { bad "--require-fed 1000: exit $code"; cat "$TMP/vary.out"; }
-grep -q "fewer than 1000" "$TMP/vary.out" && ok "... saying how many were fed" || bad "no --require-fed message"
+grep -q "fewer than 1000" "$TMP/vary.out" && ok "... saying how many were fed" || { bad "no --require-fed message"; cat "$TMP/vary.out"; }
 d=$(only_result "$TMP/r2")
-expect "--vary: one point per value at 6 accelerators, in order" "$d/summary.json" \
-	'.sweep.mode == "vary" and ([.sweep.points[].value] == ["1", "4"]) and ([.sweep.points[].accelerators] | unique == [6])'
+expect "--vary: one point per value at 1 accelerator, in order" "$d/summary.json" \
+	'.sweep.mode == "vary" and ([.sweep.points[].value] == ["1", "4"]) and ([.sweep.points[].accelerators] | unique == [1])'
 expect "--vary: the best value has the highest AU" "$d/summary.json" \
 	'.sweep.vary.best_value as $b | ([.sweep.points[] | select(.value == $b) | .au_percent.mean] | max) as $au |
 	 ([.sweep.points[].au_percent.mean] | max) - $au <= 0.5 and .sweep.vary.key == "reader.read_threads"'
 expect "--vary: no ceiling ran" "$d/summary.json" '.ceiling == null and .sweep.ceiling_estimate_accelerators == null'
+# One accelerator over 2 ranks: rank 1 idle, in the merge but not an accelerator.
+expect "one accelerator over 2 ranks: split 1 and 0 (idle)" "$d/summary.json" \
+	'[.sweep.points[] | .per_rank == 1 and .per_rank_min == 0 and .ranks_at_max == 1] | all'
+expect "the idle rank adds no accelerator: train and nodes count 1" "$d/summary.json" \
+	'.train.accelerators == 1 and ([.nodes[].accelerators] | add) == 1'
+au=$(awk -F, 'NR == 2 { print $4 }' "$d/ranks.csv")
+[ "$(awk 'END { print NR - 1 }' "$d/ranks.csv")" -eq 1 ] && [ "$(awk -F, 'NR == 2 { print $1 }' "$d/ranks.csv")" = 0 ] &&
+	ok "ranks.csv: one row, rank 0's" || { bad "ranks.csv of the idle-rank point"; cat "$d/ranks.csv"; }
+expect "AU is the active accelerator's alone (the idle rank is not an accelerator at 0%)" "$d/summary.json" \
+	"(.train.au_percent.mean - ${au:-nan} | fabs) < 0.001 and .train.au_percent.min == .train.au_percent.mean"
+awk -F, 'NR > 1 && $1 != 0 { exit 1 }' "$d/timeseries.csv" && ok "timeseries.csv: no rows of the idle rank" ||
+	{ bad "timeseries.csv has rows of the idle rank"; head "$d/timeseries.csv"; }
 echo "the whole test took $(($(date +%s) - start)) s after the refusals"
 finish

@@ -5,7 +5,10 @@
  * turns, and configuration-bound predicts the threads Little's law asks for (demand at
  * the threshold x busy time per sample / ranks).
  * A sweep's smallest failing count is diagnosed from its own train and nodes
- * (sweep.failing_point), the run's diagnosis from the answer's.
+ * (sweep.failing_point), the run's diagnosis from the answer's. The nodes section of a
+ * sweep's uneven count (node 0 with 2 accelerators, node 1 with 1, each accelerator
+ * reading the same at the same AU) shows neither node slow, and a node whose accelerators
+ * stall still does.
  * Buggy result: a class shadowed by an earlier rule (e.g. checkpoint halts blamed on
  * reads), a page-cache run called fed, a wrong thread count, a next step naming no knob,
  * a failing point diagnosed from the answer's figures. */
@@ -20,6 +23,8 @@
 #include <string.h>
 
 #include "report/diagnosis.h"
+#include "report/nodes.h"
+#include "report/summary.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -265,6 +270,53 @@ static void test_no_training(void **state)
 	json_object_put(s);
 }
 
+/* Nodes built from accelerator rows: 2 accelerators on node 0, 1 on node 1, each read
+ * the same bytes. au1 is node 1's accelerator's AU. */
+static struct json_object *uneven_nodes(double au1)
+{
+	static struct gf_accel_row rows[3] = {
+		{ .rank = 0, .node = 0, .accel = 0, .au = 95, .bytes = 1000000 },
+		{ .rank = 0, .node = 0, .accel = 1, .au = 95, .bytes = 1000000 },
+		{ .rank = 1, .node = 1, .accel = 2, .au = 95, .bytes = 1000000 },
+	};
+	static struct gf_run_summary s;
+	struct json_object *j = json_object_new_object(), *n;
+
+	memset(&s, 0, sizeof(s));
+	rows[2].au = au1;
+	s.rows = rows;
+	s.nrows = 3;
+	s.train_ran = true;
+	s.elapsed_s = 10;
+	s.ranks = 2;
+	n = gf_nodes_json(&s);
+	assert_non_null(n);
+	json_object_object_add(j, "nodes", n);
+	return j;
+}
+
+static void test_uneven_nodes(void **state)
+{
+	struct json_object *j = uneven_nodes(95), *n;
+	struct gf_slow_node slow;
+
+	(void)state;
+	assert_int_equal(json_object_array_length(json_object_object_get(j, "nodes")), 2);
+	for (size_t i = 0; i < 2; i++) {
+		n = json_object_array_get_idx(json_object_object_get(j, "nodes"), i);
+		assert_int_equal(json_object_get_int(json_object_object_get(n, "accelerators")), i ? 1 : 2);
+		assert_true(fabs(json_object_get_double(json_object_object_get(n, "read_rate_vs_median")) - 1) < 1e-9);
+		assert_true(fabs(json_object_get_double(json_object_object_get(n, "au_vs_others")) - 1) < 1e-9);
+	}
+	assert_false(gf_nodes_slowest(j, &slow));
+	json_object_put(j);
+	/* Node 1's accelerator at AU 40% against 95%: that node is the slow one. */
+	j = uneven_nodes(40);
+	assert_true(gf_nodes_slowest(j, &slow));
+	assert_int_equal(slow.node, 1);
+	json_object_put(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_sweep_failing),
 		cmocka_unit_test(test_no_training),
+		cmocka_unit_test(test_uneven_nodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,11 @@
  * demand_bytes_per_s = batch x mean / compute; a dataset too small for one batch per
  * accelerator is -EINVAL with a message; file paths look like
  * "<root>/train[/<sub>]/img_3_of_10.npz"; a plan of 10^10 samples builds at once and
- * gf_plan_sample works near the end of an epoch.
+ * gf_plan_sample works near the end of an epoch. A sweep's in-between counts
+ * (gf_plan_build_accels: 1 to 13 accelerators over 4 ranks, some ranks one fewer or
+ * idle): the ranks' counts differ by at most one and sum to the count, their first
+ * indexes run on without gap, and walking each rank's own accelerators reads every
+ * sample of the epoch's shares once.
  * Expected result: all of the above hold exactly (statistics within stated tolerances).
  * Buggy result: a sample read twice or never, shares overlapping, every epoch alike (or
  * unstable orders), sizes whose mean/stdev drift or reach 0, offsets that leave gaps or
@@ -228,6 +232,56 @@ static void test_shares_cover(void **state)
 				assert_true(identity < distinct / 2);
 			free(seen);
 		}
+	}
+}
+
+/* Counts that 4 ranks cannot split evenly: each rank walks its own accelerators, as
+ * phase/train.c does, and together they read each sample of the shares once. */
+static void test_uneven_split(void **state)
+{
+	struct gf_workload w;
+	struct gf_plan p;
+	char err[512];
+
+	(void)state;
+	small_workload(&w, 97, 3, 2, 1, GF_SHUFFLE_SEED, GF_SHUFFLE_SEED);
+	for (unsigned n = 1; n <= 13; n++) {
+		uint8_t *seen = calloc(291, 1);
+		unsigned sum = 0, next = 0, lo = ~0u, hi = 0;
+		uint64_t read = 0;
+		struct gf_epoch e;
+
+		assert_non_null(seen);
+		assert_int_equal(gf_plan_build_accels(&w, 4, n, &p, err, sizeof(err)), 0);
+		assert_int_equal(p.accels, n);
+		assert_int_equal(p.per_rank, (n + 3) / 4);
+		assert_int_equal(p.share, 291 / n);
+		gf_plan_epoch(&p, 1, &e);
+		for (unsigned r = 0; r < 4; r++) {
+			unsigned k = gf_plan_rank_accels(&p, r);
+			assert_int_equal(gf_plan_rank_first(&p, r), next);
+			lo = k < lo ? k : lo;
+			hi = k > hi ? k : hi;
+			for (unsigned a = 0; a < k; a++)
+				for (uint64_t pos = 0; pos < p.share; pos++) {
+					struct gf_sample sm;
+					gf_plan_sample(&e, gf_plan_rank_first(&p, r) + a, pos, &sm);
+					assert_true(sm.id < 291);
+					if (seen[sm.id])
+						fail_msg("%u accelerators: sample %llu read twice", n, (unsigned long long)sm.id);
+					seen[sm.id] = 1;
+					read++;
+				}
+			next += k;
+			sum += k;
+		}
+		assert_int_equal(sum, n);
+		assert_int_equal(hi, p.per_rank);
+		assert_true(hi - lo <= 1);
+		/* Only the remainder of whole shares is left out, as DLIO's drop_last. */
+		assert_int_equal(read, (uint64_t)n * p.share);
+		assert_true(291 - read < n);
+		free(seen);
 	}
 }
 
@@ -1128,6 +1182,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_shares_cover),
+		cmocka_unit_test(test_uneven_split),
 		cmocka_unit_test(test_epoch_orders),
 		cmocka_unit_test(test_seed_selects_order),
 		cmocka_unit_test(test_size_statistics),
