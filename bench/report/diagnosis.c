@@ -437,6 +437,13 @@ static void device_busy(const struct fig *f, struct gf_diagnosis *d)
 	d->storage_limit = req < GF_DIAG_IOPS_REQ ? "requests" : "bytes";
 }
 
+/* Whole accelerators a supply keeps at the AU threshold: 7.5 is 7 fed, never 8 (the
+ * sweep measured 8 failing where this once said "about 8"). */
+static double fed_at(const struct fig *f, double supply)
+{
+	return floor(f->accels * per(supply, f->demand_bw * f->thr));
+}
+
 static void bandwidth(const struct fig *f, struct gf_diagnosis *d)
 {
 	double supply = fmax(f->c_bw, f->bw);
@@ -461,13 +468,13 @@ static void bandwidth(const struct fig *f, struct gf_diagnosis *d)
 		     "(reader.transfer_size, larger samples per file) or add IOPS (devices, a faster volume class); "
 		     "at %s the storage feeds about %.0f of these accelerators at the threshold",
 		     per(f->dev_rreq, f->dev_el), gf_format_size((uint64_t)per(f->dev_rbytes, f->dev_rreq), a, sizeof(a)),
-		     gf_format_rate(supply, b, sizeof(b)), f->accels * per(supply, f->demand_bw * f->thr));
+		     gf_format_rate(supply, b, sizeof(b)), fed_at(f, supply));
 		return;
 	}
 	step(d, "", "the storage delivers about %s and the accelerators need %s: more readers only queue; the storage "
 	     "feeds about %.0f of these accelerators at the threshold; add storage bandwidth (servers, devices, links)",
 	     gf_format_rate(supply, a, sizeof(a)), gf_format_rate(f->demand_bw, b, sizeof(b)),
-	     (f->accels * per(supply, f->demand_bw * f->thr)));
+	     fed_at(f, supply));
 }
 
 static void checkpoint(const struct fig *f, struct gf_diagnosis *d)
