@@ -138,3 +138,57 @@ int gf_ns_json_to_file(const char *path, struct json_object *o)
 
 	return text ? gf_ns_write_file(path, text, strlen(text)) : -ENOMEM;
 }
+
+int gf_ns_pathinfo_hosts(const char *pathinfo, char *host, size_t len)
+{
+	const char *p = pathinfo;
+	size_t o = 0;
+
+	if (!len)
+		return -EINVAL;
+	host[0] = '\0';
+	/* Each brick is "<POSIX(brick path):host:file path>" (GlusterFS posix xlator's
+	 * pathinfo); a replicated or dispersed file lists one per copy. */
+	while ((p = strstr(p, "<POSIX("))) {
+		const char *h = strstr(p, "):"), *e;
+		if (!h)
+			break;
+		h += 2;
+		e = strchr(h, ':');
+		if (!e)
+			break;
+		size_t n = (size_t)(e - h);
+		/* The same host twice (two bricks on one server) is one server. */
+		bool seen = false;
+		for (const char *q = host; *q && !seen;) {
+			size_t qn = strcspn(q, "+");
+			seen = qn == n && !strncmp(q, h, n);
+			q += qn + (q[qn] == '+');
+		}
+		if (n && !seen && o + n + 2 <= len) {
+			if (o)
+				host[o++] = '+';
+			memcpy(host + o, h, n);
+			o += n;
+			host[o] = '\0';
+		}
+		p = e;
+	}
+	return o ? 0 : -ENODATA;
+}
+
+int gf_ns_server(const char *path, char *host, size_t len)
+{
+	const struct gf_io_ns *ns;
+	char info[2048];
+	int rc = ns_of(path, &ns);
+
+	if (len)
+		host[0] = '\0';
+	if (rc)
+		return rc;
+	if (!ns->pathinfo)
+		return -EOPNOTSUPP;
+	rc = ns->pathinfo(path, info, sizeof(info), ns_detail, sizeof(ns_detail));
+	return rc ? rc : gf_ns_pathinfo_hosts(info, host, len);
+}

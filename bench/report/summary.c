@@ -721,12 +721,20 @@ static int write_checkpoint_csv(const char *dir, const struct gf_run_summary *s)
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	fprintf(f, "burst,kind,checkpoint,rank,seconds\n");
+	/* server: where the rank's shard file was (GlusterFS's brick host), empty where the
+	 * file system does not say; a name with a comma or quote is quoted as CSV does. */
+	fprintf(f, "burst,kind,checkpoint,rank,seconds,server\n");
 	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
 		const struct gf_fig_burst *b = &s->ckpt->bursts[i];
-		for (int r = 0; b->rank_s && r < s->ranks; r++)
-			fprintf(f, "%u,%s,%u,%d,%.6f\n", i, b->restore ? "restore" : "write", b->index, r,
-				b->rank_s[r]);
+		for (int r = 0; b->rank_s && r < s->ranks; r++) {
+			const char *srv = b->rank_server ? b->rank_server + (size_t)r * GF_FIG_SERVER : "";
+			bool quote = strpbrk(srv, ",\"\n") != NULL;
+			fprintf(f, "%u,%s,%u,%d,%.6f,%s", i, b->restore ? "restore" : "write", b->index, r,
+				b->rank_s[r], quote ? "\"" : "");
+			for (const char *p = srv; *p && p < srv + GF_FIG_SERVER; p++)
+				fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, f);
+			fprintf(f, "%s\n", quote ? "\"" : "");
+		}
 	}
 	return fclose(f) ? -errno : 0;
 }
