@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,27 +149,39 @@ int gf_ns_pathinfo_hosts(const char *pathinfo, char *host, size_t len)
 		return -EINVAL;
 	host[0] = '\0';
 	/* Each brick is "<POSIX(brick path):host:file path>" (GlusterFS posix xlator's
-	 * pathinfo); a replicated or dispersed file lists one per copy. */
+	 * pathinfo); a replicated or dispersed file lists one per copy. A brick is named
+	 * host:brick path: servers in containers or namespaces may share a host name. */
 	while ((p = strstr(p, "<POSIX("))) {
-		const char *h = strstr(p, "):"), *e;
-		if (!h)
+		const char *b = p + 7, *be = strstr(b, "):"), *h, *e;
+		char one[1024];
+		if (!be)
 			break;
-		h += 2;
+		h = be + 2;
 		e = strchr(h, ':');
 		if (!e)
 			break;
-		size_t n = (size_t)(e - h);
-		/* The same host twice (two bricks on one server) is one server. */
+		size_t hn = (size_t)(e - h), bn = (size_t)(be - b), n;
+		/* Too long for the field: the brick path's end tells bricks apart best. */
+		size_t room = len - 1 < sizeof(one) - 1 ? len - 1 : sizeof(one) - 1;
+		if (hn + 1 + bn > room && hn + 4 < room) {
+			size_t keep = room - hn - 4;
+			n = (size_t)snprintf(one, sizeof(one), "%.*s:...%.*s", (int)hn, h, (int)keep, be - keep);
+		} else {
+			n = (size_t)snprintf(one, sizeof(one), "%.*s:%.*s", (int)hn, h, (int)bn, b);
+		}
+		if (n >= sizeof(one))
+			n = sizeof(one) - 1;
+		/* The same brick twice is one. */
 		bool seen = false;
 		for (const char *q = host; *q && !seen;) {
 			size_t qn = strcspn(q, "+");
-			seen = qn == n && !strncmp(q, h, n);
+			seen = qn == n && !strncmp(q, one, n);
 			q += qn + (q[qn] == '+');
 		}
-		if (n && !seen && o + n + 2 <= len) {
+		if (hn && !seen && o + (o ? 1 : 0) + n + 1 <= len) {
 			if (o)
 				host[o++] = '+';
-			memcpy(host + o, h, n);
+			memcpy(host + o, one, n);
 			o += n;
 			host[o] = '\0';
 		}

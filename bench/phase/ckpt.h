@@ -70,7 +70,7 @@ struct gf_ckpt_cleanup {
 	char where[1024];         /* the first that stayed and why ("rank N: path: cause") */
 };
 
-#define GF_CKPT_SERVER 64 /* bytes of a server's name in gf_ckpt_burst.rank_server */
+#define GF_CKPT_SERVER 128 /* bytes of a server's name in gf_ckpt_burst.rank_server */
 
 /* One rank's part of one burst. */
 struct gf_ckpt_rank_times {
@@ -96,7 +96,7 @@ struct gf_ckpt_burst {
 	 * checkpoint_latency.csv. */
 	double *rank_detail;
 	/* world entries (rank 0 only): the server that holds each rank's shard file, as the
-	 * file system names it (GlusterFS: the brick's host), "" where it cannot be told;
+	 * file system names it (GlusterFS: the brick, host:path), "" where it cannot be told;
 	 * several files of one rank on different servers joined by ';'. Asked once per file
 	 * after the burst's timing, for checkpoint_ranks.csv. */
 	char (*rank_server)[GF_CKPT_SERVER];

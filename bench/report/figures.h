@@ -89,7 +89,7 @@ struct gf_fig_burst {
 	 * NULL when unknown (borrowed) */
 	const char *rank_server;
 };
-#define GF_FIG_SERVER 64
+#define GF_FIG_SERVER 128
 
 struct gf_fig_ckpt {
 	const struct gf_fig_burst *bursts;

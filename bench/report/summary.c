@@ -721,7 +721,7 @@ static int write_checkpoint_csv(const char *dir, const struct gf_run_summary *s)
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	/* server: where the rank's shard file was (GlusterFS's brick host), empty where the
+	/* server: where the rank's shard file was (GlusterFS's brick, host:path), empty where the
 	 * file system does not say; a name with a comma or quote is quoted as CSV does. */
 	fprintf(f, "burst,kind,checkpoint,rank,seconds,server\n");
 	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
