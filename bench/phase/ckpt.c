@@ -534,7 +534,8 @@ int gf_ckpt_burst_merge(const struct gf_ckpt_rank_times *all, int n, struct gf_c
 }
 
 /* The servers that hold owner's shard files of checkpoint index (GlusterFS names them;
- * elsewhere ""), distinct ones joined by ';'. One request per file, outside the timing. */
+ * elsewhere ""), one per file in the order the rank writes them (shard_file's), joined by
+ * ';'. One request per file, outside the timing. */
 static void shard_servers(const struct gf_ckpt_cfg *c, unsigned index, int owner, char *out, size_t len)
 {
 	struct gf_model_share s;
@@ -550,11 +551,8 @@ static void shard_servers(const struct gf_ckpt_cfg *c, unsigned index, int owner
 		if (gf_ns_server(path, host, sizeof(host)))
 			return; /* the file system does not say: every file alike */
 		size_t n = strlen(host);
-		const char *hit = strstr(out, host);
-		if (hit && (hit == out || hit[-1] == ';') && (hit[n] == ';' || !hit[n]))
-			continue;
 		if (o + n + 2 > len)
-			return;
+			return; /* the files that fit */
 		o += (size_t)snprintf(out + o, len - o, "%s%s", o ? ";" : "", host);
 	}
 }

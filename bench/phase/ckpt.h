@@ -97,7 +97,7 @@ struct gf_ckpt_burst {
 	double *rank_detail;
 	/* world entries (rank 0 only): the server that holds each rank's shard file, as the
 	 * file system names it (GlusterFS: the brick, host:path), "" where it cannot be told;
-	 * several files of one rank on different servers joined by ';'. Asked once per file
+	 * a rank of several files: one per file in the order it writes them, joined by ';'. Asked once per file
 	 * after the burst's timing, for checkpoint_ranks.csv. */
 	char (*rank_server)[GF_CKPT_SERVER];
 };

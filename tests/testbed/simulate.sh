@@ -86,13 +86,48 @@ measure() {
 	done
 }
 
+# placement DIR NAME: the server of each rank's shard in NAME's write burst, by rank, as
+# the simulator's servers.shard_placement ("[1, 0, ...]"): gpufeed records the brick that
+# holds each file (checkpoint_ranks.csv's server column, GlusterFS's pathinfo, a rank's
+# files in the order it writes them); bricks are numbered in the order of their names,
+# the same in every run of a testbed. A rank here writes two files, ZeRO 3's model states
+# (0.5 MB) and then its optimizer states (3.0 MB): the rank's shard is placed with the
+# last, 86% of its bytes. Empty when the column is.
+placement() {
+	local csv
+	csv=$(only_result "$1/$2-ck")/checkpoint_ranks.csv
+	[ -f "$csv" ] || return 0
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		col["server"] && $col["kind"] == "write" && $col["burst"] == 0 && $col["server"] != "" {
+			k = split($col["server"], f, ";"); srv[$col["rank"]] = f[k]; names[f[k]] = 1; n++ }
+		END {
+			if (!n) exit
+			k = 0; m = 0
+			for (b in names) sorted[++m] = b
+			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
+			for (i = 1; i <= m; i++) idx[sorted[i]] = i - 1
+			printf "["
+			for (r = 0; r < n; r++) printf "%s%d", r ? ", " : "", idx[srv[r]]
+			printf "]"
+		}' "$csv"
+}
+
 # simcal DIR NIC LINK QUARTER_NIC TOL RTOL TTOL: the base system file from the shaping (payload rates
 # in bytes/s) and A's placement skew, calibrated on A's runs, then B and C predicted with
 # --check: every burst within TOL percent (restores RTOL), training reads within TTOL; then
 # the table of predicted vs measured. Needs only the results folders (also run by
 # hand on kept ones: GF_SIMCAL_KEEP=DIR keeps them, GF_SIMCAL_FROM=DIR reuses them).
 simcal() {
-	local d=$1 nic=$2 link=$3 qnic=$4 tol=$5 rtol=$6 ttol=$7 fitted c fig e t
+	local d=$1 nic=$2 link=$3 qnic=$4 tol=$5 rtol=$6 ttol=$7 fitted c fig e t place
+	# Which server holds each rank's shard, as A recorded it (same names, same directory:
+	# the same in B and C, checked below); without it the model pools the servers and
+	# scales the bytes by the skew.
+	place=$(placement "$d" A)
+	echo "A: shard placement ${place:-not recorded} (checkpoint_ranks.csv)"
+	for c in A4 B C; do
+		[ -z "$place" ] || [ "$(placement "$d" $c)" = "$place" ] ||
+			echo "note: $c's shards sit elsewhere: $(placement "$d" $c)"
+	done
 	cat >"$d/testbed.yaml" <<YAML
 name: testbed
 description: "gpufeed's testbed: client and server hosts as network namespaces, links shaped with tc"
@@ -107,6 +142,7 @@ servers:
   read_bandwidth: 1TB/s
   write_bandwidth: 1TB/s
   burst_placement_skew: $(cat "$d/A-ck.skew")
+${place:+  shard_placement: $place}
 YAML
 	# A at two sizes: the bandwidths and the bursts' fixed cost apart.
 	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" "$(only_result "$d/A4-ck")" "$(only_result "$d/A-tr")" --system "$d/testbed.yaml" \
