@@ -112,6 +112,22 @@ placement() {
 		}' "$csv"
 }
 
+# best_tr DIR NAME...: of the training runs NAME-tr that exist, the results folder of the
+# fastest (train.read_bytes_per_s).
+best_tr() {
+	local d=$1 n f best="" bv=-1 v
+	shift
+	for n in "$@"; do
+		[ -d "$d/$n-tr" ] || continue
+		f=$(only_result "$d/$n-tr")
+		v=$(jq -r '.train.read_bytes_per_s // 0' "$f/summary.json")
+		if awk -v a="$v" -v b="$bv" 'BEGIN { exit !(a > b) }'; then
+			best=$f bv=$v
+		fi
+	done
+	echo "$best"
+}
+
 # simcal DIR NIC LINK QUARTER_NIC TOL RTOL TTOL: the base system file from the shaping (payload rates
 # in bytes/s) and A's placement skew, calibrated on A's runs, then B and C predicted with
 # --check: every burst within TOL percent (restores RTOL), training reads within TTOL; then
@@ -144,14 +160,15 @@ servers:
   burst_placement_skew: $(cat "$d/A-ck.skew")
 ${place:+  shard_placement: $place}
 YAML
-	# A at two sizes: the bandwidths and the bursts' fixed cost apart.
-	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" "$(only_result "$d/A4-ck")" "$(only_result "$d/A-tr")" --system "$d/testbed.yaml" \
+	# A at two sizes: the bandwidths and the bursts' fixed cost apart; its fastest
+	# training run the read latency.
+	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" "$(only_result "$d/A4-ck")" "$(best_tr "$d" A A2 A3)" --system "$d/testbed.yaml" \
 		--results "$d/cal" >"$d/cal.out" 2>&1 || { bad "simulate --calibrate"; cat "$d/cal.out"; return; }
 	cat "$d/cal.out"
 	fitted=$(only_result "$d/cal")/system.yaml
-	"$GPUFEED" simulate --check "$(only_result "$d/B-ck")" "$(only_result "$d/B-tr")" --system "$fitted" >"$d/B.out" 2>&1 ||
+	"$GPUFEED" simulate --check "$(only_result "$d/B-ck")" "$(best_tr "$d" B B2)" --system "$fitted" >"$d/B.out" 2>&1 ||
 		{ bad "simulate --check B"; cat "$d/B.out"; return; }
-	"$GPUFEED" simulate --check "$(only_result "$d/C-ck")" "$(only_result "$d/C-tr")" --system "$fitted" \
+	"$GPUFEED" simulate --check "$(only_result "$d/C-ck")" "$(best_tr "$d" C C2)" --system "$fitted" \
 		--set-system clients.nic_bandwidth="$qnic" >"$d/C.out" 2>&1 || { bad "simulate --check C"; cat "$d/C.out"; return; }
 	for c in B C; do
 		echo "--- $c predicted on the system fitted to A (placement skew of $c measured: $(cat "$d/$c-ck.skew"))"
@@ -162,8 +179,11 @@ YAML
 		[ "$(wc -l <"$d/$c.err")" = 3 ] || bad "$c: expected 3 figures (write, restore, train read) in the --check table"
 		# The training reads are compared in bytes/s delivered (the AU a run measures is not
 		# delivered / demand); their AU, for the record:
-		jq -r '"   train: AU \(.train.au_percent.mean | floor)%, read \(.train.read_bytes_per_s / 1e6 * 100 | floor / 100) MB/s, demand \(.train.demand_read_bytes_per_s_per_accelerator * 8 / 1e6 * 100 | floor / 100) MB/s"' \
-			"$(only_result "$d/$c-tr")/summary.json"
+		for t in "$d/$c"-tr "$d/${c}2"-tr; do
+			[ -d "$t" ] || continue
+			jq -r --arg n "${t##*/}" '"   \($n): AU \(.train.au_percent.mean | floor)%, read \(.train.read_bytes_per_s / 1e6 * 100 | floor / 100) MB/s, demand \(.train.demand_read_bytes_per_s_per_accelerator * 8 / 1e6 * 100 | floor / 100) MB/s"' \
+				"$(only_result "$t")/summary.json"
+		done
 		while read -r fig e; do
 			t=$tol
 			[ "$fig" = restore ] && t=$rtol
@@ -218,10 +238,19 @@ measure A 4 gft-c1,gft-c2
 # does not shrink with them, which --calibrate fits from the two sizes.
 measure A4 4 gft-c1,gft-c2 1/16000 ck
 measure B 2 gft-c1,gft-c2,gft-c3,gft-c4
+# The training runs again, spread over the test's minutes: a run of 1.5 to 6 s on 2
+# shared cores is slowed by whatever else runs then (B's and C's by up to 40% in the
+# suite), never sped up, so the fastest of A's three fits the read latency and the
+# fastest of B's and C's two is predicted (best_tr): each the least-disturbed run.
+measure A2 4 gft-c1,gft-c2 1/4000 tr
+measure B2 2 gft-c1,gft-c2,gft-c3,gft-c4 1/4000 tr
 "$SRCDIR/scripts/testbed-rate.sh" clients=${QRATE}mbit 2>/dev/null || bad "testbed-rate.sh"
 measure C 4 gft-c1,gft-c2
+measure C2 4 gft-c1,gft-c2 1/4000 tr
+"$SRCDIR/scripts/testbed-rate.sh" clients=${CRATE}mbit 2>/dev/null || bad "testbed-rate.sh"
+measure A3 4 gft-c1,gft-c2 1/4000 tr
 if [ -n "${GF_SIMCAL_KEEP:-}" ]; then
-	mkdir -p "$GF_SIMCAL_KEEP" && cp -r "$TMP"/[ABC]-* "$TMP"/A4-* "$GF_SIMCAL_KEEP"/
+	mkdir -p "$GF_SIMCAL_KEEP" && cp -r "$TMP"/[ABC]-* "$TMP"/A[234]-* "$TMP"/[BC]2-* "$GF_SIMCAL_KEEP"/
 fi
 [ "$failures" = 0 ] || finish
 
