@@ -15,7 +15,7 @@
 # -23..+9% in eight runs); the training reads, compared in bytes/s delivered (the AU a
 # run measures is not delivered / demand, the model's), within 35% (the fastest of each:
 # B -4..+8%, C -2..+16%; docs/simulate.md). The table of predicted vs measured at the end.
-# About 3.5 minutes. GF_SIMCAL_KEEP=DIR keeps the results folders; GF_SIMCAL_FROM=DIR
+# About 3 minutes (2 on a quiet machine). GF_SIMCAL_KEEP=DIR keeps the results folders; GF_SIMCAL_FROM=DIR
 # reruns only the simulator on kept ones.
 # Buggy: a model whose per-node NIC or server links do not bind (B and C would be predicted
 # as A), a placement the model ignores (B's bursts too fast), a fit that absorbs the links,
