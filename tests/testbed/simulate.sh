@@ -11,7 +11,7 @@
 # B and C (their faster training run of two); gpufeed compare then sets B's measured
 # burst beside its prediction.
 # Expected: B's and C's predicted write burst times within 15% of the measured on a quiet
-# machine (25% in the suite, see TOL below), restores within 25% (35% in the suite: B's
+# machine (25% in the suite, see TOL below), restores within 15% (35% in the suite: B's
 # -23..+9% in sixteen runs); the training reads, compared in bytes/s delivered (the AU a
 # run measures is not delivered / demand, the model's), within 35% (the fastest of each:
 # B 0..+18%, C -1..+16%; docs/simulate.md). The table of predicted vs measured at the end.
@@ -25,7 +25,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh)"; exit 77; }
 # Percent. Writes: the issue's 15%, with the bursts' fixed cost fitted from A's two sizes
-# and the placement (B -12..+8%, C -12..+3% in sixteen runs). Restores 25%: B's is -23..+9%,
+# and the placement (B -12..+8%, C -12..+3% in sixteen runs). Restores 15%: B's is -23..+9%,
 # its busiest server link carrying 75-85% of its payload rate in the slow runs where the
 # model fills it (the placement gives which ranks end first, not that). Training reads
 # 35%: with each request's round trips (servers.read_request_latency) and the fastest of
