@@ -256,6 +256,23 @@ static int ns_unlink(const char *uri, char *detail, size_t dlen)
 	return 0;
 }
 
+/* GlusterFS answers this virtual xattr with the bricks that hold the file. */
+static int ns_pathinfo(const char *uri, char *buf, size_t len, char *detail, size_t dlen)
+{
+	const char *path;
+	glfs_t *fs;
+	ssize_t n;
+	int rc = volume_of(uri, &fs, &path, detail, dlen);
+
+	if (rc)
+		return rc;
+	n = len ? glfs_getxattr(fs, path, "trusted.glusterfs.pathinfo", buf, len - 1) : -1;
+	if (n < 0)
+		return errno == ENODATA || errno == ERANGE ? -ENODATA : fail(errno, detail, dlen, "getxattr", uri);
+	buf[n] = '\0';
+	return 0;
+}
+
 static int ns_rmdir(const char *uri, char *detail, size_t dlen)
 {
 	const char *path;
@@ -379,6 +396,7 @@ static const struct gf_io_ns gfapi_ns = {
 	.dir_empty = ns_dir_empty,
 	.mkdirs = ns_mkdirs,
 	.rmdir = ns_rmdir,
+	.pathinfo = ns_pathinfo,
 	.unlink = ns_unlink,
 	.statvfs = ns_statvfs,
 	.read_small = ns_read_small,

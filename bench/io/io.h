@@ -113,6 +113,10 @@ struct gf_io_ns {
 	 * in one namespace (one bucket); a missing one is no error. Cleanup names what a run
 	 * wrote, never "everything under a prefix" (run/owned.h). */
 	int (*unlink_many)(const char *const *names, size_t n, char *detail, size_t dlen);
+	/* Optional: where the file name is stored, as the file system says it (GlusterFS's
+	 * virtual xattr trusted.glusterfs.pathinfo: "(<DISTRIBUTE:v-dht> <POSIX(/b):host:/b/f>)"),
+	 * NUL-terminated in buf. -ENODATA or -EOPNOTSUPP where the file system does not say. */
+	int (*pathinfo)(const char *name, char *buf, size_t len, char *detail, size_t dlen);
 };
 
 struct gf_io_ops {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,4 +138,70 @@ int gf_ns_json_to_file(const char *path, struct json_object *o)
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
 
 	return text ? gf_ns_write_file(path, text, strlen(text)) : -ENOMEM;
+}
+
+int gf_ns_pathinfo_hosts(const char *pathinfo, char *host, size_t len)
+{
+	const char *p = pathinfo;
+	size_t o = 0;
+
+	if (!len)
+		return -EINVAL;
+	host[0] = '\0';
+	/* Each brick is "<POSIX(brick path):host:file path>" (GlusterFS posix xlator's
+	 * pathinfo); a replicated or dispersed file lists one per copy. A brick is named
+	 * host:brick path: servers in containers or namespaces may share a host name. */
+	while ((p = strstr(p, "<POSIX("))) {
+		const char *b = p + 7, *be = strstr(b, "):"), *h, *e;
+		char one[1024];
+		if (!be)
+			break;
+		h = be + 2;
+		e = strchr(h, ':');
+		if (!e)
+			break;
+		size_t hn = (size_t)(e - h), bn = (size_t)(be - b), n;
+		/* Too long for the field: the brick path's end tells bricks apart best. */
+		size_t room = len - 1 < sizeof(one) - 1 ? len - 1 : sizeof(one) - 1;
+		if (hn + 1 + bn > room && hn + 4 < room) {
+			size_t keep = room - hn - 4;
+			n = (size_t)snprintf(one, sizeof(one), "%.*s:...%.*s", (int)hn, h, (int)keep, be - keep);
+		} else {
+			n = (size_t)snprintf(one, sizeof(one), "%.*s:%.*s", (int)hn, h, (int)bn, b);
+		}
+		if (n >= sizeof(one))
+			n = sizeof(one) - 1;
+		/* The same brick twice is one. */
+		bool seen = false;
+		for (const char *q = host; *q && !seen;) {
+			size_t qn = strcspn(q, "+");
+			seen = qn == n && !strncmp(q, one, n);
+			q += qn + (q[qn] == '+');
+		}
+		if (hn && !seen && o + (o ? 1 : 0) + n + 1 <= len) {
+			if (o)
+				host[o++] = '+';
+			memcpy(host + o, one, n);
+			o += n;
+			host[o] = '\0';
+		}
+		p = e;
+	}
+	return o ? 0 : -ENODATA;
+}
+
+int gf_ns_server(const char *path, char *host, size_t len)
+{
+	const struct gf_io_ns *ns;
+	char info[2048];
+	int rc = ns_of(path, &ns);
+
+	if (len)
+		host[0] = '\0';
+	if (rc)
+		return rc;
+	if (!ns->pathinfo)
+		return -EOPNOTSUPP;
+	rc = ns->pathinfo(path, info, sizeof(info), ns_detail, sizeof(ns_detail));
+	return rc ? rc : gf_ns_pathinfo_hosts(info, host, len);
 }

@@ -38,6 +38,16 @@ int gf_ns_write_file(const char *path, const void *buf, size_t len);
  * requests as the backend allows; a missing one is no error. */
 int gf_ns_unlink_many(const char *const *names, size_t n);
 
+/* The brick that holds the file path, as "host:brick path", for file systems that say
+ * (GlusterFS, over FUSE or gfapi: trusted.glusterfs.pathinfo; the bricks of a replicated
+ * file joined by '+'). One request; 0 with the name in host (a brick path too long for
+ * len keeps its end), or -ENODATA / -EOPNOTSUPP where it cannot be told (host is then "").
+ */
+int gf_ns_server(const char *path, char *host, size_t len);
+/* Pure, for the unit tests: the bricks of a pathinfo text into host ("" and -ENODATA when
+ * it names none). */
+int gf_ns_pathinfo_hosts(const char *pathinfo, char *host, size_t len);
+
 /* JSON files: read whole (NULL on failure), and written whole (a reader never sees half
  * a file). */
 struct json_object *gf_ns_json_from_file(const char *path);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "io/beneath.h"
@@ -176,6 +177,20 @@ static int ns_rmdir(const char *name, char *detail, size_t dlen)
 	return ns_remove(name, true, detail, dlen);
 }
 
+/* A GlusterFS FUSE mount answers this virtual xattr with the bricks of the file; other
+ * file systems have no such attribute (ENODATA) or no xattrs (ENOTSUP). */
+static int ns_pathinfo(const char *name, char *buf, size_t len, char *detail, size_t dlen)
+{
+	ssize_t n = len ? lgetxattr(name, "trusted.glusterfs.pathinfo", buf, len - 1) : -1;
+
+	(void)detail;
+	(void)dlen;
+	if (n < 0)
+		return errno == ENOTSUP ? -EOPNOTSUPP : errno == ENODATA || errno == ERANGE ? -ENODATA : -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
 static int ns_unlink(const char *name, char *detail, size_t dlen)
 {
 	return ns_remove(name, false, detail, dlen);
@@ -292,6 +307,7 @@ const struct gf_io_ns gf_io_posix_ns = {
 	.dir_empty = ns_dir_empty,
 	.mkdirs = ns_mkdirs,
 	.rmdir = ns_rmdir,
+	.pathinfo = ns_pathinfo,
 	.unlink = ns_unlink,
 	.statvfs = ns_statvfs,
 	.read_small = ns_read_small,

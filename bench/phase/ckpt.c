@@ -533,9 +533,35 @@ int gf_ckpt_burst_merge(const struct gf_ckpt_rank_times *all, int n, struct gf_c
 	return movers && out->rank_s && out->rank_detail ? 0 : -ENOMEM;
 }
 
+/* The servers that hold owner's shard files of checkpoint index (GlusterFS names them;
+ * elsewhere ""), one per file in the order the rank writes them (shard_file's), joined by
+ * ';'. One request per file, outside the timing. */
+static void shard_servers(const struct gf_ckpt_cfg *c, unsigned index, int owner, char *out, size_t len)
+{
+	struct gf_model_share s;
+	char path[4300], host[GF_CKPT_SERVER];
+	uint64_t bytes;
+	size_t o = 0;
+	int g;
+
+	out[0] = '\0';
+	gf_model_share(c->w, c->m, owner, &s);
+	for (unsigned i = 0; shard_file(c, &s, i, &g, &bytes); i++) {
+		shard_path(c, index, owner, g, path, sizeof(path));
+		if (gf_ns_server(path, host, sizeof(host)))
+			return; /* the file system does not say: every file alike */
+		size_t n = strlen(host);
+		if (o + n + 2 > len)
+			return; /* the files that fit */
+		o += (size_t)snprintf(out + o, len - o, "%s%s", o ? ";" : "", host);
+	}
+}
+
 int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 		  struct gf_ckpt_burst *out, char *err, size_t errlen)
 {
+	char server[GF_CKPT_SERVER] = "";
+	char (*servers)[GF_CKPT_SERVER] = NULL;
 	struct gf_ckpt_rank_times t;
 	char msg[1024] = "", dir[4200];
 	int owner = restore && c->restore_from ? c->restore_from[c->rank] : c->rank;
@@ -569,14 +595,22 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 		rc = file_per_rank(c, index, owner, restore, &t, msg, sizeof(msg));
 	t.total_s = (gf_now_ns() - t0) / 1e9;
 	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
+	/* After the timing: which server holds the shard ("which server held the slowest
+	 * shard", and the placement gpufeed simulate models). */
+	if (!rc && !shared)
+		shard_servers(c, index, owner, server, sizeof(server));
 
-	if (c->rank == 0)
+	if (c->rank == 0) {
 		all = calloc((size_t)c->world, sizeof(*all));
+		servers = calloc((size_t)c->world, sizeof(*servers));
+	}
 	gf_world_gather_bytes_on(GF_COMM_CKPT, &t, sizeof(t), all);
+	gf_world_gather_bytes_on(GF_COMM_CKPT, server, sizeof(server), servers);
 	/* Rank 0 short of memory keeps the burst's figures empty, not the run. */
 	if (c->rank == 0 && all)
 		gf_ckpt_burst_merge(all, c->world, out);
 	free(all);
+	out->rank_server = servers;
 	if (c->w->checkpoint.rank_sync)
 		gf_world_barrier_on(GF_COMM_CKPT);
 	return rc;
@@ -588,6 +622,8 @@ void gf_ckpt_burst_free(struct gf_ckpt_burst *b)
 	b->rank_s = NULL;
 	free(b->rank_detail);
 	b->rank_detail = NULL;
+	free(b->rank_server);
+	b->rank_server = NULL;
 }
 
 /* One delete of gf_ckpt_remove: a failure is counted in cnt (count, bytes) and the first
@@ -723,6 +759,7 @@ int gf_ckpt_phase_add(struct gf_ckpt_phase *ph, struct gf_ckpt_burst *b)
 	ph->bursts[ph->nbursts++] = *b;
 	b->rank_s = NULL;
 	b->rank_detail = NULL;
+	b->rank_server = NULL;
 	return 0;
 }
 

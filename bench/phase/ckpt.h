@@ -70,6 +70,8 @@ struct gf_ckpt_cleanup {
 	char where[1024];         /* the first that stayed and why ("rank N: path: cause") */
 };
 
+#define GF_CKPT_SERVER 128 /* bytes of a server's name in gf_ckpt_burst.rank_server */
+
 /* One rank's part of one burst. */
 struct gf_ckpt_rank_times {
 	double open_s, write_s, sync_s, close_s, total_s;
@@ -93,6 +95,11 @@ struct gf_ckpt_burst {
 	/* world x GF_CKPT_RANK_FIELDS (rank 0 only): each rank's time broken down, for
 	 * checkpoint_latency.csv. */
 	double *rank_detail;
+	/* world entries (rank 0 only): the server that holds each rank's shard file, as the
+	 * file system names it (GlusterFS: the brick, host:path), "" where it cannot be told;
+	 * a rank of several files: one per file in the order it writes them, joined by ';'. Asked once per file
+	 * after the burst's timing, for checkpoint_ranks.csv. */
+	char (*rank_server)[GF_CKPT_SERVER];
 };
 
 /* The fields of gf_ckpt_burst.rank_detail, per rank. */

@@ -85,7 +85,11 @@ struct gf_fig_burst {
 	int writers;              /* ranks that moved data */
 	const double *rank_s;     /* ranks entries, NULL when unknown (borrowed) */
 	const double *rank_detail; /* ranks x GF_FIG_RANK_FIELDS, NULL when unknown (borrowed) */
+	/* ranks x GF_FIG_SERVER chars: the server that held each rank's shard ("" unknown),
+	 * NULL when unknown (borrowed) */
+	const char *rank_server;
 };
+#define GF_FIG_SERVER 128
 
 struct gf_fig_ckpt {
 	const struct gf_fig_burst *bursts;

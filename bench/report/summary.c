@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "report/ckpt_csv.h"
 #include "report/nodes.h"
 #include "report/device.h"
 #include "report/results.h"
@@ -711,49 +712,6 @@ static int write_series_csv(const char *dir, const char *name, const struct gf_t
 	return fclose(f) ? -errno : 0;
 }
 
-/* One row per rank per burst: what the checkpoint plot draws. */
-static int write_checkpoint_csv(const char *dir, const struct gf_run_summary *s)
-{
-	char path[4200];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/checkpoint_ranks.csv", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fprintf(f, "burst,kind,checkpoint,rank,seconds\n");
-	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
-		const struct gf_fig_burst *b = &s->ckpt->bursts[i];
-		for (int r = 0; b->rank_s && r < s->ranks; r++)
-			fprintf(f, "%u,%s,%u,%d,%.6f\n", i, b->restore ? "restore" : "write", b->index, r,
-				b->rank_s[r]);
-	}
-	return fclose(f) ? -errno : 0;
-}
-
-/* Where each rank's time in each burst went: open, write (or read), sync, close. */
-static int write_checkpoint_latency_csv(const char *dir, const struct gf_run_summary *s)
-{
-	char path[4200];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/checkpoint_latency.csv", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fprintf(f, "burst,kind,checkpoint,rank,bytes,open_s,transfer_s,sync_s,close_s,total_s,blocks_verified\n");
-	for (unsigned i = 0; i < s->ckpt->nbursts; i++) {
-		const struct gf_fig_burst *b = &s->ckpt->bursts[i];
-		for (int r = 0; b->rank_detail && r < s->ranks; r++) {
-			const double *d = b->rank_detail + (size_t)r * GF_FIG_RANK_FIELDS;
-			fprintf(f, "%u,%s,%u,%d,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.0f\n", i, b->restore ? "restore" : "write",
-				b->index, r, d[GF_FIG_R_BYTES], d[GF_FIG_R_OPEN_S], d[GF_FIG_R_WRITE_S],
-				d[GF_FIG_R_SYNC_S], d[GF_FIG_R_CLOSE_S], d[GF_FIG_R_TOTAL_S], d[GF_FIG_R_BLOCKS]);
-		}
-	}
-	return fclose(f) ? -errno : 0;
-}
-
 int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 {
 	struct json_object *j = gf_summary_json(s);
@@ -764,9 +722,9 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 	rc = gf_results_write_json(dir, "summary.json", j);
 	json_object_put(j);
 	if (!rc && s->ckpt && s->ckpt->nbursts)
-		rc = write_checkpoint_csv(dir, s);
+		rc = gf_ckpt_csv_ranks(dir, s);
 	if (!rc && s->ckpt && s->ckpt->nbursts)
-		rc = write_checkpoint_latency_csv(dir, s);
+		rc = gf_ckpt_csv_latency(dir, s);
 	if (!rc && (s->train_ran || s->ceiling_ran))
 		rc = write_latency_csv(dir, s);
 	if (!rc && s->train_ran)

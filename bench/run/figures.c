@@ -27,6 +27,7 @@ void gf_figures_read_path(struct gf_run_summary *s, const struct gf_dio_decision
 }
 
 /* checkpoint_latency.csv's columns are the checkpoint phase's per-rank fields. */
+_Static_assert(GF_FIG_SERVER == GF_CKPT_SERVER, "rank_server is passed as it is");
 _Static_assert((int)GF_FIG_RANK_FIELDS == (int)GF_CKPT_RANK_FIELDS && (int)GF_FIG_R_TOTAL_S == (int)GF_CKPT_R_TOTAL_S &&
 		       (int)GF_FIG_R_BYTES == (int)GF_CKPT_R_BYTES && (int)GF_FIG_R_OPEN_S == (int)GF_CKPT_R_OPEN_S &&
 		       (int)GF_FIG_R_WRITE_S == (int)GF_CKPT_R_WRITE_S && (int)GF_FIG_R_SYNC_S == (int)GF_CKPT_R_SYNC_S &&
@@ -51,7 +52,7 @@ const struct gf_fig_ckpt *gf_figures_ckpt(struct gf_fig_ckpt *f, struct gf_fig_b
 			.rank_median_s = c->rank_median_s, .rank_max_s = c->rank_max_s, .open_max_s = c->open_max_s,
 			.write_max_s = c->write_max_s, .sync_max_s = c->sync_max_s,
 			.blocks_verified = c->blocks_verified, .writers = c->writers, .rank_s = c->rank_s,
-			.rank_detail = c->rank_detail,
+			.rank_detail = c->rank_detail, .rank_server = c->rank_server ? c->rank_server[0] : NULL,
 		};
 	}
 	*f = (struct gf_fig_ckpt){

@@ -142,6 +142,17 @@ int gf_calib_load(const char *dir, struct gf_calib_run *r, char *err, size_t err
 	if (!(r->request_bytes > 0))
 		r->request_bytes = 64.0 * 1024 * 1024;
 	load_reads(j, r);
+	{
+		/* false (a boolean or the word) restores every rank's own shard. */
+		struct json_object *ck = NULL, *v = NULL;
+		r->restore_shifts = true;
+		if (json_object_object_get_ex(j, "workload", &ck) && json_object_object_get_ex(ck, "checkpoint", &ck) &&
+		    json_object_object_get_ex(ck, "recovery_rank_shift", &v))
+			r->restore_shifts = json_object_is_type(v, json_type_boolean) ? json_object_get_boolean(v)
+					    : strcmp(json_object_get_string(v), "false") != 0;
+		double sh = num(j, "workload.checkpoint.restore_shift");
+		r->restore_shift = sh > 0 && sh <= 1e9 ? (int64_t)sh : 0;
+	}
 	json_object_put(j);
 	return 0;
 }
@@ -156,7 +167,13 @@ static uint64_t flat_share(const void *ctx, unsigned rank)
 static int predict_burst(struct gf_sim_cluster *c, struct gf_calib_run *r, bool write, double *out)
 {
 	struct gf_sim_burst b;
-	int rc = gf_sim_burst_setup(c, write, flat_share, r, r->request_bytes, NULL);
+	int *owner = NULL;
+	/* With a placement, the restore reads the files the run's restore map names. */
+	int rc = write ? 0 : gf_sim_restore_owners(c, r->restore_shifts, r->restore_shift, &owner);
+
+	if (!rc)
+		rc = gf_sim_burst_setup(c, write, flat_share, r, owner, r->request_bytes, NULL);
+	free(owner);
 
 	if (!rc)
 		rc = gf_sim_burst_run(c, NULL, &b);

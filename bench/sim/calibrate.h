@@ -45,6 +45,10 @@ struct gf_calib_run {
 	double bytes_per_rank; /* checkpoint: every moving rank's share */
 	unsigned moving;       /* ranks that wrote */
 	double request_bytes;  /* checkpoint.buffer_size */
+	/* the restore's map (model/restore.h): checkpoint.recovery_rank_shift not false, and
+	 * checkpoint.restore_shift */
+	bool restore_shifts;
+	int64_t restore_shift;
 	/* training reads */
 	double demand_per_rank, read_request_bytes, read_depth, sample_bytes;
 	double measured[GF_CAL_FIGS];  /* s, s, bytes/s, bytes/s; 0 = not measured */

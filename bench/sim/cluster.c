@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/restore.h"
+
 static const struct {
 	const char *key, *name;
 } limits[GF_LIM_KINDS] = {
@@ -47,6 +49,28 @@ static int64_t add_pooled(struct gf_sim_cluster *c, double cap, int kind)
 	return cap > 0 ? gf_flow_add_res(&c->net, cap, kind) : -1;
 }
 
+/* Server i's link (each direction) and time at srv_*0 + i. Returns 0 or -ENOMEM. */
+static int add_per_server(struct gf_sim_cluster *c)
+{
+	const struct gf_system *sys = c->sys;
+	double link = sys->network.link_bandwidth;
+
+	for (int what = 0; what < 3; what++) {
+		int64_t *first = what == 0 ? &c->srv_link_w0 : what == 1 ? &c->srv_link_r0 : &c->srv_time0;
+		if (what < 2 && !(link > 0))
+			continue;
+		for (int64_t i = 0; i < sys->servers.count; i++) {
+			/* A server's time in server-seconds per second, as the pool's. */
+			int64_t r = gf_flow_add_res(&c->net, what < 2 ? link : 1.0, what < 2 ? GF_LIM_LINK : GF_LIM_SERVERS);
+			if (r < 0)
+				return (int)r;
+			if (i == 0)
+				*first = r;
+		}
+	}
+	return 0;
+}
+
 int gf_sim_cluster_init(struct gf_sim_cluster *c, const struct gf_system *sys, unsigned nodes,
 			unsigned ranks, char *err, size_t errlen)
 {
@@ -62,6 +86,7 @@ int gf_sim_cluster_init(struct gf_sim_cluster *c, const struct gf_system *sys, u
 	c->ranks = ranks;
 	c->rpn = rpn;
 	c->node_tx0 = c->node_rx0 = -1;
+	c->srv_link_w0 = c->srv_link_r0 = c->srv_time0 = -1;
 	if (nodes == 0 || ranks == 0 || (uint64_t)ranks > (uint64_t)nodes * rpn ||
 	    (uint64_t)ranks <= (uint64_t)(nodes - 1) * rpn) {
 		snprintf(err, errlen, "%u ranks do not fill %u nodes of %u ranks (clients.ranks_per_node)",
@@ -93,6 +118,9 @@ int gf_sim_cluster_init(struct gf_sim_cluster *c, const struct gf_system *sys, u
 	c->meta = add_pooled(c, sys->servers.metadata_rate, GF_LIM_METADATA);
 	c->req = add_pooled(c, (double)sys->object_store.prefixes * sys->object_store.prefix_request_rate,
 			    GF_LIM_REQUESTS);
+	/* Each server's own resources, only with a placement: memory linear in servers. */
+	if (sys->servers.shard_placement_n && add_per_server(c) < 0)
+		goto nomem;
 	if ((sys->network.bisection_bandwidth > 0 && (c->bis_w < 0 || c->bis_r < 0)) ||
 	    (sys->network.link_bandwidth > 0 && (c->link_w < 0 || c->link_r < 0)) || c->servers < 0 ||
 	    (sys->servers.metadata_rate > 0 && c->meta < 0) ||
@@ -126,9 +154,11 @@ static double request_latency(const struct gf_system *s)
 /* The resources a flow of node `node` crosses, writing or reading. skew > 1: the data
  * sits unevenly on the servers (whole files placed by hash), so a byte of it costs the
  * pooled links and servers skew bytes: the pool then empties when the busiest server
- * has moved its share, as the real one does. */
+ * has moved its share, as the real one does. server >= 0 (a placement): the flow crosses
+ * that server's own link and time as well as the pools (which then bind only together
+ * with training reads, spread over every server). */
 static uint32_t uses_of(const struct gf_sim_cluster *c, unsigned node, bool write, double request_bytes,
-			double sample_bytes, double skew, struct gf_flow_use *u)
+			double sample_bytes, double skew, int64_t server, struct gf_flow_use *u)
 {
 	const struct gf_system *s = c->sys;
 	uint32_t n = 0;
@@ -147,39 +177,61 @@ static uint32_t uses_of(const struct gf_sim_cluster *c, unsigned node, bool writ
 		u[n++] = (struct gf_flow_use){ (uint32_t)c->meta, 1.0 / sample_bytes };
 	if (c->req >= 0 && request_bytes > 0)
 		u[n++] = (struct gf_flow_use){ (uint32_t)c->req, 1.0 / request_bytes };
+	if (server >= 0) {
+		int64_t sl = write ? c->srv_link_w0 : c->srv_link_r0;
+		if (sl >= 0)
+			u[n++] = (struct gf_flow_use){ (uint32_t)(sl + server), 1.0 };
+		u[n++] = (struct gf_flow_use){ (uint32_t)(c->srv_time0 + server),
+					       1.0 / (write ? s->servers.write_bandwidth : s->servers.read_bandwidth) };
+	}
 	return n;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_slot(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	const struct gf_sim_slot *x = a, *y = b;
 
-	return (x > y) - (x < y);
+	if (x->bytes != y->bytes)
+		return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+	return (x->server > y->server) - (x->server < y->server);
 }
 
-/* One class per distinct share on each node. */
+/* The server that holds the shard file of rank `rank` (with owner: of owner[rank]), or -1
+ * without a placement. */
+static int64_t server_of(const struct gf_sim_cluster *c, const int *owner, unsigned rank)
+{
+	const struct gf_system *s = c->sys;
+	unsigned o = owner ? (unsigned)owner[rank] : rank;
+
+	return s->servers.shard_placement_n ? (int64_t)s->servers.shard_placement[o % s->servers.shard_placement_n]
+					    : -1;
+}
+
+/* One class per distinct share (and with a placement, server) on each node. */
 static int add_burst_classes(struct gf_sim_cluster *c, bool write, gf_sim_share_fn share,
-			     const void *ctx, double request_bytes, unsigned *moving)
+			     const void *ctx, const int *owner, double request_bytes, unsigned *moving)
 {
 	const struct gf_system *s = c->sys;
 	double lat = request_latency(s);
 	double ceiling = write ? s->clients.rank_write_bandwidth : s->clients.rank_read_bandwidth;
-	struct gf_flow_use u[8];
+	/* A placement says where each byte is: no skew on top of it. */
+	double skew = s->servers.shard_placement_n ? 1.0 : s->servers.burst_placement_skew;
+	struct gf_flow_use u[10];
 
 	*moving = 0;
 	for (unsigned node = 0; node < c->nodes; node++) {
 		unsigned first = node * c->rpn, n = c->ranks - first < c->rpn ? c->ranks - first : c->rpn;
-		uint32_t nu = uses_of(c, node, write, request_bytes, 0, s->servers.burst_placement_skew, u);
 
 		for (unsigned i = 0; i < n; i++)
-			c->scratch[i] = share(ctx, first + i);
-		qsort(c->scratch, n, sizeof(*c->scratch), cmp_u64);
+			c->scratch[i] = (struct gf_sim_slot){ share(ctx, first + i), server_of(c, owner, first + i) };
+		qsort(c->scratch, n, sizeof(*c->scratch), cmp_slot);
 		for (unsigned i = 0, j; i < n; i = j) {
-			double bytes = (double)c->scratch[i];
-			for (j = i + 1; j < n && c->scratch[j] == c->scratch[i]; j++)
+			double bytes = (double)c->scratch[i].bytes;
+			for (j = i + 1; j < n && !cmp_slot(&c->scratch[j], &c->scratch[i]); j++)
 				;
 			if (bytes == 0)
 				continue; /* ranks that move nothing take no part */
+			uint32_t nu = uses_of(c, node, write, request_bytes, 0, skew, c->scratch[i].server, u);
 			struct gf_flow_class k = {
 				.mult = j - i, .cap = ceiling > 0 ? ceiling : INFINITY, .bytes = bytes,
 				/* One request at a time, then the fsync (or the multipart completion). */
@@ -247,7 +299,7 @@ static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads 
 	for (unsigned node = 0; node < c->nodes; node++) {
 		unsigned first = node * c->rpn, n = c->ranks - first < c->rpn ? c->ranks - first : c->rpn;
 		/* A dataset of many files spreads evenly: no skew. */
-		uint32_t nu = uses_of(c, node, false, r->request_bytes, r->sample_bytes, 1.0, u);
+		uint32_t nu = uses_of(c, node, false, r->request_bytes, r->sample_bytes, 1.0, -1, u);
 		struct gf_flow_class k = { .mult = n, .cap = cap, .bytes = INFINITY, .tail_s = 0,
 					   .tag = -1 - (int32_t)node, .cap_kind = kind };
 		int64_t rc = gf_flow_add_class(&c->net, &k, u, nu);
@@ -258,7 +310,7 @@ static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads 
 }
 
 int gf_sim_burst_setup(struct gf_sim_cluster *c, bool write, gf_sim_share_fn share, const void *ctx,
-		       double request_bytes, const struct gf_sim_reads *reads)
+		       const int *owner, double request_bytes, const struct gf_sim_reads *reads)
 {
 	const struct gf_system *s = c->sys;
 	unsigned moving;
@@ -269,7 +321,7 @@ int gf_sim_burst_setup(struct gf_sim_cluster *c, bool write, gf_sim_share_fn sha
 	if (!(request_bytes > 0))
 		return -EINVAL;
 	gf_flow_clear_classes(&c->net);
-	rc = add_burst_classes(c, write, share, ctx, request_bytes, &moving);
+	rc = add_burst_classes(c, write, share, ctx, owner, request_bytes, &moving);
 	if (!rc && reads)
 		rc = add_read_classes(c, reads);
 	if (rc)
@@ -282,6 +334,34 @@ int gf_sim_burst_setup(struct gf_sim_cluster *c, bool write, gf_sim_share_fn sha
 	if (reads)
 		c->reads = *reads;
 	return 0;
+}
+
+int gf_sim_restore_owners(const struct gf_sim_cluster *c, bool shift, int64_t fixed_shift, int **owner)
+{
+	int *node_of;
+	int rc;
+
+	*owner = NULL;
+	if (!c->sys->servers.shard_placement_n)
+		return 0;
+	node_of = malloc(c->ranks * sizeof(*node_of));
+	*owner = malloc(c->ranks * sizeof(**owner));
+	if (!node_of || !*owner) {
+		free(node_of);
+		free(*owner);
+		*owner = NULL;
+		return -ENOMEM;
+	}
+	/* Ranks fill nodes in order, as gf_sim_cluster_init places them. */
+	for (unsigned r = 0; r < c->ranks; r++)
+		node_of[r] = (int)(r / c->rpn);
+	rc = gf_restore_map(node_of, (int)c->ranks, shift, fixed_shift, *owner);
+	free(node_of);
+	if (rc) {
+		free(*owner);
+		*owner = NULL;
+	}
+	return rc;
 }
 
 struct done {

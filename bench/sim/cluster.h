@@ -9,8 +9,10 @@
  * 1/read_bandwidth per byte read, so reads and writes share it), the metadata service
  * (per-sample opens of file-per-sample datasets) and an object store's request rate.
  * A rank's own ceiling and its latency bound are caps on its flow. A checkpoint burst's
- * few large files may sit unevenly on the servers (servers.burst_placement_skew): each
- * of its bytes then costs the pooled links and servers that factor.
+ * few large files may sit unevenly on the servers: with servers.shard_placement each
+ * server has its own link and time resources too, and each shard's flow crosses its own
+ * server's (max-min fair with the client links); without it each byte costs the pooled
+ * links and servers servers.burst_placement_skew times.
  *
  * Ranks on a node that move the same bytes are one flow class with a multiplicity, so
  * memory is linear in nodes (at most ranks_per_node classes a node) and never in bytes.
@@ -67,7 +69,10 @@ struct gf_sim_cluster {
 	struct gf_flow_net net;
 	int64_t node_tx0, node_rx0; /* first node resource, -1 without a node limit */
 	int64_t bis_w, bis_r, link_w, link_r, servers, meta, req; /* -1 when unlimited */
-	uint64_t *scratch;          /* rpn shares of one node */
+	/* With servers.shard_placement: server i's own link (each direction) and time are
+	 * srv_link_w0 + i, srv_link_r0 + i, srv_time0 + i (-1: none or no link limit). */
+	int64_t srv_link_w0, srv_link_r0, srv_time0;
+	struct gf_sim_slot { uint64_t bytes; int64_t server; } *scratch; /* rpn shares of one node */
 	/* the burst set up last */
 	double metadata_s, overhead_s;
 	bool with_reads;
@@ -105,10 +110,20 @@ struct gf_sim_burst {
 
 /* Set up the flows of one burst: every rank's share (share(ctx, rank) bytes) written
  * (write = true, in requests of request_bytes) or read back (restore), and with reads
- * != NULL the training reads alongside. Returns 0, -ENOMEM or -EINVAL. The network keeps
- * them: gf_sim_burst_run runs them as often as asked. */
+ * != NULL the training reads alongside. owner (ranks entries, or NULL: each rank its
+ * own) names the rank whose shard file each rank moves (a restore reads another's): with
+ * servers.shard_placement, that file's server is placement[owner mod its length], and
+ * the flow crosses that server's link and time instead of a pool scaled by the skew.
+ * Returns 0, -ENOMEM or -EINVAL. The network keeps them: gf_sim_burst_run runs them as
+ * often as asked. */
 int gf_sim_burst_setup(struct gf_sim_cluster *c, bool write, gf_sim_share_fn share, const void *ctx,
-		       double request_bytes, const struct gf_sim_reads *reads);
+		       const int *owner, double request_bytes, const struct gf_sim_reads *reads);
+/* The restore's owner map as a run makes it (model/restore.h) for the cluster's ranks on
+ * nodes of ranks_per_node: *owner (ranks entries, malloc'd) = the rank whose shard each
+ * rank reads. Only needed with servers.shard_placement: *owner = NULL without one.
+ * Returns 0, -ENOMEM or -EINVAL. */
+int gf_sim_restore_owners(const struct gf_sim_cluster *c, bool shift, int64_t fixed_shift, int **owner);
+
 /* Run the burst set up last. alone: the reads' figures without a burst (for the metadata
  * phase, when reads run at their own pace), or NULL. Returns 0 or the flow run's error. */
 int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *alone,

@@ -91,16 +91,23 @@ static int checkpoint(struct gf_sim_cluster *c, const struct gf_workload *w, str
 	rd = wr;
 	rd.shift = w->checkpoint.restore_shift > 0 ? (unsigned)w->checkpoint.restore_shift % p->ranks
 						   : c->rpn % p->ranks;
-	rc = gf_sim_burst_setup(c, true, model_share, &wr, buf, NULL);
+	rc = gf_sim_burst_setup(c, true, model_share, &wr, NULL, buf, NULL);
 	if (!rc)
 		rc = bursts(c, p->write_count, NULL, &p->write, &p->write_burst_max_s);
-	if (!rc)
-		rc = gf_sim_burst_setup(c, false, model_share, &rd, buf, NULL);
+	if (!rc) {
+		/* With a placement, whose file each rank reads decides its server. */
+		int *owner = NULL;
+		rc = gf_sim_restore_owners(c, w->checkpoint.recovery_rank_shift != GF_SHIFT_FALSE,
+					   w->checkpoint.restore_shift, &owner);
+		if (!rc)
+			rc = gf_sim_burst_setup(c, false, model_share, &rd, owner, buf, NULL);
+		free(owner);
+	}
 	if (!rc)
 		rc = bursts(c, p->restore_count, NULL, &p->restore, &p->restore_burst_max_s);
 	if (!rc && reads) {
 		double unused;
-		rc = gf_sim_burst_setup(c, true, model_share, &wr, buf, reads);
+		rc = gf_sim_burst_setup(c, true, model_share, &wr, NULL, buf, reads);
 		if (!rc)
 			rc = bursts(c, p->write_count, &p->read, &p->async, &unused);
 	}

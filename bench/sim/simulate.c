@@ -551,10 +551,13 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 		struct gf_system sys;
 		if (load_system(&a, &sys, err, sizeof(err))) {
 			fprintf(errf, "gpufeed: %s\n", err);
+			gf_system_free(&sys);
 			return GF_EXIT_USAGE;
 		}
-		return a.check ? gf_cmd_calib_check(a.dirs, a.ndirs, &sys, out, errf)
-			       : gf_cmd_calibrate(a.dirs, a.ndirs, &sys, a.results, out, errf);
+		rc = a.check ? gf_cmd_calib_check(a.dirs, a.ndirs, &sys, out, errf)
+			     : gf_cmd_calibrate(a.dirs, a.ndirs, &sys, a.results, out, errf);
+		gf_system_free(&sys);
+		return rc;
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -568,6 +571,7 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 		rc = run_sweep(&a, s, err, sizeof(err));
 	if (rc) {
 		fprintf(errf, "gpufeed: %s\n", err);
+		gf_system_free(&s->sys);
 		free(s);
 		return rc == -ENOMEM ? GF_EXIT_FAILED : GF_EXIT_USAGE;
 	}
@@ -575,6 +579,7 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 	j = summary_json(s);
 	if (!j) {
 		fprintf(errf, "gpufeed: out of memory\n");
+		gf_system_free(&s->sys);
 		free(s);
 		return GF_EXIT_FAILED;
 	}
@@ -582,6 +587,7 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 		gf_simulated_text(out, j);
 	rc = write_results(&a, s, j, out, errf);
 	json_object_put(j);
+	gf_system_free(&s->sys);
 	free(s);
 	return rc ? GF_EXIT_FAILED : GF_EXIT_OK;
 }

@@ -61,6 +61,9 @@ const struct gf_sys_key gf_sys_keys[] = {
 	    "file creates and opens per second, the whole system (0: no limit)"),
 	KEY("servers.burst_placement_skew", GF_SYS_FACTOR, servers.burst_placement_skew, 1, 1e7, false,
 	    "the busiest server's bytes of a checkpoint burst over an even share (1: even; up to servers.count)"),
+	KEY("servers.shard_placement", GF_SYS_SERVER_LIST, servers.shard_placement, 0, 1e7, false,
+	    "the server (0 to servers.count - 1) that holds each rank's checkpoint shard, by global rank, "
+	    "repeating for more ranks (none: striped, with burst_placement_skew); a list such as [0, 0, 1, 0]"),
 	KEY("object_store.prefix_request_rate", GF_SYS_RATE, object_store.prefix_request_rate, 0, 1e12, false,
 	    "requests per second per key prefix (0: not an object store)"),
 	KEY("object_store.prefixes", GF_SYS_COUNT, object_store.prefixes, 1, 1e9, false,
@@ -91,6 +94,13 @@ void gf_system_defaults(struct gf_system *s)
 	 * failure for an accelerator is 50,000 hours, then a 100,000-accelerator cluster ...
 	 * will likely experience a failure every half-hour". */
 	s->failures.accelerator_mttf = 50000.0 * 3600.0;
+}
+
+void gf_system_free(struct gf_system *s)
+{
+	free(s->servers.shard_placement);
+	s->servers.shard_placement = NULL;
+	s->servers.shard_placement_n = 0;
 }
 
 static const struct gf_sys_key *find_key(const char *path)
@@ -213,6 +223,7 @@ static const char *expected(enum gf_sys_key_type t)
 	case GF_SYS_RATE: return "a rate such as 20000 or 50k (per second)";
 	case GF_SYS_SIZE: return "a size such as 16MiB";
 	case GF_SYS_FACTOR: return "a number such as 1.4";
+	case GF_SYS_SERVER_LIST: return "a list of server numbers such as [0, 0, 1, 0]";
 	default: return "text";
 	}
 }
@@ -223,6 +234,72 @@ static void where(char *err, size_t errlen, const char *file, unsigned line, con
 		snprintf(err, errlen, "%s:%u: %s", file, line, msg);
 	else
 		snprintf(err, errlen, "%s: %s", file, msg);
+}
+
+/* "[0, 0, 1]" or "0,0,1": whole numbers from 0 to the key's max (the servers' count is
+ * checked with the other keys, gf_system_check). Replaces the list set before. */
+static int set_server_list(struct gf_system *s, const struct gf_sys_key *k, const char *value,
+			   const char *file, unsigned line, char *err, size_t errlen)
+{
+	const char *p = value;
+	uint32_t *v = NULL, n = 0, room = 0;
+	char msg[512];
+
+	while (isspace((unsigned char)*p))
+		p++;
+	bool bracket = *p == '[';
+	p += bracket;
+	for (;;) {
+		char *end;
+		while (isspace((unsigned char)*p))
+			p++;
+		if ((bracket && *p == ']') || (!bracket && !*p)) {
+			p += bracket;
+			break;
+		}
+		errno = 0;
+		long long x = strtoll(p, &end, 10);
+		if (end == p || errno || x < 0 || (double)x > k->max) {
+			snprintf(msg, sizeof(msg), "%s: '%s' is not %s (from 0 to %.0f)", k->path, value,
+				 expected(k->type), k->max);
+			goto bad;
+		}
+		if (n == room) {
+			uint32_t *nv = realloc(v, (room ? room * 2 : 16) * sizeof(*v));
+			if (!nv) {
+				free(v);
+				where(err, errlen, file, line, "out of memory for servers.shard_placement");
+				return -ENOMEM;
+			}
+			v = nv;
+			room = room ? room * 2 : 16;
+		}
+		v[n++] = (uint32_t)x;
+		p = end;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == ',')
+			p++;
+		else if (!((bracket && *p == ']') || (!bracket && !*p))) {
+			snprintf(msg, sizeof(msg), "%s: '%s' is not %s", k->path, value, expected(k->type));
+			goto bad;
+		}
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p || n == 0) {
+		snprintf(msg, sizeof(msg), "%s: '%s' is not %s%s", k->path, value, expected(k->type),
+			 n == 0 ? " (leave the key out for striped shards)" : "");
+		goto bad;
+	}
+	free(s->servers.shard_placement);
+	s->servers.shard_placement = v;
+	s->servers.shard_placement_n = n;
+	return 0;
+bad:
+	free(v);
+	where(err, errlen, file, line, msg);
+	return -EINVAL;
 }
 
 int gf_system_set(struct gf_system *s, const char *path, const char *value, const char *file,
@@ -245,6 +322,7 @@ int gf_system_set(struct gf_system *s, const char *path, const char *value, cons
 	/* Set from the command line counts as set too. */
 	s->key_line[k - gf_sys_keys] = line ? line : UINT_MAX;
 	switch (k->type) {
+	case GF_SYS_SERVER_LIST: return set_server_list(s, k, value, file, line, err, errlen);
 	case GF_SYS_STRING:
 		if (strlen(value) >= k->size) {
 			snprintf(msg, sizeof(msg), "%s: at most %zu characters", path, k->size - 1);
@@ -311,6 +389,38 @@ static unsigned line_of(const yaml_node_t *n)
 	return (unsigned)n->start_mark.line + 1;
 }
 
+/* A YAML list of numbers, as the text gf_system_set takes ("0,0,1"). */
+static int load_list(struct loader *L, const char *path, yaml_node_t *seq)
+{
+	size_t len = 1, o = 0;
+	char *text;
+	int rc;
+
+	for (yaml_node_item_t *i = seq->data.sequence.items.start; i < seq->data.sequence.items.top; i++) {
+		yaml_node_t *e = yaml_document_get_node(L->doc, *i);
+		if (!e || e->type != YAML_SCALAR_NODE) {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "%s: a list of numbers, not of lists or maps", path);
+			where(L->err, L->errlen, L->file, e ? line_of(e) : line_of(seq), msg);
+			return -EINVAL;
+		}
+		len += e->data.scalar.length + 1;
+	}
+	text = malloc(len);
+	if (!text) {
+		where(L->err, L->errlen, L->file, line_of(seq), "out of memory");
+		return -ENOMEM;
+	}
+	text[0] = '\0';
+	for (yaml_node_item_t *i = seq->data.sequence.items.start; i < seq->data.sequence.items.top; i++) {
+		yaml_node_t *e = yaml_document_get_node(L->doc, *i);
+		o += (size_t)snprintf(text + o, len - o, "%s%s", o ? "," : "", (char *)e->data.scalar.value);
+	}
+	rc = gf_system_set(L->s, path, text, L->file, line_of(seq), L->err, L->errlen);
+	free(text);
+	return rc;
+}
+
 static int load_map(struct loader *L, const char *prefix, yaml_node_t *map)
 {
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
@@ -336,7 +446,9 @@ static int load_map(struct loader *L, const char *prefix, yaml_node_t *map)
 		}
 		snprintf(path, sizeof(path), "%s%s%s", prefix, prefix[0] ? "." : "",
 			 (char *)k->data.scalar.value);
-		if (find_key(path)) {
+		if (find_key(path) && find_key(path)->type == GF_SYS_SERVER_LIST && v->type == YAML_SEQUENCE_NODE) {
+			rc = load_list(L, path, v);
+		} else if (find_key(path)) {
 			if (v->type != YAML_SCALAR_NODE) {
 				snprintf(msg, sizeof(msg), "%s takes a single value, not a %s", path,
 					 v->type == YAML_MAPPING_NODE ? "map" : "list");
@@ -394,7 +506,8 @@ static int load_doc(struct loader *L, yaml_parser_t *parser)
 /* A system file is a page of keys: bounded before the document is built, as workloads are
  * (model/yaml.c). */
 static const struct gf_yaml_bounds system_bounds = {
-	256u << 10, 8, "system", "systems/local.yaml", "a system file has sections of keys (2 levels)",
+	/* servers.shard_placement may list 100,000 ranks: a few bytes each */
+	8u << 20, 8, "system", "systems/local.yaml", "a system file has sections of keys (2 levels)",
 };
 
 int gf_system_load(const char *file, struct gf_system *s, char *err, size_t errlen)
@@ -445,6 +558,18 @@ int gf_system_check(const struct gf_system *s, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: servers.burst_placement_skew %.9g is more than servers.count (%lld): "
 			 "the busiest server cannot hold more than the whole burst", file,
 			 s->servers.burst_placement_skew, (long long)s->servers.count);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < s->servers.shard_placement_n; i++) {
+		if (s->servers.shard_placement[i] < (uint64_t)s->servers.count)
+			continue;
+		const struct gf_sys_key *k = find_key("servers.shard_placement");
+		unsigned line = s->key_line[k - gf_sys_keys];
+		char msg[256];
+		snprintf(msg, sizeof(msg), "servers.shard_placement: entry %u (rank %u) is server %u, but servers are "
+			 "numbered 0 to %lld (servers.count - 1)", i, i, s->servers.shard_placement[i],
+			 (long long)s->servers.count - 1);
+		where(err, errlen, line == UINT_MAX ? "--set-system" : file, line == UINT_MAX ? 0 : line, msg);
 		return -EINVAL;
 	}
 	return 0;
@@ -507,6 +632,15 @@ int gf_system_write(FILE *f, const struct gf_system *s, const char *header)
 		case GF_SYS_FACTOR:
 		case GF_SYS_RATE: snprintf(val, sizeof(val), "%.9g", *(const double *)field); break;
 		case GF_SYS_SIZE: snprintf(val, sizeof(val), "%.0f", *(const double *)field); break;
+		case GF_SYS_SERVER_LIST:
+			/* Written only when given: without it the shards are striped. */
+			if (s->servers.shard_placement_n) {
+				fprintf(f, "  %s: [", dot + 1);
+				for (uint32_t r = 0; r < s->servers.shard_placement_n; r++)
+					fprintf(f, "%s%u", r ? ", " : "", s->servers.shard_placement[r]);
+				fprintf(f, "]\n");
+			}
+			continue;
 		}
 		fprintf(f, "%s%s: %s\n", dot ? "  " : "", dot ? dot + 1 : k->path, val);
 	}
@@ -537,6 +671,15 @@ struct json_object *gf_system_to_json(const struct gf_system *s)
 		switch (k->type) {
 		case GF_SYS_STRING: v = json_object_new_string(field); break;
 		case GF_SYS_COUNT: v = json_object_new_int64(*(const int64_t *)field); break;
+		case GF_SYS_SERVER_LIST:
+			/* null: striped (no placement given) */
+			v = NULL;
+			if (s->servers.shard_placement_n) {
+				v = json_object_new_array_ext((int)s->servers.shard_placement_n);
+				for (uint32_t r = 0; v && r < s->servers.shard_placement_n; r++)
+					json_object_array_add(v, json_object_new_int64(s->servers.shard_placement[r]));
+			}
+			break;
 		default: v = json_object_new_double(*(const double *)field); break;
 		}
 		/* Units in the key names, as everywhere in summary.json. */

@@ -46,6 +46,12 @@ struct gf_system {
 		double write_burst_overhead, read_burst_overhead;
 		double metadata_rate;                   /* creates/opens per second, whole system; 0 = no limit */
 		double burst_placement_skew; /* busiest server's share of a burst / an even share; 1..count */
+		/* The server (0..count-1) that holds each rank's checkpoint shard, by global
+		 * rank, repeating when shorter than the ranks; NULL (n = 0): striped over all,
+		 * with burst_placement_skew. Owned by the struct loaded (gf_system_free); a copy
+		 * of the struct borrows it. */
+		uint32_t *shard_placement;
+		uint32_t shard_placement_n;
 	} servers;
 
 	struct {
@@ -65,7 +71,7 @@ struct gf_system {
 };
 
 enum gf_sys_key_type { GF_SYS_STRING, GF_SYS_COUNT, GF_SYS_BANDWIDTH, GF_SYS_SECONDS, GF_SYS_RATE,
-		       GF_SYS_SIZE, GF_SYS_FACTOR };
+		       GF_SYS_SIZE, GF_SYS_FACTOR, GF_SYS_SERVER_LIST };
 
 struct gf_sys_key {
 	const char *path;
@@ -80,11 +86,14 @@ extern const struct gf_sys_key gf_sys_keys[];
 extern const size_t gf_sys_nkeys;
 
 void gf_system_defaults(struct gf_system *s);
+/* Free what a loaded system owns (servers.shard_placement); s keeps its other values. */
+void gf_system_free(struct gf_system *s);
 /* Load a system file into s (which holds defaults) and check it. Returns 0, or -errno with
  * a message naming the file, line and key in err (-ENOENT when it cannot be read, -EINVAL
  * for bad content). */
 int gf_system_load(const char *file, struct gf_system *s, char *err, size_t errlen);
-/* Set one key from text ("servers.count", "64"), as a file line would. */
+/* Set one key from text ("servers.count", "64"), as a file line would; a list key takes
+ * its values separated by commas ("0,0,1,0", brackets allowed). */
 int gf_system_set(struct gf_system *s, const char *path, const char *value, const char *file,
 		  unsigned line, char *err, size_t errlen);
 /* Cross-key checks (required keys, servers with bandwidth). Returns 0 or -EINVAL. */

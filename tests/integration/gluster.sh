@@ -131,6 +131,12 @@ for l in "${layouts[@]}"; do
 	s=$(only_result "$res")/summary.json
 	expect "$name: 1 write, 1 restore, verified" "$s" '.status == "complete" and .checkpoint.write_count == 1 and .checkpoint.restore_count == 1 and .checkpoint.verified == true and ([.checkpoint.bursts[] | select(.kind == "restore") | .blocks_verified > 0] | all)'
 	expect "$name: scaled 8B size, durable" "$s" '.checkpoint.bytes > 112423657 and .checkpoint.bytes < 112423657 + 8 * 4096 and .checkpoint.durable == true'
+	# Which brick held each rank's files (trusted.glusterfs.pathinfo, FUSE or gfapi alike).
+	if [ "$layout" = file_per_rank ]; then
+		awk -F, 'NR > 1 && $6 !~ /^[^:;]+:\/[^;]*;[^:;]+:\// { bad++ } END { exit bad > 0 || NR < 9 }' \
+			"$(dirname "$s")/checkpoint_ranks.csv" && ok "$name: checkpoint_ranks.csv names the brick of each file" ||
+			{ bad "$name: checkpoint_ranks.csv server column"; cat "$(dirname "$s")/checkpoint_ranks.csv"; }
+	fi
 	left=$(find "$MNT/${target##*/}" -name '*.pt' -o -name 'checkpoint.*' 2>/dev/null | wc -l)
 	[ "$left" -eq 0 ] && ok "$name: no checkpoint files left" || bad "$name: $left files left"
 	echo "   $name: write $(jq -r '.checkpoint.write_bytes_per_s / 1e6 | floor' "$s") MB/s, restore $(jq -r '.checkpoint.restore_bytes_per_s / 1e6 | floor' "$s") MB/s"

@@ -4,34 +4,39 @@
 # per rank, written and restored) and training reads (8 ranks whose accelerators want
 # more than the links give) at 2 client hosts x 4 ranks (A), at 4 client hosts x 2 ranks
 # (B) and at 2 client hosts with their links at a quarter, 10 Mbit/s (C). The simulator is
-# calibrated on A only (the links from the shaping, the placement skew counted on the
-# bricks, the per-rank and per-server bandwidths and the bursts' fixed cost fitted from A
-# at two sizes, 1/4000 and 1/16000, the training reads' per-request latency from A's
-# training run), then predicts B and C; gpufeed compare then sets B's
-# measured burst beside its prediction.
+# calibrated on A only (the links from the shaping, the server of each rank's shard as
+# gpufeed recorded it in A's checkpoint_ranks.csv, the per-rank and per-server bandwidths
+# and the bursts' fixed cost fitted from A at two sizes, 1/4000 and 1/16000, the training
+# reads' per-request latency from the fastest of A's three training runs), then predicts
+# B and C (their faster training run of two); gpufeed compare then sets B's measured
+# burst beside its prediction.
 # Expected: B's and C's predicted write burst times within 15% of the measured on a quiet
-# machine (25% in the suite, see TOL below), restores within 25% (35% in the suite) (B's 16-21% too fast in two runs of four); the training reads, compared in
-# bytes/s delivered (the AU a run measures is not delivered / demand, the model's),
-# within 35% (B -17..+23%, C -0.3..+30% in five runs: the 2 shared cores' load moves a
-# run by that much; docs/simulate.md). The table of predicted vs measured at the end. About 3 minutes. GF_SIMCAL_KEEP=DIR keeps the results
-# folders; GF_SIMCAL_FROM=DIR reruns only the simulator on kept ones.
+# machine (25% in the suite, see TOL below), restores within 15% (35% in the suite: B's
+# -23..+9% in sixteen runs); the training reads, compared in bytes/s delivered (the AU a
+# run measures is not delivered / demand, the model's), within 35% (the fastest of each:
+# B 0..+18%, C -1..+16%; docs/simulate.md). The table of predicted vs measured at the end.
+# About 3 minutes (2 on a quiet machine). GF_SIMCAL_KEEP=DIR keeps the results folders; GF_SIMCAL_FROM=DIR
+# reruns only the simulator on kept ones.
 # Buggy: a model whose per-node NIC or server links do not bind (B and C would be predicted
 # as A), a placement the model ignores (B's bursts too fast), a fit that absorbs the links,
 # bursts without their fixed cost (B's writes 10-22% fast), training reads without their
-# requests' round trips (B predicted 22-57% above the measured).
+# requests' round trips (B predicted 22-57% above the measured), a server column gpufeed
+# leaves empty on GlusterFS (no placement: the test says so).
 . "$(dirname "$0")/lib.sh"
 command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh)"; exit 77; }
 # Percent. Writes: the issue's 15%, with the bursts' fixed cost fitted from A's two sizes
-# (B -4..-10%, C -9..+1% in four runs). Restores 25%: B's is 16-21% fast whatever the
-# fixed cost in two runs of four, its busiest server link carrying 80-85% of its payload
-# rate where the model fills it. Training reads 35%: with each request's round trips
-# (servers.read_request_latency, fitted on A's training run) B and C land within -17..+30%
-# in five runs; what is left is the 2 shared cores' load, which moves A's fit and B's and
-# C's measurements apart (A fitted 13 to 26 ms a request in those runs).
+# and the placement (B -12..+8%, C -12..+3% in sixteen runs). Restores 15%: B's is -23..+9%,
+# its busiest server link carrying 75-85% of its payload rate in the slow runs where the
+# model fills it (the placement gives which ranks end first, not that). Training reads
+# 35%: with each request's round trips (servers.read_request_latency) and the fastest of
+# repeated runs, B and C land within -1..+18%; a single run was up to 66% slower than
+# predicted when the 2 shared cores were busy (C's link a third idle).
 # In the suite, which runs beside another test on 2 cores, the bands are wider (writes
-# 25%, restores 35%): one run of six under heavy load took A's small burst 1.8 s instead
-# of 0.8-1.2 s, and the fit then put B's write at +22% and its restore at -34%. The
-# issue's 15% is checked with GF_SIMCAL_TOLERANCE=15 GF_SIMCAL_RESTORE_TOLERANCE=25 on a
+# 25%, restores and reads 35%): one run under heavy load took A's small burst 1.8 s
+# instead of 0.8-1.2 s, and the fit then put B's write at +22% and its restore at -34%
+# (with the skew; the placement moves B's restore 3-5 points up, to about -30%), so 35%
+# is as tight as the restore band can be there. The issue's 15% is checked with
+# GF_SIMCAL_TOLERANCE=15 GF_SIMCAL_RESTORE_TOLERANCE=15 GF_SIMCAL_TRAIN_TOLERANCE=15 on a
 # quiet machine (docs/simulate.md has the runs).
 TOL=${GF_SIMCAL_TOLERANCE:-25} RTOL=${GF_SIMCAL_RESTORE_TOLERANCE:-35} TTOL=${GF_SIMCAL_TRAIN_TOLERANCE:-35}
 CRATE=40 SRATE=100 QRATE=10 # Mbit/s: clients, servers, clients at a quarter
@@ -86,13 +91,65 @@ measure() {
 	done
 }
 
+# placement DIR NAME: the server of each rank's shard in NAME's write burst, by rank, as
+# the simulator's servers.shard_placement ("[1, 0, ...]"): gpufeed records the brick that
+# holds each file (checkpoint_ranks.csv's server column, GlusterFS's pathinfo, a rank's
+# files in the order it writes them); bricks are numbered in the order of their names,
+# the same in every run of a testbed. A rank here writes two files, ZeRO 3's model states
+# (0.5 MB) and then its optimizer states (3.0 MB): the rank's shard is placed with the
+# last, 86% of its bytes. Empty when the column is.
+placement() {
+	local csv
+	csv=$(only_result "$1/$2-ck")/checkpoint_ranks.csv
+	[ -f "$csv" ] || return 0
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		col["server"] && $col["kind"] == "write" && $col["burst"] == 0 && $col["server"] != "" {
+			k = split($col["server"], f, ";"); srv[$col["rank"]] = f[k]; names[f[k]] = 1; n++ }
+		END {
+			if (!n) exit
+			k = 0; m = 0
+			for (b in names) sorted[++m] = b
+			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
+			for (i = 1; i <= m; i++) idx[sorted[i]] = i - 1
+			printf "["
+			for (r = 0; r < n; r++) printf "%s%d", r ? ", " : "", idx[srv[r]]
+			printf "]"
+		}' "$csv"
+}
+
+# best_tr DIR NAME...: of the training runs NAME-tr that exist, the results folder of the
+# fastest (train.read_bytes_per_s).
+best_tr() {
+	local d=$1 n f best="" bv=-1 v
+	shift
+	for n in "$@"; do
+		[ -d "$d/$n-tr" ] || continue
+		f=$(only_result "$d/$n-tr")
+		v=$(jq -r '.train.read_bytes_per_s // 0' "$f/summary.json")
+		if awk -v a="$v" -v b="$bv" 'BEGIN { exit !(a > b) }'; then
+			best=$f bv=$v
+		fi
+	done
+	echo "$best"
+}
+
 # simcal DIR NIC LINK QUARTER_NIC TOL RTOL TTOL: the base system file from the shaping (payload rates
 # in bytes/s) and A's placement skew, calibrated on A's runs, then B and C predicted with
 # --check: every burst within TOL percent (restores RTOL), training reads within TTOL; then
 # the table of predicted vs measured. Needs only the results folders (also run by
 # hand on kept ones: GF_SIMCAL_KEEP=DIR keeps them, GF_SIMCAL_FROM=DIR reuses them).
 simcal() {
-	local d=$1 nic=$2 link=$3 qnic=$4 tol=$5 rtol=$6 ttol=$7 fitted c fig e t
+	local d=$1 nic=$2 link=$3 qnic=$4 tol=$5 rtol=$6 ttol=$7 fitted c fig e t place
+	# Which server holds each rank's shard, as A recorded it (same names, same directory:
+	# the same in B and C, checked below); without it the model pools the servers and
+	# scales the bytes by the skew.
+	place=$(placement "$d" A)
+	echo "A: shard placement ${place:-not recorded} (checkpoint_ranks.csv)"
+	[ -n "$place" ] || [ -n "${GF_SIMCAL_FROM:-}" ] || bad "A: checkpoint_ranks.csv names no brick (its server column)"
+	for c in A4 B C; do
+		[ -z "$place" ] || [ "$(placement "$d" $c)" = "$place" ] ||
+			echo "note: $c's shards sit elsewhere: $(placement "$d" $c)"
+	done
 	cat >"$d/testbed.yaml" <<YAML
 name: testbed
 description: "gpufeed's testbed: client and server hosts as network namespaces, links shaped with tc"
@@ -107,15 +164,17 @@ servers:
   read_bandwidth: 1TB/s
   write_bandwidth: 1TB/s
   burst_placement_skew: $(cat "$d/A-ck.skew")
+${place:+  shard_placement: $place}
 YAML
-	# A at two sizes: the bandwidths and the bursts' fixed cost apart.
-	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" "$(only_result "$d/A4-ck")" "$(only_result "$d/A-tr")" --system "$d/testbed.yaml" \
+	# A at two sizes: the bandwidths and the bursts' fixed cost apart; its fastest
+	# training run the read latency.
+	"$GPUFEED" simulate --calibrate "$(only_result "$d/A-ck")" "$(only_result "$d/A4-ck")" "$(best_tr "$d" A A2 A3)" --system "$d/testbed.yaml" \
 		--results "$d/cal" >"$d/cal.out" 2>&1 || { bad "simulate --calibrate"; cat "$d/cal.out"; return; }
 	cat "$d/cal.out"
 	fitted=$(only_result "$d/cal")/system.yaml
-	"$GPUFEED" simulate --check "$(only_result "$d/B-ck")" "$(only_result "$d/B-tr")" --system "$fitted" >"$d/B.out" 2>&1 ||
+	"$GPUFEED" simulate --check "$(only_result "$d/B-ck")" "$(best_tr "$d" B B2)" --system "$fitted" >"$d/B.out" 2>&1 ||
 		{ bad "simulate --check B"; cat "$d/B.out"; return; }
-	"$GPUFEED" simulate --check "$(only_result "$d/C-ck")" "$(only_result "$d/C-tr")" --system "$fitted" \
+	"$GPUFEED" simulate --check "$(only_result "$d/C-ck")" "$(best_tr "$d" C C2)" --system "$fitted" \
 		--set-system clients.nic_bandwidth="$qnic" >"$d/C.out" 2>&1 || { bad "simulate --check C"; cat "$d/C.out"; return; }
 	for c in B C; do
 		echo "--- $c predicted on the system fitted to A (placement skew of $c measured: $(cat "$d/$c-ck.skew"))"
@@ -126,8 +185,11 @@ YAML
 		[ "$(wc -l <"$d/$c.err")" = 3 ] || bad "$c: expected 3 figures (write, restore, train read) in the --check table"
 		# The training reads are compared in bytes/s delivered (the AU a run measures is not
 		# delivered / demand); their AU, for the record:
-		jq -r '"   train: AU \(.train.au_percent.mean | floor)%, read \(.train.read_bytes_per_s / 1e6 * 100 | floor / 100) MB/s, demand \(.train.demand_read_bytes_per_s_per_accelerator * 8 / 1e6 * 100 | floor / 100) MB/s"' \
-			"$(only_result "$d/$c-tr")/summary.json"
+		for t in "$d/$c"-tr "$d/${c}2"-tr; do
+			[ -d "$t" ] || continue
+			jq -r --arg n "${t##*/}" '"   \($n): AU \(.train.au_percent.mean | floor)%, read \(.train.read_bytes_per_s / 1e6 * 100 | floor / 100) MB/s, demand \(.train.demand_read_bytes_per_s_per_accelerator * 8 / 1e6 * 100 | floor / 100) MB/s"' \
+				"$(only_result "$t")/summary.json"
+		done
 		while read -r fig e; do
 			t=$tol
 			[ "$fig" = restore ] && t=$rtol
@@ -182,10 +244,19 @@ measure A 4 gft-c1,gft-c2
 # does not shrink with them, which --calibrate fits from the two sizes.
 measure A4 4 gft-c1,gft-c2 1/16000 ck
 measure B 2 gft-c1,gft-c2,gft-c3,gft-c4
+# The training runs again, spread over the test's minutes: a run of 1.5 to 6 s on 2
+# shared cores is slowed by whatever else runs then (B's and C's by up to 40% in the
+# suite), never sped up, so the fastest of A's three fits the read latency and the
+# fastest of B's and C's two is predicted (best_tr): each the least-disturbed run.
+measure A2 4 gft-c1,gft-c2 1/4000 tr
+measure B2 2 gft-c1,gft-c2,gft-c3,gft-c4 1/4000 tr
 "$SRCDIR/scripts/testbed-rate.sh" clients=${QRATE}mbit 2>/dev/null || bad "testbed-rate.sh"
 measure C 4 gft-c1,gft-c2
+measure C2 4 gft-c1,gft-c2 1/4000 tr
+"$SRCDIR/scripts/testbed-rate.sh" clients=${CRATE}mbit 2>/dev/null || bad "testbed-rate.sh"
+measure A3 4 gft-c1,gft-c2 1/4000 tr
 if [ -n "${GF_SIMCAL_KEEP:-}" ]; then
-	mkdir -p "$GF_SIMCAL_KEEP" && cp -r "$TMP"/[ABC]-* "$TMP"/A4-* "$GF_SIMCAL_KEEP"/
+	mkdir -p "$GF_SIMCAL_KEEP" && cp -r "$TMP"/[ABC]-* "$TMP"/A[234]-* "$TMP"/[BC]2-* "$GF_SIMCAL_KEEP"/
 fi
 [ "$failures" = 0 ] || finish
 

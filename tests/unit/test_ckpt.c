@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "io/io.h"
+#include "io/ns.h"
 #include "model/workload.h"
 #include "phase/ckpt.h"
 
@@ -73,10 +74,34 @@ static void test_blocks(void **state)
 	assert_int_equal(gf_ckpt_check_block(buf, sizeof(buf), 7, 8192), 0);
 }
 
+/* checkpoint_ranks.csv's server column: the bricks GlusterFS names in
+ * trusted.glusterfs.pathinfo (the text a distribute volume and a replica 2 volume answer),
+ * and "" where a file system says nothing (a local file has no such attribute). */
+static void test_pathinfo_bricks(void **state)
+{
+	char host[GF_CKPT_SERVER], small[24];
+
+	(void)state;
+	assert_int_equal(gf_ns_pathinfo_hosts("(<DISTRIBUTE:gv0-dht> <POSIX(/data/b1):srv2:/data/b1/ck/model_states-3.pt>)",
+					      host, sizeof(host)), 0);
+	assert_string_equal(host, "srv2:/data/b1");
+	assert_int_equal(gf_ns_pathinfo_hosts("(<REPLICATE:gv0-replicate-0> <POSIX(/b):s1:/b/f> <POSIX(/b):s2:/b/f>)",
+					      host, sizeof(host)), 0);
+	assert_string_equal(host, "s1:/b+s2:/b");
+	/* Too long for the field: the brick path's end stays, it tells bricks apart. */
+	assert_int_equal(gf_ns_pathinfo_hosts("<POSIX(/var/tmp/testbed/node/gft-s1/brick):vm:/x>", small, sizeof(small)), 0);
+	assert_string_equal(small, "vm:...node/gft-s1/brick");
+	assert_int_equal(gf_ns_pathinfo_hosts("(<DISTRIBUTE:gv0-dht>)", host, sizeof(host)), -ENODATA);
+	assert_string_equal(host, "");
+	assert_true(gf_ns_server("/proc/self/status", host, sizeof(host)) < 0);
+	assert_string_equal(host, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_table),
+		cmocka_unit_test(test_pathinfo_bricks),
 		cmocka_unit_test(test_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

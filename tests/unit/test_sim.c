@@ -232,10 +232,78 @@ static struct gf_sim_burst burst(const struct gf_system *s, unsigned nodes, unsi
 	char err[256];
 
 	assert_int_equal(gf_sim_cluster_init(&c, s, nodes, ranks, err, sizeof(err)), 0);
-	assert_int_equal(gf_sim_burst_setup(&c, write, equal_share, &bytes, 64 << 20, NULL), 0);
+	assert_int_equal(gf_sim_burst_setup(&c, write, equal_share, &bytes, NULL, 64 << 20, NULL), 0);
 	assert_int_equal(gf_sim_burst_run(&c, NULL, &b), 0);
 	gf_sim_cluster_free(&c);
 	return b;
+}
+
+/* A burst of equal shards with servers.shard_placement = place (n entries); owner != NULL
+ * runs a restore reading those ranks' files. */
+static struct gf_sim_burst placed(struct gf_system *s, unsigned nodes, unsigned ranks, uint64_t bytes,
+				  const char *place, const int *owner)
+{
+	struct gf_sim_cluster c;
+	struct gf_sim_burst b;
+	char err[256];
+
+	assert_int_equal(gf_system_set(s, "servers.shard_placement", place, "test", 1, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_cluster_init(&c, s, nodes, ranks, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_burst_setup(&c, !owner, equal_share, &bytes, owner, 64 << 20, NULL), 0);
+	assert_int_equal(gf_sim_burst_run(&c, NULL, &b), 0);
+	gf_sim_cluster_free(&c);
+	return b;
+}
+
+/* Three shards on server 0 and one on server 1, clients unlimited: server 0 moves three
+ * shards at its bandwidth (3 x shard / bw), server 1's rank is done after one; the skew
+ * is not applied on top of a placement. With the client links binding, the client bound. */
+static void test_cluster_placement(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_burst b;
+	int shift1[4] = { 1, 2, 3, 0 };
+
+	(void)state;
+	sys_basic(&s, 2, 1e9, 1);
+	s.servers.burst_placement_skew = 2; /* ignored: the placement says where each byte is */
+	b = placed(&s, 4, 4, 1000000000ull, "[0, 0, 0, 1]", NULL);
+	assert_rel(b.burst_s, 3 * 1e9 / 1e9);
+	assert_rel(b.rank_min_s, 1.0);
+	assert_rel(b.rank_median_s, 3.0);
+	assert_int_equal(b.limit, GF_LIM_SERVERS);
+	/* The restore reads rank r + 1's file: still three files on server 0. */
+	b = placed(&s, 4, 4, 1000000000ull, "[0, 0, 0, 1]", shift1);
+	assert_rel(b.burst_s, 3.0);
+	/* A placement shorter than the ranks repeats: 8 ranks on [0, 1] are 4 a server. */
+	b = placed(&s, 8, 8, 1000000000ull, "0,1", NULL);
+	assert_rel(b.burst_s, 4.0);
+	assert_rel(b.rank_min_s, 4.0);
+	/* Each server's own link (1.5 GB/s) below its disk (1e12): 3 GB through it in 2 s. */
+	s.servers.write_bandwidth = 1e12;
+	s.network.link_bandwidth = 1.5e9;
+	b = placed(&s, 4, 4, 1000000000ull, "[0, 0, 0, 1]", NULL);
+	assert_rel(b.burst_s, 2.0);
+	assert_int_equal(b.limit, GF_LIM_LINK);
+	/* Client links at 0.2 GB/s bind: every rank at its node's link, 5 s. */
+	s.clients.nic_bandwidth = 0.2e9;
+	b = placed(&s, 4, 4, 1000000000ull, "[0, 0, 0, 1]", NULL);
+	assert_rel(b.burst_s, 1e9 / 0.2e9);
+	assert_rel(b.rank_min_s, 5.0);
+	assert_int_equal(b.limit, GF_LIM_NODE);
+	gf_system_free(&s);
+
+	/* Max-min between client links and a server: 2 nodes of 2 ranks (1 GB/s NICs),
+	 * ranks 0, 2, 3 on server 0 (1 GB/s), rank 1 on server 1. Server 0 gives its three
+	 * 1/3 GB/s; rank 1 takes what its NIC leaves, 2/3, and ends at 1.5 s; server 0's
+	 * shards end at 3 s. */
+	sys_basic(&s, 2, 1e9, 2);
+	s.clients.nic_bandwidth = 1e9;
+	b = placed(&s, 2, 4, 1000000000ull, "[0, 1, 0, 0]", NULL);
+	assert_rel(b.rank_min_s, 1.5);
+	assert_rel(b.burst_s, 3.0);
+	assert_int_equal(b.limit, GF_LIM_SERVERS);
+	gf_system_free(&s);
 }
 
 static void test_cluster_one_bottleneck(void **state)
@@ -440,7 +508,7 @@ static void test_cluster_async(void **state)
 	assert_int_equal(gf_sim_cluster_init(&c, &s, 1, 2, err, sizeof(err)), 0);
 	assert_int_equal(gf_sim_reads_run(&c, &r, &alone), 0);
 	assert_rel(alone.au_mean, 100.0);
-	assert_int_equal(gf_sim_burst_setup(&c, true, equal_share, &share, 64 << 20, &r), 0);
+	assert_int_equal(gf_sim_burst_setup(&c, true, equal_share, &share, NULL, 64 << 20, &r), 0);
 	assert_int_equal(gf_sim_burst_run(&c, &alone, &b), 0);
 	assert_rel(b.burst_s, 2.0);
 	assert_rel(b.read_au_mean, 50.0);
@@ -628,6 +696,32 @@ static void test_system_load(void **state)
 		assert_rel(back.failures.accelerator_mttf, s.failures.accelerator_mttf);
 		assert_string_equal(back.source, "a datasheet");
 	}
+
+	/* A placement list, in flow or block style, written and read back. */
+	assert_int_equal(load_text("servers:\n  count: 3\n  read_bandwidth: 1GB/s\n  write_bandwidth: 1GB/s\n"
+				   "  shard_placement:\n    - 2\n    - 0\n    - 1\n    - 1\n", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.servers.shard_placement_n, 4);
+	assert_int_equal(s.servers.shard_placement[0], 2);
+	assert_int_equal(s.servers.shard_placement[3], 1);
+	{
+		char path[] = "/tmp/gpufeed-test-sim-XXXXXX";
+		int fd = mkstemp(path);
+		struct gf_system back;
+		FILE *f = fdopen(fd, "w");
+		assert_int_equal(gf_system_write(f, &s, NULL), 0);
+		fclose(f);
+		gf_system_defaults(&back);
+		assert_int_equal(gf_system_load(path, &back, err, sizeof(err)), 0);
+		unlink(path);
+		assert_int_equal(back.servers.shard_placement_n, 4);
+		assert_memory_equal(back.servers.shard_placement, s.servers.shard_placement, 4 * sizeof(uint32_t));
+		gf_system_free(&back);
+	}
+	/* From the command line, replacing the file's. */
+	assert_int_equal(gf_system_set(&s, "servers.shard_placement", "1, 1", "--set-system", 0, err, sizeof(err)), 0);
+	assert_int_equal(s.servers.shard_placement_n, 2);
+	gf_system_free(&s);
+	assert_null(s.servers.shard_placement);
 }
 
 static void test_system_errors(void **state)
@@ -648,6 +742,12 @@ static void test_system_errors(void **state)
 		{ "clients:\n  nic_bandwidth: [1, 2]\n", "clients.nic_bandwidth takes a single value" },
 		{ "servers:\n  count: 2\n  burst_placement_skew: 0.5\n", "burst_placement_skew: 0.5 is out of range" },
 		{ "servers:\n  count: 2\n  burst_placement_skew: lots\n", "'lots' is not a number such as 1.4" },
+		{ "servers:\n  count: 2\n  read_bandwidth: 1GB/s\n  write_bandwidth: 1GB/s\n  shard_placement: [0, 2]\n",
+		  ":5: servers.shard_placement: entry 1 (rank 1) is server 2, but servers are numbered 0 to 1" },
+		{ "servers:\n  count: 2\n  shard_placement: [0, x]\n", ":3: servers.shard_placement: '0,x' is not a list" },
+		{ "servers:\n  count: 2\n  shard_placement: [0, -1]\n", "servers.shard_placement: '0,-1' is not a list" },
+		{ "servers:\n  count: 2\n  shard_placement: []\n", "leave the key out for striped shards" },
+		{ "servers:\n  count: 2\n  shard_placement: [[0]]\n", "a list of numbers, not of lists or maps" },
 		/* More than all of it on one server. */
 		{ "servers:\n  count: 2\n  read_bandwidth: 1GB/s\n  write_bandwidth: 1GB/s\n  burst_placement_skew: 2.5\n",
 		  "servers.burst_placement_skew 2.5 is more than servers.count (2)" },
@@ -659,6 +759,7 @@ static void test_system_errors(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		assert_int_equal(load_text(bad[i].text, &s, err, sizeof(err)), -EINVAL);
+		gf_system_free(&s);
 		if (!strstr(err, bad[i].msg))
 			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].msg);
 	}
@@ -915,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_point_llama405b_shards),
 		cmocka_unit_test(test_goodput_young_daly),
 		cmocka_unit_test(test_system_load),
+		cmocka_unit_test(test_cluster_placement),
 		cmocka_unit_test(test_system_errors),
 		cmocka_unit_test(test_bandwidth_units),
 		cmocka_unit_test(test_calibrate_recovers),
