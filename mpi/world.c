@@ -264,8 +264,15 @@ int gf_world_gatherv(const void *mine, size_t len, void **out, size_t *counts)
 		displs = calloc((size_t)size, sizeof(int));
 		ok = lens && displs;
 	}
+	/* Every rank gathers, or none does: rank 0 needs room for the lengths first. */
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (!all_ok) {
+		free(lens);
+		free(displs);
+		return -ENOMEM;
+	}
 	MPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (me == 0 && ok) {
+	if (me == 0) {
 		size_t total = 0;
 		for (int r = 0; r < size; r++) {
 			displs[r] = (int)total;

@@ -581,9 +581,22 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 		if (rc)
 			snprintf(msg, sizeof(msg), "cannot create %s: %s", dir, strerror(-rc));
 	}
+	/* Rank 0's buffers for the gathers after the burst, taken before it: a failed
+	 * allocation is agreed on here, never a NULL receive buffer in MPI_Gather there. */
+	if (c->rank == 0) {
+		all = calloc((size_t)c->world, sizeof(*all));
+		servers = calloc((size_t)c->world, sizeof(*servers));
+		if (!rc && (!all || !servers)) {
+			rc = -ENOMEM;
+			snprintf(msg, sizeof(msg), "out of memory for the burst's figures of %d ranks", c->world);
+		}
+	}
 	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
-	if (rc)
+	if (rc) {
+		free(servers);
+		free(all);
 		return rc;
+	}
 	msg[0] = '\0';
 	/* Every writer starts together; the burst lasts until the slowest is durable. */
 	gf_world_barrier_on(GF_COMM_CKPT);
@@ -600,14 +613,9 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	if (!rc && !shared)
 		shard_servers(c, index, owner, server, sizeof(server));
 
-	if (c->rank == 0) {
-		all = calloc((size_t)c->world, sizeof(*all));
-		servers = calloc((size_t)c->world, sizeof(*servers));
-	}
 	gf_world_gather_bytes_on(GF_COMM_CKPT, &t, sizeof(t), all);
 	gf_world_gather_bytes_on(GF_COMM_CKPT, server, sizeof(server), servers);
-	/* Rank 0 short of memory keeps the burst's figures empty, not the run. */
-	if (c->rank == 0 && all)
+	if (c->rank == 0)
 		gf_ckpt_burst_merge(all, c->world, out);
 	free(all);
 	out->rank_server = servers;
