@@ -298,6 +298,7 @@ static int class_au(const struct gf_system *s, const struct gf_sim_reads *r, dou
 	rc = gf_sim_loader_au(&r->loader, tau, au);
 	if (!rc && *au < 0)
 		*au = steady;
+	*au = fmin(*au, 100.0); /* the sum of a fed run's steps may round a hair above */
 	return rc;
 }
 
