@@ -13,6 +13,24 @@ struct acc {
 	double au_sum, weight;  /* epochs' AU x weight, and the weights */
 };
 
+/* The reader threads' free times, a binary min-heap: the first free one in O(log T). */
+static void heap_down(double *h, unsigned n, unsigned i)
+{
+	for (;;) {
+		unsigned l = 2 * i + 1, m = i;
+		if (l < n && h[l] < h[m])
+			m = l;
+		if (l + 1 < n && h[l + 1] < h[m])
+			m = l + 1;
+		if (m == i)
+			return;
+		double t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
 unsigned gf_sim_loader_busy_threads(const struct gf_sim_loader *l)
 {
 	uint64_t slots = (l->prefetch ? l->prefetch : 1) * (uint64_t)(l->accels ? l->accels : 1);
@@ -24,8 +42,8 @@ unsigned gf_sim_loader_busy_threads(const struct gf_sim_loader *l)
 int gf_sim_loader_au(const struct gf_sim_loader *l, double batch_s, double *au)
 {
 	unsigned na = l->accels ? l->accels : 1, nt = l->threads ? l->threads : 1;
-	uint64_t s = l->steps_per_epoch, p = l->prefetch ? l->prefetch : 1;
-	uint64_t esim = l->epochs < 2 ? l->epochs : 2, ring;
+	uint64_t s = l->steps_per_epoch < GF_SIM_LOADER_MAX_STEPS ? l->steps_per_epoch : GF_SIM_LOADER_MAX_STEPS;
+	uint64_t p = l->prefetch ? l->prefetch : 1, esim = l->epochs < 2 ? l->epochs : 2, ring;
 	/* Counted positions of an epoch (accel.c: pos >= exclude_start, pos <= last_counted). */
 	int64_t last = (int64_t)s - 1 - (int64_t)l->exclude_end;
 	double *free_t, *took, claim = 0, c = l->compute_s, sum = 0, n = 0;
@@ -35,9 +53,11 @@ int gf_sim_loader_au(const struct gf_sim_loader *l, double batch_s, double *au)
 	*au = -1;
 	if (!s || !esim)
 		return 0;
-	ring = p < s * esim ? p : s * esim;
+	/* A queue as long as an epoch never binds: the epoch's start (the one before taken
+	 * whole) comes later. */
+	ring = p < s ? p : 0;
 	free_t = calloc(nt, sizeof(*free_t));
-	took = calloc((size_t)na * ring, sizeof(*took)); /* when accelerator a took step k: [a][k % ring] */
+	took = calloc((size_t)na * (ring ? ring : 1), sizeof(*took)); /* accelerator a took step k: [a][k % ring] */
 	acc = calloc(na, sizeof(*acc));
 	if (!free_t || !took || !acc)
 		goto out;
@@ -49,27 +69,25 @@ int gf_sim_loader_au(const struct gf_sim_loader *l, double batch_s, double *au)
 			for (unsigned a = 0; a < na; a++) {
 				struct acc *x = &acc[a];
 				double start, ready, st, stall = 0;
-				unsigned t = 0;
 
 				/* Claimed in order by the first free thread, which then waits for room in
 				 * the accelerator's queue and for its epoch (train.c worker_loop). */
-				for (unsigned j = 1; j < nt; j++)
-					if (free_t[j] < free_t[t])
-						t = j;
-				claim = fmax(claim, free_t[t]);
+				claim = fmax(claim, free_t[0]);
 				start = claim;
-				if (k >= p)
+				if (ring && k >= p)
 					start = fmax(start, took[(size_t)a * ring + (k - p) % ring]);
 				if (e > 0)
 					start = fmax(start, x->epoch_end);
 				ready = start + batch_s;
-				free_t[t] = ready;
+				free_t[0] = ready;
+				heap_down(free_t, nt, 0);
 				/* The accelerator takes it when both are there (accel.c gf_accel_step);
 				 * taking it frees its slot. */
 				st = ready > x->deadline ? ready : x->deadline;
 				if (ready > x->deadline)
 					stall = ready - x->deadline;
-				took[(size_t)a * ring + k % ring] = st;
+				if (ring)
+					took[(size_t)a * ring + k % ring] = st;
 				x->deadline = st + c;
 				if (i >= l->exclude_start && (int64_t)i <= last) {
 					x->compute += c;

@@ -14,12 +14,16 @@
  * before), and read in batch_s seconds; each accelerator computes compute_s a step. The
  * AU then follows accel.c's arithmetic. Pure, no allocation that grows with steps:
  * O(steps x accelerators x threads) time; epochs after the second repeat the second
- * (every epoch starts with idle readers and an empty queue). Checkpoint halts are not in
+ * (every epoch starts with idle readers and an empty queue), and an epoch longer than
+ * GF_SIM_LOADER_MAX_STEPS is replayed that long (its AU is then the steady state's to
+ * within the first steps' share: a few millionths). Checkpoint halts are not in
  * it (sync bursts end DLIO's blocks; the simulator reports them apart). */
 #ifndef GF_SIM_LOADER_H
 #define GF_SIM_LOADER_H
 
 #include <stdint.h>
+
+#define GF_SIM_LOADER_MAX_STEPS (1u << 20)
 
 struct gf_sim_loader {
 	uint64_t steps_per_epoch; /* per accelerator; 0: no finite-run model (steady state) */

@@ -494,8 +494,11 @@ static void test_loader_au(void **state)
 	assert_rel(loader_au(10, 1, 4, 4, c, 6 * c), 100.0 * 9 / (9 + 2 * 2.0));
 	/* The testbed's shape (12 steps, 2 threads, prefetch 2) at 27% of the demand: 29%. */
 	assert_rel(loader_au(12, 1, 2, 2, c, 2 * c / 0.27), 100.0 * 11 / (11 + 5 * (2 / 0.27 - 2)));
-	/* A long run tends to delivered / demand. */
+	/* A long run tends to delivered / demand; an epoch past GF_SIM_LOADER_MAX_STEPS and
+	 * a million threads (a queue of 1: one busy) cost no more than its first million steps. */
 	assert_true(fabs(loader_au(100000, 1, 2, 2, c, 4 * c) - 50.0) < 0.01);
+	assert_true(fabs(loader_au(1000000000000ull, 1000, 2, 2, c, 4 * c) - 50.0) < 1e-4);
+	assert_rel(loader_au(100, 1, 1000000, 1, c, 2 * c), 50.0);
 	/* Exclusions that leave no step: no AU. Busy threads: the queues bound them. */
 	assert_int_equal(gf_sim_loader_au(&l, c, &au), 0);
 	assert_rel(au, -1.0);
