@@ -25,7 +25,8 @@ static const char *const param_keys[GF_CAL_PARAMS] = {
 	"servers.read_bandwidth",
 };
 static const char *const overhead_keys[2] = { "servers.write_burst_overhead", "servers.read_burst_overhead" };
-static const char *const fig_names[GF_CAL_FIGS] = { "write burst", "restore burst", "ceiling read", "train read" };
+static const char *const fig_names[GF_CAL_FIGS] = { "write burst", "restore burst", "ceiling read", "train read",
+						     "train AU" };
 
 const char *gf_calib_param_key(int p)
 {
@@ -72,6 +73,36 @@ static const char *str(struct json_object *j, const char *section, const char *k
 	return json_object_get_string(v);
 }
 
+/* The training run's shape (loader.h) and its AU; none when a figure is missing or out
+ * of range (the AU is then not compared). */
+static void load_loader(struct json_object *j, struct gf_calib_run *r)
+{
+	struct gf_sim_loader *l = &r->loader;
+	double steps = num(j, "plan.steps_per_epoch"), total = num(j, "plan.steps");
+	double batch = num(j, "workload.reader.batch_size"), samples = num(j, "plan.samples");
+	double per_rank = num(j, "workload.accelerator.per_rank"), threads = num(j, "workload.reader.read_threads");
+	double prefetch = num(j, "workload.reader.prefetch_size"), au = num(j, "train.au_percent.mean");
+	double xs = num(j, "workload.output.metric.exclude_start_steps");
+	double xe = num(j, "workload.output.metric.exclude_end_steps");
+
+	memset(l, 0, sizeof(*l));
+	if (!(steps >= 1 && steps <= 1e9 && total >= steps && total <= 1e12 && batch >= 1 && batch <= 1e9 &&
+	      per_rank >= 0 && per_rank <= 1e6 && threads >= 0 && threads <= 1e6 && prefetch >= 0 &&
+	      prefetch <= 1e6 && xs >= 0 && xs <= 1e9 && xe >= 0 && xe <= 1e9 && samples > 0))
+		return;
+	l->steps_per_epoch = (uint64_t)steps;
+	l->epochs = (uint64_t)(total / steps);
+	l->accels = per_rank >= 1 ? (unsigned)per_rank : 1;
+	l->threads = (unsigned)threads;
+	l->prefetch = (uint64_t)prefetch;
+	l->exclude_start = (uint64_t)xs;
+	l->exclude_end = (uint64_t)xe;
+	l->compute_s = num(j, "plan.compute_s_per_step");
+	l->batch_bytes = batch * num(j, "plan.dataset_bytes") / samples;
+	if (r->measured[GF_CAL_TRAIN_READ] > 0 && au > 0)
+		r->measured[GF_CAL_TRAIN_AU] = au;
+}
+
 static void load_reads(struct json_object *j, struct gf_calib_run *r)
 {
 	double samples = num(j, "plan.samples"), per_rank = num(j, "workload.accelerator.per_rank");
@@ -89,6 +120,7 @@ static void load_reads(struct json_object *j, struct gf_calib_run *r)
 	r->read_depth = fmax(1.0, (threads > 0 ? threads : 1) *
 				       fmin(ceil(mean / r->read_request_bytes), qd > 0 ? qd : 1));
 	r->sample_bytes = !strcmp(str(j, "plan", "layout"), "file_per_sample") ? fmax(1.0, mean) : 0;
+	load_loader(j, r);
 }
 
 int gf_calib_load(const char *dir, struct gf_calib_run *r, char *err, size_t errlen)
@@ -187,7 +219,8 @@ int gf_calib_predict(const struct gf_system *sys, struct gf_calib_run *r)
 	struct gf_system s = *sys;
 	struct gf_sim_cluster c;
 	struct gf_sim_read_figs f;
-	struct gf_sim_reads rd = { 0, r->read_request_bytes, r->read_depth, r->sample_bytes };
+	struct gf_sim_reads rd = { .request_bytes = r->read_request_bytes, .depth = r->read_depth,
+				    .sample_bytes = r->sample_bytes };
 	char err[256];
 	int rc;
 
@@ -206,8 +239,11 @@ int gf_calib_predict(const struct gf_system *sys, struct gf_calib_run *r)
 	}
 	if (!rc && r->measured[GF_CAL_TRAIN_READ] > 0) {
 		rd.demand = r->demand_per_rank;
+		if (r->measured[GF_CAL_TRAIN_AU] > 0)
+			rd.loader = r->loader;
 		rc = gf_sim_reads_run(&c, &rd, &f);
 		r->predicted[GF_CAL_TRAIN_READ] = f.bytes_per_s;
+		r->predicted[GF_CAL_TRAIN_AU] = f.au_mean;
 	}
 	gf_sim_cluster_free(&c);
 	return rc;
@@ -456,7 +492,7 @@ int gf_calib_fit(struct gf_calib_run *runs, int n, const struct gf_system *base,
 		 struct gf_system *fitted, struct gf_calib_fit *fit, char *err, size_t errlen)
 {
 	unsigned reads = (1u << GF_CAL_RESTORE) | (1u << GF_CAL_CEILING) | (1u << GF_CAL_TRAIN_READ);
-	struct fit_ctx all = { runs, n, ~0u, -1, 0 };
+	struct fit_ctx all = { runs, n, GF_CAL_FITTED_FIGS, -1, 0 };
 	double sum;
 	int cnt;
 
@@ -491,6 +527,8 @@ static void fmt_fig(int f, double v, char *buf, size_t len)
 {
 	if (f == GF_CAL_WRITE || f == GF_CAL_RESTORE)
 		gf_format_time(v, buf, len);
+	else if (f == GF_CAL_TRAIN_AU)
+		snprintf(buf, len, "%.1f %%", v);
 	else
 		gf_format_rate(v, buf, len);
 }
@@ -588,7 +626,8 @@ static struct json_object *fit_json(const struct gf_system *fitted, const struct
 		json_object_object_add(o, "nodes", json_object_new_int((int)runs[i].nodes));
 		for (int k = 0; k < GF_CAL_FIGS; k++) {
 			static const char *const keys[GF_CAL_FIGS] = { "write_burst_s", "restore_burst_s",
-								       "ceiling_read_bytes_per_s", "train_read_bytes_per_s" };
+								       "ceiling_read_bytes_per_s", "train_read_bytes_per_s",
+								       "train_au_percent" };
 			struct json_object *fo;
 			if (!(runs[i].measured[k] > 0))
 				continue;

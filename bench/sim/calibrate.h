@@ -3,11 +3,10 @@
  * Each results folder's summary.json gives what its run did (ranks, nodes, ranks per node,
  * checkpoint bytes and the ranks that wrote them, the request size) and what it measured
  * (median write and restore burst, the storage ceiling's read bandwidth, the training
- * reads' bandwidth). The training reads are compared in bytes/s delivered at the run's
- * demand, not as AU: the model's AU is delivered / demand, a measured AU is compute time
- * over elapsed time in DLIO's windows (prefetch filled before a window starts counts as
- * fed), and the two differ however good the model (26% against 55% on the testbed,
- * docs/simulate.md); the bytes/s are the same quantity in both. The simulator replays each run on the candidate system (equal
+ * reads' bandwidth). The training reads are fitted in bytes/s delivered at the run's
+ * demand; their AU is predicted as the run computes it (sim/loader.h: the finite run with
+ * its prefetch queue and excluded steps) and shown beside the measured, not fitted (it
+ * follows from the bytes/s and the run's shape). The simulator replays each run on the candidate system (equal
  * shards over the ranks that moved data) and the fit minimises the sum of squared log
  * errors, predicted / measured, over every measured figure: writes fit
  * clients.rank_write_bandwidth and servers.write_bandwidth, reads (restore, ceiling;
@@ -35,9 +34,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sim/loader.h"
 #include "sim/system.h"
 
-enum gf_calib_fig { GF_CAL_WRITE = 0, GF_CAL_RESTORE, GF_CAL_CEILING, GF_CAL_TRAIN_READ, GF_CAL_FIGS };
+/* GF_CAL_TRAIN_AU is predicted and shown, never fitted: the AU the training run
+ * reported against the finite run's (sim/loader.h) on the candidate system. */
+enum gf_calib_fig { GF_CAL_WRITE = 0, GF_CAL_RESTORE, GF_CAL_CEILING, GF_CAL_TRAIN_READ, GF_CAL_TRAIN_AU,
+		    GF_CAL_FIGS };
+#define GF_CAL_FITTED_FIGS (~(1u << GF_CAL_TRAIN_AU))
 
 struct gf_calib_run {
 	char dir[1024];
@@ -51,7 +55,8 @@ struct gf_calib_run {
 	int64_t restore_shift;
 	/* training reads */
 	double demand_per_rank, read_request_bytes, read_depth, sample_bytes;
-	double measured[GF_CAL_FIGS];  /* s, s, bytes/s, bytes/s; 0 = not measured */
+	struct gf_sim_loader loader; /* the training run's shape, for its AU */
+	double measured[GF_CAL_FIGS];  /* s, s, bytes/s, bytes/s, percent; 0 = not measured */
 	double predicted[GF_CAL_FIGS];
 };
 

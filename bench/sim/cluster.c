@@ -269,6 +269,39 @@ double gf_sim_read_delivered(const struct gf_system *s, const struct gf_sim_read
 	return 1.0 / (a + 1.0 / share); /* share = INFINITY: depth x request / L */
 }
 
+double gf_sim_read_thread_batch_s(const struct gf_system *s, const struct gf_sim_reads *r, double share)
+{
+	const struct gf_sim_loader *l = &r->loader;
+	double nt = l->threads ? l->threads : 1, busy = gf_sim_loader_busy_threads(l);
+
+	/* read_series_s_per_byte is over the rank's depth requests; one thread has depth /
+	 * threads of them. With fewer threads busy (a short queue) each gets more of the
+	 * share but waits the same latency. */
+	return l->batch_bytes * (read_series_s_per_byte(s, r) * nt + (share > 0 ? busy / share : INFINITY));
+}
+
+/* The AU a run reports for a rank whose share is share (loader.h), else (no shape, or no
+ * step counted) the steady state's. */
+static int class_au(const struct gf_system *s, const struct gf_sim_reads *r, double share, double steady,
+		    double *au)
+{
+	double tau = gf_sim_read_thread_batch_s(s, r, share);
+	int rc;
+
+	*au = steady;
+	if (!r->loader.steps_per_epoch)
+		return 0;
+	if (!isfinite(tau)) {
+		*au = 0; /* nothing delivered: every counted step waits for ever */
+		return 0;
+	}
+	rc = gf_sim_loader_au(&r->loader, tau, au);
+	if (!rc && *au < 0)
+		*au = steady;
+	*au = fmin(*au, 100.0); /* the sum of a fed run's steps may round a hair above */
+	return rc;
+}
+
 /* One persistent class per node: every rank on a node reads alike. */
 static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads *r)
 {
@@ -485,11 +518,11 @@ int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,
 		     struct gf_sim_read_figs *out)
 {
 	struct gf_flow_net *n = &c->net;
-	double accels = 0, au_sum = 0;
+	double accels = 0, au_sum = 0, steady_sum = 0, memo_share = NAN, memo_au = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	out->au_min = 100.0;
+	out->au_min = out->steady_au_min = 100.0;
 	out->limit = GF_LIM_KINDS;
 	gf_flow_clear_classes(n);
 	rc = add_read_classes(c, reads);
@@ -500,20 +533,32 @@ int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,
 	for (uint32_t i = 0; i < n->ncls; i++) {
 		const struct gf_flow_class *k = &n->cls[i];
 		double rate = gf_sim_read_delivered(c->sys, reads, k->rate);
-		double au = reads->demand > 0 ? 100.0 * fmin(1.0, rate / reads->demand) : 100.0;
+		double steady = reads->demand > 0 ? 100.0 * fmin(1.0, rate / reads->demand) : 100.0, au;
+
+		/* Nodes that get the same share replay the same run: once. */
+		if (k->rate != memo_share) {
+			rc = class_au(c->sys, reads, k->rate, steady, &memo_au);
+			if (rc)
+				return rc;
+			memo_share = k->rate;
+		}
+		au = memo_au;
 		out->bytes_per_s += rate * k->mult;
 		au_sum += au * k->mult;
+		steady_sum += steady * k->mult;
 		accels += k->mult;
-		if (au < out->au_min || out->limit == GF_LIM_KINDS) {
-			out->au_min = au < out->au_min ? au : out->au_min;
+		if (steady < out->steady_au_min || out->limit == GF_LIM_KINDS) {
+			out->steady_au_min = steady < out->steady_au_min ? steady : out->steady_au_min;
 			out->limit = k->limit == GF_FLOW_CAPPED ? k->cap_kind : n->res[k->limit].kind;
 			/* The latency held the rank longer than its bytes did. */
 			if (!(rate >= reads->demand) && read_series_s_per_byte(c->sys, reads) * k->rate >= 1)
 				out->limit = GF_LIM_LATENCY;
 		}
-		if (au > out->au_max)
-			out->au_max = au;
+		out->steady_au_max = fmax(out->steady_au_max, steady);
+		out->au_min = fmin(out->au_min, au);
+		out->au_max = fmax(out->au_max, au);
 	}
 	out->au_mean = accels > 0 ? au_sum / accels : 0;
+	out->steady_au_mean = accels > 0 ? steady_sum / accels : 0;
 	return 0;
 }

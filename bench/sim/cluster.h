@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "sim/flow.h"
+#include "sim/loader.h"
 #include "sim/system.h"
 
 /* What limits a flow: the kinds of the flow network's resources and caps. */
@@ -61,6 +62,7 @@ struct gf_sim_reads {
 	double request_bytes; /* one read request */
 	double depth;         /* read requests in flight per rank */
 	double sample_bytes;  /* > 0: each sample is its own file, opened (metadata) per read */
+	struct gf_sim_loader loader; /* the run's shape, for its AU (steps_per_epoch 0: steady) */
 };
 
 struct gf_sim_cluster {
@@ -90,7 +92,10 @@ typedef uint64_t (*gf_sim_share_fn)(const void *ctx, unsigned rank);
 
 struct gf_sim_read_figs {
 	double bytes_per_s;  /* all ranks */
-	double au_mean, au_min, au_max; /* percent: delivered / demand, per accelerator */
+	/* percent, per accelerator: the AU the run reports (loader.h: a finite run with its
+	 * prefetch and exclusions), and the steady state's delivered / demand */
+	double au_mean, au_min, au_max;
+	double steady_au_mean, steady_au_min, steady_au_max;
 	int limit;           /* what limits the least-fed rank */
 };
 
@@ -133,6 +138,10 @@ int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *al
  * servers.read_request_latency (in series with each request's transfer): share itself
  * without that latency. */
 double gf_sim_read_delivered(const struct gf_system *s, const struct gf_sim_reads *r, double share);
+/* One reader thread's time for one batch on such a rank: each of its requests waits
+ * servers.read_request_latency, and the busy threads (gf_sim_loader_busy_threads) share
+ * the bandwidth. */
+double gf_sim_read_thread_batch_s(const struct gf_system *s, const struct gf_sim_reads *r, double share);
 
 /* The training reads alone, in steady state. Returns 0, -ENOMEM, -EINVAL or -EDOM. */
 int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,

@@ -121,6 +121,28 @@ static int checkpoint(struct gf_sim_cluster *c, const struct gf_workload *w, str
 	return rc;
 }
 
+/* The run's shape for its AU (loader.h), at accels accelerators: plan (built for one
+ * rank) gives the dataset, the batch and the compute; the steps per epoch are the
+ * plan's rule (plan.c) at this scale. A dataset too small for a batch each: none (the
+ * steady state stands). */
+static void loader_shape(const struct gf_workload *w, const struct gf_plan *plan, unsigned accels,
+			 struct gf_sim_loader *l)
+{
+	uint64_t steps = accels && plan->batch ? plan->samples / accels / plan->batch : 0;
+
+	if (w->train.total_training_steps > 0 && steps > (uint64_t)w->train.total_training_steps)
+		steps = (uint64_t)w->train.total_training_steps;
+	l->steps_per_epoch = steps;
+	l->epochs = plan->epochs;
+	l->accels = (unsigned)w->accelerator.per_rank;
+	l->threads = (unsigned)w->reader.read_threads;
+	l->prefetch = (uint64_t)w->reader.prefetch_size;
+	l->exclude_start = (uint64_t)w->output.exclude_start_steps;
+	l->exclude_end = (uint64_t)w->output.exclude_end_steps;
+	l->compute_s = plan->compute_s;
+	l->batch_bytes = plan->bytes_per_step;
+}
+
 /* The training reads of a rank: its accelerators' demand, one sample in flight per reader
  * (the framework's loader) in requests of at most the plan's chunk, queue_depth of them. */
 static int read_shape(const struct gf_workload *w, struct gf_sim_point *p, struct gf_sim_reads *r,
@@ -142,6 +164,7 @@ static int read_shape(const struct gf_workload *w, struct gf_sim_point *p, struc
 		r->depth = 1;
 	if (plan.layout == GF_LAYOUT_FILE_PER_SAMPLE)
 		r->sample_bytes = fmax(1.0, (double)plan.mean_bytes);
+	loader_shape(w, &plan, p->accels, &r->loader);
 	p->request_bytes = r->request_bytes;
 	p->depth = r->depth;
 	return 0;
@@ -150,7 +173,8 @@ static int read_shape(const struct gf_workload *w, struct gf_sim_point *p, struc
 /* AU over a checkpoint interval and goodput, sync and async. */
 static void failures(const struct gf_system *sys, struct gf_sim_point *p)
 {
-	double au = p->reads ? p->read.au_mean : 100.0;
+	/* A job runs long: its AU is the steady state's (the finite run's first steps fade). */
+	double au = p->reads ? p->read.steady_au_mean : 100.0;
 	double restart = sys->failures.restart_time + p->restore.burst_s;
 	double lost_async = 0;
 

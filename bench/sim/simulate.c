@@ -377,6 +377,12 @@ static struct json_object *point_json(const struct gf_system *sys, const struct 
 		add_d(au, "min", p->read.au_min);
 		add_d(au, "max", p->read.au_max);
 		json_object_object_add(t, "au_percent", au);
+		/* delivered / demand: what a run long enough for its first steps to fade reports */
+		au = json_object_new_object();
+		add_d(au, "mean", p->read.steady_au_mean);
+		add_d(au, "min", p->read.steady_au_min);
+		add_d(au, "max", p->read.steady_au_max);
+		json_object_object_add(t, "steady_au_percent", au);
 		add_d(t, "read_bytes_per_s", p->read.bytes_per_s);
 		add_d(t, "demand_read_bytes_per_s", p->demand_per_accel * p->accels);
 		add_d(t, "demand_read_bytes_per_s_per_accelerator", p->demand_per_accel);
@@ -392,8 +398,9 @@ static struct json_object *point_json(const struct gf_system *sys, const struct 
 		add_d(as, "read_bytes_per_s_during", p->async.read_bytes_per_s);
 		add_d(as, "read_bytes_per_s_outside", p->read.bytes_per_s);
 		add_d(as, "au_during_percent", p->async.read_au_mean);
-		add_d(as, "au_outside_percent", p->read.au_mean);
-		add_d(as, "au_drop_points", p->read.au_mean - p->async.read_au_mean);
+		/* Both in the steady state: the burst comes mid-run. */
+		add_d(as, "au_outside_percent", p->read.steady_au_mean);
+		add_d(as, "au_drop_points", p->read.steady_au_mean - p->async.read_au_mean);
 		json_object_object_add(as, "limit", json_object_new_string(gf_sim_limit_key(p->async.limit)));
 		json_object_object_add(o, "async", as);
 	}

@@ -12,9 +12,12 @@
 # burst beside its prediction.
 # Expected: B's and C's predicted write burst times within 15% of the measured on a quiet
 # machine (25% in the suite, see TOL below), restores within 15% (35% in the suite: B's
-# -23..+9% in sixteen runs); the training reads, compared in bytes/s delivered (the AU a
-# run measures is not delivered / demand, the model's), within 35% (the fastest of each:
-# B 0..+18%, C -1..+16%; docs/simulate.md). The table of predicted vs measured at the end.
+# -23..+9% in sixteen runs); the training reads, compared in bytes/s delivered, within 35%
+# (the fastest of each: B 0..+18%, C -1..+16%; docs/simulate.md). Their AU is predicted
+# as the run computes it (the finite run with its prefetch queue at the predicted rate)
+# and shown beside the measured, not asserted: the model's max-min fair shares put it
+# 16-33% (B) and 8-32% (C) below the measured in thirteen runs, whose ranks on a host
+# share its link unevenly (docs/simulate.md). The table of predicted vs measured at the end.
 # About 3 minutes (2 on a quiet machine). GF_SIMCAL_KEEP=DIR keeps the results folders; GF_SIMCAL_FROM=DIR
 # reruns only the simulator on kept ones.
 # Buggy: a model whose per-node NIC or server links do not bind (B and C would be predicted
@@ -179,12 +182,14 @@ YAML
 	for c in B C; do
 		echo "--- $c predicted on the system fitted to A (placement skew of $c measured: $(cat "$d/$c-ck.skew"))"
 		cat "$d/$c.out"
-		# Every figure's signed error: "write burst ... +6.8%" -> "write 6.8".
-		awk '$NF ~ /%$/ && ($4 == "write" || $4 == "restore" || $4 == "train") { e = $NF; sub(/%/, "", e); sub(/^\+/, "", e); print $4, e }' \
+		# Every figure's signed error: "write burst ... +6.8%" -> "write 6.8". The training
+		# run's AU (its prediction: the finite run at the predicted rate, sim/loader.h) is
+		# shown, not asserted: see the header.
+		awk '$NF ~ /%$/ && ($4 == "write" || $4 == "restore" || $4 == "train") && $5 != "AU" { e = $NF; sub(/%/, "", e); sub(/^\+/, "", e); print $4, e }' \
 			"$d/$c.out" >"$d/$c.err"
 		[ "$(wc -l <"$d/$c.err")" = 3 ] || bad "$c: expected 3 figures (write, restore, train read) in the --check table"
-		# The training reads are compared in bytes/s delivered (the AU a run measures is not
-		# delivered / demand); their AU, for the record:
+		grep -q ' train AU ' "$d/$c.out" || bad "$c: no training AU predicted in the --check table"
+		# Each training run's AU, delivered bytes/s and demand, for the record:
 		for t in "$d/$c"-tr "$d/${c}2"-tr; do
 			[ -d "$t" ] || continue
 			jq -r --arg n "${t##*/}" '"   \($n): AU \(.train.au_percent.mean | floor)%, read \(.train.read_bytes_per_s / 1e6 * 100 | floor / 100) MB/s, demand \(.train.demand_read_bytes_per_s_per_accelerator * 8 / 1e6 * 100 | floor / 100) MB/s"' \

@@ -2,7 +2,8 @@
  * event times on hand-solved networks, exact; the cluster model's analytic cases, exact:
  * one bottleneck (bytes / bandwidth), N equal clients on one server, clients faster than
  * the servers and the reverse, a bisection limit, latency and metadata as the model
- * defines them, training reads' AU; checkpoint shards from the model's sizing (the bytes
+ * defines them, training reads' AU (steady, and a finite run's with its prefetch queue and
+ * excluded steps in closed form); checkpoint shards from the model's sizing (the bytes
  * of a measured run, one flow class per node for equal shards); Young's and Daly's
  * intervals; the system file's keys, units and errors; calibration recovering known
  * parameters. Buggy: a rate off by a share, a flow that ends before its bytes moved,
@@ -26,6 +27,7 @@
 #include "sim/cluster.h"
 #include "sim/flow.h"
 #include "sim/goodput.h"
+#include "sim/loader.h"
 #include "sim/point.h"
 #include "sim/system.h"
 
@@ -451,6 +453,91 @@ static void test_cluster_reads_au(void **state)
 	assert_int_equal(gf_sim_reads_run(&c, &r, &f), 0);
 	assert_rel(f.au_mean, 100.0 * (4.0 * (1 << 20) / 0.01) / 0.5e9);
 	assert_int_equal(f.limit, GF_LIM_LATENCY);
+	gf_sim_cluster_free(&c);
+}
+
+/* The AU a finite run reports (sim/loader.h), closed forms. One accelerator, T reader
+ * threads and a queue of P = T batches, S steps, the first left out, compute c, and a
+ * thread moving a batch in tau > T c (storage slower than the demand): the first T
+ * batches arrive together at tau, the step that waited for them is left out; every
+ * later round of T steps waits tau - T c at its first step (its batches were started
+ * as the slots of the round before were taken, c apart) and none after. So
+ *   AU = (S - 1) c / ((S - 1) c + (ceil(S / T) - 1) (tau - T c)),
+ * which tends to T c / tau (delivered / demand) as S grows. */
+static double loader_au(uint64_t steps, uint64_t epochs, unsigned threads, uint64_t prefetch, double c,
+			double tau)
+{
+	struct gf_sim_loader l = { .steps_per_epoch = steps, .epochs = epochs, .accels = 1, .threads = threads,
+				   .prefetch = prefetch, .exclude_start = 1, .compute_s = c, .batch_bytes = 1 };
+	double au;
+
+	assert_int_equal(gf_sim_loader_au(&l, tau, &au), 0);
+	return au;
+}
+
+static void test_loader_au(void **state)
+{
+	const double c = 0.033;
+	struct gf_sim_loader l = { .steps_per_epoch = 4, .epochs = 1, .accels = 2, .threads = 3, .prefetch = 1,
+				   .exclude_start = 2, .exclude_end = 2, .compute_s = c };
+	double au;
+
+	(void)state;
+	/* Storage twice as fast as the demand: no counted step waits. */
+	assert_rel(loader_au(12, 3, 2, 2, c, 2 * c * 0.5), 100.0);
+	assert_rel(loader_au(12, 1, 1, 1, c, c), 100.0);
+	/* No read-ahead (one slot, one thread) at half the demand: every step waits c. */
+	assert_rel(loader_au(10, 2, 1, 1, c, 2 * c), 50.0);
+	/* The closed form above; every epoch alike (each starts with idle readers). */
+	assert_rel(loader_au(12, 1, 2, 2, c, 4 * c), 100.0 * 11 / (11 + 5 * 2.0));
+	assert_rel(loader_au(12, 5, 2, 2, c, 4 * c), 100.0 * 11 / (11 + 5 * 2.0));
+	assert_rel(loader_au(10, 1, 4, 4, c, 6 * c), 100.0 * 9 / (9 + 2 * 2.0));
+	/* The testbed's shape (12 steps, 2 threads, prefetch 2) at 27% of the demand: 29%. */
+	assert_rel(loader_au(12, 1, 2, 2, c, 2 * c / 0.27), 100.0 * 11 / (11 + 5 * (2 / 0.27 - 2)));
+	/* A long run tends to delivered / demand; an epoch past GF_SIM_LOADER_MAX_STEPS and
+	 * a million threads (a queue of 1: one busy) cost no more than its first million steps. */
+	assert_true(fabs(loader_au(100000, 1, 2, 2, c, 4 * c) - 50.0) < 0.01);
+	assert_true(fabs(loader_au(1000000000000ull, 1000, 2, 2, c, 4 * c) - 50.0) < 1e-4);
+	assert_rel(loader_au(100, 1, 1000000, 1, c, 2 * c), 50.0);
+	/* Exclusions that leave no step: no AU. Busy threads: the queues bound them. */
+	assert_int_equal(gf_sim_loader_au(&l, c, &au), 0);
+	assert_rel(au, -1.0);
+	assert_int_equal(gf_sim_loader_busy_threads(&l), 2);
+	l.prefetch = 2;
+	assert_int_equal(gf_sim_loader_busy_threads(&l), 3);
+}
+
+/* The cluster's training reads with the run's shape: the finite run's AU at the rank's
+ * delivered rate (a thread moves its batch in threads x batch / rate), and delivered /
+ * demand as the steady state. 8 ranks on 2 servers of 3 GB/s: 750 MB/s a rank, each
+ * needing 10 MB every 10 ms (1 GB/s). */
+static void test_cluster_reads_finite_au(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_cluster c;
+	struct gf_sim_read_figs f;
+	struct gf_sim_reads r = { .demand = 1e9, .request_bytes = 1 << 20, .depth = 2,
+				  .loader = { .steps_per_epoch = 12, .epochs = 2, .accels = 1, .threads = 2,
+					      .prefetch = 2, .exclude_start = 1, .compute_s = 0.01,
+					      .batch_bytes = 1e7 } };
+	char err[256];
+	double tau = 2 * 1e7 / 0.75e9;
+
+	(void)state;
+	sys_basic(&s, 2, 3e9, 8);
+	assert_int_equal(gf_sim_cluster_init(&c, &s, 1, 8, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_reads_run(&c, &r, &f), 0);
+	assert_rel(f.steady_au_mean, 75.0);
+	assert_rel(f.au_mean, 100.0 * 11 * 0.01 / (11 * 0.01 + 5 * (tau - 2 * 0.01)));
+	assert_rel(f.au_min, f.au_mean);
+	assert_rel(f.au_max, f.au_mean);
+	assert_int_equal(f.limit, GF_LIM_SERVERS);
+	/* Fed: 100% either way. */
+	r.demand = 0.5e9;
+	r.loader.batch_bytes = 0.5e7;
+	assert_int_equal(gf_sim_reads_run(&c, &r, &f), 0);
+	assert_rel(f.au_mean, 100.0);
+	assert_rel(f.steady_au_mean, 100.0);
 	gf_sim_cluster_free(&c);
 }
 
@@ -1009,6 +1096,8 @@ int main(void)
 		cmocka_unit_test(test_cluster_bisection),
 		cmocka_unit_test(test_cluster_latency_metadata),
 		cmocka_unit_test(test_cluster_reads_au),
+		cmocka_unit_test(test_loader_au),
+		cmocka_unit_test(test_cluster_reads_finite_au),
 		cmocka_unit_test(test_cluster_placement_skew),
 		cmocka_unit_test(test_cluster_async),
 		cmocka_unit_test(test_cluster_refuses),
