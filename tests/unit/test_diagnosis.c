@@ -95,6 +95,12 @@ static const struct dcase cases[] = {
 	  { { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":99,\"queue_size\":4,"
 			       "\"read_bytes\":2048000000,\"read_requests\":100000,\"read_await_ms\":20}" } },
 	  GF_DIAG_BANDWIDTH, "reader.transfer_size", "requests per second" },
+	{ "a 1.8 s phase on a device capped at 150 reads/s: 94.8% busy with its idle first and "
+	  "last moments, 3.3 queued, 22 ms a read (seen in diagnosis_throttle.sh)",
+	  { { "/train/device", "{\"name\":\"loop1\",\"elapsed_s\":1.78,\"util_percent\":94.8,"
+			       "\"queue_size\":3.3,\"read_bytes\":4196352,\"read_requests\":258,"
+			       "\"read_await_ms\":22.3}" } },
+	  GF_DIAG_BANDWIDTH, "reader.transfer_size", "requests per second" },
 	{ "small dataset, but the device read it all",
 	  { { "/train/passed", "true" }, { "/train/au_percent", "{\"mean\":95,\"min\":94,\"max\":96}" },
 	    { "/target/direct", "false" },
