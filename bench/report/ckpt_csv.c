@@ -26,8 +26,11 @@ int gf_ckpt_csv_ranks(const char *dir, const struct gf_run_summary *s)
 			bool quote = strpbrk(srv, ",\"\n") != NULL;
 			fprintf(f, "%u,%s,%u,%d,%.6f,%s", i, b->restore ? "restore" : "write", b->index, r,
 				b->rank_s[r], quote ? "\"" : "");
-			for (const char *p = srv; *p && p < srv + GF_FIG_SERVER; p++)
-				fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, f);
+			for (const char *p = srv; *p && p < srv + GF_FIG_SERVER; p++) {
+				if (*p == '"')
+					fputc('"', f);
+				fputc(*p, f);
+			}
 			fprintf(f, "%s\n", quote ? "\"" : "");
 		}
 	}
