@@ -13,7 +13,7 @@ scripts/install-deps.sh || { echo "install-deps failed"; echo "0 passed, 1 faile
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 failed_checks=
 run_suite() { # name build-dir make-variables configure-options...
 	local name=$1 dir=$2 vars=$3
 	shift 3
@@ -60,6 +60,8 @@ run_suite() { # name build-dir make-variables configure-options...
 		for t in $(grep -E '^(FAIL|ERROR|XPASS):' "$dir/check.log" | awk '{print $2}'); do
 			echo "---- $name: $t.log (last 40 lines)"
 			tail -40 "$dir/$t.log" 2>/dev/null
+			# Repeated at the very end: a CI page may keep only the output's tail.
+			failed_checks+="$name $t: $(grep -E '^FAIL' "$dir/$t.log" 2>/dev/null | head -5 | cut -c1-300)"$'\n'
 		done
 	fi
 	if [ "${CI:-}" = true ] && [ "$s" -gt 0 ]; then
@@ -87,5 +89,9 @@ ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1:fast_unwind
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
 	run_suite sanitizers build-san "$san_vars" --enable-sanitizers
 
+if [ -n "$failed_checks" ]; then
+	echo "== the failed checks, again:"
+	printf '%s' "$failed_checks"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

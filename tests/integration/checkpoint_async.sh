@@ -86,11 +86,20 @@ if [ -s "$TMP/sync.json" ] && [ -s "$TMP/async.json" ]; then
 	expect "sync: the summary has no async fields (default output unchanged)" "$TMP/sync.json" \
 		'(.checkpoint | has("async") or has("mode")) | not'
 	expect "sync: training halted for the bursts" "$TMP/sync.json" '.train.checkpoint_halt_s > 0.3'
-	# Near 0 on a quiet disk; a busy one can make a burst outlast the 1 s between
-	# checkpoints, and the wait for it counts: half of sync's is a bound that still fails
-	# when the bursts halt training.
+	# Near 0 when each burst ends within the 1 s of compute before the next is due: then
+	# half of sync's halt is a bound that still fails when the bursts halt training. A
+	# loaded machine (CI saw 1.16 s per burst) makes the next checkpoint wait for the
+	# previous one; what can wait then is at most each burst's overrun of that 1 s (0.9 s:
+	# the thread starts its burst a little after the hand-over), on each of the 4 ranks,
+	# and a halting burst would exceed it.
 	halt=$(jq '.train.checkpoint_halt_s' "$TMP/sync.json")
-	expect "async: halt much smaller than sync's ($halt s)" "$TMP/async.json" ".train.checkpoint_halt_s < $halt / 2"
+	if jq -e '.checkpoint.write_burst_max_s < 0.8' "$TMP/async.json" >/dev/null; then
+		expect "async: halt much smaller than sync's ($halt s)" "$TMP/async.json" ".train.checkpoint_halt_s < $halt / 2"
+	else
+		echo "note: the slowest async burst outlasted 0.8 s of the 1 s gap (busy machine): the halt is held to the overrun"
+		expect "async: halt at most the bursts' overrun of the 1 s gap, on each rank" "$TMP/async.json" \
+			'.train.checkpoint_halt_s <= 4 * ([.checkpoint.bursts[] | .burst_s - 0.9 | if . > 0 then . else 0 end] | add) + 0.05'
+	fi
 fi
 for n in async async_shared; do
 	[ -s "$TMP/$n.json" ] && check_async "$n"
