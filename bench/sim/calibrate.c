@@ -242,7 +242,7 @@ int gf_calib_predict(const struct gf_system *sys, struct gf_calib_run *r)
 		if (r->measured[GF_CAL_TRAIN_AU] > 0)
 			rd.loader = r->loader;
 		rc = gf_sim_reads_run(&c, &rd, &f);
-		r->predicted[GF_CAL_TRAIN_READ] = f.bytes_per_s;
+		r->predicted[GF_CAL_TRAIN_READ] = f.run_bytes_per_s;
 		r->predicted[GF_CAL_TRAIN_AU] = f.au_mean;
 	}
 	gf_sim_cluster_free(&c);

@@ -283,19 +283,24 @@ double gf_sim_read_thread_batch_s(const struct gf_system *s, const struct gf_sim
 /* The AU a run reports for a rank whose share is share (loader.h), else (no shape, or no
  * step counted) the steady state's. */
 static int class_au(const struct gf_system *s, const struct gf_sim_reads *r, double share, double steady,
-		    double *au)
+		    double *au, double *rate)
 {
-	double tau = gf_sim_read_thread_batch_s(s, r, share);
+	const struct gf_sim_loader *l = &r->loader;
+	double tau = gf_sim_read_thread_batch_s(s, r, share), el;
 	int rc;
 
 	*au = steady;
-	if (!r->loader.steps_per_epoch)
+	*rate = gf_sim_read_delivered(s, r, share);
+	if (!l->steps_per_epoch)
 		return 0;
 	if (!isfinite(tau)) {
 		*au = 0; /* nothing delivered: every counted step waits for ever */
 		return 0;
 	}
-	rc = gf_sim_loader_au(&r->loader, tau, au);
+	rc = gf_sim_loader_au(l, tau, au, &el);
+	if (!rc && el > 0)
+		*rate = (double)l->epochs * (double)l->steps_per_epoch * (l->accels ? l->accels : 1) *
+			l->batch_bytes / el;
 	if (!rc && *au < 0)
 		*au = steady;
 	*au = fmin(*au, 100.0); /* the sum of a fed run's steps may round a hair above */
@@ -518,7 +523,7 @@ int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,
 		     struct gf_sim_read_figs *out)
 {
 	struct gf_flow_net *n = &c->net;
-	double accels = 0, au_sum = 0, steady_sum = 0, memo_share = NAN, memo_au = 0;
+	double accels = 0, au_sum = 0, steady_sum = 0, memo_share = NAN, memo_au = 0, memo_rate = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -537,13 +542,14 @@ int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,
 
 		/* Nodes that get the same share replay the same run: once. */
 		if (k->rate != memo_share) {
-			rc = class_au(c->sys, reads, k->rate, steady, &memo_au);
+			rc = class_au(c->sys, reads, k->rate, steady, &memo_au, &memo_rate);
 			if (rc)
 				return rc;
 			memo_share = k->rate;
 		}
 		au = memo_au;
 		out->bytes_per_s += rate * k->mult;
+		out->run_bytes_per_s += memo_rate * k->mult;
 		au_sum += au * k->mult;
 		steady_sum += steady * k->mult;
 		accels += k->mult;

@@ -92,6 +92,9 @@ typedef uint64_t (*gf_sim_share_fn)(const void *ctx, unsigned rank);
 
 struct gf_sim_read_figs {
 	double bytes_per_s;  /* all ranks */
+	/* all ranks, over the finite run (loader.h: its bytes over its length, the first
+	 * batches' wait in it); bytes_per_s without a run's shape */
+	double run_bytes_per_s;
 	/* percent, per accelerator: the AU the run reports (loader.h: a finite run with its
 	 * prefetch and exclusions), and the steady state's delivered / demand */
 	double au_mean, au_min, au_max;

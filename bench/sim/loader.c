@@ -39,18 +39,20 @@ unsigned gf_sim_loader_busy_threads(const struct gf_sim_loader *l)
 	return slots < t ? (unsigned)slots : t;
 }
 
-int gf_sim_loader_au(const struct gf_sim_loader *l, double batch_s, double *au)
+int gf_sim_loader_au(const struct gf_sim_loader *l, double batch_s, double *au, double *elapsed)
 {
 	unsigned na = l->accels ? l->accels : 1, nt = l->threads ? l->threads : 1;
 	uint64_t s = l->steps_per_epoch < GF_SIM_LOADER_MAX_STEPS ? l->steps_per_epoch : GF_SIM_LOADER_MAX_STEPS;
 	uint64_t p = l->prefetch ? l->prefetch : 1, esim = l->epochs < 2 ? l->epochs : 2, ring;
 	/* Counted positions of an epoch (accel.c: pos >= exclude_start, pos <= last_counted). */
 	int64_t last = (int64_t)s - 1 - (int64_t)l->exclude_end;
-	double *free_t, *took, claim = 0, c = l->compute_s, sum = 0, n = 0;
+	double *free_t, *took, claim = 0, c = l->compute_s, sum = 0, n = 0, ends[2] = { 0, 0 };
 	struct acc *acc;
 	int rc = -ENOMEM;
 
 	*au = -1;
+	if (elapsed)
+		*elapsed = 0;
 	if (!s || !esim)
 		return 0;
 	/* A queue as long as an epoch never binds: the epoch's start (the one before taken
@@ -101,6 +103,7 @@ int gf_sim_loader_au(const struct gf_sim_loader *l, double batch_s, double *au)
 					}
 					x->compute = x->elapsed = 0;
 					x->epoch_end = x->deadline;
+					ends[e] = fmax(ends[e], x->deadline);
 				}
 			}
 		}
@@ -112,6 +115,10 @@ int gf_sim_loader_au(const struct gf_sim_loader *l, double batch_s, double *au)
 		}
 	if (n > 0)
 		*au = sum / n;
+	/* The epochs after the second last as long as it did. */
+	if (elapsed)
+		*elapsed = (esim < 2 ? ends[0] : ends[1] + (double)(l->epochs - 2) * (ends[1] - ends[0])) *
+			   ((double)l->steps_per_epoch / (double)s);
 	rc = 0;
 out:
 	free(acc);

@@ -40,9 +40,10 @@ struct gf_sim_loader {
  * batches (prefetch x accelerators). */
 unsigned gf_sim_loader_busy_threads(const struct gf_sim_loader *l);
 
-/* The run's AU in percent when one reader thread takes batch_s seconds for a batch.
- * *au is -1 when no step is counted (the exclusions cover every step). Returns 0 or
- * -ENOMEM. */
-int gf_sim_loader_au(const struct gf_sim_loader *l, double batch_s, double *au);
+/* The run's AU in percent when one reader thread takes batch_s seconds for a batch, and
+ * (elapsed != NULL) its length: from the phase start to the last step's end, the time a
+ * measured run divides its bytes by. *au is -1 when no step is counted (the exclusions
+ * cover every step). Returns 0 or -ENOMEM. */
+int gf_sim_loader_au(const struct gf_sim_loader *l, double batch_s, double *au, double *elapsed);
 
 #endif

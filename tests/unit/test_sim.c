@@ -471,7 +471,7 @@ static double loader_au(uint64_t steps, uint64_t epochs, unsigned threads, uint6
 				   .prefetch = prefetch, .exclude_start = 1, .compute_s = c, .batch_bytes = 1 };
 	double au;
 
-	assert_int_equal(gf_sim_loader_au(&l, tau, &au), 0);
+	assert_int_equal(gf_sim_loader_au(&l, tau, &au, NULL), 0);
 	return au;
 }
 
@@ -499,8 +499,20 @@ static void test_loader_au(void **state)
 	assert_true(fabs(loader_au(100000, 1, 2, 2, c, 4 * c) - 50.0) < 0.01);
 	assert_true(fabs(loader_au(1000000000000ull, 1000, 2, 2, c, 4 * c) - 50.0) < 1e-4);
 	assert_rel(loader_au(100, 1, 1000000, 1, c, 2 * c), 50.0);
+	/* The run's length: with no read-ahead (one slot, one thread) at half the demand a
+	 * step starts tau after the one before, an epoch ends with its last step's compute,
+	 * and the next epoch's reads start there: 2 x (10 x 2c + c). Storage at no cost: the
+	 * compute alone, also for a third epoch and more (the second's length). */
+	struct gf_sim_loader one = { .steps_per_epoch = 10, .epochs = 2, .accels = 1, .threads = 1, .prefetch = 1,
+				     .exclude_start = 1, .compute_s = c, .batch_bytes = 1 };
+	double el;
+	assert_int_equal(gf_sim_loader_au(&one, 2 * c, &au, &el), 0);
+	assert_rel(el, 2 * (10 * 2 * c + c));
+	one.epochs = 7;
+	assert_int_equal(gf_sim_loader_au(&one, 0, &au, &el), 0);
+	assert_rel(el, 7 * 10 * c);
 	/* Exclusions that leave no step: no AU. Busy threads: the queues bound them. */
-	assert_int_equal(gf_sim_loader_au(&l, c, &au), 0);
+	assert_int_equal(gf_sim_loader_au(&l, c, &au, NULL), 0);
 	assert_rel(au, -1.0);
 	assert_int_equal(gf_sim_loader_busy_threads(&l), 2);
 	l.prefetch = 2;
