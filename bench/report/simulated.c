@@ -143,6 +143,19 @@ static void header(FILE *o, struct json_object *s, struct json_object *p0)
 	}
 }
 
+/* Fewer counted steps than this an accelerator and a run's AU says more about what its
+ * prefetch held before the first counted step than about the storage. */
+#define FEW_COUNTED_STEPS 10
+
+/* The AU cell's mark: '*' the steady state standing in for a run that counts no step,
+ * '~' a run that counts too few; ' ' otherwise. */
+static char au_mark(struct json_object *p)
+{
+	if (strcmp(gf_json_str(p, "/train/au_from", "finite_run"), "steady_state") == 0)
+		return '*';
+	return num(p, "/train/counted_steps_per_accelerator") < FEW_COUNTED_STEPS ? '~' : ' ';
+}
+
 static void row(FILE *o, struct json_object *p, bool ckpt, bool reads)
 {
 	char t1[32], t2[32], t3[32], t4[32], r1[32], span[72];
@@ -159,7 +172,7 @@ static void row(FILE *o, struct json_object *p, bool ckpt, bool reads)
 	}
 	if (reads) {
 		gf_format_rate(num(p, "/train/read_bytes_per_s"), r1, sizeof(r1));
-		fprintf(o, " %6.1f %10s", num(p, "/train/au_percent/mean"), r1);
+		fprintf(o, " %5.1f%c %10s", num(p, "/train/au_percent/mean"), au_mark(p), r1);
 	}
 	if (ckpt && reads) {
 		gf_format_time(num(p, "/async/burst_s"), t1, sizeof(t1));
@@ -174,6 +187,37 @@ static void row(FILE *o, struct json_object *p, bool ckpt, bool reads)
 	else
 		fprintf(o, " %8s  ", "-"); /* no checkpoints: nothing to lose to failures */
 	fprintf(o, "  %s\n", gf_json_str(p, ckpt ? "/checkpoint/write_limit" : "/train/limit", "?"));
+}
+
+/* Under the table, what a marked AU cell stands for: one line for the points whose AU is
+ * the steady state's, one for each that counts too few steps. */
+static void au_notes(FILE *o, struct json_object *pts, size_t n)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *p = json_object_array_get_idx(pts, i);
+		double nodes = num(p, "/nodes");
+
+		if (au_mark(p) == '~')
+			fprintf(o, "  ~ %.0f node%s: AU from %.0f counted steps an accelerator, what a run this short "
+				   "reports: mostly the batches its prefetch read before the first counted step; the "
+				   "steady state's is %.1f%%\n",
+				nodes, nodes == 1 ? "" : "s", num(p, "/train/counted_steps_per_accelerator"),
+				num(p, "/train/steady_au_percent/mean"));
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *p = json_object_array_get_idx(pts, i);
+
+		if (au_mark(p) != '*')
+			continue;
+		fprintf(o, "%s%.0f", first ? "  * nodes " : ", ", num(p, "/nodes"));
+		first = false;
+	}
+	if (!first)
+		fprintf(o, ": the dataset leaves an accelerator no step that AU counts (an epoch's steps less "
+			   "output.metric.exclude_start_steps and exclude_end_steps): a run would report no AU; "
+			   "the steady state's, delivered / demand, stands in\n");
 }
 
 int gf_simulated_text(FILE *o, struct json_object *s)
@@ -201,22 +245,35 @@ int gf_simulated_text(FILE *o, struct json_object *s)
 		reads && ckpt ? "bottleneck write / reads" : "bottleneck");
 	for (size_t i = 0; i < n; i++)
 		row(o, json_object_array_get_idx(pts, i), ckpt, reads);
+	if (reads)
+		au_notes(o, pts, n);
 	return ferror(o) ? -EIO : 0;
 }
 
 /* --- gpufeed report on a simulate folder --- */
 
+void gf_simulated_plot_what(struct json_object *s, char *buf, size_t len)
+{
+	struct json_object *pts = get(s, "/points"), *p0 = get(s, "/points/0");
+	size_t n = pts && json_object_is_type(pts, json_type_array) ? json_object_array_length(pts) : 0;
+	bool ckpt = get(p0, "/checkpoint") != NULL, reads = get(p0, "/train") != NULL, standin = false;
+
+	for (size_t i = 0; reads && i < n; i++)
+		standin |= au_mark(json_object_array_get_idx(pts, i)) == '*';
+	snprintf(buf, len, "%s%s", ckpt && reads ? "checkpoint train" : ckpt ? "checkpoint" : "train",
+		 standin ? " standin" : "");
+}
+
 /* plots/simulate.png and .svg from sweep.csv; a note in *note when there is none. */
 static void plot(const char *dir, struct json_object *s, char *note, size_t len)
 {
-	struct json_object *p0 = get(s, "/points/0");
-	char sdir[1024], data[4200], out[4200], log[4200], title[512];
-	bool ckpt = get(p0, "/checkpoint") != NULL, reads = get(p0, "/train") != NULL;
+	char sdir[1024], data[4200], out[4200], log[4200], title[512], what[64];
 	struct gf_plot_args a = { .data = data, .out = out, .title = title, .formats = "png svg",
-				  .extra = { ckpt && reads ? "checkpoint train" : ckpt ? "checkpoint" : "train", NULL } };
+				  .extra = { what, NULL } };
 	struct stat st;
 	int rc;
 
+	gf_simulated_plot_what(s, what, sizeof(what));
 	note[0] = '\0';
 	snprintf(out, sizeof(out), "%s/plots", dir);
 	if (mkdir(out, 0755) && errno != EEXIST) {

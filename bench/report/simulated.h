@@ -25,6 +25,11 @@ bool gf_simulated_is(struct json_object *s);
  * there is no such point (or several and nodes is 0) with the node counts in err. */
 int gf_simulated_point(struct json_object *sim, long nodes, struct json_object **run, char *err, size_t errlen);
 
+/* The words scripts/plot/simulate.gp takes for simulate summary s: "checkpoint" and/or
+ * "train" for what was simulated, "standin" when some point's AU is the steady state's
+ * standing in for a run that counts no step. */
+void gf_simulated_plot_what(struct json_object *s, char *buf, size_t len);
+
 /* The sweep table of simulate summary s, as gpufeed simulate prints it. Returns 0 or -EIO. */
 int gf_simulated_text(FILE *o, struct json_object *s);
 

@@ -31,6 +31,15 @@ static void heap_down(double *h, unsigned n, unsigned i)
 	}
 }
 
+uint64_t gf_sim_loader_counted_steps(const struct gf_sim_loader *l)
+{
+	uint64_t s = l->steps_per_epoch, out = l->exclude_start + l->exclude_end;
+
+	if (s <= out || l->epochs > UINT64_MAX / (s - out))
+		return s <= out ? 0 : UINT64_MAX;
+	return (s - out) * l->epochs;
+}
+
 unsigned gf_sim_loader_busy_threads(const struct gf_sim_loader *l)
 {
 	uint64_t slots = (l->prefetch ? l->prefetch : 1) * (uint64_t)(l->accels ? l->accels : 1);

@@ -36,6 +36,10 @@ struct gf_sim_loader {
 	double batch_bytes;       /* one accelerator's batch, mean */
 };
 
+/* The steps of one accelerator that its AU counts, over all epochs: each epoch's steps
+ * less output.metric.exclude_{start,end}_steps (accel.c). 0: the run reports no AU. */
+uint64_t gf_sim_loader_counted_steps(const struct gf_sim_loader *l);
+
 /* The reader threads busy at once at most: every thread, unless the queues hold fewer
  * batches (prefetch x accelerators). */
 unsigned gf_sim_loader_busy_threads(const struct gf_sim_loader *l);

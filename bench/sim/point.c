@@ -165,6 +165,7 @@ static int read_shape(const struct gf_workload *w, struct gf_sim_point *p, struc
 	if (plan.layout == GF_LAYOUT_FILE_PER_SAMPLE)
 		r->sample_bytes = fmax(1.0, (double)plan.mean_bytes);
 	loader_shape(w, &plan, p->accels, &r->loader);
+	p->counted_steps = gf_sim_loader_counted_steps(&r->loader);
 	p->request_bytes = r->request_bytes;
 	p->depth = r->depth;
 	return 0;

@@ -29,6 +29,9 @@ struct gf_sim_point {
 	/* training reads */
 	double demand_per_accel; /* bytes/s */
 	double request_bytes, depth;
+	/* an accelerator's steps that its AU counts; 0: none, and read.au_* are the steady
+	 * state's, standing in */
+	uint64_t counted_steps;
 	struct gf_sim_read_figs read;
 
 	/* both: a write burst with the reads going on (checkpoint.mode async) */

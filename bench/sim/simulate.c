@@ -377,6 +377,11 @@ static struct json_object *point_json(const struct gf_system *sys, const struct 
 		add_d(au, "min", p->read.au_min);
 		add_d(au, "max", p->read.au_max);
 		json_object_object_add(t, "au_percent", au);
+		/* What au_percent is: a run of the workload's length reports it from counted
+		 * steps; with none (a dataset too small for the accelerators) the steady state's
+		 * stands in. */
+		json_object_object_add(t, "counted_steps_per_accelerator", json_object_new_uint64(p->counted_steps));
+		json_object_object_add(t, "au_from", json_object_new_string(p->counted_steps ? "finite_run" : "steady_state"));
 		/* delivered / demand: what a run long enough for its first steps to fade reports */
 		au = json_object_new_object();
 		add_d(au, "mean", p->read.steady_au_mean);
@@ -455,7 +460,7 @@ static int write_csv(const char *dir, const struct sweep *s)
 		return -errno;
 	fprintf(f, "nodes,ranks,accelerators,write_burst_s,write_bytes_per_s,rank_min_s,rank_max_s,"
 		   "restore_burst_s,au_percent,read_bytes_per_s,async_burst_s,async_au_percent,"
-		   "goodput_sync_percent,goodput_async_percent,limit\n");
+		   "goodput_sync_percent,goodput_async_percent,limit,au_from\n");
 	for (int i = 0; i < s->npts; i++) {
 		const struct gf_sim_point *p = &s->pts[i];
 		fprintf(f, "%u,%u,%u,", p->nodes, p->ranks, p->accels);
@@ -480,7 +485,8 @@ static int write_csv(const char *dir, const struct sweep *s)
 			fprintf(f, "%.9g,", p->goodput_async);
 		else
 			fprintf(f, ",");
-		fprintf(f, "%s\n", gf_sim_limit_key(p->ckpt ? p->write.limit : p->read.limit));
+		fprintf(f, "%s,%s\n", gf_sim_limit_key(p->ckpt ? p->write.limit : p->read.limit),
+			!p->reads ? "" : p->counted_steps ? "finite_run" : "steady_state");
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -503,7 +509,7 @@ static int write_system(const char *dir, const struct gf_system *sys)
 
 static int write_results(const struct args *a, struct sweep *s, struct json_object *j, FILE *out, FILE *errf)
 {
-	char partial[4096], final[4096], title[512];
+	char partial[4096], final[4096], title[512], what[64];
 	int rc = gf_results_create(a->results, s->name, "simulate", NULL, partial, sizeof(partial), final,
 				   sizeof(final));
 
@@ -521,11 +527,10 @@ static int write_results(const struct args *a, struct sweep *s, struct json_obje
 		return rc;
 	}
 	snprintf(title, sizeof(title), "%s on %s", s->name, s->sys.name);
+	gf_simulated_plot_what(j, what, sizeof(what));
 	if (a->no_plot)
 		gf_sim_out_note(partial, "no plot: --no-plot was given; sweep.csv holds the data");
-	else if (gf_sim_out_plot(partial, "simulate.gp", "sweep.csv", "simulate", title,
-			    s->pts[0].ckpt && s->pts[0].reads ? "checkpoint train" :
-			    s->pts[0].ckpt ? "checkpoint" : "train"))
+	else if (gf_sim_out_plot(partial, "simulate.gp", "sweep.csv", "simulate", title, what))
 		fprintf(errf, "gpufeed: no plot (see %s/plots/NOTE.txt)\n", final);
 	rc = gf_results_finish(partial, final);
 	if (rc) {

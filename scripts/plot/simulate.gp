@@ -6,7 +6,9 @@
 # Writes: OUT.png and OUT.svg
 # Arguments (gnuplot -c simulate.gp SCRIPT_DIR DATA OUT TITLE FORMATS WHAT): this script's folder,
 #   the CSV, the output path without its extension, the title, the formats, and WHAT = the words
-#   "checkpoint" and/or "train" for the parts that were simulated. They arrive as
+#   "checkpoint" and/or "train" for the parts that were simulated, and "standin" when some
+#   point's AU is the steady state's standing in for a run that counts no step (sweep.csv's
+#   au_from): those points are ringed. They arrive as
 #   strings and are only used as data: no path or title is pasted into gnuplot code.
 script_dir = ARG1
 data = ARG2
@@ -17,6 +19,7 @@ what = ARG6
 load script_dir . "/common.gp"
 ckpt = strstrt(what, "checkpoint") > 0
 reads = strstrt(what, "train") > 0
+standin = strstrt(what, "standin") > 0
 
 set logscale x 2
 set xlabel "client nodes"
@@ -52,10 +55,14 @@ do for [fmt in formats] {
 		plot data using "nodes":"au_percent" with linespoints lw 2 pt 7 lc rgb c_green title "AU, reads alone", \
 			data using "nodes":"async_au_percent" with linespoints lw 2 pt 5 lc rgb c_purple title "AU during an async burst", \
 			data using "nodes":"goodput_sync_percent" with linespoints lw 2 pt 9 dt 2 lc rgb c_blue title "goodput, sync checkpoints", \
-			data using "nodes":"goodput_async_percent" with linespoints lw 2 pt 11 dt 3 lc rgb c_red title "goodput, async checkpoints"
+			data using "nodes":"goodput_async_percent" with linespoints lw 2 pt 11 dt 3 lc rgb c_red title "goodput, async checkpoints", \
+			for [i = 1:standin] data using "nodes":(strcol("au_from") eq "steady_state" ? column("au_percent") : NaN) \
+				with points pt 6 ps 3 lw 2 lc rgb "#000000" title "AU: steady state (no counted step)"
 	}
 	if (reads && !ckpt) {
-		plot data using "nodes":"au_percent" with linespoints lw 2 pt 7 lc rgb c_green title "AU"
+		plot data using "nodes":"au_percent" with linespoints lw 2 pt 7 lc rgb c_green title "AU", \
+			for [i = 1:standin] data using "nodes":(strcol("au_from") eq "steady_state" ? column("au_percent") : NaN) \
+				with points pt 6 ps 3 lw 2 lc rgb "#000000" title "AU: steady state (no counted step)"
 	}
 	if (!reads) {
 		plot data using "nodes":"goodput_sync_percent" with linespoints lw 2 pt 9 lc rgb c_blue title "goodput (Daly interval)"

@@ -60,6 +60,19 @@ expect "AU within 0..100, reads no more than the demand" "$s" '[.points[] | .tra
 # 512 H100s need 1.63 TB/s; the example's bisection carries 1.5 TB/s: steady AU = 1.5 / 1.63
 # (the run's own AU is the steady state's there: 168 files give 512 accelerators no batch).
 expect "AU = bisection / demand at 64 nodes" "$s" '.points[0].train.au_percent.mean == 100 and (.points[-1].train | .limit == "bisection" and ((.steady_au_percent.mean - 100 * 1.5e12 / .demand_read_bytes_per_s) | fabs) < 1e-6 and .au_percent.mean == .steady_au_percent.mean)'
+# Which AU each point is: 168 files over 8 H100s (1 node) give 3 steps an epoch of 7, 2
+# counted (the first left out) x 5 epochs; from 2 nodes one step an epoch or none, no
+# counted step: the steady state stands in, and the table says so (* under it).
+expect "AU's basis: counted steps, or the steady state standing in" "$s" \
+	'(.points[0].train | .counted_steps_per_accelerator == 10 and .au_from == "finite_run") and ([.points[] | select(.nodes >= 2) | .train | .counted_steps_per_accelerator == 0 and .au_from == "steady_state" and .au_percent.mean == .steady_au_percent.mean] | all)'
+"$GPUFEED" report "$(only_result "$TMP/unet")" >"$TMP/unet.txt" 2>&1
+grep -q '^ *\* nodes 2, 4, 8, 16, 32, 64: the dataset leaves an accelerator no step that AU counts' "$TMP/unet.txt" &&
+	grep -Eq '^ +64 +512 .* [0-9.]+\* ' "$TMP/unet.txt" && ! grep -Eq '^ +1 +8 .* [0-9.]+[*~] ' "$TMP/unet.txt" &&
+	ok "the table marks the points whose AU is the steady state's (*) and says why" ||
+	{ bad "no * mark or note for the steady-state AU"; cat "$TMP/unet.txt"; }
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["nodes"], $c["au_from"] }' "$(only_result "$TMP/unet")/sweep.csv" |
+	tr '\n' ' ' | grep -q '^1 finite_run 2 steady_state 4 steady_state' && ok "sweep.csv: au_from per node count" ||
+	bad "sweep.csv: au_from missing or wrong"
 # A finite run (sim/loader.h): 112 files for 8 H100s, 2 steps each, the first left out and
 # the second's batch read beside the first's (2 threads, prefetch 2): the counted step
 # never waits although one server of 1 GB/s gives 4% of the demand.
@@ -73,6 +86,8 @@ YAML
 	--set reader.read_threads=2 --results "$TMP/unet1" --no-plot --quiet >/dev/null 2>&1 || bad "unet3d on one server failed"
 expect "finite run: the steps a short run counts did not wait; steady AU = supply / demand" \
 	"$(only_result "$TMP/unet1")/summary.json" '.points[0].train | .au_percent.mean == 100 and ((.steady_au_percent.mean - 100 * 1e9 / .demand_read_bytes_per_s) | fabs) < 1e-6'
+"$GPUFEED" report "$(only_result "$TMP/unet1")" 2>&1 | grep -q '^ *~ 1 node: AU from 5 counted steps an accelerator' &&
+	ok "a run this short: the AU is marked ~ with its counted steps" || bad "no ~ note for 5 counted steps"
 
 expect "async: reads drop during a burst" "$s" '[.points[] | .async.au_during_percent <= .async.au_outside_percent + 1e-9] | all'
 

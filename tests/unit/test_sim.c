@@ -514,9 +514,17 @@ static void test_loader_au(void **state)
 	/* Exclusions that leave no step: no AU. Busy threads: the queues bound them. */
 	assert_int_equal(gf_sim_loader_au(&l, c, &au, NULL), 0);
 	assert_rel(au, -1.0);
+	assert_int_equal(gf_sim_loader_counted_steps(&l), 0);
 	assert_int_equal(gf_sim_loader_busy_threads(&l), 2);
 	l.prefetch = 2;
 	assert_int_equal(gf_sim_loader_busy_threads(&l), 3);
+	/* Counted steps: each epoch's less the exclusions; an overflow saturates. */
+	l.steps_per_epoch = 12;
+	l.epochs = 3;
+	l.exclude_end = 0;
+	assert_int_equal(gf_sim_loader_counted_steps(&l), 30);
+	l.steps_per_epoch = UINT64_MAX / 2;
+	assert_true(gf_sim_loader_counted_steps(&l) == UINT64_MAX);
 }
 
 /* The cluster's training reads with the run's shape: the finite run's AU at the rank's
