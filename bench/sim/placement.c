@@ -261,7 +261,7 @@ int gf_sim_placement_read(FILE *f, const char *path, struct gf_sim_placement *p,
 			rc = row(&R, line, p);
 	}
 	if (!rc && ferror(f))
-		rc = -errno ? -errno : -EIO;
+		rc = errno ? -errno : -EIO;
 	if (!rc && R.line == 0) {
 		R.line = 1;
 		rc = bad(&R, "empty: no header");
@@ -298,7 +298,10 @@ int gf_sim_placement_load(const char *dir, struct gf_sim_placement *p, char *err
 		if (errno == ENOENT)
 			return 0;
 		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		/* gf_load_fopen's bound: never a FIFO or a device, never read without end */
+		snprintf(err, errlen, "%s: %s", path, rc == -EINVAL ? "not a regular file"
+						      : rc == -EFBIG ? "larger than 1 GiB: not a run's"
+								     : strerror(-rc));
 		return rc == -EINVAL || rc == -EFBIG ? -EINVAL : rc;
 	}
 	rc = gf_sim_placement_read(f, path, p, err, errlen);
@@ -421,6 +424,11 @@ int gf_sim_place_pick(const struct gf_calib_run *runs, int n, struct gf_system *
 		if (!rc && !ps[i].n && ps[i].filled)
 			fprintf(out, "note: %s/checkpoint_ranks.csv names the server of %u of write burst 0's %u ranks: "
 				"no servers.shard_placement from it\n", runs[i].dir, ps[i].filled, ps[i].rows);
+		if (!rc && ps[i].n && ps[i].n != runs[i].ranks) {
+			fprintf(out, "note: %s/checkpoint_ranks.csv names the servers of %u ranks, its run had %u: "
+				"no servers.shard_placement from it\n", runs[i].dir, ps[i].n, runs[i].ranks);
+			gf_sim_placement_free(&ps[i]);
+		}
 		if (!rc && ps[i].n && first < 0)
 			first = i;
 	}

@@ -203,6 +203,8 @@ static void test_pick(void **state)
 	folder(runs[1].dir, sizeof(runs[1].dir), tmp, "a4", ab);
 	folder(runs[2].dir, sizeof(runs[2].dir), tmp, "train", NULL);
 	folder(runs[3].dir, sizeof(runs[3].dir), tmp, "other", ba);
+	for (int i = 0; i < 4; i++)
+		runs[i].ranks = 2;
 	gf_system_defaults(&base);
 	base.servers.count = 2;
 
@@ -238,6 +240,14 @@ static void test_pick(void **state)
 	gf_sim_place_pick_free(&r.pick);
 	base.servers.count = 2;
 
+	/* A list of 2 ranks for a run of 4: noted, not used. */
+	runs[1].ranks = 4;
+	run_pick(runs + 1, 1, &base, &r);
+	assert_int_equal(r.pick.source, GF_PLACE_NONE);
+	assert_non_null(strstr(r.out, "names the servers of 2 ranks, its run had 4"));
+	gf_sim_place_pick_free(&r.pick);
+	runs[1].ranks = 2;
+
 	/* The base sets one: it stays, and the run that records another is named. */
 	assert_int_equal(gf_system_set(&base, "servers.shard_placement", "1,0", "base.yaml", 1, want, sizeof(want)), 0);
 	run_pick(runs, 4, &base, &r);
@@ -256,7 +266,7 @@ static void test_pick(void **state)
 		struct gf_sim_place_pick pick;
 		FILE *o = fopen("/dev/null", "w");
 		folder(bad, sizeof(bad), tmp, "bad", HEAD "0,write,0,0\n");
-		struct gf_calib_run b = { 0 };
+		struct gf_calib_run b = { .ranks = 1 };
 		snprintf(b.dir, sizeof(b.dir), "%s", bad);
 		gf_system_defaults(&base);
 		base.servers.count = 2;
