@@ -15,6 +15,7 @@
 #include "report/results.h"
 #include "sim/cluster.h"
 #include "sim/out.h"
+#include "sim/placement.h"
 
 #define GRID_LO 5.0   /* log10 of the smallest bandwidth tried, 100 kB/s */
 #define GRID_HI 13.0  /* 10 TB/s */
@@ -587,7 +588,7 @@ static void print_fit(FILE *f, const struct gf_calib_run *runs, int n, const str
 }
 
 static struct json_object *fit_json(const struct gf_system *fitted, const struct gf_calib_run *runs, int n,
-				    const struct gf_calib_fit *fit)
+				    const struct gf_calib_fit *fit, const struct gf_sim_place_pick *pick)
 {
 	struct json_object *root = json_object_new_object(), *ps = json_object_new_object();
 	struct json_object *rs = json_object_new_array();
@@ -617,6 +618,7 @@ static struct json_object *fit_json(const struct gf_system *fitted, const struct
 		json_object_object_add(v, "fitted", json_object_new_boolean(fit->read_latency_fitted));
 		json_object_object_add(ps, "servers.read_request_latency", v);
 	}
+	json_object_object_add(ps, "servers.shard_placement", gf_sim_place_pick_json(pick, fitted));
 	json_object_object_add(root, "parameters", ps);
 	json_object_object_add(root, "rms_log_error", json_object_new_double(fit->rms_log_error));
 	for (int i = 0; i < n; i++) {
@@ -648,7 +650,7 @@ static struct json_object *fit_json(const struct gf_system *fitted, const struct
 
 /* The fitted system file, headed by the fit of every run. */
 static int write_fitted(const char *dir, const struct gf_system *fitted, const struct gf_calib_run *runs,
-			int n, const struct gf_calib_fit *fit)
+			int n, const struct gf_calib_fit *fit, const struct gf_sim_place_pick *pick)
 {
 	size_t cap = 1024 + (size_t)n * GF_CAL_FIGS * 1200, len = 0;
 	char *h = malloc(cap), path[4200], a[32], b[32];
@@ -674,6 +676,8 @@ static int write_fitted(const char *dir, const struct gf_system *fitted, const s
 		if (fit->used[p] && !fit->identified[p])
 			len += (size_t)snprintf(h + len, cap - len, "\n%s is not identified by these runs (at least "
 						"%.4g B/s): measure at more ranks or nodes", param_keys[p], fit->lo[p]);
+	if (pick->source == GF_PLACE_RUN && len < cap)
+		len += (size_t)snprintf(h + len, cap - len, "\nservers.shard_placement from %s", pick->file);
 	snprintf(path, sizeof(path), "%s/system.yaml", dir);
 	f = fopen(path, "w");
 	if (!f) {
@@ -721,6 +725,7 @@ int gf_cmd_calibrate(const char *const *dirs, int ndirs, const struct gf_system 
 	struct gf_system base = *sysbase, fitted;
 	struct gf_calib_run *runs = calloc((size_t)ndirs, sizeof(*runs));
 	struct gf_calib_fit fit;
+	struct gf_sim_place_pick pick = { 0 };
 	struct json_object *j = NULL;
 	char err[2048], partial[4096], final[4096];
 	int rc, code = GF_EXIT_USAGE;
@@ -732,6 +737,9 @@ int gf_cmd_calibrate(const char *const *dirs, int ndirs, const struct gf_system 
 	rc = 0;
 	for (int i = 0; !rc && i < ndirs; i++)
 		rc = gf_calib_load(dirs[i], &runs[i], err, sizeof(err));
+	/* Where GlusterFS recorded each shard's brick: the fit replays the runs with it. */
+	if (!rc)
+		rc = gf_sim_place_pick(runs, ndirs, &base, &pick, out, err, sizeof(err));
 	if (!rc)
 		rc = gf_calib_fit(runs, ndirs, &base, &fitted, &fit, err, sizeof(err));
 	if (rc) {
@@ -745,8 +753,8 @@ int gf_cmd_calibrate(const char *const *dirs, int ndirs, const struct gf_system 
 		fprintf(errf, "gpufeed: cannot create a results folder under %s: %s\n", results, strerror(-rc));
 		goto out;
 	}
-	rc = write_fitted(partial, &fitted, runs, ndirs, &fit);
-	j = rc ? NULL : fit_json(&fitted, runs, ndirs, &fit);
+	rc = write_fitted(partial, &fitted, runs, ndirs, &fit, &pick);
+	j = rc ? NULL : fit_json(&fitted, runs, ndirs, &fit, &pick);
 	if (!rc)
 		rc = j ? gf_sim_out_json(partial, "summary.json", j) : -ENOMEM;
 	if (!rc)
@@ -759,6 +767,7 @@ int gf_cmd_calibrate(const char *const *dirs, int ndirs, const struct gf_system 
 	code = GF_EXIT_OK;
 out:
 	json_object_put(j);
+	gf_sim_place_pick_free(&pick);
 	free(runs);
 	return code;
 }

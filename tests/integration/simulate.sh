@@ -6,7 +6,8 @@
 # the system as simulated, a plot), with the checkpoint bytes of the model's sizing; an
 # analytic case through the command line (one server: burst = bytes / bandwidth); the
 # training reads' AU; --calibrate on two measured runs (1 and 2 ranks on a local
-# folder) writes a system file that simulate reads back; every bad system file in
+# folder) writes a system file that simulate reads back, and takes servers.shard_placement
+# from a checkpoint_ranks.csv with its server column filled; every bad system file in
 # tests/bad_system exits 2 with the message its first line names; paths with quotes
 # reach gnuplot as data; gpufeed report on a simulate folder writes the table simulate
 # printed, and gpufeed compare sets two simulations side by side (and flags the slower
@@ -181,6 +182,30 @@ expect "compare: the write burst of 2 servers is worse" "$TMP/cmp.json" '([.regr
 "$GPUFEED" compare "$(only_result "$TMP/m2")" "$(only_result "$TMP/pred")" --json >"$TMP/cmp.json" 2>"$TMP/o" ||
 	{ bad "compare measured and predicted"; cat "$TMP/o"; }
 expect "compare: measured and predicted write and restore bursts side by side" "$TMP/cmp.json" '([.figures[] | select(.key == "ckpt_write_burst" or .key == "ckpt_restore_burst") | .values | (.[0] > 0 and .[1] > 0)] | length) == 2 and .runs[1].engine == "simulate"'
+# servers.shard_placement from a run's checkpoint_ranks.csv: the 2-rank run with the
+# server column GlusterFS would have filled (rank 0 wrote to b1, then to b2; rank 1 to a
+# quoted name with a comma, which sorts first): [1, 0], in the fit and the fitted file.
+# With one server it is not used; a CSV cut short is an error naming its file and line.
+cp -r "$(only_result "$TMP/m2")" "$TMP/m2g"
+awk -F, 'BEGIN { OFS = "," } NR > 1 && $1 == 0 && $2 == "write" { $6 = $4 == 0 ? "s:/b1;s:/b2" : "\"s:/b,0\"" } { print }' \
+	"$(only_result "$TMP/m2")/checkpoint_ranks.csv" >"$TMP/m2g/checkpoint_ranks.csv"
+"$GPUFEED" simulate --calibrate "$(only_result "$TMP/m1")" "$TMP/m2g" --system "$SYS/local.yaml" --set-system servers.count=2 \
+	--results "$TMP/calg" >"$TMP/o" 2>&1 || { bad "calibrate with a placement failed"; cat "$TMP/o"; }
+grep -qxF "servers.shard_placement from $TMP/m2g/checkpoint_ranks.csv: [1, 0]" "$TMP/o" &&
+	grep -qxF "  shard_placement: [1, 0]" "$(only_result "$TMP/calg")/system.yaml" &&
+	ok "calibrate: servers.shard_placement [1, 0] from the run's checkpoint_ranks.csv" ||
+	{ bad "calibrate: no placement from checkpoint_ranks.csv"; cat "$TMP/o"; }
+expect "calibrate: the placement and its source in summary.json" "$(only_result "$TMP/calg")/summary.json" \
+	'.parameters["servers.shard_placement"] | .servers == [1, 0] and .source == "runs" and (.file | endswith("m2g/checkpoint_ranks.csv"))'
+"$GPUFEED" simulate --calibrate "$TMP/m2g" --system "$SYS/local.yaml" --results "$TMP/calg1" >"$TMP/o" 2>&1 &&
+	grep -q "^note: servers.shard_placement not taken from .*: it names 2 servers, servers.count is 1" "$TMP/o" &&
+	! grep -q shard_placement "$(only_result "$TMP/calg1")/system.yaml" &&
+	ok "calibrate: a placement on more servers than servers.count is noted, not used" ||
+	{ bad "calibrate: placement on 2 servers with servers.count 1"; cat "$TMP/o"; }
+head -2 "$TMP/m2g/checkpoint_ranks.csv" >"$TMP/csv" && echo "0,write,0,1" >>"$TMP/csv" && mv "$TMP/csv" "$TMP/m2g/checkpoint_ranks.csv"
+"$GPUFEED" simulate --calibrate "$TMP/m2g" --system "$SYS/local.yaml" --results "$TMP/calg2" >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -qF "m2g/checkpoint_ranks.csv: line 3: 4 fields where the header has 6" "$TMP/o" && [ ! -e "$TMP/calg2" ] &&
+	ok "calibrate on a cut checkpoint_ranks.csv: exit 2, naming the file and line" || { bad "calibrate on a bad CSV"; cat "$TMP/o"; }
 "$GPUFEED" simulate --calibrate "$TMP/nowhere" --system "$SYS/local.yaml" --results "$TMP/cal2" >"$TMP/o" 2>&1
 [ $? -eq 2 ] && grep -q "summary.json" "$TMP/o" && ok "calibrate without a results folder: exit 2" || bad "calibrate on nothing"
 # A results folder whose summary.json is a link to /dev/zero: refused by report's bounded

@@ -5,9 +5,10 @@
 # more than the links give) at 2 client hosts x 4 ranks (A), at 4 client hosts x 2 ranks
 # (B) and at 2 client hosts with their links at a quarter, 10 Mbit/s (C). The simulator is
 # calibrated on A only (the links from the shaping, the server of each rank's shard as
-# gpufeed recorded it in A's checkpoint_ranks.csv, the per-rank and per-server bandwidths
-# and the bursts' fixed cost fitted from A at two sizes, 1/4000 and 1/16000, the training
-# reads' per-request latency from the fastest of A's three training runs), then predicts
+# gpufeed recorded it in A's checkpoint_ranks.csv, which --calibrate reads, the per-rank
+# and per-server bandwidths and the bursts' fixed cost fitted from A at two sizes, 1/4000
+# and 1/16000, the training reads' per-request latency from the fastest of A's three
+# training runs), then predicts
 # B and C (their faster training run of two); gpufeed compare then sets B's measured
 # burst beside its prediction.
 # Expected: B's and C's predicted write burst times within 15% of the measured on a quiet
@@ -183,7 +184,6 @@ servers:
   read_bandwidth: 1TB/s
   write_bandwidth: 1TB/s
   burst_placement_skew: $(cat "$d/A-ck.skew")
-${place:+  shard_placement: $place}
 YAML
 	# A at two sizes: the bandwidths and the bursts' fixed cost apart; its fastest
 	# training run the read latency.
@@ -191,6 +191,17 @@ YAML
 		--results "$d/cal" >"$d/cal.out" 2>&1 || { bad "simulate --calibrate"; cat "$d/cal.out"; return; }
 	cat "$d/cal.out"
 	fitted=$(only_result "$d/cal")/system.yaml
+	# --calibrate reads the placement from A's checkpoint_ranks.csv itself (A4 records the
+	# same; the training run none): the same list as the awk above, in the fit and the
+	# fitted file; none when the column is empty.
+	if [ -n "$place" ]; then
+		grep -qF "servers.shard_placement from $(only_result "$d/A-ck")/checkpoint_ranks.csv: $place" "$d/cal.out" &&
+			grep -qxF "  shard_placement: $place" "$fitted" &&
+			ok "calibrate: servers.shard_placement $place from A's checkpoint_ranks.csv, as placement() derives it" ||
+			bad "calibrate: did not take servers.shard_placement $place from A's checkpoint_ranks.csv"
+	elif grep -q 'shard_placement' "$d/cal.out" "$fitted"; then
+		bad "calibrate: a servers.shard_placement where A's checkpoint_ranks.csv records none"
+	fi
 	"$GPUFEED" simulate --check "$(only_result "$d/B-ck")" "$(best_tr "$d" B B2)" --system "$fitted" >"$d/B.out" 2>&1 ||
 		{ bad "simulate --check B"; cat "$d/B.out"; return; }
 	"$GPUFEED" simulate --check "$(only_result "$d/C-ck")" "$(best_tr "$d" C C2)" --system "$fitted" \
