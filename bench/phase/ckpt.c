@@ -607,11 +607,16 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	else
 		rc = file_per_rank(c, index, owner, restore, &t, msg, sizeof(msg));
 	t.total_s = (gf_now_ns() - t0) / 1e9;
-	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
 	/* After the timing: which server holds the shard ("which server held the slowest
-	 * shard", and the placement gpufeed simulate models). */
+	 * shard", and the placement gpufeed simulate models). Before the ranks agree: no rank
+	 * leaves that agreement before every rank asked, so none deletes its shard (keep
+	 * false) while another still asks where it lies; the gather below is no such bound,
+	 * its non-root ranks may leave early (a CI run lost a restore row's server so). */
 	if (!rc && !shared)
 		shard_servers(c, index, owner, server, sizeof(server));
+	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
+	if (rc)
+		server[0] = '\0'; /* another rank failed: no placement for a burst that failed */
 
 	gf_world_gather_bytes_on(GF_COMM_CKPT, &t, sizeof(t), all);
 	gf_world_gather_bytes_on(GF_COMM_CKPT, server, sizeof(server), servers);

@@ -53,12 +53,13 @@ d=$(run meta run "$SMALL" --target "$TMP/t4" --set target.engine=posix --set dat
 # load AU lands at 85-99% against the 90% threshold): metadata-bound when the open time
 # is most of a reader's busy time; fed from the page cache with the open time named; or
 # starved and configuration-bound, and then the diagnosis must have weighed the open time
-# and found it under half (the rule's threshold), never ignored it.
+# and found it under half (the rule's threshold), never ignored it; the text rounds, so
+# 49.6% reads "50%" (a sanitizer run in a fresh clone).
 expect "20,000 files of 512 bytes: metadata-bound, or the open time weighed and found under half" "$d/summary.json" \
 	'(.diagnosis.class == "metadata-bound" and .diagnosis.knob == "dataset.num_samples_per_file") or
 	 (.diagnosis.class == "page-cache-served" and (.diagnosis.ruled_out["metadata-bound"] | test("open/close"))) or
 	 (.diagnosis.class == "configuration-bound" and
-	  (.diagnosis.ruled_out["metadata-bound"] | test("open/close .* per sample, ([0-9]|[1-4][0-9])% of")))'
+	  (.diagnosis.ruled_out["metadata-bound"] | test("open/close .* per sample, ([0-9]|[1-4][0-9]|50)% of")))'
 jq -c '{class: .diagnosis.class, metadata: .diagnosis.ruled_out["metadata-bound"]}' "$d/summary.json"
 
 d=$(run pc run "$SMALL" --target "$TMP/t2" --set train.computation_time=10ms --set train.epochs=3)
