@@ -13,15 +13,15 @@
 # burst beside its prediction.
 # Expected: B's and C's predicted write burst times within 15% of the measured on a quiet
 # machine (25% in the suite, see TOL below), restores within 15% (35% in the suite: B's
-# -23..+9% in sixteen runs); the training reads, compared in bytes/s delivered, within 35%
-# (the fastest of each: B 0..+18%, C -1..+16%; docs/simulate.md). Their AU is predicted
-# as the run computes it (the finite run with its prefetch queue at the predicted rate)
-# and shown beside the measured, not asserted: with 12 steps an accelerator the model's
-# max-min fair shares put it 16-33% (B) and 8-32% (C) below the measured in thirteen
-# runs, whose ranks on a host share its link unevenly and whose first, excluded step
-# hides a late rank's wait (docs/simulate.md). With 96 steps (GF_SIMCAL_TRAIN_FILES=1536,
-# about 4 minutes) it is within 4-7% (B) and 13-16% (C): GF_SIMCAL_AU_TOLERANCE=15
-# asserts it. The table of predicted vs measured at the end.
+# -23..+9% in sixteen runs); the training reads, compared in bytes/s delivered, and their
+# AU within 35% below and 75% above (load only slows a run; the issue's 15% both ways on
+# a quiet machine). The AU is predicted as the run computes it (the finite run with its
+# prefetch queue at the predicted rate); the ranks keep step with a barrier after every
+# step, as DLIO's do and as data-parallel training's allreduce makes them: without it
+# the ranks of a host, sharing its link unevenly, drift apart and each one's AU (mean
+# over ranks) came out 16-33% (B) above the model's even shares (docs/simulate.md); with
+# it B -6..-8%, C -2..+1%. GF_SIMCAL_TRAIN_FILES=1536 runs 96 steps an accelerator
+# instead of 12 (about 4 minutes instead of 3). The table of predicted vs measured at the end.
 # About 3 minutes (2 on a quiet machine). GF_SIMCAL_KEEP=DIR keeps the results folders; GF_SIMCAL_FROM=DIR
 # reruns only the simulator on kept ones.
 # Buggy: a model whose per-node NIC or server links do not bind (B and C would be predicted
@@ -53,10 +53,6 @@ command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/
 # both ways is the quiet check, GF_SIMCAL_TRAIN_TOLERANCE=15 (which sets both sides).
 TOL=${GF_SIMCAL_TOLERANCE:-25} RTOL=${GF_SIMCAL_RESTORE_TOLERANCE:-35} TTOL=${GF_SIMCAL_TRAIN_TOLERANCE:-35}
 TTOL_UP=${GF_SIMCAL_TRAIN_TOLERANCE:-75}
-# The training AU, asserted only when set (GF_SIMCAL_AU_TOLERANCE=15), with runs long
-# enough for AU to be a rate: with 12 steps an accelerator the first, excluded step holds
-# most of a late rank's wait.
-AUTOL=${GF_SIMCAL_AU_TOLERANCE:-}
 CRATE=40 SRATE=100 QRATE=10 # Mbit/s: clients, servers, clients at a quarter
 # A link's payload rate in bytes/s (tests/testbed/bwpredict.py: TCP in 1514-byte frames).
 payload() { awk -v m="$1" 'BEGIN { printf "%.0f", m * 1e6 / 8 * 1448 / 1514 }'; }
@@ -74,11 +70,13 @@ CK=("$SRCDIR/workloads/llama3_8b.yaml" --set model.parallelism.data=8
 	--set checkpoint.time_between_checkpoints=0 --set checkpoint.num_checkpoints_write=1
 	--set checkpoint.num_checkpoints_read=1 --set checkpoint.keep=true --quiet)
 # 192 samples of 64 KiB, batch 2 every 33 ms: 4 MB/s per accelerator, above what every
-# link here gives a rank (1.2 MB/s in A, 2.4 in B, 0.3 in C). 12 steps an accelerator: a
-# run's AU is then mostly its start (see AUTOL); GF_SIMCAL_TRAIN_FILES=1536 gives 96.
+# link here gives a rank (1.2 MB/s in A, 2.4 in B, 0.3 in C); 12 steps an accelerator
+# (GF_SIMCAL_TRAIN_FILES=1536: 96). A barrier after every step, as DLIO's main.py has (see
+# the header).
 TRFILES=${GF_SIMCAL_TRAIN_FILES:-192}
 TR=("$SRCDIR/tests/integration/small.yaml" --set dataset.num_files_train="$TRFILES" --set dataset.record_length_bytes=64KiB
-	--set dataset.record_length_bytes_stdev=0 --set train.epochs=1 --set train.computation_time=33ms --quiet)
+	--set dataset.record_length_bytes_stdev=0 --set train.epochs=1 --set train.computation_time=33ms
+	--set accelerator.step_barrier=true --quiet)
 
 # measure NAME PPN HOSTS [SCALE [KINDS]]: a checkpoint run (Llama 3 8B at SCALE, default
 # 1/4000) and a training run from HOSTS (KINDS: "ck tr", the default, or "ck"); their
@@ -209,14 +207,12 @@ YAML
 	for c in B C; do
 		echo "--- $c predicted on the system fitted to A (placement skew of $c measured: $(cat "$d/$c-ck.skew"))"
 		cat "$d/$c.out"
-		# Every figure's signed error: "write burst ... +6.8%" -> "write 6.8". The training
-		# run's AU (its prediction: the finite run at the predicted rate, sim/loader.h) is
-		# shown, not asserted: see the header.
-		awk -v au="$AUTOL" '$NF ~ /%$/ && ($4 == "write" || $4 == "restore" || $4 == "train") && ($5 != "AU" || au != "") {
+		# Every figure's signed error: "write burst ... +6.8%" -> "write 6.8", the training
+		# run's AU (the finite run at the predicted rate, sim/loader.h) as "AU".
+		awk '$NF ~ /%$/ && ($4 == "write" || $4 == "restore" || $4 == "train") {
 			e = $NF; sub(/%/, "", e); sub(/^\+/, "", e); print ($5 == "AU" ? "AU" : $4), e }' \
 			"$d/$c.out" >"$d/$c.err"
-		[ "$(wc -l <"$d/$c.err")" = $((AUTOL ? 4 : 3)) ] || bad "$c: expected the figures write, restore, train read (and AU) in the --check table"
-		grep -q ' train AU ' "$d/$c.out" || bad "$c: no training AU predicted in the --check table"
+		[ "$(wc -l <"$d/$c.err")" = 4 ] || bad "$c: expected the figures write, restore, train read and AU in the --check table"
 		# Each training run's AU, delivered bytes/s and demand, for the record:
 		for t in "$d/$c"-tr "$d/${c}2"-tr; do
 			[ -d "$t" ] || continue
@@ -227,7 +223,7 @@ YAML
 			t=$tol up=$tol
 			[ "$fig" = restore ] && t=$rtol up=$rtol
 			[ "$fig" = train ] && t=$ttol up=$TTOL_UP
-			[ "$fig" = AU ] && t=$AUTOL up=$AUTOL
+			[ "$fig" = AU ] && t=$ttol up=$TTOL_UP
 			if awk -v w="$e" -v t="$t" -v u="$up" 'BEGIN { exit !(w >= -t && w <= u) }'; then
 				ok "$c: predicted $fig within -$t%..+$up% of the measured ($e%)"
 			else
