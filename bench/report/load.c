@@ -221,16 +221,34 @@ bool gf_json_bool(struct json_object *root, const char *ptr, bool fallback)
 
 int gf_csv_split(char *line, char **fields, int max)
 {
+	char *r = line, *w;
 	int n = 0;
-	char *p = line;
 
 	line[strcspn(line, "\r\n")] = '\0';
 	while (n < max) {
-		fields[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
+		fields[n++] = w = r;
+		if (*r == '"') {
+			/* "" inside quotes is one quote; the field is unquoted in place. */
+			for (r++; *r != '"' || r[1] == '"'; r++) {
+				if (!*r)
+					return -1;
+				if (*r == '"')
+					r++;
+				*w++ = *r;
+			}
+			r++;
+			if (*r && *r != ',')
+				return -1;
+		} else {
+			while (*r && *r != ',')
+				*w++ = *r++;
+		}
+		if (!*r) {
+			*w = '\0';
 			break;
-		*p++ = '\0';
+		}
+		*w = '\0';
+		r++;
 	}
 	return n;
 }

@@ -45,8 +45,9 @@ bool gf_json_bool(struct json_object *root, const char *ptr, bool fallback);
  * file has no such column, or another -errno when it cannot be read. */
 int gf_csv_column(const char *path, const char *name);
 
-/* Split one CSV line (no quoting: gpufeed's CSV files hold none) in place into at most
- * max fields. Returns the number of fields. */
+/* Split one CSV line in place into at most max fields, a quoted field ("a,b", "say
+ * ""x""") unquoted as report/ckpt_csv.c writes one. Returns the number of fields, or -1
+ * for a quote that does not close or text after a closing quote. */
 int gf_csv_split(char *line, char **fields, int max);
 
 /* "a/b/c/" -> "c": the last component of a path, for naming runs in tables. */

@@ -18,44 +18,6 @@
 #define MAX_SERVERS 65536u
 #define SHOWN 64              /* entries of a list printed before "..." */
 
-/* Split one CSV line in place into at most max fields; a quoted field ("a,b", "say
- * ""x""") as report/ckpt_csv.c writes it. Returns the number of fields, or -1 for a quote
- * that does not close, text after a closing quote, or more than max fields. */
-static int split(char *line, char **f, int max)
-{
-	char *r = line, *w;
-	int n = 0;
-
-	for (;;) {
-		if (n == max)
-			return -1;
-		f[n++] = w = r;
-		if (*r == '"') {
-			for (r++;; r++) {
-				if (!*r)
-					return -1;
-				if (*r == '"' && r[1] != '"')
-					break;
-				if (*r == '"')
-					r++;
-				*w++ = *r;
-			}
-			r++;
-			if (*r && *r != ',')
-				return -1;
-		} else {
-			while (*r && *r != ',')
-				*w++ = *r++;
-		}
-		if (!*r) {
-			*w = '\0';
-			return n;
-		}
-		r++;
-		*w = '\0';
-	}
-}
-
 static bool to_u32(const char *s, uint32_t max, uint32_t *v)
 {
 	char *end;
@@ -93,7 +55,7 @@ static int bad(struct reader *R, const char *what)
 static int header(struct reader *R, char *line)
 {
 	char *f[64];
-	int n = split(line, f, 64);
+	int n = gf_csv_split(line, f, 64);
 
 	R->col_burst = R->col_kind = R->col_rank = R->col_server = -1;
 	for (int i = 0; i < n; i++) {
@@ -162,7 +124,7 @@ static int row(struct reader *R, char *line, struct gf_sim_placement *p)
 	const char *last;
 	size_t len = 0;
 	uint32_t burst, rank, idx = NOSRV;
-	int n = split(line, f, 64), rc;
+	int n = gf_csv_split(line, f, 64), rc;
 
 	if (n != R->ncols) {
 		snprintf(msg, sizeof(msg), "%d fields where the header has %d (or a quote that does not close)", n,
