@@ -22,8 +22,9 @@ stats phases using (i = int($0) + 1, pname[i] = strcol("phase"), p99[i] = column
 set xrange [log10(2.0):4.0]
 set xtics ("p50" log10(2.0), "p75" log10(4.0), "p90" 1, "p99" 2, "p99.9" 3, "p99.99" 4)
 set logscale y
-# Plain numbers on the axis (never 2.684e+06): the unit keeps them small.
-set format y "%.4g"
+# Plain numbers on the axis (never 2.684e+06): the unit keeps them small, and 6 digits
+# write a decade up to 100000 plainly ("%.4g" gave "1e+04" for 10000 under load).
+set format y "%.6g"
 set ylabel "request latency (" . unit . ", log scale)"
 set xlabel "percentile (share of requests that took at most this long)"
 set key top left Left reverse opaque box lc rgb "#c0c0c0" noenhanced
