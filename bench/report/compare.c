@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "exit.h"
-#include "report/load.h"
+#include "results/load.h"
 #include "report/plot.h"
 
 #define DEFAULT_TOLERANCE 5.0

@@ -11,7 +11,7 @@
 
 #include "report/compare.h"
 #include "report/html.h"
-#include "report/load.h"
+#include "results/load.h"
 #include "report/plot.h"
 
 /* The unit a panel shows its group in, and the factor from the table's unit to it. */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "report/load.h"
+#include "results/load.h"
 #include "report/page.h"
 
 /* A plot larger than this is linked by name instead of inlined (a timeline of a week). */

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "model/units.h"
-#include "report/load.h"
-#include "report/nodes.h"
+#include "results/load.h"
+#include "results/nodes.h"
 #include "report/sweep.h"
 
 static double num(struct json_object *s, const char *ptr, double fallback)

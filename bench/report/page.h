@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/diagnosis.h"
-#include "report/verdict.h"
+#include "results/diagnosis.h"
+#include "results/verdict.h"
 
 struct json_object;
 

@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "model/units.h"
-#include "report/load.h"
+#include "results/load.h"
 #include "report/plotdata.h"
 #include "report/sweep.h"
-#include "report/verdict.h"
+#include "results/verdict.h"
 
 extern char **environ;
 

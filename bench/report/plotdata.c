@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/load.h"
+#include "results/load.h"
 
 /* --- reading a CSV file by column names --- */
 

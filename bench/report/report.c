@@ -13,11 +13,12 @@
 #include <unistd.h>
 
 #include "exit.h"
-#include "report/load.h"
+#include "results/load.h"
 #include "report/html.h"
 #include "report/page.h"
 #include "report/plot.h"
 #include "report/simulated.h"
+#include "results/simulated.h"
 #include "model/units.h"
 
 static void text_rows(FILE *o, const struct gf_page_row *r, int n)

@@ -1,20 +1,16 @@
-/* sweep (report): what gpufeed sweep measured, written and read back: summary.json's
- * "sweep" section (gf_sweep_json, declared in summary.h so that summary.c stays small),
- * the terminal lines, the report's section (txt and html through page.c) and the plot's
- * data. The section and the plot read summary.json only, so `gpufeed report` redraws
+/* sweep (report): what gpufeed sweep measured, read back from summary.json's "sweep"
+ * (results/sweep.h writes it): the report's section (txt and html through page.c) and the
+ * plot's data. The section and the plot read summary.json only, so `gpufeed report` redraws
  * them from a finished folder. */
 #ifndef GF_REPORT_SWEEP_H
 #define GF_REPORT_SWEEP_H
 
 #include <stdio.h>
 
-#include "report/figures.h"
 #include "report/page.h"
 
 struct json_object;
 
-/* The answer and the points, a few lines for the terminal. */
-void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw);
 /* The report's "Sweep" section from summary.json's sweep: the answer, the ratio to the
  * ceiling's estimate, the search time, then one row per point. */
 void gf_sweep_section(struct gf_page_section *sec, struct json_object *s);

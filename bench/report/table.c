@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "exit.h"
-#include "report/load.h"
+#include "results/load.h"
 #include "report/simulated.h"
-#include "report/verdict.h"
+#include "results/simulated.h"
+#include "results/verdict.h"
 
 /* A column: its name, and where its value is (a JSON pointer into summary.json, or a
  * word for what is computed here). */

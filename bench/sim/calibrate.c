@@ -11,8 +11,8 @@
 
 #include "exit.h"
 #include "model/units.h"
-#include "report/load.h"
-#include "report/results.h"
+#include "results/load.h"
+#include "results/folder.h"
 #include "sim/cluster.h"
 #include "sim/out.h"
 #include "sim/placement.h"

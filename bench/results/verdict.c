@@ -1,5 +1,5 @@
 /* verdict: see verdict.h. */
-#include "report/verdict.h"
+#include "results/verdict.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/units.h"
-#include "report/load.h"
+#include "results/load.h"
 
 static double num(struct json_object *s, const char *ptr, double fallback)
 {

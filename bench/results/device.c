@@ -1,5 +1,5 @@
 /* device: see device.h. */
-#include "report/device.h"
+#include "results/device.h"
 
 #include <json-c/json.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * so new sections live in files of their own). */
 #include <json-c/json.h>
 
-#include "report/figures.h"
+#include "results/figures.h"
 
 struct json_object *gf_summary_cleanup_json(const struct gf_fig_ckpt *ph)
 {

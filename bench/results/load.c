@@ -1,5 +1,5 @@
 /* load: see load.h. */
-#include "report/load.h"
+#include "results/load.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/simulated.h"
-#include "report/summary.h"
+#include "results/simulated.h"
+#include "results/summary.h"
 
 FILE *gf_load_fopen(const char *path, uint64_t max)
 {

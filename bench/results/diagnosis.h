@@ -61,7 +61,7 @@
 
 #include <stdbool.h>
 
-#include "report/nodes.h"
+#include "results/nodes.h"
 
 struct json_object;
 

@@ -1,5 +1,5 @@
 /* diagnosis: see diagnosis.h for the rules and thresholds. */
-#include "report/diagnosis.h"
+#include "results/diagnosis.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "model/units.h"
-#include "report/load.h"
-#include "report/verdict.h"
+#include "results/load.h"
+#include "results/verdict.h"
 
 static const char *const class_names[GF_DIAG_CLASSES] = {
 	[GF_DIAG_NONE] = "not-diagnosed", [GF_DIAG_FED] = "fed",

@@ -1,5 +1,5 @@
 /* summary: see summary.h. JSON through json-c only; every key carries its unit. */
-#include "report/summary.h"
+#include "results/summary.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -10,12 +10,12 @@
 #include <time.h>
 
 #include "config.h"
-#include "report/ckpt_csv.h"
-#include "report/nodes.h"
-#include "report/device.h"
-#include "report/results.h"
-#include "report/diagnosis.h"
-#include "report/verdict.h"
+#include "results/ckpt_csv.h"
+#include "results/nodes.h"
+#include "results/device.h"
+#include "results/folder.h"
+#include "results/diagnosis.h"
+#include "results/verdict.h"
 #include "model/units.h"
 
 void gf_summary_au(const struct gf_run_summary *s, double *mean, double *min, double *max)

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/figures.h"
+#include "results/figures.h"
 
 #define GF_SUMMARY_SCHEMA "gpufeed.summary/1"
 

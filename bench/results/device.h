@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "report/figures.h"
+#include "results/figures.h"
 
 struct json_object;
 

@@ -1,5 +1,5 @@
 /* nodes: see nodes.h. */
-#include "report/nodes.h"
+#include "results/nodes.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/summary.h"
+#include "results/summary.h"
 
 static int cmp_rate(const void *a, const void *b);
 
