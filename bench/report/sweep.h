@@ -9,14 +9,14 @@
 
 #include "report/page.h"
 
-struct json_object;
+struct gf_doc;
 
 /* The report's "Sweep" section from summary.json's sweep: the answer, the ratio to the
  * ceiling's estimate, the search time, then one row per point. */
-void gf_sweep_section(struct gf_page_section *sec, struct json_object *s);
+void gf_sweep_section(struct gf_page_section *sec, struct gf_doc *s);
 /* plots/sweep.csv from summary.json's sweep.points, in the order measured: one row per
  * point (accelerators, value, AU mean/min/max, samples/s, passed). Returns the points
  * written, 0 when the summary has none, or -errno. */
-int gf_sweep_plot_data(struct json_object *s, const char *csv);
+int gf_sweep_plot_data(struct gf_doc *s, const char *csv);
 
 #endif

@@ -3,6 +3,9 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <string.h>
+
+#include "results/put.h"
 
 double gf_device_util_percent(const struct gf_fig_device *f)
 {
@@ -21,46 +24,50 @@ double gf_device_await_ms(uint64_t ms, uint64_t requests)
 	return requests ? (double)ms / (double)requests : NAN;
 }
 
-static void add_d(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, isfinite(v) ? json_object_new_double(v) : NULL);
-}
+/* The GF_DEV template's members follow its object in this order (results/schema.def). */
+enum { D_NAME = 1, D_DEVICES, D_ELAPSED, D_UTIL, D_UTIL_MAX, D_QUEUE, D_READ_AWAIT, D_WRITE_AWAIT, D_READ_BYTES,
+       D_WRITE_BYTES, D_READ_REQS, D_WRITE_REQS, D_READ_BPS, D_READ_REQS_PER_S, D_WRITE_BPS };
+_Static_assert(GF_F_TRAIN_DEV_WRITE_BPS == GF_F_TRAIN_DEV + D_WRITE_BPS, "schema.def's GF_DEV order");
 
-struct json_object *gf_device_json(const struct gf_fig_device *f)
+void gf_device_put(struct json_object *root, enum gf_fig dev, const struct gf_fig_device *f)
 {
-	struct json_object *o;
 	double el = f->elapsed_s;
 
-	if (!f->known || !(o = json_object_new_object()))
-		return NULL;
-	json_object_object_add(o, "name", json_object_new_string(f->name));
-	json_object_object_add(o, "devices", json_object_new_uint64(f->devices));
-	add_d(o, "elapsed_s", el);
-	add_d(o, "util_percent", gf_device_util_percent(f));
-	add_d(o, "util_max_percent", el > 0 ? fmin(100, f->busy_ms_max / (10 * el)) : 0);
-	add_d(o, "queue_size", gf_device_queue(f));
-	add_d(o, "read_await_ms", gf_device_await_ms(f->read_ms, f->read_requests));
-	add_d(o, "write_await_ms", gf_device_await_ms(f->write_ms, f->write_requests));
-	json_object_object_add(o, "read_bytes", json_object_new_uint64(f->read_bytes));
-	json_object_object_add(o, "write_bytes", json_object_new_uint64(f->write_bytes));
-	json_object_object_add(o, "read_requests", json_object_new_uint64(f->read_requests));
-	json_object_object_add(o, "write_requests", json_object_new_uint64(f->write_requests));
-	add_d(o, "read_bytes_per_s", el > 0 ? f->read_bytes / el : 0);
-	add_d(o, "read_requests_per_s", el > 0 ? f->read_requests / el : 0);
-	add_d(o, "write_bytes_per_s", el > 0 ? f->write_bytes / el : 0);
-	return o;
+	if (!f->known)
+		return;
+	gf_put_at(root, dev);
+	gf_put_str(root, dev + D_NAME, f->name);
+	gf_put_u64(root, dev + D_DEVICES, f->devices);
+	gf_put_num(root, dev + D_ELAPSED, el);
+	gf_put_num(root, dev + D_UTIL, gf_device_util_percent(f));
+	gf_put_num(root, dev + D_UTIL_MAX, el > 0 ? fmin(100, f->busy_ms_max / (10 * el)) : 0);
+	gf_put_num(root, dev + D_QUEUE, gf_device_queue(f));
+	gf_put_num(root, dev + D_READ_AWAIT, gf_device_await_ms(f->read_ms, f->read_requests));
+	gf_put_num(root, dev + D_WRITE_AWAIT, gf_device_await_ms(f->write_ms, f->write_requests));
+	gf_put_u64(root, dev + D_READ_BYTES, f->read_bytes);
+	gf_put_u64(root, dev + D_WRITE_BYTES, f->write_bytes);
+	gf_put_u64(root, dev + D_READ_REQS, f->read_requests);
+	gf_put_u64(root, dev + D_WRITE_REQS, f->write_requests);
+	gf_put_num(root, dev + D_READ_BPS, el > 0 ? f->read_bytes / el : 0);
+	gf_put_num(root, dev + D_READ_REQS_PER_S, el > 0 ? f->read_requests / el : 0);
+	gf_put_num(root, dev + D_WRITE_BPS, el > 0 ? f->write_bytes / el : 0);
 }
 
 void gf_device_into(struct json_object *root, const struct gf_run_summary *s)
 {
-	for (int i = 0; i < GF_FIG_DEVICE_PHASES; i++) {
-		const struct gf_fig_device *f = &s->device[i];
-		struct json_object *ph, *o;
+	static const struct {
+		const char *phase;
+		enum gf_fig section, dev;
+	} at[] = {
+		{ "datagen", GF_F_DATAGEN, GF_F_DATAGEN_DEV }, { "ceiling", GF_F_CEILING, GF_F_CEILING_DEV },
+		{ "train", GF_F_TRAIN, GF_F_TRAIN_DEV },       { "checkpoint", GF_F_CKPT, GF_F_CKPT_DEV },
+		{ "sweep", GF_F_SWEEP, GF_F_SWEEP_DEV },
+	};
+	struct json_object *sec;
 
-		if (!f->known || !f->phase || !json_object_object_get_ex(root, f->phase, &ph))
-			continue;
-		o = gf_device_json(f);
-		if (o)
-			json_object_object_add(ph, "device", o);
-	}
+	for (int i = 0; i < GF_FIG_DEVICE_PHASES; i++)
+		for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++)
+			if (s->device[i].known && s->device[i].phase && !strcmp(s->device[i].phase, at[k].phase) &&
+			    !json_pointer_get(root, gf_schema[at[k].section].path, &sec))
+				gf_device_put(root, at[k].dev, &s->device[i]);
 }

@@ -7,20 +7,18 @@
 #ifndef GF_RESULTS_SIMULATED_H
 #define GF_RESULTS_SIMULATED_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 struct json_object;
 
 #define GF_SIMULATE_SCHEMA "gpufeed.simulate/1"
 
-/* True when s is a simulate summary (its schema's major version is this gpufeed's). */
-bool gf_simulated_is(struct json_object *s);
+struct gf_doc;
 
 /* The point at nodes (0: the only point) of simulate summary sim, as a run summary
- * (schema gpufeed.summary/1, environment, target "simulate:<system>", checkpoint, train,
- * labelled "simulated ..."), in *run (json_object_put it). Returns 0, or -ENOENT when
- * there is no such point (or several and nodes is 0) with the node counts in err. */
-int gf_simulated_point(struct json_object *sim, long nodes, struct json_object **run, char *err, size_t errlen);
+ * (environment, target "simulate:<system>", checkpoint, train, labelled "simulated ..."),
+ * in *run (json_object_put it). Returns 0, or -ENOENT when there is no such point (or
+ * several and nodes is 0) with the node counts in err. */
+int gf_simulated_point(struct gf_doc *sim, long nodes, struct json_object **run, char *err, size_t errlen);
 
 #endif

@@ -11,10 +11,13 @@
 
 #include "config.h"
 #include "results/ckpt_csv.h"
+#include "results/doc.h"
+#include "results/put.h"
+#include "results/sweep.h"
 #include "results/nodes.h"
 #include "results/device.h"
-#include "results/folder.h"
 #include "results/diagnosis.h"
+#include "results/folder.h"
 #include "results/verdict.h"
 #include "model/units.h"
 
@@ -58,35 +61,29 @@ bool gf_summary_passed(const struct gf_run_summary *s)
 	return mean >= s->w->metric.au * 100.0;
 }
 
-static struct json_object *latency_json(const struct gf_hist *h)
-{
-	struct json_object *o = json_object_new_object();
-	static const struct { const char *key; double q; } qs[] = {
-		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p999", 99.9 },
-	};
+/* The GF_LAT template's members follow its object in this order (results/schema.def). */
+enum { L_P50 = 1, L_P90, L_P99, L_P999, L_MAX, L_MEAN, L_COUNT };
+_Static_assert(GF_F_TRAIN_LAT_COUNT == GF_F_TRAIN_LAT + L_COUNT, "schema.def's GF_LAT order");
+/* ... and GF_S3PH's, its latency distributions after its counts. */
+enum { S_REQS = 1, S_ELAPSED, S_REQS_PER_S, S_SENT, S_RECEIVED, S_BPS, S_NEW, S_TTFB };
+_Static_assert(GF_F_S3_TRAIN_TTFB == GF_F_S3_TRAIN + S_TTFB && GF_F_S3_TRAIN_TOTAL == GF_F_S3_TRAIN_TTFB + 8 &&
+	       GF_F_S3_TRAIN_CONNECT == GF_F_S3_TRAIN_TOTAL + 8 && GF_F_S3_TRAIN_TLS == GF_F_S3_TRAIN_CONNECT + 8,
+	       "schema.def's GF_S3PH order");
 
-	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-		json_object_object_add(o, qs[i].key,
-				       json_object_new_double(gf_hist_percentile(h, qs[i].q) / 1e3));
-	json_object_object_add(o, "max", json_object_new_double(h->count ? h->max_ns / 1e3 : 0));
-	json_object_object_add(o, "mean", json_object_new_double(gf_hist_mean(h) / 1e3));
-	json_object_object_add(o, "count", json_object_new_uint64(h->count));
-	return o;
+static void put_latency(struct json_object *root, enum gf_fig lat, const struct gf_hist *h)
+{
+	static const double q[] = { [L_P50] = 50, [L_P90] = 90, [L_P99] = 99, [L_P999] = 99.9 };
+
+	gf_put_at(root, lat);
+	for (int i = L_P50; i <= L_P999; i++)
+		gf_put_num(root, lat + i, gf_hist_percentile(h, q[i]) / 1e3);
+	gf_put_num(root, lat + L_MAX, h->count ? h->max_ns / 1e3 : 0);
+	gf_put_num(root, lat + L_MEAN, gf_hist_mean(h) / 1e3);
+	gf_put_u64(root, lat + L_COUNT, h->count);
 }
 
-static void add_d(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
-}
-
-/* A byte count is a whole number in the JSON too, whatever type computed it. */
-static void add_bytes(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(isfinite(v) && v > 0 ? (uint64_t)llround(v) : 0));
-}
-
-static const char *const s3_phase_names[GF_S3_PHASES] = {
-	"datagen", "ceiling", "train", "checkpoint_write", "checkpoint_restore",
+static const enum gf_fig s3_phase_fig[GF_S3_PHASES] = {
+	GF_F_S3_DATAGEN, GF_F_S3_CEILING, GF_F_S3_TRAIN, GF_F_S3_WRITE, GF_F_S3_RESTORE,
 };
 
 /* What a phase's S3 requests are rated over: the phase's elapsed time, or for checkpoints
@@ -109,27 +106,25 @@ static double s3_phase_seconds(const struct gf_run_summary *s, int ph)
 
 /* Requests/s with time to first byte tell a latency-bound store from a bandwidth-bound
  * one: connect and TLS are of new connections only, so reuse shows as few samples. */
-static struct json_object *s3_phase_json(const struct gf_fig_req_timing *t, double el)
+static void put_s3_phase(struct json_object *root, enum gf_fig ph, const struct gf_fig_req_timing *t, double el)
 {
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "requests", json_object_new_uint64(t->requests));
-	add_d(o, "elapsed_s", el);
-	add_d(o, "requests_per_s", el > 0 ? (double)t->requests / el : 0);
-	json_object_object_add(o, "bytes_sent", json_object_new_uint64(t->bytes_sent));
-	json_object_object_add(o, "bytes_received", json_object_new_uint64(t->bytes_received));
-	add_d(o, "bytes_per_s", el > 0 ? (double)(t->bytes_sent + t->bytes_received) / el : 0);
-	json_object_object_add(o, "new_connections", json_object_new_uint64(t->new_connections));
-	json_object_object_add(o, "ttfb_us", latency_json(&t->ttfb));
-	json_object_object_add(o, "total_us", latency_json(&t->total));
-	json_object_object_add(o, "connect_us", latency_json(&t->connect));
-	json_object_object_add(o, "tls_us", latency_json(&t->tls));
-	return o;
+	gf_put_at(root, ph);
+	gf_put_u64(root, ph + S_REQS, t->requests);
+	gf_put_num(root, ph + S_ELAPSED, el);
+	gf_put_num(root, ph + S_REQS_PER_S, el > 0 ? (double)t->requests / el : 0);
+	gf_put_u64(root, ph + S_SENT, t->bytes_sent);
+	gf_put_u64(root, ph + S_RECEIVED, t->bytes_received);
+	gf_put_num(root, ph + S_BPS, el > 0 ? (double)(t->bytes_sent + t->bytes_received) / el : 0);
+	gf_put_u64(root, ph + S_NEW, t->new_connections);
+	put_latency(root, ph + S_TTFB, &t->ttfb);
+	put_latency(root, ph + S_TTFB + 8, &t->total);
+	put_latency(root, ph + S_TTFB + 16, &t->connect);
+	put_latency(root, ph + S_TTFB + 24, &t->tls);
 }
 
-static struct json_object *hosts_json(const struct gf_run_summary *s)
+static void put_hosts(struct json_object *root, const struct gf_run_summary *s)
 {
-	struct json_object *a = json_object_new_array();
+	struct json_object *a = gf_put_at(root, GF_F_ENV_HOSTS), *all = gf_put_at(root, GF_F_ENV_RANK_HOSTS);
 
 	for (int r = 0; s->hosts && r < s->ranks; r++) {
 		const char *h = s->hosts + (size_t)r * 256;
@@ -139,62 +134,68 @@ static struct json_object *hosts_json(const struct gf_run_summary *s)
 				seen = true;
 		if (!seen)
 			json_object_array_add(a, json_object_new_string(h));
+		/* Each rank's host, in rank order: with checkpoint.restore_from it shows which
+		 * host read which host's shard. */
+		json_object_array_add(all, json_object_new_string(h));
 	}
-	return a;
 }
 
-struct json_object *gf_summary_train_json(const struct gf_run_summary *s)
+double gf_summary_reading_s(const struct gf_run_summary *s)
 {
-	struct json_object *t = json_object_new_object(), *au = json_object_new_object();
-	double mean, min, max, stall = 0, compute = 0;
-	double el = s->elapsed_s > 0 ? s->elapsed_s : 1e-9;
+	/* The halts are summed over the accelerators, which all stand still together. */
+	double halt = s->nrows ? s->checkpoint_halt_s / s->nrows : 0;
+
+	return s->elapsed_s - halt > 0 ? s->elapsed_s - halt : s->elapsed_s;
+}
+
+void gf_summary_train_put(struct json_object *root, const struct gf_run_summary *s)
+{
+	double mean, min, max, stall = 0, compute = 0, reading = gf_summary_reading_s(s);
+	double el = s->elapsed_s > 0 ? s->elapsed_s : 1e-9, rd = reading > 0 ? reading : 1e-9;
 
 	gf_summary_au(s, &mean, &min, &max);
-	add_d(au, "mean", mean);
-	add_d(au, "min", min);
-	add_d(au, "max", max);
-	json_object_object_add(t, "au_percent", au);
-	add_d(t, "au_threshold_percent", s->w->metric.au * 100.0);
-	json_object_object_add(t, "passed", json_object_new_boolean(gf_summary_passed(s)));
-	json_object_object_add(t, "accelerators", json_object_new_int((int)s->nrows));
-	json_object_object_add(t, "accelerators_counted", json_object_new_int((int)counted(s)));
-	json_object_object_add(t, "steps", json_object_new_uint64(s->steps));
-	json_object_object_add(t, "samples", json_object_new_uint64(s->samples));
-	add_d(t, "samples_per_s", (double)s->samples / el);
-	json_object_object_add(t, "read_bytes", json_object_new_uint64(s->read_bytes));
-	add_d(t, "read_bytes_per_s", (double)s->read_bytes / el);
-	json_object_object_add(t, "read_requests", json_object_new_uint64(s->requests));
-	json_object_object_add(t, "read_bytes_requested", json_object_new_uint64(s->requested_bytes));
-	json_object_object_add(t, "files_opened", json_object_new_uint64(s->opens));
-	json_object_object_add(t, "read_latency_us", latency_json(&s->latency));
-	json_object_object_add(t, "open_close_latency_us", latency_json(&s->open_latency));
+	gf_put_num(root, GF_F_TRAIN_AU_MEAN, mean);
+	gf_put_num(root, GF_F_TRAIN_AU_MIN, min);
+	gf_put_num(root, GF_F_TRAIN_AU_MAX, max);
+	gf_put_num(root, GF_F_TRAIN_AU_THRESHOLD, s->w->metric.au * 100.0);
+	gf_put_bool(root, GF_F_TRAIN_PASSED, gf_summary_passed(s));
+	gf_put_u64(root, GF_F_TRAIN_ACCELS, s->nrows);
+	gf_put_u64(root, GF_F_TRAIN_COUNTED, counted(s));
+	gf_put_u64(root, GF_F_TRAIN_STEPS, s->steps);
+	gf_put_u64(root, GF_F_TRAIN_SAMPLES, s->samples);
+	/* Rates over the time training read: checkpoint halts are no reading time, so a
+	 * shorter halt cannot pass for faster reads. The wall-time average is apart. */
+	gf_put_num(root, GF_F_TRAIN_READING_S, reading);
+	gf_put_num(root, GF_F_TRAIN_SAMPLES_PER_S, (double)s->samples / rd);
+	gf_put_u64(root, GF_F_TRAIN_READ_BYTES, s->read_bytes);
+	gf_put_num(root, GF_F_TRAIN_READ_BPS, (double)s->read_bytes / rd);
+	gf_put_num(root, GF_F_TRAIN_READ_BPS_WALL, (double)s->read_bytes / el);
+	gf_put_u64(root, GF_F_TRAIN_REQS, s->requests);
+	gf_put_u64(root, GF_F_TRAIN_REQUESTED, s->requested_bytes);
+	gf_put_u64(root, GF_F_TRAIN_OPENS, s->opens);
+	put_latency(root, GF_F_TRAIN_LAT, &s->latency);
+	put_latency(root, GF_F_TRAIN_OPEN_LAT, &s->open_latency);
 	for (unsigned i = 0; i < s->nrows; i++) {
 		stall += s->rows[i].stall_s;
 		compute += s->rows[i].compute_s;
 	}
-	add_d(t, "stall_s", stall);
-	add_d(t, "compute_s", compute);
-	add_d(t, "elapsed_s", s->elapsed_s);
-	add_d(t, "cpu_s", s->cpu_s);
-	add_d(t, "runqueue_wait_s", s->runqueue_wait_s);
-	add_d(t, "checkpoint_halt_s", s->checkpoint_halt_s);
+	gf_put_num(root, GF_F_TRAIN_STALL_S, stall);
+	gf_put_num(root, GF_F_TRAIN_COMPUTE_S, compute);
+	gf_put_num(root, GF_F_TRAIN_ELAPSED_S, s->elapsed_s);
+	gf_put_num(root, GF_F_TRAIN_CPU_S, s->cpu_s);
+	gf_put_num(root, GF_F_TRAIN_RUNQUEUE_S, s->runqueue_wait_s);
+	gf_put_num(root, GF_F_TRAIN_HALT_S, s->checkpoint_halt_s);
 	/* AU leaves checkpoint halts out (DLIO's blocks); goodput keeps them. */
-	json_object_object_add(t, "goodput_percent", s->goodput_percent >= 0 ?
-			       json_object_new_double(s->goodput_percent) : NULL);
-	{
-		/* Which loader model ran: it sets the concurrency storage saw. */
-		struct json_object *l = json_object_new_object();
-		json_object_object_add(l, "model", json_object_new_string(gf_plan_loader_name(s->plan)));
-		json_object_object_add(l, "description", json_object_new_string(gf_plan_loader_words(s->plan)));
-		json_object_object_add(l, "reads_in_flight_per_thread", json_object_new_int((int)s->plan->read_depth));
-		json_object_object_add(l, "reader_threads", json_object_new_int((int)s->plan->threads));
-		json_object_object_add(t, "loader", l);
-	}
-	json_object_object_add(t, "computation_time_source", json_object_new_string(s->w->accelerator.compute_source));
-	add_d(t, "demand_read_bytes_per_s", s->plan->demand_bytes_per_s * s->nrows);
-	add_d(t, "demand_read_bytes_per_s_per_accelerator", s->plan->demand_bytes_per_s);
-	json_object_object_add(t, "stopped_by_duration", json_object_new_boolean(s->duration_reached));
-	return t;
+	gf_put_num(root, GF_F_TRAIN_GOODPUT, s->goodput_percent >= 0 ? s->goodput_percent : NAN);
+	/* Which loader model ran: it sets the concurrency storage saw. */
+	gf_put_str(root, GF_F_TRAIN_LOADER_MODEL, gf_plan_loader_name(s->plan));
+	gf_put_str(root, GF_F_TRAIN_LOADER_WORDS, gf_plan_loader_words(s->plan));
+	gf_put_u64(root, GF_F_TRAIN_LOADER_DEPTH, s->plan->read_depth);
+	gf_put_u64(root, GF_F_TRAIN_LOADER_THREADS, s->plan->threads);
+	gf_put_str(root, GF_F_TRAIN_COMPUTE_SOURCE, s->w->accelerator.compute_source);
+	gf_put_num(root, GF_F_TRAIN_DEMAND_BPS, s->plan->demand_bytes_per_s * s->nrows);
+	gf_put_num(root, GF_F_TRAIN_DEMAND_BPS_EACH, s->plan->demand_bytes_per_s);
+	gf_put_bool(root, GF_F_TRAIN_STOPPED, s->duration_reached);
 }
 
 /* Accelerators the ceiling could feed: an accelerator at AU a computes a fraction a of
@@ -209,44 +210,44 @@ double gf_summary_ceiling_accels(const struct gf_run_summary *s, double au)
 	return (double)s->ceiling.samples / el / (demand * au);
 }
 
-static struct json_object *ceiling_json(const struct gf_run_summary *s)
+static void put_ceiling(struct json_object *root, const struct gf_run_summary *s)
 {
 	const struct gf_ceiling_figures *c = &s->ceiling;
-	struct json_object *o = json_object_new_object();
 	double el = c->elapsed_s > 0 ? c->elapsed_s : 1e-9;
 	double au = s->w->metric.au;
 
-	json_object_object_add(o, "samples", json_object_new_uint64(c->samples));
-	add_d(o, "samples_per_s", (double)c->samples / el);
-	json_object_object_add(o, "read_bytes", json_object_new_uint64(c->read_bytes));
-	add_d(o, "read_bytes_per_s", (double)c->read_bytes / el);
-	json_object_object_add(o, "read_bytes_requested", json_object_new_uint64(c->requested_bytes));
-	json_object_object_add(o, "read_requests", json_object_new_uint64(c->requests));
-	add_d(o, "read_requests_per_s", (double)c->requests / el);
-	json_object_object_add(o, "files_opened", json_object_new_uint64(c->opens));
-	json_object_object_add(o, "read_latency_us", latency_json(&c->latency));
-	json_object_object_add(o, "open_close_latency_us", latency_json(&c->open_latency));
-	add_d(o, "elapsed_s", c->elapsed_s);
-	add_d(o, "cpu_s", c->cpu_s);
-	add_d(o, "cpu_us_per_request", c->requests ? c->cpu_s * 1e6 / (double)c->requests : 0);
+	gf_put_u64(root, GF_F_CEILING_SAMPLES, c->samples);
+	gf_put_num(root, GF_F_CEILING_SAMPLES_PER_S, (double)c->samples / el);
+	gf_put_u64(root, GF_F_CEILING_READ_BYTES, c->read_bytes);
+	gf_put_num(root, GF_F_CEILING_READ_BPS, (double)c->read_bytes / el);
+	gf_put_u64(root, GF_F_CEILING_REQUESTED, c->requested_bytes);
+	gf_put_u64(root, GF_F_CEILING_REQS, c->requests);
+	gf_put_num(root, GF_F_CEILING_REQS_PER_S, (double)c->requests / el);
+	gf_put_u64(root, GF_F_CEILING_OPENS, c->opens);
+	put_latency(root, GF_F_CEILING_LAT, &c->latency);
+	put_latency(root, GF_F_CEILING_OPEN_LAT, &c->open_latency);
+	gf_put_num(root, GF_F_CEILING_ELAPSED_S, c->elapsed_s);
+	gf_put_num(root, GF_F_CEILING_CPU_S, c->cpu_s);
+	gf_put_num(root, GF_F_CEILING_CPU_US_PER_REQ, c->requests ? c->cpu_s * 1e6 / (double)c->requests : 0);
 	/* The reader threads alone (RUSAGE_THREAD), the way fio counts its job's CPU. */
-	add_d(o, "reader_cpu_s", c->reader_cpu_s);
-	add_d(o, "reader_cpu_us_per_request", c->requests ? c->reader_cpu_s * 1e6 / (double)c->requests : 0);
-	json_object_object_add(o, "stopped_by_duration", json_object_new_boolean(c->duration_reached));
-	add_d(o, "demand_samples_per_s_per_accelerator", s->plan->demand_samples_per_s);
-	add_d(o, "demand_read_bytes_per_s_per_accelerator", s->plan->demand_bytes_per_s);
-	add_d(o, "au_threshold_percent", au * 100.0);
+	gf_put_num(root, GF_F_CEILING_READER_CPU_S, c->reader_cpu_s);
+	gf_put_num(root, GF_F_CEILING_READER_CPU_US_PER_REQ, c->requests ? c->reader_cpu_s * 1e6 / (double)c->requests : 0);
+	gf_put_bool(root, GF_F_CEILING_STOPPED, c->duration_reached);
+	if (s->plan->samples)
+		gf_put_num(root, GF_F_CEILING_PASSES, (double)c->samples / (double)s->plan->samples);
+	gf_put_num(root, GF_F_CEILING_DEMAND_SAMPLES, s->plan->demand_samples_per_s);
+	gf_put_num(root, GF_F_CEILING_DEMAND_BPS, s->plan->demand_bytes_per_s);
+	gf_put_num(root, GF_F_CEILING_AU_THRESHOLD, au * 100.0);
 	if (s->plan->demand_samples_per_s > 0) {
 		/* ceiling / (per-accelerator demand x AU threshold), rounded down. */
 		double at = gf_summary_ceiling_accels(s, au);
-		json_object_object_add(o, "accelerators_fed", json_object_new_uint64((uint64_t)at));
-		add_d(o, "accelerators_fed_at_threshold", at);
-		add_d(o, "accelerators_fed_without_stall", gf_summary_ceiling_accels(s, 1.0));
+		gf_put_u64(root, GF_F_CEILING_FED, (uint64_t)at);
+		gf_put_num(root, GF_F_CEILING_FED_AT, at);
+		gf_put_num(root, GF_F_CEILING_FED_NO_STALL, gf_summary_ceiling_accels(s, 1.0));
 	} else {
-		json_object_object_add(o, "accelerators_fed", NULL);
+		gf_put_null(root, GF_F_CEILING_FED);
 	}
-	json_object_object_add(o, "accelerator_profile", json_object_new_string(s->w->accelerator.profile));
-	return o;
+	gf_put_str(root, GF_F_CEILING_PROFILE, s->w->accelerator.profile);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -264,133 +265,153 @@ static double median_of(double *v, unsigned n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Figures of the write or restore bursts: the median burst, and per-rank times over all
- * bursts (fastest rank, median of the bursts' medians, slowest rank). */
-static void burst_figures(struct json_object *o, const struct gf_fig_ckpt *ph, bool restore,
-			  const char *prefix)
+/* The ids of the write or the restore figures. */
+struct burst_figs {
+	enum gf_fig count, median_s, max_s, bps, spread, fastest, median_rank, slowest, drift;
+};
+static const struct burst_figs write_figs = {
+	GF_F_CKPT_WRITE_COUNT, GF_F_CKPT_WRITE_S, GF_F_CKPT_WRITE_MAX_S, GF_F_CKPT_WRITE_BPS, GF_F_CKPT_WRITE_SPREAD,
+	GF_F_CKPT_WRITE_SPREAD_FASTEST_S, GF_F_CKPT_WRITE_SPREAD_MEDIAN_S, GF_F_CKPT_WRITE_SPREAD_SLOWEST_S,
+	GF_F_CKPT_WRITE_DRIFT,
+};
+static const struct burst_figs restore_figs = {
+	GF_F_CKPT_RESTORE_COUNT, GF_F_CKPT_RESTORE_S, GF_F_CKPT_RESTORE_MAX_S, GF_F_CKPT_RESTORE_BPS,
+	GF_F_CKPT_RESTORE_SPREAD, GF_F_CKPT_RESTORE_SPREAD_FASTEST_S, GF_F_CKPT_RESTORE_SPREAD_MEDIAN_S,
+	GF_F_CKPT_RESTORE_SPREAD_SLOWEST_S, GF_F_CKPT_RESTORE_DRIFT,
+};
+
+/* Figures of the write or restore bursts. The median burst, and its bandwidth as the
+ * checkpoint's bytes over that very time (a bandwidth is the bytes over the time beside
+ * it). The ranks of one burst apart from the bursts of a run: the burst whose ranks were
+ * furthest apart, fastest, median and slowest rank of it; the drift, the slowest burst
+ * over the fastest. */
+static void put_bursts(struct json_object *root, const struct gf_fig_ckpt *ph, bool restore,
+		       const struct burst_figs *k)
 {
-	double burst[4096], bw[4096], med[4096], rmin = 0, rmax = 0;
+	double burst[4096], fastest = 0, slowest = 0;
+	const struct gf_fig_burst *wide = NULL;
+	uint64_t bytes = 0;
 	unsigned n = 0;
-	char key[96];
 
 	for (unsigned i = 0; i < ph->nbursts && n < 4096; i++) {
 		const struct gf_fig_burst *b = &ph->bursts[i];
 		if (b->restore != restore)
 			continue;
-		burst[n] = b->burst_s;
-		bw[n] = b->bytes_per_s;
-		med[n] = b->rank_median_s;
-		if (n == 0 || b->rank_min_s < rmin)
-			rmin = b->rank_min_s;
-		if (b->rank_max_s > rmax)
-			rmax = b->rank_max_s;
-		n++;
+		burst[n++] = b->burst_s;
+		bytes = b->bytes;
+		if (!wide || b->rank_max_s - b->rank_min_s > wide->rank_max_s - wide->rank_min_s)
+			wide = b;
 	}
-	snprintf(key, sizeof(key), "%s_count", prefix);
-	json_object_object_add(o, key, json_object_new_int((int)n));
+	gf_put_u64(root, k->count, n);
 	if (!n)
 		return;
-	snprintf(key, sizeof(key), "%s_burst_s", prefix);
-	add_d(o, key, median_of(burst, n));
-	snprintf(key, sizeof(key), "%s_burst_max_s", prefix);
-	add_d(o, key, burst[n - 1]); /* sorted by median_of */
-	snprintf(key, sizeof(key), "%s_bytes_per_s", prefix);
-	add_d(o, key, median_of(bw, n));
-	{
-		struct json_object *pr = json_object_new_object();
-		add_d(pr, "min", rmin);
-		add_d(pr, "median", median_of(med, n));
-		add_d(pr, "max", rmax);
-		snprintf(key, sizeof(key), "per_rank_%s_s", prefix);
-		json_object_object_add(o, key, pr);
-	}
+	gf_put_num(root, k->median_s, median_of(burst, n));
+	fastest = burst[0]; /* sorted by median_of */
+	slowest = burst[n - 1];
+	gf_put_num(root, k->max_s, slowest);
+	gf_put_num(root, k->bps, median_of(burst, n) > 0 ? (double)bytes / median_of(burst, n) : 0);
+	gf_put_at(root, k->spread);
+	gf_put_num(root, k->fastest, wide->rank_min_s);
+	gf_put_num(root, k->median_rank, wide->rank_median_s);
+	gf_put_num(root, k->slowest, wide->rank_max_s);
+	gf_put_num(root, k->drift, fastest > 0 ? slowest / fastest : NAN);
 }
 
-static struct json_object *checkpoint_json(const struct gf_run_summary *s)
+static void put_model(struct json_object *root, const struct gf_run_summary *s)
 {
-	const struct gf_fig_ckpt *ph = s->ckpt;
 	const struct gf_workload *w = s->w;
-	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
-	struct json_object *hints = json_object_new_object();
-	const struct gf_kvmap *hm = s->mpiio_hints ? s->mpiio_hints : &w->checkpoint.mpiio_hints;
 
-	json_object_object_add(o, "bytes", json_object_new_uint64(ph->bytes_per_checkpoint));
-	json_object_object_add(o, "layout", json_object_new_string(s->ckpt_layout ? s->ckpt_layout
-			       : gf_ckpt_layout_name(w->checkpoint.layout)));
-	json_object_object_add(o, "collective", json_object_new_boolean(ph->collective));
-	json_object_object_add(o, "durable", json_object_new_boolean(w->checkpoint.fsync));
-	if (s->restore_from) {
-		struct json_object *rf = json_object_new_array();
-		for (int r = 0; r < s->ranks; r++)
-			json_object_array_add(rf, json_object_new_int(s->restore_from[r]));
-		json_object_object_add(o, "restore_from", rf);
-	}
-	add_d(o, "scale", s->model ? s->model->scale : 1);
-	json_object_object_add(o, "scaled", json_object_new_boolean(s->model && s->model->scale < 1));
-	if (s->model) {
-		add_bytes(o, "unscaled_bytes", s->model->total_bytes);
-		json_object_object_add(o, "parameters", json_object_new_uint64(s->model->params));
-		json_object_object_add(o, "tensor", json_object_new_int(s->model->tp));
-		json_object_object_add(o, "pipeline", json_object_new_int(s->model->pp));
-		json_object_object_add(o, "data", json_object_new_int(s->model->dp));
-		json_object_object_add(o, "zero_stage", json_object_new_int(s->model->zero));
-		json_object_object_add(o, "shares", json_object_new_string(
-			w->checkpoint.shares == GF_SHARES_STAGE_EXACT ? "stage_exact" : "dlio"));
-		json_object_object_add(o, "subset", json_object_new_boolean(s->model->subset));
-		if (s->model->flat_from_model_size)
-			json_object_object_add(o, "note", json_object_new_string(
-				"model.model_size is honoured; DLIO reads only model_size_bytes and writes its 10240-byte "
-				"default model_states there"));
-	}
-	burst_figures(o, ph, false, "write");
-	burst_figures(o, ph, true, "restore");
-	json_object_object_add(o, "verified", json_object_new_boolean(ph->verified));
-	json_object_object_add(o, "cleanup", gf_summary_cleanup_json(ph));
-	add_d(o, "training_halt_s", s->checkpoint_halt_s);
-	if (s->async_ran) {
-		/* Only in async mode, so the default mode's summary stays as it was. */
-		struct json_object *a = json_object_new_object();
-		double in = s->async.read_bytes_per_s_during, out = s->async.read_bytes_per_s_outside;
-		double aui = s->async.au_during_percent, auo = s->async.au_outside_percent;
-		json_object_object_add(o, "mode", json_object_new_string("async"));
-		json_object_object_add(a, "bursts", json_object_new_int((int)s->async.bursts));
-		add_d(a, "burst_s", s->async.burst_s);
-		add_d(a, "wait_s", s->async.wait_s);
-		add_d(a, "read_bytes_per_s_during", in);
-		add_d(a, "read_bytes_per_s_outside", out);
-		add_d(a, "read_drop_percent", out > 0 ? 100.0 * (out - in) / out : 0);
-		/* null when no counted step overlapped a burst (or none ran outside one). */
-		json_object_object_add(a, "au_during_percent", aui >= 0 ? json_object_new_double(aui) : NULL);
-		json_object_object_add(a, "au_outside_percent", auo >= 0 ? json_object_new_double(auo) : NULL);
-		json_object_object_add(a, "au_drop_points", aui >= 0 && auo >= 0 ? json_object_new_double(auo - aui) : NULL);
-		json_object_object_add(o, "async", a);
-	}
+	if (!s->model)
+		return;
+	gf_put_u64(root, GF_F_CKPT_UNSCALED_BYTES, (uint64_t)llround(s->model->total_bytes > 0 ? s->model->total_bytes : 0));
+	gf_put_u64(root, GF_F_CKPT_PARAMETERS, s->model->params);
+	gf_put_int(root, GF_F_CKPT_TENSOR, s->model->tp);
+	gf_put_int(root, GF_F_CKPT_PIPELINE, s->model->pp);
+	gf_put_int(root, GF_F_CKPT_DATA, s->model->dp);
+	gf_put_int(root, GF_F_CKPT_ZERO, s->model->zero);
+	gf_put_str(root, GF_F_CKPT_SHARES, w->checkpoint.shares == GF_SHARES_STAGE_EXACT ? "stage_exact" : "dlio");
+	gf_put_bool(root, GF_F_CKPT_SUBSET, s->model->subset);
+	if (s->model->flat_from_model_size)
+		gf_put_str(root, GF_F_CKPT_NOTE, "model.model_size is honoured; DLIO reads only model_size_bytes and "
+			   "writes its 10240-byte default model_states there");
+}
+
+static void put_async(struct json_object *root, const struct gf_run_summary *s)
+{
+	double in = s->async.read_bytes_per_s_during, out = s->async.read_bytes_per_s_outside;
+	double aui = s->async.au_during_percent, auo = s->async.au_outside_percent;
+
+	/* Only in async mode, so the default mode's summary stays as it was. */
+	gf_put_str(root, GF_F_CKPT_MODE, "async");
+	gf_put_u64(root, GF_F_CKPT_ASYNC_BURSTS, s->async.bursts);
+	gf_put_num(root, GF_F_CKPT_ASYNC_BURST_S, s->async.burst_s);
+	gf_put_num(root, GF_F_CKPT_ASYNC_WAIT_S, s->async.wait_s);
+	gf_put_num(root, GF_F_CKPT_ASYNC_READ_DURING, in);
+	gf_put_num(root, GF_F_CKPT_ASYNC_READ_OUTSIDE, out);
+	gf_put_num(root, GF_F_CKPT_ASYNC_READ_DROP, out > 0 ? 100.0 * (out - in) / out : 0);
+	/* null when no counted step overlapped a burst (or none ran outside one). */
+	gf_put_num(root, GF_F_CKPT_ASYNC_AU_DURING, aui >= 0 ? aui : NAN);
+	gf_put_num(root, GF_F_CKPT_ASYNC_AU_OUTSIDE, auo >= 0 ? auo : NAN);
+	gf_put_num(root, GF_F_CKPT_ASYNC_AU_DROP, aui >= 0 && auo >= 0 ? auo - aui : NAN);
+}
+
+static void put_burst_rows(struct json_object *root, const struct gf_fig_ckpt *ph)
+{
+	struct json_object *arr = gf_put_at(root, GF_F_CKPT_BURSTS);
+
 	for (unsigned i = 0; i < ph->nbursts; i++) {
 		const struct gf_fig_burst *b = &ph->bursts[i];
 		struct json_object *j = json_object_new_object();
-		json_object_object_add(j, "kind", json_object_new_string(b->restore ? "restore" : "write"));
-		json_object_object_add(j, "checkpoint", json_object_new_int((int)b->index));
-		add_d(j, "start_s", b->start_s);
-		add_d(j, "burst_s", b->burst_s);
-		json_object_object_add(j, "bytes", json_object_new_uint64(b->bytes));
-		add_d(j, "bytes_per_s", b->bytes_per_s);
-		json_object_object_add(j, "ranks_moving_data", json_object_new_int(b->writers));
-		add_d(j, "rank_min_s", b->rank_min_s);
-		add_d(j, "rank_median_s", b->rank_median_s);
-		add_d(j, "rank_max_s", b->rank_max_s);
-		add_d(j, "open_max_s", b->open_max_s);
-		add_d(j, "write_max_s", b->write_max_s);
-		add_d(j, "sync_max_s", b->sync_max_s);
-		json_object_object_add(j, "blocks_verified", json_object_new_uint64(b->blocks_verified));
+		gf_put_el_str(j, GF_F_BURST_KIND, b->restore ? "restore" : "write");
+		gf_put_el_u64(j, GF_F_BURST_CKPT, b->index);
+		gf_put_el_num(j, GF_F_BURST_START_S, b->start_s);
+		gf_put_el_num(j, GF_F_BURST_S, b->burst_s);
+		gf_put_el_u64(j, GF_F_BURST_BYTES, b->bytes);
+		gf_put_el_num(j, GF_F_BURST_BPS, b->bytes_per_s);
+		gf_put_el_int(j, GF_F_BURST_MOVING, b->writers);
+		gf_put_el_num(j, GF_F_BURST_RANK_MIN_S, b->rank_min_s);
+		gf_put_el_num(j, GF_F_BURST_RANK_MEDIAN_S, b->rank_median_s);
+		gf_put_el_num(j, GF_F_BURST_RANK_MAX_S, b->rank_max_s);
+		gf_put_el_num(j, GF_F_BURST_OPEN_MAX_S, b->open_max_s);
+		gf_put_el_num(j, GF_F_BURST_WRITE_MAX_S, b->write_max_s);
+		gf_put_el_num(j, GF_F_BURST_SYNC_MAX_S, b->sync_max_s);
+		gf_put_el_u64(j, GF_F_BURST_VERIFIED, b->blocks_verified);
 		json_object_array_add(arr, j);
 	}
-	json_object_object_add(o, "bursts", arr);
+}
+
+static void put_checkpoint(struct json_object *root, const struct gf_run_summary *s)
+{
+	const struct gf_fig_ckpt *ph = s->ckpt;
+	const struct gf_workload *w = s->w;
+	const struct gf_kvmap *hm = s->mpiio_hints ? s->mpiio_hints : &w->checkpoint.mpiio_hints;
+	struct json_object *hints;
+
+	gf_put_u64(root, GF_F_CKPT_BYTES, ph->bytes_per_checkpoint);
+	gf_put_str(root, GF_F_CKPT_LAYOUT, s->ckpt_layout ? s->ckpt_layout : gf_ckpt_layout_name(w->checkpoint.layout));
+	gf_put_bool(root, GF_F_CKPT_COLLECTIVE, ph->collective);
+	gf_put_bool(root, GF_F_CKPT_DURABLE, w->checkpoint.fsync);
+	if (s->restore_from) {
+		struct json_object *rf = gf_put_at(root, GF_F_CKPT_RESTORE_FROM);
+		for (int r = 0; r < s->ranks; r++)
+			json_object_array_add(rf, json_object_new_int(s->restore_from[r]));
+	}
+	gf_put_num(root, GF_F_CKPT_SCALE, s->model ? s->model->scale : 1);
+	gf_put_bool(root, GF_F_CKPT_SCALED, s->model && s->model->scale < 1);
+	put_model(root, s);
+	put_bursts(root, ph, false, &write_figs);
+	put_bursts(root, ph, true, &restore_figs);
+	gf_put_bool(root, GF_F_CKPT_VERIFIED, ph->verified);
+	gf_summary_cleanup_put(root, ph);
+	gf_put_num(root, GF_F_CKPT_HALT_S, s->checkpoint_halt_s);
+	if (s->async_ran)
+		put_async(root, s);
+	put_burst_rows(root, ph);
+	hints = gf_put_at(root, GF_F_CKPT_HINTS);
 	for (int i = 0; i < hm->n; i++)
 		json_object_object_add(hints, hm->kv[i].key, json_object_new_string(hm->kv[i].value));
-	json_object_object_add(o, "mpiio_hints_requested", hints);
 	/* Open MPI 4.1 returns no keys from MPI_File_get_info: say so rather than pretend. */
-	json_object_object_add(o, "mpiio_hints_read_back", json_object_new_boolean(false));
-	return o;
+	gf_put_bool(root, GF_F_CKPT_HINTS_READ_BACK, false);
 }
 
 static const char *layout_key(enum gf_layout l)
@@ -404,133 +425,110 @@ static const char *layout_key(enum gf_layout l)
 	return "?";
 }
 
-/* Each rank's host, in rank order: with checkpoint.restore_from it shows which host read
- * which host's shard. */
-static struct json_object *rank_hosts_json(const struct gf_run_summary *s)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (int r = 0; s->hosts && r < s->ranks; r++)
-		json_object_array_add(a, json_object_new_string(s->hosts + (size_t)r * 256));
-	return a;
-}
-
 static void add_without_effect(void *arg, const char *key, const char *why)
 {
 	struct json_object *e = json_object_new_object();
 
-	json_object_object_add(e, "key", json_object_new_string(key));
-	json_object_object_add(e, "why", json_object_new_string(why));
+	gf_put_el_str(e, GF_F_WITHOUT_EFFECT_KEY, key);
+	gf_put_el_str(e, GF_F_WITHOUT_EFFECT_WHY, why);
 	json_object_array_add(arg, e);
 }
 
-static struct json_object *environment_json(const struct gf_run_summary *s)
+static void put_environment(struct json_object *root, const struct gf_run_summary *s)
 {
-	struct json_object *env = json_object_new_object();
-
-	json_object_object_add(env, "ranks", json_object_new_int(s->ranks));
-	json_object_object_add(env, "nodes", json_object_new_int(s->nodes));
-	json_object_object_add(env, "ranks_per_node", json_object_new_int(s->ranks_per_node));
+	gf_put_int(root, GF_F_ENV_RANKS, s->ranks);
+	gf_put_int(root, GF_F_ENV_NODES, s->nodes);
+	gf_put_int(root, GF_F_ENV_RANKS_PER_NODE, s->ranks_per_node);
 	if (s->node_memory_bytes > 0)
-		add_bytes(env, "node_memory_bytes", s->node_memory_bytes);
-	json_object_object_add(env, "accelerators", json_object_new_int((int)s->plan->accels));
-	json_object_object_add(env, "accelerator_profile", json_object_new_string(s->w->accelerator.profile));
-	json_object_object_add(env, "hosts", hosts_json(s));
-	json_object_object_add(env, "rank_hosts", rank_hosts_json(s));
-	json_object_object_add(env, "kernel", json_object_new_string(s->kernel));
-	json_object_object_add(env, "cpus_per_rank", json_object_new_uint64(s->cpus_per_rank));
-	json_object_object_add(env, "cpus_per_node", json_object_new_uint64(s->cpus_per_node));
-	json_object_object_add(env, "fs_type", json_object_new_string(s->fs_type));
-	{
-		struct json_object *cc = json_object_new_object();
-		json_object_object_add(cc, "cached", json_object_new_boolean(s->client_cached));
-		json_object_object_add(cc, "reason", json_object_new_string(s->client_cache_reason));
-		json_object_object_add(env, "client_cache", cc);
-	}
-	json_object_object_add(env, "gpufeed_version", json_object_new_string(PACKAGE_VERSION));
-	json_object_object_add(env, "mpi_version", json_object_new_string(s->mpi_version));
-	return env;
+		gf_put_u64(root, GF_F_ENV_NODE_MEMORY, (uint64_t)llround(s->node_memory_bytes));
+	gf_put_u64(root, GF_F_ENV_ACCELS, s->plan->accels);
+	gf_put_str(root, GF_F_ENV_PROFILE, s->w->accelerator.profile);
+	put_hosts(root, s);
+	gf_put_str(root, GF_F_ENV_KERNEL, s->kernel);
+	gf_put_u64(root, GF_F_ENV_CPUS_PER_RANK, s->cpus_per_rank);
+	gf_put_u64(root, GF_F_ENV_CPUS_PER_NODE, s->cpus_per_node);
+	gf_put_str(root, GF_F_ENV_FS_TYPE, s->fs_type);
+	gf_put_bool(root, GF_F_ENV_CACHE_CACHED, s->client_cached);
+	gf_put_str(root, GF_F_ENV_CACHE_REASON, s->client_cache_reason);
+	gf_put_str(root, GF_F_ENV_VERSION, PACKAGE_VERSION);
+	gf_put_str(root, GF_F_ENV_MPI_VERSION, s->mpi_version);
 }
 
-static struct json_object *target_json(const struct gf_run_summary *s)
+static void put_lustre(struct json_object *root, const struct gf_run_summary *s)
 {
-	struct json_object *tgt = json_object_new_object();
+	struct json_object *l = gf_put_at(root, GF_F_TARGET_LUSTRE);
 
-	json_object_object_add(tgt, "uri", json_object_new_string(s->target.uri));
-	json_object_object_add(tgt, "path", json_object_new_string(s->target.root));
-	json_object_object_add(tgt, "kind", json_object_new_string(s->target.kind));
-	json_object_object_add(tgt, "engine", json_object_new_string(s->target.engine));
-	json_object_object_add(tgt, "engine_reason", json_object_new_string(s->target.engine_reason));
+	/* Lustre's own settings, echoed as they were applied: not figures. */
+	json_object_object_add(l, "stripe_count", json_object_new_int64(s->w->target.lustre_stripe_count));
+	json_object_object_add(l, "stripe_size_bytes", json_object_new_uint64(s->w->target.lustre_stripe_size));
+	/* No liblustreapi in this build: no llapi_file_create for file-per-rank files. */
+	json_object_object_add(l, "liblustreapi", json_object_new_boolean(false));
+	json_object_object_add(l, "applied_through", json_object_new_string("mpiio_hints"));
+	json_object_object_add(l, "note", json_object_new_string(
+		"liblustreapi is absent, so the striping reaches only shared-file checkpoints, as the "
+		"MPI-IO hints striping_factor / striping_unit; file-per-rank files and the dataset get "
+		"the folder's default striping (set it with lfs setstripe)"));
+}
+
+static void put_target(struct json_object *root, const struct gf_run_summary *s)
+{
+	gf_put_str(root, GF_F_TARGET_URI, s->target.uri);
+	gf_put_str(root, GF_F_TARGET_PATH, s->target.root);
+	gf_put_str(root, GF_F_TARGET_KIND, s->target.kind);
+	gf_put_str(root, GF_F_TARGET_ENGINE, s->target.engine);
+	gf_put_str(root, GF_F_TARGET_ENGINE_REASON, s->target.engine_reason);
 	/* What the reads did, not only what was asked: direct: auto may have fallen back. */
-	json_object_object_add(tgt, "direct", json_object_new_boolean(s->read_path_known ? s->read_path.direct :
-				       s->w->reader.odirect || s->w->target.direct == GF_DIRECT_ON));
+	gf_put_bool(root, GF_F_TARGET_DIRECT, s->read_path_known ? s->read_path.direct :
+		    s->w->reader.odirect || s->w->target.direct == GF_DIRECT_ON);
 	if (s->read_path_known) {
-		json_object_object_add(tgt, "direct_requested", json_object_new_boolean(s->read_path.requested));
-		json_object_object_add(tgt, "direct_reason", json_object_new_string(s->read_path.reason));
-		json_object_object_add(tgt, "direct_align_bytes", json_object_new_int((int)s->read_path.align));
-		json_object_object_add(tgt, "buffer_align_bytes", json_object_new_int((int)s->read_path.mem_align));
-		json_object_object_add(tgt, "open_files_per_thread", json_object_new_int((int)s->open_files));
-		json_object_object_add(tgt, "queue_depth", json_object_new_int64(s->plan->read_depth));
+		gf_put_bool(root, GF_F_TARGET_DIRECT_REQUESTED, s->read_path.requested);
+		gf_put_str(root, GF_F_TARGET_DIRECT_REASON, s->read_path.reason);
+		gf_put_u64(root, GF_F_TARGET_DIRECT_ALIGN, s->read_path.align);
+		gf_put_u64(root, GF_F_TARGET_BUFFER_ALIGN, s->read_path.mem_align);
+		gf_put_u64(root, GF_F_TARGET_OPEN_FILES, s->open_files);
+		gf_put_u64(root, GF_F_TARGET_QUEUE_DEPTH, s->plan->read_depth);
 	}
-	if (s->w->target.lustre_stripe_count > 0 || s->w->target.lustre_stripe_size > 0) {
-		struct json_object *l = json_object_new_object();
-		json_object_object_add(l, "stripe_count", json_object_new_int64(s->w->target.lustre_stripe_count));
-		json_object_object_add(l, "stripe_size_bytes", json_object_new_uint64(s->w->target.lustre_stripe_size));
-		/* No liblustreapi in this build: no llapi_file_create for file-per-rank files. */
-		json_object_object_add(l, "liblustreapi", json_object_new_boolean(false));
-		json_object_object_add(l, "applied_through", json_object_new_string("mpiio_hints"));
-		json_object_object_add(l, "note", json_object_new_string(
-			"liblustreapi is absent, so the striping reaches only shared-file checkpoints, as the "
-			"MPI-IO hints striping_factor / striping_unit; file-per-rank files and the dataset get "
-			"the folder's default striping (set it with lfs setstripe)"));
-		json_object_object_add(tgt, "lustre", l);
-	}
-	return tgt;
+	if (s->w->target.lustre_stripe_count > 0 || s->w->target.lustre_stripe_size > 0)
+		put_lustre(root, s);
 }
 
 /* Every rank's S3 requests: retried ones by cause, failed ones by class, timing by phase. */
-static struct json_object *s3_json(const struct gf_run_summary *s)
+static void put_s3(struct json_object *root, const struct gf_run_summary *s)
 {
-	struct json_object *o = json_object_new_object();
+	/* The backend's counters by its own names: "retries.network" is retries -> network.
+	 * Those the schema declares are its figures; a counter a newer backend adds is kept
+	 * under its own name. */
+	struct json_object *o = gf_put_at(root, GF_F_S3);
 
-	/* The backend's counters by its own names: "retries.network" is retries -> network. */
 	for (unsigned i = 0; i < s->s3.n; i++) {
 		const struct gf_fig_counter *k = &s->s3.c[i];
-		const char *dot = strchr(k->name, '.');
-		struct json_object *in = o;
-		if (dot) {
-			char group[48];
-			snprintf(group, sizeof(group), "%.*s", (int)(dot - k->name), k->name);
-			if (!json_object_object_get_ex(o, group, &in)) {
-				in = json_object_new_object();
-				json_object_object_add(o, group, in);
-			}
-		}
-		json_object_object_add(in, dot ? dot + 1 : k->name, json_object_new_uint64(k->value));
+		char path[80];
+		int f;
+		snprintf(path, sizeof(path), "/s3/%s", k->name);
+		for (char *c = path + 4; *c; c++)
+			*c = *c == '.' ? '/' : *c;
+		f = gf_field_find(path);
+		if (f >= 0 && (gf_schema[f].type == GF_T_INT || gf_schema[f].type == GF_T_NUM))
+			gf_put_u64(root, f, k->value);
+		else if (!strchr(k->name, '.'))
+			json_object_object_add(o, k->name, json_object_new_uint64(k->value));
 	}
-	json_object_object_add(o, "prefix_spread", json_object_new_int64(s->w->target.prefix_spread > 1 ?
-									 s->w->target.prefix_spread : 0));
-	{
-		struct json_object *ph = json_object_new_object();
-		for (int i = 0; i < GF_S3_PHASES; i++)
-			if (s->s3_timing[i])
-				json_object_object_add(ph, s3_phase_names[i],
-						       s3_phase_json(s->s3_timing[i], s3_phase_seconds(s, i)));
-		json_object_object_add(o, "phases", ph);
-	}
-	return o;
+	gf_put_int(root, GF_F_S3_PREFIX_SPREAD, s->w->target.prefix_spread > 1 ? s->w->target.prefix_spread : 0);
+	gf_put_at(root, GF_F_S3_PHASES);
+	for (int i = 0; i < GF_S3_PHASES; i++)
+		if (s->s3_timing[i])
+			put_s3_phase(root, s3_phase_fig[i], s->s3_timing[i], s3_phase_seconds(s, i));
 }
 
-static struct json_object *plan_json(const struct gf_run_summary *s)
+static void put_plan(struct json_object *root, const struct gf_run_summary *s)
 {
-	struct json_object *pl = json_object_new_object();
-	json_object_object_add(pl, "files", json_object_new_uint64(s->plan->files));
-	json_object_object_add(pl, "samples", json_object_new_uint64(s->plan->samples));
-	json_object_object_add(pl, "format", json_object_new_string(gf_format_name(s->w->dataset.format)));
-	json_object_object_add(pl, "layout", json_object_new_string(layout_key(s->plan->layout)));
+	gf_put_u64(root, GF_F_PLAN_FILES, s->plan->files);
+	gf_put_u64(root, GF_F_PLAN_SAMPLES, s->plan->samples);
+	gf_put_str(root, GF_F_PLAN_FORMAT, gf_format_name(s->w->dataset.format));
+	gf_put_str(root, GF_F_PLAN_LAYOUT, layout_key(s->plan->layout));
 	if (s->plan->layout == GF_LAYOUT_ROWS) {
 		/* How the samples were read, for a reader of the results who never saw the files. */
-		struct json_object *h = json_object_new_object();
+		struct json_object *h = gf_put_at(root, GF_F_PLAN_HDF5);
 		json_object_object_add(h, "dataset", json_object_new_string("/records"));
 		json_object_object_add(h, "read", json_object_new_string(
 			"one hyperslab [row, 0:length] per sample, H5Dread, sec2 driver, independent per rank"));
@@ -538,16 +536,71 @@ static struct json_object *plan_json(const struct gf_run_summary *s)
 		json_object_object_add(h, "chunked", json_object_new_boolean(s->plan->rows_chunked));
 		json_object_object_add(h, "chunk_rows_file0", json_object_new_uint64(gf_plan_chunk_rows(s->plan, 0)));
 		json_object_object_add(h, "row_bytes_file0", json_object_new_uint64(gf_plan_row_bytes(s->plan, 0)));
-		json_object_object_add(pl, "hdf5", h);
 	}
-	add_bytes(pl, "dataset_bytes", s->plan->dataset_bytes);
-	json_object_object_add(pl, "samples_per_accelerator_per_epoch", json_object_new_uint64(s->plan->share));
-	json_object_object_add(pl, "steps_per_epoch", json_object_new_uint64(s->plan->steps_per_epoch));
-	json_object_object_add(pl, "steps", json_object_new_uint64(s->plan->total_steps));
-	json_object_object_add(pl, "request_max_bytes", json_object_new_uint64(s->plan->chunk));
-	json_object_object_add(pl, "shuffle_seed", json_object_new_uint64(s->plan->shuffle_seed));
-	add_d(pl, "compute_s_per_step", s->plan->compute_s);
-	return pl;
+	gf_put_u64(root, GF_F_PLAN_DATASET_BYTES, (uint64_t)llround(s->plan->dataset_bytes > 0 ? s->plan->dataset_bytes : 0));
+	gf_put_u64(root, GF_F_PLAN_SHARE, s->plan->share);
+	gf_put_u64(root, GF_F_PLAN_STEPS_PER_EPOCH, s->plan->steps_per_epoch);
+	gf_put_u64(root, GF_F_PLAN_STEPS, s->plan->total_steps);
+	gf_put_u64(root, GF_F_PLAN_REQUEST_MAX, s->plan->chunk);
+	gf_put_u64(root, GF_F_PLAN_SEED, s->plan->shuffle_seed);
+	gf_put_num(root, GF_F_PLAN_COMPUTE_S, s->plan->compute_s);
+}
+
+static void put_datagen(struct json_object *root, const struct gf_run_summary *s)
+{
+	gf_put_str(root, GF_F_DATAGEN_REASON, s->datagen_reason);
+	gf_put_u64(root, GF_F_DATAGEN_FILES, s->datagen_files);
+	gf_put_u64(root, GF_F_DATAGEN_BYTES, s->datagen_bytes);
+	gf_put_num(root, GF_F_DATAGEN_ELAPSED_S, s->datagen_s);
+	gf_put_num(root, GF_F_DATAGEN_BPS, s->datagen_s > 0 ? s->datagen_bytes / s->datagen_s : 0);
+	gf_summary_dataset_cleanup_put(root, s);
+}
+
+/* The summary as written, checked against the schema table: a figure the writer forgot or
+ * wrote out of range is a bug in gpufeed, said on stderr (the run's figures are kept). */
+static struct gf_doc *as_doc(struct json_object *root, bool judged)
+{
+	struct gf_doc *d = NULL;
+	char err[1024];
+
+	/* Before the verdict is in, its figures are not missing yet. */
+	if (gf_doc_make(root, "summary.json", false, !judged, &d, err, sizeof(err))) {
+		fprintf(stderr, "gpufeed: internal error: %s\n", err);
+		return NULL;
+	}
+	for (unsigned i = 0; i < d->nproblems && i < GF_DOC_PROBLEMS; i++)
+		fprintf(stderr, "gpufeed: internal error: summary.json: %s\n", d->problem[i]);
+	return d;
+}
+
+/* The verdict, then the diagnosis from it, and for a sweep what stops one count more. */
+static void judge(struct json_object *root)
+{
+	struct gf_doc *d = as_doc(root, false);
+	struct gf_diagnosis dg;
+	struct gf_verdict v;
+	double n;
+
+	if (!d)
+		return;
+	gf_verdict_decide(d, &v);
+	gf_verdict_put(root, &v);
+	gf_doc_free(d);
+	if (!(d = as_doc(root, true)))
+		return;
+	gf_diagnose(d, &v, &dg);
+	if (gf_has(d, GF_F_SWEEP))
+		snprintf(dg.describes, sizeof(dg.describes), "the sweep's answer, %.0f accelerators (train); "
+			 "sweep.diagnosis describes the smallest count that failed", gf_num(d, GF_F_SWEEP_FED, 0));
+	gf_diagnosis_put(root, &dg);
+	if (gf_has(d, GF_F_SWEEP_FAILING) && !gf_diagnose_failing(d, &dg, &n)) {
+		struct json_object *scratch = json_object_new_object(), *o = NULL;
+		gf_diagnosis_put(scratch, &dg);
+		if (json_object_object_get_ex(scratch, "diagnosis", &o))
+			gf_put_json(root, GF_F_SWEEP_DIAG, json_object_get(o));
+		json_object_put(scratch);
+	}
+	gf_doc_free(d);
 }
 
 struct json_object *gf_summary_json(const struct gf_run_summary *s)
@@ -555,65 +608,41 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	struct json_object *root = json_object_new_object();
 	char name[GF_STR];
 
-	json_object_object_add(root, "schema", json_object_new_string(GF_SUMMARY_SCHEMA));
-	json_object_object_add(root, "status", json_object_new_string(s->status));
+	gf_put_str(root, GF_F_SCHEMA, GF_SUMMARY_SCHEMA);
+	gf_put_str(root, GF_F_STATUS, s->status);
 	if (s->error[0])
-		json_object_object_add(root, "error", json_object_new_string(s->error));
-	json_object_object_add(root, "command", json_object_new_string(s->command));
+		gf_put_str(root, GF_F_ERROR, s->error);
+	gf_put_str(root, GF_F_COMMAND, s->command);
 	if (s->label)
-		json_object_object_add(root, "label", json_object_new_string(s->label));
-	json_object_object_add(root, "started_utc", json_object_new_string(s->started_utc));
-	json_object_object_add(root, "workload_name",
-			       json_object_new_string(gf_workload_name(s->w, name, sizeof(name))));
-	json_object_object_add(root, "workload", gf_workload_to_json(s->w));
+		gf_put_str(root, GF_F_LABEL, s->label);
+	gf_put_str(root, GF_F_STARTED_UTC, s->started_utc);
+	gf_put_str(root, GF_F_WORKLOAD_NAME, gf_workload_name(s->w, name, sizeof(name)));
+	gf_put_json(root, GF_F_WORKLOAD, gf_workload_to_json(s->w));
 	if (s->resolved)
-		json_object_object_add(root, "resolved", json_object_get(s->resolved));
-	{
-		/* Every key given that changed nothing this run did, and why. */
-		struct json_object *a = json_object_new_array();
-		gf_plan_without_effect(s->w, s->plan, add_without_effect, a);
-		json_object_object_add(root, "accepted_without_effect", a);
-	}
-
-	json_object_object_add(root, "environment", environment_json(s));
-
-	json_object_object_add(root, "target", target_json(s));
+		gf_put_json(root, GF_F_RESOLVED, json_object_get(s->resolved));
+	/* Every key given that changed nothing this run did, and why. */
+	gf_plan_without_effect(s->w, s->plan, add_without_effect, gf_put_at(root, GF_F_WITHOUT_EFFECT));
+	put_environment(root, s);
+	put_target(root, s);
 	if (s->s3_used)
-		json_object_object_add(root, "s3", s3_json(s));
-
-	json_object_object_add(root, "plan", plan_json(s));
-	if (s->datagen_ran) {
-		struct json_object *d = json_object_new_object();
-		json_object_object_add(d, "reason", json_object_new_string(s->datagen_reason));
-		json_object_object_add(d, "files", json_object_new_uint64(s->datagen_files));
-		json_object_object_add(d, "write_bytes", json_object_new_uint64(s->datagen_bytes));
-		add_d(d, "elapsed_s", s->datagen_s);
-		add_d(d, "write_bytes_per_s", s->datagen_s > 0 ? s->datagen_bytes / s->datagen_s : 0);
-		gf_summary_dataset_cleanup_add(s, d);
-		json_object_object_add(root, "datagen", d);
-	}
+		put_s3(root, s);
+	put_plan(root, s);
+	if (s->datagen_ran)
+		put_datagen(root, s);
 	if (s->ceiling_ran)
-		json_object_object_add(root, "ceiling", ceiling_json(s));
-	if (s->train_ran)
-		json_object_object_add(root, "train", gf_summary_train_json(s));
+		put_ceiling(root, s);
 	if (s->train_ran) {
-		struct json_object *nodes = gf_nodes_json(s);
-		if (nodes)
-			json_object_object_add(root, "nodes", nodes);
+		gf_summary_train_put(root, s);
+		gf_put_json(root, GF_F_NODES, gf_nodes_json(s));
 	}
 	if (s->ckpt && s->ckpt->nbursts)
-		json_object_object_add(root, "checkpoint", checkpoint_json(s));
+		put_checkpoint(root, s);
 	if (s->sweep)
-		json_object_object_add(root, "sweep", gf_sweep_json(s));
+		gf_sweep_put(root, s);
 	gf_device_into(root, s); /* after "sweep": the sweep phase's device goes there */
-	{
-		/* Decided from the figures above, the way report decides it again later. */
-		struct gf_verdict v;
-		gf_verdict_of(root, &v);
-		json_object_object_add(root, "verdict", gf_verdict_json(&v));
-	}
-	/* The bottleneck, from the same figures; report decides it again the same way. */
-	gf_diagnosis_into(root);
+	/* The verdict and the bottleneck, worked out once, here, from the figures above:
+	 * everything that shows this run later reads them from summary.json. */
+	judge(root);
 	return root;
 }
 
@@ -738,20 +767,29 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 	return rc;
 }
 
-bool gf_summary_fed(const struct gf_run_summary *s, char *why, size_t len)
+/* The verdict gf_summary_json decided for s: its summary read back. */
+static bool verdict_of(const struct gf_run_summary *s, struct gf_verdict *v)
 {
 	struct json_object *j = gf_summary_json(s);
-	struct gf_verdict v;
-	bool fed;
+	struct gf_doc *d = j ? as_doc(j, true) : NULL;
 
-	if (!j) {
-		snprintf(why, len, "out of memory deciding the verdict");
+	json_object_put(j);
+	if (!d)
+		return false;
+	gf_verdict_read(d, v);
+	gf_doc_free(d);
+	return true;
+}
+
+bool gf_summary_fed(const struct gf_run_summary *s, char *why, size_t len)
+{
+	struct gf_verdict v;
+
+	if (!verdict_of(s, &v)) {
+		snprintf(why, len, "the verdict could not be decided (out of memory)");
 		return false;
 	}
-	gf_verdict_of(j, &v);
-	fed = gf_verdict_fed(&v, s->plan->accels, why, len);
-	json_object_put(j);
-	return fed;
+	return gf_verdict_fed(&v, s->plan->accels, why, len);
 }
 
 void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const char *dir)
@@ -776,10 +814,14 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 				gf_summary_ceiling_accels(s, 1.0));
 	}
 	if (s->train_ran) {
-		fprintf(f, "train: %u accelerator(s) (%s), %llu samples, %s read at %s, p99 read latency %s\n",
+		double rd = gf_summary_reading_s(s);
+		char t[64];
+		/* The rate is the bytes over the time printed beside it: reading, halts out. */
+		fprintf(f, "train: %u accelerator(s) (%s), %llu samples, %s read in %s%s: %s, p99 read latency %s\n",
 			s->nrows, s->w->accelerator.profile, (unsigned long long)s->samples,
-			gf_format_size(s->read_bytes, a, sizeof(a)),
-			gf_format_rate(s->elapsed_s > 0 ? s->read_bytes / s->elapsed_s : 0, b, sizeof(b)),
+			gf_format_size(s->read_bytes, a, sizeof(a)), gf_format_time(rd, t, sizeof(t)),
+			s->checkpoint_halt_s > 0 ? " of reading (checkpoint halts out)" : "",
+			gf_format_rate(rd > 0 ? s->read_bytes / rd : 0, b, sizeof(b)),
 			gf_format_time(gf_hist_percentile(&s->latency, 99) / 1e9, c, sizeof(c)));
 		fprintf(f, "loader: %s, %u reader thread(s): %s\n", gf_plan_loader_name(s->plan), s->plan->threads,
 			gf_plan_loader_words(s->plan));
@@ -843,13 +885,9 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			(unsigned long long)t->new_connections);
 	}
 	{
-		struct json_object *j = gf_summary_json(s);
 		struct gf_verdict v;
-		if (j) {
-			gf_verdict_of(j, &v);
+		if (verdict_of(s, &v))
 			fprintf(f, "verdict: %s\n", v.head.line);
-			json_object_put(j);
-		}
 	}
 	if (strcmp(s->status, "complete"))
 		fprintf(f, "status: %s%s%s\n", s->status, s->error[0] ? ": " : "", s->error);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,55 +11,55 @@
 #include "model/search.h"
 #include "model/units.h"
 #include "results/device.h"
-#include "results/load.h"
 #include "results/nodes.h"
+#include "results/put.h"
 #include "results/summary.h"
-
-static void add_d(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, json_object_new_double(v));
-}
 
 static struct json_object *point_json(const struct gf_fig_sweep *sw, const struct gf_fig_sweep_point *p)
 {
-	struct json_object *o = json_object_new_object(), *au = json_object_new_object();
+	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "accelerators", json_object_new_int((int)p->accelerators));
+	gf_put_el_u64(o, GF_F_POINT_ACCELS, p->accelerators);
 	/* How the count was split over the ranks: ranks_at_max held per_rank, the rest
 	 * per_rank_min (one fewer, 0 = idle); per_rank_min == per_rank when it split evenly. */
-	json_object_object_add(o, "per_rank", json_object_new_int((int)p->per_rank));
-	json_object_object_add(o, "per_rank_min", json_object_new_int((int)p->per_rank_min));
-	json_object_object_add(o, "ranks_at_max", json_object_new_int((int)p->ranks_at_max));
+	gf_put_el_u64(o, GF_F_POINT_PER_RANK, p->per_rank);
+	gf_put_el_u64(o, GF_F_POINT_PER_RANK_MIN, p->per_rank_min);
+	gf_put_el_u64(o, GF_F_POINT_RANKS_AT_MAX, p->ranks_at_max);
 	if (sw->vary)
-		json_object_object_add(o, "value", json_object_new_string(p->value));
-	add_d(au, "mean", p->au_mean);
-	add_d(au, "min", p->au_min);
-	add_d(au, "max", p->au_max);
-	json_object_object_add(o, "au_percent", au);
-	json_object_object_add(o, "passed", json_object_new_boolean(p->passed));
-	json_object_object_add(o, "steady", json_object_new_boolean(p->steady));
-	json_object_object_add(o, "extended", json_object_new_boolean(p->extended));
-	add_d(o, "au_spread_percent_points", p->au_spread);
-	add_d(o, "samples_per_s", p->samples_per_s);
-	add_d(o, "read_bytes_per_s", p->read_bytes_per_s);
-	add_d(o, "demand_read_bytes_per_s", p->demand_read_bytes_per_s);
-	add_d(o, "elapsed_s", p->elapsed_s);
-	json_object_object_add(o, "steps", json_object_new_uint64(p->steps));
+		gf_put_el_str(o, GF_F_POINT_VALUE, p->value);
+	gf_put_el_num(o, GF_F_POINT_AU_MEAN, p->au_mean);
+	gf_put_el_num(o, GF_F_POINT_AU_MIN, p->au_min);
+	gf_put_el_num(o, GF_F_POINT_AU_MAX, p->au_max);
+	gf_put_el_bool(o, GF_F_POINT_PASSED, p->passed);
+	gf_put_el_bool(o, GF_F_POINT_STEADY, p->steady);
+	gf_put_el_bool(o, GF_F_POINT_EXTENDED, p->extended);
+	gf_put_el_num(o, GF_F_POINT_SPREAD, p->au_spread);
+	gf_put_el_num(o, GF_F_POINT_SAMPLES_PER_S, p->samples_per_s);
+	gf_put_el_num(o, GF_F_POINT_READ_BPS, p->read_bytes_per_s);
+	gf_put_el_num(o, GF_F_POINT_DEMAND_BPS, p->demand_read_bytes_per_s);
+	gf_put_el_num(o, GF_F_POINT_ELAPSED_S, p->elapsed_s);
+	gf_put_el_u64(o, GF_F_POINT_STEPS, p->steps);
 	return o;
 }
 
-/* The smallest failing count's "train", "nodes" and device, as the run's own sections
- * are written: the run's summary with the point's training figures in place of the
- * answer's. NULL when no count failed or memory ran out. */
-static struct json_object *failing_json(const struct gf_run_summary *s)
+/* The smallest failing count's "train", "nodes" and device, written as the run's own
+ * sections are: the run's summary with the point's training figures in place of the
+ * answer's, put into a scratch summary and moved under sweep.failing_point. Nothing
+ * (null) when no count failed or memory ran out. */
+static void failing_put(struct json_object *root, const struct gf_run_summary *s)
 {
 	const struct gf_fig_sweep *sw = s->sweep;
 	const struct gf_run_summary *f = sw->fail;
+	struct json_object *scratch = NULL, *t = NULL;
 	struct gf_run_summary *v;
-	struct json_object *o, *t;
 
-	if (!f || !(v = malloc(sizeof(*v))))
-		return NULL;
+	v = f ? malloc(sizeof(*v)) : NULL;
+	scratch = v ? json_object_new_object() : NULL;
+	if (!scratch) {
+		free(v);
+		gf_put_null(root, GF_F_SWEEP_FAILING);
+		return;
+	}
 	*v = *s;
 	v->plan = f->plan;
 	v->rows = f->rows;
@@ -81,76 +82,66 @@ static struct json_object *failing_json(const struct gf_run_summary *s)
 	v->requested_bytes = f->requested_bytes;
 	v->opens = f->opens;
 	v->train_t0_unix_s = f->train_t0_unix_s;
-	o = json_object_new_object();
-	t = o ? gf_summary_train_json(v) : NULL;
-	if (!o || !t) {
-		json_object_put(o);
-		json_object_put(t);
-		free(v);
-		return NULL;
-	}
-	if (sw->fail_device.known)
-		json_object_object_add(t, "device", gf_device_json(&sw->fail_device));
-	json_object_object_add(o, "index", json_object_new_int((int)sw->fail_index));
-	json_object_object_add(o, "accelerators", json_object_new_int((int)sw->point[sw->fail_index].accelerators));
-	json_object_object_add(o, "train", t);
-	json_object_object_add(o, "nodes", gf_nodes_json(v));
+	gf_summary_train_put(scratch, v);
+	gf_device_put(scratch, GF_F_TRAIN_DEV, &sw->fail_device);
+	gf_put_u64(root, GF_F_SWEEP_FAILING_INDEX, sw->fail_index);
+	gf_put_u64(root, GF_F_SWEEP_FAILING_ACCELS, sw->point[sw->fail_index].accelerators);
+	if (json_object_object_get_ex(scratch, "train", &t))
+		gf_put_json(root, GF_F_SWEEP_FAILING_TRAIN, json_object_get(t));
+	gf_put_json(root, GF_F_SWEEP_FAILING_NODES, gf_nodes_json(v));
+	json_object_put(scratch);
 	free(v);
-	return o;
 }
 
-struct json_object *gf_sweep_json(const struct gf_run_summary *s)
+void gf_sweep_put(struct json_object *root, const struct gf_run_summary *s)
 {
 	const struct gf_fig_sweep *sw = s->sweep;
-	struct json_object *o = json_object_new_object(), *pts = json_object_new_array();
-	struct json_object *rule = json_object_new_object();
+	struct json_object *pts;
 
-	json_object_object_add(o, "mode", json_object_new_string(sw->vary ? "vary" : "accelerators"));
-	json_object_object_add(o, "accelerators_fed", json_object_new_int((int)sw->answer));
-	add_d(o, "au_threshold_percent", sw->au_threshold_percent);
-	if (sw->ceiling_estimate > 0) {
-		add_d(o, "ceiling_estimate_accelerators", sw->ceiling_estimate);
-		/* The measured answer over the arithmetic one: below 1, the storage serves N
-		 * training accelerators worse than the ceiling's readers suggested. */
-		add_d(o, "measured_over_ceiling_estimate", sw->answer / sw->ceiling_estimate);
-	} else {
-		json_object_object_add(o, "ceiling_estimate_accelerators", NULL);
-		json_object_object_add(o, "measured_over_ceiling_estimate", NULL);
-	}
-	json_object_object_add(o, "start_accelerators", json_object_new_int((int)sw->start));
-	json_object_object_add(o, "start_from", json_object_new_string(sw->start_from ? sw->start_from : "workload"));
-	json_object_object_add(o, "converged", json_object_new_boolean(sw->converged));
-	json_object_object_add(o, "bound", sw->bound ? json_object_new_string(sw->bound) : NULL);
-	json_object_object_add(o, "ranks", json_object_new_int((int)sw->ranks));
-	json_object_object_add(o, "max_per_rank", json_object_new_int((int)sw->kmax));
-	json_object_object_add(o, "max_accelerators", json_object_new_int((int)sw->nmax));
-	add_d(o, "point_s", sw->point_s);
-	add_d(o, "search_s", sw->elapsed_s);
-	json_object_object_add(rule, "min_steps_per_accelerator", json_object_new_int(GF_STEADY_MIN_STEPS));
-	json_object_object_add(rule, "last_intervals", json_object_new_int(GF_STEADY_INTERVALS));
-	add_d(rule, "interval_s", 1.0);
-	add_d(rule, "max_au_spread_percent_points", GF_STEADY_SPREAD);
-	json_object_object_add(rule, "description", json_object_new_string(
-		"a point runs --point-seconds; it is steady when every accelerator counted at least "
-		"min_steps_per_accelerator steps and AU over the last intervals varies by at most "
-		"max_au_spread_percent_points or stays on one side of the threshold; a point that is not "
-		"is measured once more, twice as long"));
-	json_object_object_add(o, "steady_rule", rule);
+	gf_put_str(root, GF_F_SWEEP_MODE, sw->vary ? "vary" : "accelerators");
+	gf_put_u64(root, GF_F_SWEEP_FED, sw->answer);
+	/* Bounded before it converged (by the dataset or --max-points): the answer is a
+	 * floor, the storage may feed more. */
+	gf_put_bool(root, GF_F_SWEEP_AT_LEAST, !sw->vary && !sw->converged && sw->bound && sw->answer > 0);
+	gf_put_num(root, GF_F_SWEEP_AU_THRESHOLD, sw->au_threshold_percent);
+	/* The measured answer over the arithmetic one: below 1, the storage serves N training
+	 * accelerators worse than the ceiling's readers suggested. */
+	gf_put_num(root, GF_F_SWEEP_ESTIMATE, sw->ceiling_estimate > 0 ? sw->ceiling_estimate : NAN);
+	gf_put_num(root, GF_F_SWEEP_OVER_ESTIMATE, sw->ceiling_estimate > 0 ? sw->answer / sw->ceiling_estimate : NAN);
+	gf_put_u64(root, GF_F_SWEEP_START, sw->start);
+	gf_put_str(root, GF_F_SWEEP_START_FROM, sw->start_from ? sw->start_from : "workload");
+	gf_put_bool(root, GF_F_SWEEP_CONVERGED, sw->converged);
+	if (sw->bound)
+		gf_put_str(root, GF_F_SWEEP_BOUND, sw->bound);
+	else
+		gf_put_null(root, GF_F_SWEEP_BOUND);
+	gf_put_u64(root, GF_F_SWEEP_RANKS, sw->ranks);
+	gf_put_u64(root, GF_F_SWEEP_MAX_PER_RANK, sw->kmax);
+	gf_put_u64(root, GF_F_SWEEP_MAX, sw->nmax);
+	gf_put_num(root, GF_F_SWEEP_POINT_S, sw->point_s);
+	gf_put_num(root, GF_F_SWEEP_SEARCH_S, sw->elapsed_s);
+	gf_put_u64(root, GF_F_SWEEP_RULE_STEPS, GF_STEADY_MIN_STEPS);
+	gf_put_u64(root, GF_F_SWEEP_RULE_INTERVALS, GF_STEADY_INTERVALS);
+	gf_put_num(root, GF_F_SWEEP_RULE_INTERVAL_S, 1.0);
+	gf_put_num(root, GF_F_SWEEP_RULE_SPREAD, GF_STEADY_SPREAD);
+	gf_put_str(root, GF_F_SWEEP_RULE_WORDS,
+		   "a point runs --point-seconds; it is steady when every accelerator counted at least "
+		   "min_steps_per_accelerator steps and AU over the last intervals varies by at most "
+		   "max_au_spread_percent_points or stays on one side of the threshold; a point that is not "
+		   "is measured once more, twice as long");
+	pts = gf_put_at(root, GF_F_SWEEP_POINTS);
 	for (unsigned i = 0; i < sw->npoints; i++)
 		json_object_array_add(pts, point_json(sw, &sw->point[i]));
-	json_object_object_add(o, "points", pts);
 	if (sw->vary) {
-		struct json_object *v = json_object_new_object();
-		json_object_object_add(v, "key", json_object_new_string(sw->vary_key));
-		json_object_object_add(v, "best_value", sw->npoints ?
-				       json_object_new_string(sw->point[sw->best].value) : NULL);
-		json_object_object_add(v, "best_index", json_object_new_int((int)sw->best));
-		json_object_object_add(o, "vary", v);
+		gf_put_str(root, GF_F_SWEEP_VARY_KEY, sw->vary_key);
+		if (sw->npoints)
+			gf_put_str(root, GF_F_SWEEP_VARY_BEST, sw->point[sw->best].value);
+		else
+			gf_put_null(root, GF_F_SWEEP_VARY_BEST);
+		gf_put_u64(root, GF_F_SWEEP_VARY_BEST_INDEX, sw->best);
 	}
-	/* What stops one step more; diagnosis.c adds "diagnosis" from it with the rest of
-	 * summary.json. */
-	json_object_object_add(o, "failing_point", failing_json(s));
-	return o;
+	/* What stops one step more; diagnosis.c adds "sweep.diagnosis" from it. */
+	failing_put(root, s);
 }
 
 void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw)

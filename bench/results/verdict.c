@@ -3,90 +3,155 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/units.h"
-#include "results/load.h"
+#include "results/doc.h"
+#include "results/put.h"
 
-static double num(struct json_object *s, const char *ptr, double fallback)
-{
-	double v;
-
-	return gf_json_num(s, ptr, &v) ? v : fallback;
-}
-
-static bool has(struct json_object *s, const char *ptr)
-{
-	return json_pointer_get(s, ptr, NULL) == 0;
-}
+static const char *const tones[] = { "none", "good", "warn", "bad" };
 
 const char *gf_tone_name(enum gf_tone t)
 {
-	switch (t) {
-	case GF_TONE_GOOD: return "good";
-	case GF_TONE_WARN: return "warn";
-	case GF_TONE_BAD: return "bad";
-	case GF_TONE_NONE: break;
-	}
-	return "none";
+	return (unsigned)t < 4 ? tones[t] : "none";
 }
 
-static void validity(struct json_object *s, struct gf_verdict *v)
+enum gf_tone gf_tone_of(const char *name)
 {
-	double ds = num(s, "/plan/dataset_bytes", 0), mem = num(s, "/environment/node_memory_bytes", 0);
-	double nodes = num(s, "/environment/nodes", 1), accels = num(s, "/train/accelerators", 0);
-	bool read = has(s, "/train") || has(s, "/ceiling");
+	for (int t = 0; name && t < 4; t++)
+		if (!strcmp(name, tones[t]))
+			return (enum gf_tone)t;
+	return GF_TONE_NONE;
+}
+
+/* Each phase: its section, and where its line, word and tone go. */
+static const struct {
+	const char *name;
+	enum gf_fig section, line, word, tone;
+} phases[GF_VERDICT_PHASES] = {
+	{ "datagen", GF_F_DATAGEN, GF_F_VERDICT_PH_DATAGEN, GF_F_VERDICT_W_DATAGEN, GF_F_VERDICT_T_DATAGEN },
+	{ "ceiling", GF_F_CEILING, GF_F_VERDICT_PH_CEILING, GF_F_VERDICT_W_CEILING, GF_F_VERDICT_T_CEILING },
+	{ "sweep", GF_F_SWEEP, GF_F_VERDICT_PH_SWEEP, GF_F_VERDICT_W_SWEEP, GF_F_VERDICT_T_SWEEP },
+	{ "train", GF_F_TRAIN, GF_F_VERDICT_PH_TRAIN, GF_F_VERDICT_W_TRAIN, GF_F_VERDICT_T_TRAIN },
+	{ "checkpoint", GF_F_CKPT, GF_F_VERDICT_PH_CKPT, GF_F_VERDICT_W_CKPT, GF_F_VERDICT_T_CKPT },
+};
+
+/* The flags, in the order of enum gf_qual. */
+static bool *flag(struct gf_validity *v, int i)
+{
+	bool *f[GF_Q_COUNT] = { &v->incomplete, &v->page_cache, &v->short_ceiling, &v->few_steps, &v->uncounted,
+				&v->stopped_by_duration, &v->scaled_checkpoint, &v->restore_page_cache };
+	return f[i];
+}
+
+unsigned gf_verdict_quals(const struct gf_validity *v)
+{
+	unsigned q = 0;
+
+	for (int i = 0; i < GF_Q_COUNT; i++)
+		q |= *flag((struct gf_validity *)v, i) ? 1u << i : 0;
+	return q;
+}
+
+const char *gf_verdict_qual_list(unsigned quals, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < GF_Q_COUNT && n < len; i++)
+		if (quals & (1u << i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", gf_qual_key(1u << i));
+	return buf;
+}
+
+/* The client may have served reads from memory: it caches (no O_DIRECT, not gfapi, an
+ * engine that reads) and the dataset is under 5x the memory of the client nodes: MLPerf
+ * Storage's sizing rule (mlcommons/storage mlpstorage/rules.py:711, "Required Minimum
+ * Dataset size is 5x the total client memory"; DLIO itself only warns below 1x,
+ * dlio_benchmark utils/statscounter.py:129). */
+static bool reads_cached(struct gf_doc *d)
+{
+	double ds = gf_num(d, GF_F_PLAN_DATASET_BYTES, 0), mem = gf_num(d, GF_F_ENV_NODE_MEMORY, 0);
+	double nodes = gf_num(d, GF_F_ENV_NODES, 1);
+
+	return (gf_has(d, GF_F_TRAIN) || gf_has(d, GF_F_CEILING)) && ds > 0 && mem > 0 &&
+	       ds < 5 * mem * (nodes > 0 ? nodes : 1) && gf_bool(d, GF_F_ENV_CACHE_CACHED, true) &&
+	       !gf_bool(d, GF_F_TARGET_DIRECT, false);
+}
+
+/* A restore read memory when the client caches and the target's device read under half
+ * of what was restored (no device sampled, a tmpfs: memory by what the client is). */
+static bool restores_cached(struct gf_doc *d)
+{
+	double restored = gf_num(d, GF_F_CKPT_RESTORE_COUNT, 0) * gf_num(d, GF_F_CKPT_BYTES, 0);
+
+	if (restored <= 0 || !gf_bool(d, GF_F_ENV_CACHE_CACHED, true) || gf_bool(d, GF_F_TARGET_DIRECT, false))
+		return false;
+	if (!gf_has(d, GF_F_CKPT_DEV))
+		return true;
+	return gf_num(d, GF_F_CKPT_DEV_READ_BYTES, 0) < GF_RESTORE_DEVICE_SHARE * restored;
+}
+
+static void validity(struct gf_doc *d, struct gf_verdict *v)
+{
+	double accels = gf_num(d, GF_F_TRAIN_ACCELS, 0);
 
 	v->v.incomplete = strcmp(v->status, "complete") != 0;
-	/* Reads may come from memory when the client caches (no O_DIRECT, not gfapi) and
-	 * the dataset is under 5x the memory of the client nodes: MLPerf Storage's sizing rule
-	 * (mlcommons/storage mlpstorage/rules.py:711, "Required Minimum Dataset size is 5x
-	 * the total client memory"; DLIO itself only warns below 1x, dlio_benchmark
-	 * utils/statscounter.py:129). Runs from before client_cache was recorded count as
-	 * cached. */
-	v->v.page_cache = read && ds > 0 && mem > 0 && ds < 5 * mem * (nodes > 0 ? nodes : 1) &&
-			  gf_json_bool(s, "/environment/client_cache/cached", true) &&
-			  !gf_json_bool(s, "/target/direct", false);
-	v->v.short_ceiling = has(s, "/ceiling") && (num(s, "/ceiling/elapsed_s", 0) < GF_STEADY_MIN_S ||
-						    num(s, "/ceiling/read_requests", 0) < GF_STEADY_MIN_REQUESTS);
-	v->v.few_steps = accels > 0 && num(s, "/train/steps", 0) / accels < GF_FEW_STEPS;
-	v->v.uncounted = has(s, "/train") && num(s, "/train/accelerators_counted", 0) < accels;
-	v->v.stopped_by_duration = gf_json_bool(s, "/train/stopped_by_duration", false);
-	v->v.scaled_checkpoint = gf_json_bool(s, "/checkpoint/scaled", false);
+	v->v.page_cache = reads_cached(d);
+	v->v.short_ceiling = gf_has(d, GF_F_CEILING) && (gf_num(d, GF_F_CEILING_ELAPSED_S, 0) < GF_STEADY_MIN_S ||
+							 gf_num(d, GF_F_CEILING_REQS, 0) < GF_STEADY_MIN_REQUESTS);
+	v->v.few_steps = accels > 0 && gf_num(d, GF_F_TRAIN_STEPS, 0) / accels < GF_FEW_STEPS;
+	v->v.uncounted = gf_has(d, GF_F_TRAIN) && gf_num(d, GF_F_TRAIN_COUNTED, 0) < accels;
+	/* A sweep times its points by design: that is no early stop. */
+	v->v.stopped_by_duration = gf_bool(d, GF_F_TRAIN_STOPPED, false) && !gf_has(d, GF_F_SWEEP);
+	v->v.scaled_checkpoint = gf_bool(d, GF_F_CKPT_SCALED, false);
+	v->v.restore_page_cache = restores_cached(d);
 }
 
-static void train(struct json_object *s, struct gf_verdict *v, struct gf_phase_verdict *p)
+__attribute__((format(printf, 2, 3)))
+static void append(char *line, const char *fmt, ...)
 {
-	double min = num(s, "/train/au_percent/min", 0), max = num(s, "/train/au_percent/max", 0);
+	size_t n = strlen(line);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line + n, 1024 - n, fmt, ap);
+	va_end(ap);
+}
+
+static void train(struct gf_doc *d, struct gf_verdict *v, struct gf_phase_verdict *p)
+{
+	double min = gf_num(d, GF_F_TRAIN_AU_MIN, 0), max = gf_num(d, GF_F_TRAIN_AU_MAX, 0);
 
 	p->phase = "train";
-	v->threshold = num(s, "/train/au_threshold_percent", NAN);
-	if (num(s, "/plan/compute_s_per_step", 0) <= 0) {
+	v->threshold = gf_num(d, GF_F_TRAIN_AU_THRESHOLD, NAN);
+	if (gf_num(d, GF_F_PLAN_COMPUTE_S, 0) <= 0) {
 		snprintf(p->word, sizeof(p->word), "NOT MEASURED");
 		snprintf(p->line, sizeof(p->line), "NOT MEASURED - train.computation_time is 0, so there is no "
 			 "compute to keep fed; this run measured read throughput only");
 		return;
 	}
-	if (num(s, "/train/accelerators_counted", 0) <= 0) {
+	if (gf_num(d, GF_F_TRAIN_COUNTED, 0) <= 0) {
 		snprintf(p->word, sizeof(p->word), "NOT MEASURED");
 		snprintf(p->line, sizeof(p->line), "NOT MEASURED - every accelerator ran %s step(s), all "
-			 "excluded from AU; run more steps", num(s, "/train/steps", 0) > 0 ? "too few" : "no");
+			 "excluded from AU; run more steps", gf_num(d, GF_F_TRAIN_STEPS, 0) > 0 ? "too few" : "no");
 		return;
 	}
 	v->measured = true;
-	v->au = num(s, "/train/au_percent/mean", 0);
-	v->passed = gf_json_bool(s, "/train/passed", false);
+	v->au = gf_num(d, GF_F_TRAIN_AU_MEAN, 0);
+	v->passed = gf_bool(d, GF_F_TRAIN_PASSED, false);
 	if (v->passed && v->v.page_cache) {
 		char a[64], b[64];
 		snprintf(p->word, sizeof(p->word), "FED");
 		snprintf(p->line, sizeof(p->line), "FED, but from the page cache: not a storage result - AU %.2f%% "
 			 "(min %.2f%%, max %.2f%%) meets the %.0f%% threshold, but the dataset (%s) is under 5x the "
 			 "client memory (%s), so reads may have come from memory", v->au, min, max, v->threshold,
-			 gf_format_size((uint64_t)num(s, "/plan/dataset_bytes", 0), a, sizeof(a)),
-			 gf_format_size((uint64_t)(num(s, "/environment/node_memory_bytes", 0) *
-						   num(s, "/environment/nodes", 1)), b, sizeof(b)));
+			 gf_format_size((uint64_t)gf_num(d, GF_F_PLAN_DATASET_BYTES, 0), a, sizeof(a)),
+			 gf_format_size((uint64_t)(gf_num(d, GF_F_ENV_NODE_MEMORY, 0) * gf_num(d, GF_F_ENV_NODES, 1)), b,
+					sizeof(b)));
 		p->tone = GF_TONE_WARN;
 		return;
 	}
@@ -96,119 +161,167 @@ static void train(struct json_object *s, struct gf_verdict *v, struct gf_phase_v
 	p->tone = v->passed ? (v->v.few_steps || v->v.uncounted ? GF_TONE_WARN : GF_TONE_GOOD) : GF_TONE_BAD;
 }
 
-static void ceiling(struct json_object *s, struct gf_verdict *v, struct gf_phase_verdict *p)
+static void ceiling(struct gf_doc *d, struct gf_verdict *v, struct gf_phase_verdict *p)
 {
 	char a[64], el[64];
-	size_t n;
 
 	p->phase = "ceiling";
-	gf_format_rate(num(s, "/ceiling/read_bytes_per_s", 0), a, sizeof(a));
-	if (gf_json_num(s, "/ceiling/accelerators_fed", &v->accelerators_fed)) {
+	gf_format_rate(gf_num(d, GF_F_CEILING_READ_BPS, 0), a, sizeof(a));
+	if (gf_get(d, GF_F_CEILING_FED, &v->accelerators_fed)) {
 		snprintf(p->word, sizeof(p->word), "FEEDS %.0f", v->accelerators_fed);
 		snprintf(p->line, sizeof(p->line), "FEEDS %.0f - the storage ceiling (%s, %.0f samples/s) feeds %.0f "
 			 "accelerator(s) of profile %s at AU >= %.0f%%", v->accelerators_fed, a,
-			 num(s, "/ceiling/samples_per_s", 0), v->accelerators_fed,
-			 gf_json_str(s, "/ceiling/accelerator_profile", "?"), num(s, "/ceiling/au_threshold_percent", 0));
+			 gf_num(d, GF_F_CEILING_SAMPLES_PER_S, 0), v->accelerators_fed,
+			 gf_str(d, GF_F_CEILING_PROFILE, "?"), gf_num(d, GF_F_CEILING_AU_THRESHOLD, 0));
 		p->tone = GF_TONE_GOOD;
 	} else {
 		snprintf(p->word, sizeof(p->word), "MEASURED");
 		snprintf(p->line, sizeof(p->line), "MEASURED - the storage ceiling is %s, %.0f samples/s; "
-			 "train.computation_time is 0, so no accelerator count", a, num(s, "/ceiling/samples_per_s", 0));
+			 "train.computation_time is 0, so no accelerator count", a, gf_num(d, GF_F_CEILING_SAMPLES_PER_S, 0));
 		p->tone = GF_TONE_NONE;
 	}
 	if (v->v.short_ceiling) {
-		n = strlen(p->line);
-		snprintf(p->line + n, sizeof(p->line) - n, "; not a steady-state figure: it ran %s and %.0f requests, "
-			 "and a steady state needs at least %.0f s and %d requests",
-			 gf_format_time(num(s, "/ceiling/elapsed_s", 0), el, sizeof(el)),
-			 num(s, "/ceiling/read_requests", 0), GF_STEADY_MIN_S, GF_STEADY_MIN_REQUESTS);
+		append(p->line, "; not a steady-state figure: it ran %s and %.0f requests, and a steady state needs at "
+		       "least %.0f s and %d requests (run it with --duration 30s or more)",
+		       gf_format_time(gf_num(d, GF_F_CEILING_ELAPSED_S, 0), el, sizeof(el)),
+		       gf_num(d, GF_F_CEILING_REQS, 0), GF_STEADY_MIN_S, GF_STEADY_MIN_REQUESTS);
 		p->tone = GF_TONE_WARN;
 	}
 	if (v->v.page_cache) {
-		n = strlen(p->line);
-		snprintf(p->line + n, sizeof(p->line) - n, "; from the page cache, not a storage result");
+		append(p->line, "; from the page cache, not a storage result");
 		p->tone = GF_TONE_WARN;
 	}
 }
 
-static void checkpoint(struct json_object *s, struct gf_verdict *v, struct gf_phase_verdict *p)
+static void checkpoint(struct gf_doc *d, struct gf_verdict *v, struct gf_phase_verdict *p)
 {
-	char a[64], b[64], c[64], d[64];
-	double wbw = num(s, "/checkpoint/write_bytes_per_s", 0), full = num(s, "/checkpoint/unscaled_bytes", 0);
-	size_t n;
+	char a[64], b[64], c[64];
+	double wbw = gf_num(d, GF_F_CKPT_WRITE_BPS, 0), full = gf_num(d, GF_F_CKPT_UNSCALED_BYTES, 0);
+	double bytes = gf_num(d, GF_F_CKPT_BYTES, 0);
+	bool writes = gf_num(d, GF_F_CKPT_WRITE_COUNT, 0) > 0;
 
 	p->phase = "checkpoint";
 	snprintf(p->word, sizeof(p->word), "MEASURED");
-	p->tone = GF_TONE_NONE;
-	gf_format_size((uint64_t)num(s, "/checkpoint/bytes", 0), a, sizeof(a));
+	p->tone = v->v.restore_page_cache ? GF_TONE_WARN : GF_TONE_NONE;
+	gf_format_size((uint64_t)bytes, a, sizeof(a));
 	snprintf(p->line, sizeof(p->line), "MEASURED - %s per checkpoint (%s%s)", a,
-		 gf_json_str(s, "/checkpoint/layout", "?"), v->v.scaled_checkpoint ? ", scaled" : "");
-	n = strlen(p->line);
-	if (num(s, "/checkpoint/write_count", 0) > 0)
-		snprintf(p->line + n, sizeof(p->line) - n, ": write burst %s (median of %.0f, %s)",
-			 gf_format_time(num(s, "/checkpoint/write_burst_s", 0), b, sizeof(b)),
-			 num(s, "/checkpoint/write_count", 0), gf_format_rate(wbw, c, sizeof(c)));
-	n = strlen(p->line);
-	if (num(s, "/checkpoint/restore_count", 0) > 0)
-		snprintf(p->line + n, sizeof(p->line) - n, "%s restore %s (%s)%s",
-			 num(s, "/checkpoint/write_count", 0) > 0 ? "," : ":",
-			 gf_format_time(num(s, "/checkpoint/restore_burst_s", 0), b, sizeof(b)),
-			 gf_format_rate(num(s, "/checkpoint/restore_bytes_per_s", 0), c, sizeof(c)),
-			 gf_json_bool(s, "/checkpoint/verified", false) ? ", every block verified" : "");
+		 gf_str(d, GF_F_CKPT_LAYOUT, "?"), v->v.scaled_checkpoint ? ", scaled" : "");
+	/* The bandwidth is the checkpoint's bytes over the burst time beside it. */
+	if (writes)
+		append(p->line, ": write burst %s (median of %.0f), %s in it: %s",
+		       gf_format_time(gf_num(d, GF_F_CKPT_WRITE_S, 0), b, sizeof(b)), gf_num(d, GF_F_CKPT_WRITE_COUNT, 0),
+		       a, gf_format_rate(wbw, c, sizeof(c)));
+	if (gf_num(d, GF_F_CKPT_RESTORE_COUNT, 0) > 0)
+		append(p->line, "%s restore %s (median of %.0f): %s%s%s", writes ? ";" : ":",
+		       gf_format_time(gf_num(d, GF_F_CKPT_RESTORE_S, 0), b, sizeof(b)), gf_num(d, GF_F_CKPT_RESTORE_COUNT, 0),
+		       gf_format_rate(gf_num(d, GF_F_CKPT_RESTORE_BPS, 0), c, sizeof(c)),
+		       gf_bool(d, GF_F_CKPT_VERIFIED, false) ? ", every block verified" : "",
+		       v->v.restore_page_cache ? ", but from the client's page cache: not a storage result" : "");
 	/* A scaled checkpoint says what the model's own would take, and that this is an
 	 * extrapolation: bandwidth may not hold at the full size. */
 	v->full_size_write_s = NAN;
 	if (v->v.scaled_checkpoint && wbw > 0 && full > 0) {
 		v->full_size_write_s = full / wbw;
-		n = strlen(p->line);
-		snprintf(p->line + n, sizeof(p->line) - n, "; %s full size: %s would take about %s at this bandwidth "
-			 "(extrapolated, not measured)", gf_json_str(s, "/workload_name", "the model"),
-			 gf_format_size((uint64_t)full, b, sizeof(b)), gf_format_time(v->full_size_write_s, d, sizeof(d)));
+		append(p->line, "; %s full size: %s would take about %s at this bandwidth (extrapolated, not measured)",
+		       gf_str(d, GF_F_WORKLOAD_NAME, "the model"), gf_format_size((uint64_t)full, b, sizeof(b)),
+		       gf_format_time(v->full_size_write_s, c, sizeof(c)));
 	}
 }
 
-static void datagen(struct json_object *s, struct gf_phase_verdict *p)
+static void datagen(struct gf_doc *d, struct gf_phase_verdict *p)
 {
 	char a[64], b[64], c[64];
 
 	p->phase = "datagen";
 	snprintf(p->word, sizeof(p->word), "WRITTEN");
-	snprintf(p->line, sizeof(p->line), "WRITTEN - %.0f files, %s in %s (%s)", num(s, "/datagen/files", 0),
-		 gf_format_size((uint64_t)num(s, "/datagen/write_bytes", 0), a, sizeof(a)),
-		 gf_format_time(num(s, "/datagen/elapsed_s", 0), b, sizeof(b)),
-		 gf_format_rate(num(s, "/datagen/write_bytes_per_s", 0), c, sizeof(c)));
+	snprintf(p->line, sizeof(p->line), "WRITTEN - %.0f files, %s in %s (%s)", gf_num(d, GF_F_DATAGEN_FILES, 0),
+		 gf_format_size((uint64_t)gf_num(d, GF_F_DATAGEN_BYTES, 0), a, sizeof(a)),
+		 gf_format_time(gf_num(d, GF_F_DATAGEN_ELAPSED_S, 0), b, sizeof(b)),
+		 gf_format_rate(gf_num(d, GF_F_DATAGEN_BPS, 0), c, sizeof(c)));
 }
 
-void gf_verdict_of(struct json_object *s, struct gf_verdict *v)
+/* A sweep answers with the count it measured: "at least" when the search stopped at a
+ * bound (the dataset, --max-points) before it found a count that fails. */
+static void sweep(struct gf_doc *d, struct gf_verdict *v, struct gf_phase_verdict *p)
 {
-	memset(v, 0, sizeof(*v));
-	v->au = v->threshold = v->accelerators_fed = v->full_size_write_s = NAN;
-	v->status = gf_json_str(s, "/status", "?");
-	validity(s, v);
-	if (has(s, "/datagen"))
-		datagen(s, &v->phase[v->nphases++]);
-	if (has(s, "/ceiling"))
-		ceiling(s, v, &v->phase[v->nphases++]);
-	if (has(s, "/train"))
-		train(s, v, &v->phase[v->nphases++]);
-	if (has(s, "/checkpoint"))
-		checkpoint(s, v, &v->phase[v->nphases++]);
-	/* The headline: what the run was for. */
-	{
-		static const char *const order[] = { "train", "ceiling", "checkpoint", "datagen" };
-		for (size_t o = 0; o < sizeof(order) / sizeof(order[0]) && !v->head.phase; o++)
-			for (int i = 0; i < v->nphases; i++)
-				if (!strcmp(v->phase[i].phase, order[o]))
-					v->head = v->phase[i];
+	double n = gf_num(d, GF_F_SWEEP_FED, 0), thr = gf_num(d, GF_F_SWEEP_AU_THRESHOLD, 0);
+	const char *bound = gf_str(d, GF_F_SWEEP_BOUND, NULL), *profile = gf_str(d, GF_F_ENV_PROFILE, "?");
+
+	p->phase = "sweep";
+	if (gf_has(d, GF_F_SWEEP_VARY)) {
+		snprintf(p->word, sizeof(p->word), "BEST %.24s", gf_str(d, GF_F_SWEEP_VARY_BEST, "none"));
+		snprintf(p->line, sizeof(p->line), "BEST %s=%s - of the %zu value(s) measured", gf_str(d, GF_F_SWEEP_VARY_KEY, "?"),
+			 gf_str(d, GF_F_SWEEP_VARY_BEST, "none"), gf_len(d, GF_F_SWEEP_POINTS));
+		return;
 	}
+	if (gf_bool(d, GF_F_SWEEP_AT_LEAST, false)) {
+		snprintf(p->word, sizeof(p->word), "FEEDS AT LEAST %.0f", n);
+		snprintf(p->line, sizeof(p->line), "FEEDS AT LEAST %.0f - %.0f accelerator(s) of profile %s were measured "
+			 "fed at AU >= %.0f%%; the %s cannot test more (%.0f is the most it allows), so the storage may "
+			 "feed more", n, n, profile, thr, bound && !strcmp(bound, "dataset") ? "dataset" : "search",
+			 gf_num(d, GF_F_SWEEP_MAX, n));
+	} else {
+		snprintf(p->word, sizeof(p->word), "FEEDS %.0f", n);
+		snprintf(p->line, sizeof(p->line), "FEEDS %.0f - the sweep measured %.0f accelerator(s) of profile %s fed "
+			 "at AU >= %.0f%%", n, n, profile, thr);
+		if (gf_has(d, GF_F_SWEEP_FAILING))
+			append(p->line, "; %.0f were not", gf_num(d, GF_F_SWEEP_FAILING_ACCELS, 0));
+		if (!gf_bool(d, GF_F_SWEEP_CONVERGED, true) && bound)
+			append(p->line, " (the search stopped at its %s bound)", bound);
+	}
+	v->accelerators_fed = n;
+	p->tone = n <= 0 ? GF_TONE_BAD : v->v.page_cache ? GF_TONE_WARN : GF_TONE_GOOD;
+	if (v->v.page_cache)
+		append(p->line, "; from the page cache, not a storage result");
+}
+
+/* The headline: what the run was for. */
+static void headline(struct gf_verdict *v)
+{
+	static const char *const order[] = { "sweep", "train", "ceiling", "checkpoint", "datagen" };
+
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]) && !v->head.phase; o++)
+		for (int i = 0; i < v->nphases; i++)
+			if (!strcmp(v->phase[i].phase, order[o]))
+				v->head = v->phase[i];
 	if (!v->head.phase) {
 		snprintf(v->head.word, sizeof(v->head.word), "NOT MEASURED");
 		snprintf(v->head.line, sizeof(v->head.line), "NOT MEASURED - no phase ran");
 	}
+}
+
+static void clear(struct gf_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->au = v->threshold = v->accelerators_fed = v->full_size_write_s = NAN;
+}
+
+void gf_verdict_decide(struct gf_doc *d, struct gf_verdict *v)
+{
+	double fed = NAN;
+
+	clear(v);
+	snprintf(v->status, sizeof(v->status), "%s", gf_str(d, GF_F_STATUS, "?"));
+	validity(d, v);
+	for (int i = 0; i < GF_VERDICT_PHASES; i++) {
+		struct gf_phase_verdict *p = &v->phase[v->nphases];
+		if (!gf_has(d, phases[i].section))
+			continue;
+		v->nphases++;
+		switch (phases[i].section) {
+		case GF_F_DATAGEN: datagen(d, p); break;
+		case GF_F_CEILING: ceiling(d, v, p); fed = v->accelerators_fed; break;
+		case GF_F_SWEEP: sweep(d, v, p); break;
+		case GF_F_TRAIN: train(d, v, p); break;
+		default: checkpoint(d, v, p); break;
+		}
+	}
+	/* A sweep's count is the run's accelerators fed; else the ceiling's. */
+	if (!gf_has(d, GF_F_SWEEP))
+		v->accelerators_fed = fed;
+	headline(v);
 	if (v->v.incomplete) {
-		size_t n = strlen(v->head.line);
-		snprintf(v->head.line + n, sizeof(v->head.line) - n, " (run %s: %s)", v->status,
-			 gf_json_str(s, "/error", "no reason given"));
+		append(v->head.line, " (run %s: %s)", v->status, gf_str(d, GF_F_ERROR, "no reason given"));
 		v->head.tone = GF_TONE_BAD;
 	}
 }
@@ -232,33 +345,84 @@ bool gf_verdict_fed(const struct gf_verdict *v, double accelerators, char *why, 
 	return !why[0];
 }
 
-struct json_object *gf_verdict_json(const struct gf_verdict *v)
+static void put_nan(struct json_object *root, enum gf_fig f, double x)
 {
-	struct json_object *o = json_object_new_object(), *val = json_object_new_object();
-	struct json_object *ph = json_object_new_object();
+	gf_put_num(root, f, isnan(x) ? NAN : x);
+}
 
-	json_object_object_add(o, "word", json_object_new_string(v->head.word));
-	json_object_object_add(o, "phase", v->head.phase ? json_object_new_string(v->head.phase) : NULL);
-	json_object_object_add(o, "line", json_object_new_string(v->head.line));
-	json_object_object_add(o, "tone", json_object_new_string(gf_tone_name(v->head.tone)));
-	json_object_object_add(o, "status", json_object_new_string(v->status));
-	json_object_object_add(o, "au_percent", v->measured ? json_object_new_double(v->au) : NULL);
-	json_object_object_add(o, "au_threshold_percent", isnan(v->threshold) ? NULL : json_object_new_double(v->threshold));
-	json_object_object_add(o, "passed", json_object_new_boolean(v->passed));
-	json_object_object_add(o, "accelerators_fed", isnan(v->accelerators_fed) ? NULL
-					     : json_object_new_int64((int64_t)v->accelerators_fed));
-	json_object_object_add(o, "checkpoint_full_size_write_s", isnan(v->full_size_write_s) ? NULL
-							 : json_object_new_double(v->full_size_write_s));
-	json_object_object_add(val, "incomplete", json_object_new_boolean(v->v.incomplete));
-	json_object_object_add(val, "page_cache", json_object_new_boolean(v->v.page_cache));
-	json_object_object_add(val, "short_ceiling", json_object_new_boolean(v->v.short_ceiling));
-	json_object_object_add(val, "few_steps", json_object_new_boolean(v->v.few_steps));
-	json_object_object_add(val, "uncounted_accelerators", json_object_new_boolean(v->v.uncounted));
-	json_object_object_add(val, "stopped_by_duration", json_object_new_boolean(v->v.stopped_by_duration));
-	json_object_object_add(val, "scaled_checkpoint", json_object_new_boolean(v->v.scaled_checkpoint));
-	json_object_object_add(o, "validity", val);
+void gf_verdict_put(struct json_object *root, const struct gf_verdict *v)
+{
+	char q[256];
+
+	gf_put_at(root, GF_F_VERDICT);
+	gf_put_str(root, GF_F_VERDICT_WORD, v->head.word);
+	if (v->head.phase)
+		gf_put_str(root, GF_F_VERDICT_PHASE, v->head.phase);
+	else
+		gf_put_null(root, GF_F_VERDICT_PHASE);
+	gf_put_str(root, GF_F_VERDICT_LINE, v->head.line);
+	gf_put_str(root, GF_F_VERDICT_TONE, gf_tone_name(v->head.tone));
+	gf_put_str(root, GF_F_VERDICT_STATUS, v->status);
+	put_nan(root, GF_F_VERDICT_AU, v->measured ? v->au : NAN);
+	put_nan(root, GF_F_VERDICT_THRESHOLD, v->threshold);
+	gf_put_bool(root, GF_F_VERDICT_PASSED, v->passed);
+	if (isnan(v->accelerators_fed))
+		gf_put_null(root, GF_F_VERDICT_FED);
+	else
+		gf_put_u64(root, GF_F_VERDICT_FED, (uint64_t)v->accelerators_fed);
+	put_nan(root, GF_F_VERDICT_FULL_WRITE_S, v->full_size_write_s);
+	gf_put_str(root, GF_F_VERDICT_QUALIFIERS, gf_verdict_qual_list(gf_verdict_quals(&v->v), q, sizeof(q)));
+	gf_put_bool(root, GF_F_V_INCOMPLETE, v->v.incomplete);
+	gf_put_bool(root, GF_F_V_PAGE_CACHE, v->v.page_cache);
+	gf_put_bool(root, GF_F_V_SHORT_CEILING, v->v.short_ceiling);
+	gf_put_bool(root, GF_F_V_FEW_STEPS, v->v.few_steps);
+	gf_put_bool(root, GF_F_V_UNCOUNTED, v->v.uncounted);
+	gf_put_bool(root, GF_F_V_STOPPED, v->v.stopped_by_duration);
+	gf_put_bool(root, GF_F_V_SCALED, v->v.scaled_checkpoint);
+	gf_put_bool(root, GF_F_V_RESTORE_CACHE, v->v.restore_page_cache);
+	gf_put_at(root, GF_F_VERDICT_PHASES);
+	gf_put_at(root, GF_F_VERDICT_WORDS);
+	gf_put_at(root, GF_F_VERDICT_TONES);
 	for (int i = 0; i < v->nphases; i++)
-		json_object_object_add(ph, v->phase[i].phase, json_object_new_string(v->phase[i].line));
-	json_object_object_add(o, "phases", ph);
-	return o;
+		for (int k = 0; k < GF_VERDICT_PHASES; k++)
+			if (!strcmp(v->phase[i].phase, phases[k].name)) {
+				gf_put_str(root, phases[k].line, v->phase[i].line);
+				gf_put_str(root, phases[k].word, v->phase[i].word);
+				gf_put_str(root, phases[k].tone, gf_tone_name(v->phase[i].tone));
+			}
+}
+
+void gf_verdict_read(struct gf_doc *d, struct gf_verdict *v)
+{
+	clear(v);
+	snprintf(v->status, sizeof(v->status), "%s", gf_str(d, GF_F_VERDICT_STATUS, gf_str(d, GF_F_STATUS, "?")));
+	snprintf(v->head.word, sizeof(v->head.word), "%s", gf_str(d, GF_F_VERDICT_WORD, "NOT MEASURED"));
+	snprintf(v->head.line, sizeof(v->head.line), "%s", gf_str(d, GF_F_VERDICT_LINE, "NOT MEASURED"));
+	v->head.tone = gf_tone_of(gf_str(d, GF_F_VERDICT_TONE, "none"));
+	v->au = gf_nan(d, GF_F_VERDICT_AU);
+	v->measured = !isnan(v->au);
+	v->threshold = gf_nan(d, GF_F_VERDICT_THRESHOLD);
+	v->passed = gf_bool(d, GF_F_VERDICT_PASSED, false);
+	v->accelerators_fed = gf_nan(d, GF_F_VERDICT_FED);
+	v->full_size_write_s = gf_nan(d, GF_F_VERDICT_FULL_WRITE_S);
+	v->v.incomplete = gf_bool(d, GF_F_V_INCOMPLETE, false);
+	v->v.page_cache = gf_bool(d, GF_F_V_PAGE_CACHE, false);
+	v->v.short_ceiling = gf_bool(d, GF_F_V_SHORT_CEILING, false);
+	v->v.few_steps = gf_bool(d, GF_F_V_FEW_STEPS, false);
+	v->v.uncounted = gf_bool(d, GF_F_V_UNCOUNTED, false);
+	v->v.stopped_by_duration = gf_bool(d, GF_F_V_STOPPED, false);
+	v->v.scaled_checkpoint = gf_bool(d, GF_F_V_SCALED, false);
+	v->v.restore_page_cache = gf_bool(d, GF_F_V_RESTORE_CACHE, false);
+	for (int k = 0; k < GF_VERDICT_PHASES; k++) {
+		struct gf_phase_verdict *p = &v->phase[v->nphases];
+		if (!gf_has(d, phases[k].line))
+			continue;
+		v->nphases++;
+		p->phase = phases[k].name;
+		snprintf(p->line, sizeof(p->line), "%s", gf_str(d, phases[k].line, ""));
+		snprintf(p->word, sizeof(p->word), "%s", gf_str(d, phases[k].word, ""));
+		p->tone = gf_tone_of(gf_str(d, phases[k].tone, "none"));
+		if (!strcmp(gf_str(d, GF_F_VERDICT_PHASE, ""), phases[k].name))
+			v->head.phase = phases[k].name;
+	}
 }
