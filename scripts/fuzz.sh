@@ -25,8 +25,9 @@ build() { # NAME SOURCES...
 		{ echo "fuzz: $name does not build:"; cat "$out/$name.build.log"; return 1; }
 }
 build fuzz_workload "$top/tests/fuzz/fuzz_workload.c" "${model[@]}" || exit 1
-# The loader reads simulate folders too (report/simulated.c), which links the rest of report.
-build fuzz_results "$top/tests/fuzz/fuzz_results.c" "$top"/bench/report/*.c "${model[@]}" "$top"/bench/stats/*.c \
+# The typed loader (results/) and what renders a loaded run (report/).
+build fuzz_results "$top/tests/fuzz/fuzz_results.c" "$top"/bench/results/*.c "$top"/bench/report/*.c "${model[@]}" \
+	"$top"/bench/stats/*.c \
 	"$top/bench/datadir.c" || exit 1
 
 fails=0
