@@ -74,6 +74,11 @@ npm_ci() {
 	local tests
 	[ "$test_deps" -eq 1 ] || return 0
 	tests="$(cd "$(dirname "$0")/.." && pwd)/tests"
+	# A link to another checkout's node_modules (a git worktree's) is that checkout's to
+	# keep: npm ci through it would empty the other one's.
+	if [ -L "$tests/node_modules" ]; then
+		return 0
+	fi
 	if [ ! -d "$tests/node_modules/@20minutes/s3rver" ] || [ "$tests/package-lock.json" -nt "$tests/node_modules" ]; then
 		echo "install-deps: npm ci in $tests (the S3 test server)" >&2
 		(cd "$tests" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
