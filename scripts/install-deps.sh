@@ -28,9 +28,10 @@ BUILD=(
 )
 # The optional backends' libraries (configure builds each one it finds): io_uring, libaio,
 # S3 (libcurl and OpenSSL's libcrypto), parallel HDF5, GlusterFS's gfapi (its client
-# library only, no server).
+# library only, no server; its glusterfs-api.pc requires uuid.pc, which libglusterfs-dev
+# does not pull in: without uuid-dev a fresh Debian 12 builds no gfapi).
 BACKENDS=(
-	liburing-dev libaio-dev libcurl4-openssl-dev libssl-dev libhdf5-openmpi-dev libglusterfs-dev
+	liburing-dev libaio-dev libcurl4-openssl-dev libssl-dev libhdf5-openmpi-dev libglusterfs-dev uuid-dev
 )
 # Running: every results folder's plots (gnuplot), and README's summary.json examples (jq).
 RUN=(
