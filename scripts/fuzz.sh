@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-30}
 cfg=${2:-$top/build}
 out=${FUZZ_OUT:-$top/build-fuzz}
-command -v clang >/dev/null || { echo "fuzz: clang is missing (scripts/install-deps.sh installs it)"; exit 1; }
+command -v clang >/dev/null || { echo "fuzz: clang is missing (scripts/install-deps.sh --test installs it)"; exit 1; }
 [ -f "$cfg/config.h" ] || { echo "fuzz: no config.h in $cfg: run scripts/build.sh first"; exit 1; }
 mkdir -p "$out"
 flags=(-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined,float-cast-overflow
