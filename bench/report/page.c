@@ -69,16 +69,10 @@ static void missing(struct ctx *c, enum gf_fig f, char *buf, size_t len)
 	snprintf(buf, len, "missing: summary.json has no %s", gf_field_key((enum gf_fig)m, key, sizeof(key)));
 }
 
-/* The validity qualifiers of f that hold for this run, in words. */
+/* The validity qualifiers of f that hold for this run, as tags. */
 static void qualifiers(struct ctx *c, enum gf_fig f, char *buf, size_t len)
 {
-	unsigned q = gf_schema[f].quals & c->p->quals;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < GF_Q_COUNT && n < len; i++)
-		if (q & (1u << i))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", gf_qual_tag(1u << i));
+	gf_qual_list(gf_schema[f].quals & c->p->quals, GF_QF_TAG, buf, len);
 }
 
 /* A row past a section's room (never reached: sections stay under GF_PAGE_ROWS) is
