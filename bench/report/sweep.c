@@ -69,16 +69,20 @@ static void head_rows(struct gf_page_section *sec, struct gf_doc *s, bool vary)
 	}
 }
 
-/* "7 (1x4 + 1x3)": the exact count, and how the ranks split it when they could not evenly. */
-static void count_label(struct gf_doc *s, size_t i, char *buf, size_t len)
+/* How the ranks split point i's count when they could not evenly: "7 (1x4 + 1x3)" for
+ * the plot's tics, "7 accelerators (1 ranks x 4, 1 x 3)" in words for the report. */
+static void count_label(struct gf_doc *s, size_t i, bool words, char *buf, size_t len)
 {
 	double a = gf_el_num(s, GF_F_POINT_ACCELS, i, 0), hi = gf_el_num(s, GF_F_POINT_PER_RANK, i, 0);
 	double lo = gf_el_num(s, GF_F_POINT_PER_RANK_MIN, i, hi), at = gf_el_num(s, GF_F_POINT_RANKS_AT_MAX, i, 0);
+	double others = gf_num(s, GF_F_SWEEP_RANKS, 0) - at;
 
-	if (lo != hi)
-		snprintf(buf, len, "%.0f (%.0fx%.0f + %.0fx%.0f)", a, at, hi, gf_num(s, GF_F_SWEEP_RANKS, 0) - at, lo);
+	if (lo == hi)
+		snprintf(buf, len, words ? "%.0f accelerators" : "%.0f", a);
+	else if (words)
+		snprintf(buf, len, "%.0f accelerators (%.0f ranks x %.0f, %.0f x %.0f)", a, at, hi, others, lo);
 	else
-		snprintf(buf, len, "%.0f", a);
+		snprintf(buf, len, "%.0f (%.0fx%.0f + %.0fx%.0f)", a, at, hi, others, lo);
 }
 
 void gf_sweep_section(struct gf_page_section *sec, struct gf_doc *s)
@@ -94,8 +98,8 @@ void gf_sweep_section(struct gf_page_section *sec, struct gf_doc *s)
 		if (!(r = add_row(sec, label, GF_F_POINT_AU_MEAN, gf_el_num(s, GF_F_POINT_AU_MEAN, i, 0))))
 			break;
 		snprintf(r->key, sizeof(r->key), "/sweep/points/%zu/au_percent/mean", i);
-		count_label(s, i, count, sizeof(count));
-		snprintf(r->value, sizeof(r->value), "%s accelerators%s%s | AU %.1f%% | %.0f samples/s | %s", count,
+		count_label(s, i, true, count, sizeof(count));
+		snprintf(r->value, sizeof(r->value), "%s%s%s | AU %.1f%% | %.0f samples/s | %s", count,
 			 vary ? " | " : "", vary ? gf_el_str(s, GF_F_POINT_VALUE, i, "?") : "",
 			 gf_el_num(s, GF_F_POINT_AU_MEAN, i, 0), gf_el_num(s, GF_F_POINT_SAMPLES_PER_S, i, 0),
 			 gf_format_rate(gf_el_num(s, GF_F_POINT_READ_BPS, i, 0), rate, sizeof(rate)));
@@ -123,7 +127,7 @@ int gf_sweep_plot_data(struct gf_doc *s, const char *csv)
 		"label\n");
 	for (size_t i = 0; i < n; i++) {
 		char label[96];
-		count_label(s, i, label, sizeof(label));
+		count_label(s, i, false, label, sizeof(label));
 		fprintf(f, "%zu,%.0f,%s,%.10g,%.10g,%.10g,%.10g,%d,%s\n", i + 1, gf_el_num(s, GF_F_POINT_ACCELS, i, 0),
 			gf_el_str(s, GF_F_POINT_VALUE, i, "-"), gf_el_num(s, GF_F_POINT_AU_MEAN, i, 0),
 			gf_el_num(s, GF_F_POINT_AU_MIN, i, 0), gf_el_num(s, GF_F_POINT_AU_MAX, i, 0),

@@ -31,7 +31,7 @@ set xtics scale 0 noenhanced
 
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
-	set multiplot layout rows, cols title "Run comparison\n" . title font ",18"
+	set multiplot layout rows, cols title "Run comparison\n" . title font ",18" margins 0.07, 0.98, 0.14, 0.8 spacing 0.07, 0.2
 	do for [g=1:ng] {
 		set title ptitle[g] . " (" . punit[g] . ")" noenhanced
 		set xrange [-0.6:pn[g] - 0.4]
@@ -43,10 +43,20 @@ do for [fmt in formats] {
 			unset logscale y
 			set yrange [0:*]
 		}
-		set offsets 0, 0, graph (g == 1 ? 0.45 : 0.12), 0
-		if (pn[g] > 3) { set xtics rotate by 20 right } else { set xtics norotate center }
+		# A percent (AU, goodput) never runs past 100: its axis stops there.
+		if (punit[g] eq "%") {
+			set yrange [0:100]
+			set ytics 0, 25, 100
+		} else {
+			set ytics autofreq
+		}
+		set offsets 0, 0, graph (punit[g] eq "%" ? 0 : 0.12), 0
+		# Several names under a panel lean, so that they never run into each other.
+		if (pn[g] > 1) { set xtics rotate by 25 right font ",11" } else { set xtics norotate center font ",12" }
+		# The runs' key once, above the panels, where it covers no bar.
 		if (g == 1) {
-			set key top left Left reverse opaque box lc rgb "#c0c0c0" noenhanced font ",11" maxrows 4
+			set key at screen 0.5, screen 0.905 center top horizontal Left reverse opaque box lc rgb "#c0c0c0" \
+				noenhanced font ",11" maxrows 2
 		} else {
 			unset key
 		}

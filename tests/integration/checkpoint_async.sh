@@ -34,7 +34,7 @@ run() {
 	cp "$d/summary.json" "$TMP/$name.json"
 	cp "$d/timeseries.csv" "$TMP/$name.csv"
 	if [ "$mode" = async ]; then
-		grep -q "async interference .* during bursts" "$d/report.txt" && ok "$name: report.txt has the interference" ||
+		grep -q "read drop during bursts .* during bursts" "$d/report.txt" && ok "$name: report.txt has the interference" ||
 			bad "$name: no async interference line in report.txt"
 	fi
 }

@@ -104,7 +104,7 @@ for ts in 0 8KiB; do
 	if [ "$ts" != 0 ]; then
 		expect "ranged: more requests than samples" "$s" '.s3.requests > 2 * .train.samples'
 		expect "ranged: one timed GET per read request" "$s" '.s3.phases.train.requests == .train.read_requests'
-		grep -Eq "^  s3 train +[0-9]+ req/s, .*TTFB p50" "$(dirname "$s")/report.txt" && ok "report.txt: S3 timing of the reads" ||
+		grep -Eq "^  S3 train requests/s +[0-9]+ req/s, .*TTFB p50" "$(dirname "$s")/report.txt" && ok "report.txt: S3 timing of the reads" ||
 			bad "report.txt has no S3 timing line"
 	fi
 done
