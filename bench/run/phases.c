@@ -159,7 +159,8 @@ static int ceiling_prepare(struct gf_run_ctx *x)
 
 	if (!rc && x->root && !x->cli->quiet)
 		fprintf(stderr, "ceiling: the training reads without compute, %s\n",
-			ceiling_duration(x) > 0 ? "until the duration is up" : "over the whole schedule");
+			ceiling_duration(x) > 0 ? "over the dataset as many times as it takes until the duration is up"
+			: "over the whole schedule once");
 	return rc;
 }
 
@@ -176,8 +177,9 @@ static int ceiling_run(struct gf_run_ctx *x)
 	};
 
 	x->s.ceiling_t0_unix_s = gf_figures_unix_now();
-	/* Without a duration it reads the whole schedule once. */
-	gf_progress_phase(x->prog, "ceiling", GF_PROGRESS_READ,
+	/* Without a duration it reads the whole schedule once; with one, it reads until the
+	 * time is up, and its bytes say nothing of how far it is. */
+	gf_progress_phase(x->prog, "ceiling", GF_PROGRESS_READ, cfg.duration_s > 0 ? 0 :
 			  x->plan.bytes_per_step * (double)x->plan.total_steps * x->plan.accels, cfg.duration_s);
 	return gf_ceiling_run(&cfg, &x->cr, x->msg, sizeof(x->msg));
 }
