@@ -449,11 +449,14 @@ static void warnings(struct gf_page *p, struct json_object *s, const char *plots
 		     recorded ? "" : ", this machine's: the run did not record it");
 	if (reads && cached && !gf_json_bool(s, "/target/direct", false))
 		warn(p, "O_DIRECT is off: reads go through the client page cache (target.direct: true reads past it).");
+	/* Inside run, --duration would bound training too (and is refused with its checkpoints):
+	 * the ceiling's own key lengthens the ceiling alone. */
 	if (v->short_ceiling)
 		warn(p, "the storage ceiling ran %s and %.0f requests: it is not a steady-state figure, which needs at "
 		     "least %.0f s (ten 1-second intervals, so that start-up weighs under a tenth) and %d requests "
-		     "(100 of them above the p99); run it with --duration 30s or more.", tm(num(s, "/ceiling/elapsed_s", 0), a, sizeof(a)),
-		     num(s, "/ceiling/read_requests", 0), GF_STEADY_MIN_S, GF_STEADY_MIN_REQUESTS);
+		     "(100 of them above the p99); run it with %s.", tm(num(s, "/ceiling/elapsed_s", 0), a, sizeof(a)),
+		     num(s, "/ceiling/read_requests", 0), GF_STEADY_MIN_S, GF_STEADY_MIN_REQUESTS,
+		     has(s, "/train") ? "--set run.ceiling_duration=30s or more" : "--duration 30s or more");
 	if (v->scaled_checkpoint)
 		warn(p, "the checkpoint is scaled down (scale %.3g of %s): burst times are for the smaller checkpoint; "
 		     "the full-size time shown is extrapolated, not measured.", num(s, "/checkpoint/scale", 1),
