@@ -297,9 +297,14 @@ static int train_run(struct gf_run_ctx *x)
 	int rc;
 
 	x->ck.origin_ns = x->t0_ns;
+	x->ck.progress = x->prog;
 	x->s.train_t0_unix_s = gf_figures_unix_now();
 	gf_progress_phase(x->prog, "train", GF_PROGRESS_STEPS, (double)x->plan.total_steps * x->plan.accels,
 			  cfg.duration_s);
+	if (w->workflow.checkpoint)
+		gf_progress_ckpts(x->prog, cfg.checkpoint_async ? GF_PROGRESS_CK_ASYNC : GF_PROGRESS_CK_HALT,
+				  (unsigned)gf_plan_checkpoints(w, &x->plan), 0, 0,
+				  (double)x->ckpt_phase.bytes_per_checkpoint);
 	rc = gf_train_run(&cfg, &x->tr, x->msg, sizeof(x->msg));
 	/* The last checkpoint goes too unless kept: a collective, made by every rank. A burst
 	 * a signal cut short left tc.count 0 and its removal to the driver. */
@@ -353,15 +358,15 @@ static int ckpt_run(struct gf_run_ctx *x)
 {
 	const struct gf_workload *w = x->w;
 	double between = w->checkpoint.time_between_checkpoints > 0 ? w->checkpoint.time_between_checkpoints : 0;
+	double bytes = (double)gf_model_written_bytes(w, &x->model, x->world->size);
+	unsigned nw = ckpt_count(w->checkpoint.num_checkpoints_write), nr = ckpt_count(w->checkpoint.num_checkpoints_read);
 	int rc;
 
-	gf_progress_phase(x->prog, "checkpoint", GF_PROGRESS_MOVED,
-			  (double)gf_model_written_bytes(w, &x->model, x->world->size) * (ckpt_count(w->checkpoint.num_checkpoints_write) +
-			  ckpt_count(w->checkpoint.num_checkpoints_read)), 0);
+	gf_progress_phase(x->prog, "checkpoint", GF_PROGRESS_MOVED, bytes * (nw + nr), 0);
+	gf_progress_ckpts(x->prog, GF_PROGRESS_CK_ONLY, nw, nr, between, bytes);
 	x->ck.origin_ns = x->t0_ns;
-	rc = gf_ckpt_run(&x->ck, ckpt_count(w->checkpoint.num_checkpoints_write),
-			 ckpt_count(w->checkpoint.num_checkpoints_read), between, x->stop, &x->ckpt_phase,
-			 x->msg, sizeof(x->msg));
+	x->ck.progress = x->prog;
+	rc = gf_ckpt_run(&x->ck, nw, nr, between, x->stop, &x->ckpt_phase, x->msg, sizeof(x->msg));
 	/* Stopped by a signal (every rank agreed inside): the run ends "interrupted". */
 	if (rc == -EINTR)
 		return 0;
