@@ -47,8 +47,9 @@ expect "unet3d ceiling --duration 3s: read for 3 s, the 16-sample dataset more t
 	'.status == "complete" and .workload.workflow.checkpoint == true and .ceiling.stopped_by_duration == true and
 	 .ceiling.elapsed_s >= 3 and .ceiling.elapsed_s < 4.5 and .ceiling.samples > 2 * 16 and
 	 (.ceiling.read_bytes_per_s - .ceiling.read_bytes / .ceiling.elapsed_s | fabs) < 1e-6 * .ceiling.read_bytes_per_s'
-# Training with checkpoints still refuses a duration (every rank must reach the same step).
-gf 1 train "${unet[@]}" --target "$TMP/unet" --results "$TMP/r-ut" --duration 3s >"$TMP/out" 2>&1
+# Training with checkpoints still refuses a duration (every rank must reach the same step),
+# before any I/O: no mpirun needed.
+"$GPUFEED" train "${unet[@]}" --target "$TMP/unet" --results "$TMP/r-ut" --duration 3s >"$TMP/out" 2>&1
 rc=$?
 [ "$rc" = 2 ] && grep -q "cannot be combined with checkpoints during training" "$TMP/out" &&
 	ok "train --duration with checkpoints: still exit 2" || { bad "train --duration with checkpoints: exit $rc"; cat "$TMP/out"; }
