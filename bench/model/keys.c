@@ -175,7 +175,7 @@ const struct gf_key gf_keys[] = {
 
 	KEY("run.duration", GF_K_SECONDS, run.duration, NULL, 0, 1e9, "stop after this long (0 = when the steps are done)"),
 	KEY("run.ceiling", GF_K_BOOL, run.ceiling, NULL, 1, 0, "run measures the storage ceiling (no compute) before train"),
-	KEY("run.ceiling_duration", GF_K_SECONDS, run.ceiling_duration, NULL, 0, 1e9, "bound of the ceiling phase (0 = run.duration, else the whole schedule)"),
+	KEY("run.ceiling_duration", GF_K_SECONDS, run.ceiling_duration, NULL, 0, 1e9, "how long the ceiling reads, over the dataset as many times as it takes (0 = run.duration, else the schedule once)"),
 };
 const size_t gf_nkeys = sizeof(gf_keys) / sizeof(gf_keys[0]);
 

@@ -447,9 +447,9 @@ static void *accel_main(void *arg)
 			 * (gf_accel_halt ends it). Readers already filling this epoch's batches go on,
 			 * as a real data loader's workers do. */
 			uint64_t halt = gf_now_ns();
-			gf_progress_checkpoint(cfg->progress, "checkpoint burst in progress");
+			gf_progress_pause(cfg->progress, true);
 			int rc = cfg->checkpoint(cfg->checkpoint_arg, step);
-			gf_progress_checkpoint(cfg->progress, NULL);
+			gf_progress_pause(cfg->progress, false);
 			uint64_t resume = gf_now_ns();
 			gf_accel_halt(acc, resume);
 			gf_series_span(&t->series, halt, resume, GF_TS_CKPT_NS);
