@@ -449,6 +449,14 @@ static struct json_object *environment_json(const struct gf_run_summary *s)
 	}
 	json_object_object_add(env, "gpufeed_version", json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(env, "mpi_version", json_object_new_string(s->mpi_version));
+	json_object_object_add(env, "launcher", json_object_new_string(s->launch.launcher));
+	if (s->launch.slurm_job_id[0]) {
+		struct json_object *j = json_object_new_object();
+		json_object_object_add(j, "job_id", json_object_new_string(s->launch.slurm_job_id));
+		json_object_object_add(j, "nodelist", json_object_new_string(s->launch.slurm_nodelist));
+		json_object_object_add(j, "tasks_per_node", json_object_new_string(s->launch.slurm_tasks_per_node));
+		json_object_object_add(env, "slurm", j);
+	}
 	return env;
 }
 
