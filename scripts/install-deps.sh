@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install every Debian package that gpufeed's build, tests, plots and benchmarks need.
+# Install every Debian package that gpufeed's build, tests, plots and benchmarks need
+# (with --slurm, Slurm too: below).
 # Idempotent: packages already present are left alone, and apt is not touched at all when
 # nothing is missing. Works as root on a fresh Debian 12 machine (or with sudo).
 set -euo pipefail
@@ -26,6 +27,18 @@ PACKAGES=(
 	# the S3 clients scripts/bench/vs-s3-clients.sh compares gpufeed with
 	rclone awscli
 )
+
+# --slurm (scripts/check.sh): Slurm for the testbed (scripts/testbed-slurm.sh,
+# tests/testbed/slurm.sh): slurmctld, slurmd and the client commands, and munge. Only on
+# request: on a machine with systemd they enable and start daemons of their own, which
+# scripts/quickstart.sh has no business doing. srun --mpi=pmix loads Slurm's mpi/pmix
+# plugin, which dlopens .../pmix2/lib/libpmix.so, a file only libpmix-dev ships.
+if [ "${1:-}" = --slurm ]; then
+	PACKAGES+=(slurm-wlm munge libpmix-dev)
+elif [ $# -gt 0 ]; then
+	echo "usage: install-deps.sh [--slurm]" >&2
+	exit 2
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
