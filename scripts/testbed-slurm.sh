@@ -57,14 +57,19 @@ mungekey --create --keyfile="$S/munge.key" --force 2>"$TB_DIR/log/mungekey.log" 
 chmod 0600 "$S/munge.key"
 
 # One munged per host, every one with the same key: a credential made on one host is
-# accepted on all the others, and only there.
+# accepted on all the others, and only there. Started on all hosts at once (each start
+# is a few agent processes: seconds on a loaded machine).
+pids=()
 for h in $ctl $GF_TESTBED_CLIENTS; do
 	m=$TB_DIR/node/$h/munge
 	mkdir -p "$m"
 	chmod 0755 "$m" # munged: every user must reach its socket
 	on "$h" munged --key-file="$S/munge.key" --socket="$m/munge.socket.2" --pid-file="$m/munged.pid" \
-		--log-file="$m/munged.log" --seed-file="$m/munged.seed" ||
-		die "munged did not start on $h: $(tail -3 "$m/munged.log" 2>/dev/null)"
+		--log-file="$m/munged.log" --seed-file="$m/munged.seed" &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do
+	wait "$p" || die "munged did not start on every host: see $TB_DIR/node/*/munge/munged.log"
 done
 
 nodes=''
@@ -118,8 +123,13 @@ for _ in $(seq 1 100); do
 done
 "$agent" "$first" scontrol ping 2>/dev/null | grep -q 'is UP' ||
 	die "slurmctld on $ctl does not answer from $first: $("$agent" "$first" scontrol ping 2>&1 | tr '\n' ' ')"
+pids=()
 for h in $GF_TESTBED_CLIENTS; do
-	on "$h" slurmd -f "$S/slurm.conf" || die "slurmd did not start on $h: $(tail -5 "$TB_DIR/log/slurmd-$h.log" 2>/dev/null)"
+	on "$h" slurmd -f "$S/slurm.conf" &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do
+	wait "$p" || die "slurmd did not start on every client host: see $TB_DIR/log/slurmd-*.log"
 done
 n=$(echo "$GF_TESTBED_CLIENTS" | wc -w)
 idle=0
