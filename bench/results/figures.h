@@ -104,11 +104,11 @@ struct gf_fig_ckpt {
 };
 
 /* summary.json's "checkpoint.cleanup" (cleanup.c): what removing the checkpoints left. */
-struct json_object *gf_summary_cleanup_json(const struct gf_fig_ckpt *ph);
-/* The same for the dataset a run deleted (dataset.keep_files false), added to d (the
- * summary's "datagen") as "cleanup" when the run deleted it. */
+void gf_summary_cleanup_put(struct json_object *root, const struct gf_fig_ckpt *ph);
+/* The same for the dataset a run deleted (dataset.keep_files false): "datagen.cleanup"
+ * when the run deleted it. */
 struct gf_run_summary;
-void gf_summary_dataset_cleanup_add(const struct gf_run_summary *s, struct json_object *d);
+void gf_summary_dataset_cleanup_put(struct json_object *root, const struct gf_run_summary *s);
 
 /* An S3 target's counters, summed over ranks. */
 /* A backend's counters as the backend names them ("requests", "retries.slowdown_503": a
@@ -197,11 +197,13 @@ struct gf_fig_sweep {
 
 /* What started the ranks and the Slurm job they ran in, from rank 0's environment
  * (run/env.c). */
+#define GF_FIG_SLURM 3
 struct gf_fig_launch {
 	char launcher[16];        /* "mpirun", "srun", "none" (one process) or "unknown" */
-	char slurm_job_id[32];    /* SLURM_JOB_ID; "" outside a Slurm job */
-	char slurm_nodelist[4096]; /* SLURM_JOB_NODELIST, as Slurm compresses it ("gf-c[1-4]") */
-	char slurm_tasks_per_node[256]; /* SLURM_TASKS_PER_NODE ("2(x4)") */
+	/* The Slurm job, all "" outside one, in the order of environment.slurm's figures
+	 * (results/schema.def): SLURM_JOB_ID, SLURM_JOB_NODELIST as Slurm compresses it
+	 * ("gf-c[1-4]"), SLURM_TASKS_PER_NODE ("2(x4)"). */
+	char slurm[GF_FIG_SLURM][4096];
 };
 
 /* Everything report writes about a run. The driver fills it (rank 0 holds the merged
