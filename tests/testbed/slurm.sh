@@ -21,9 +21,9 @@
 # Buggy: a README that says plain srun works; ranks that each run alone (8 singletons);
 # a summary without the job; a batch job that passes when the storage fell short, or
 # that leaves nothing behind at its time limit.
-# About 30-40 s on 2 cores at load 7 (bring-up 15 s, of which Slurm 5; teardown 6 s);
-# GPUFEED_LONG_TESTS=1 adds 3-4 minutes, most of it the time limit (Slurm's limits are in
-# minutes and checked every 30 s).
+# 45 s on 2 cores at load 7 (bring-up 16 s, of which Slurm 5; teardown 5 s), 75 s at load
+# 15; GPUFEED_LONG_TESTS=1 adds 3.5-4 minutes, most of it the time limit (Slurm's limits
+# are in minutes and checked every 30 s).
 . "$(dirname "$0")/lib.sh"
 command -v slurmctld >/dev/null || { echo "SKIP: Slurm not installed (scripts/install-deps.sh --slurm)"; exit 77; }
 tb_up --clients 4 --servers 1 --slurm
@@ -91,7 +91,7 @@ done
 echo "   srun runs: $((SECONDS - t0)) s"
 
 if [ "$LONG" != 1 ]; then
-	echo "   the checkpoint under srun, no --mpi, sbatch and the time limit: GPUFEED_LONG_TESTS=1 (3-4 minutes)"
+	echo "   the checkpoint under srun, no --mpi, sbatch and the time limit: GPUFEED_LONG_TESTS=1 (3.5-4 minutes)"
 	finish
 fi
 
