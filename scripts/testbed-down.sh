@@ -43,11 +43,13 @@ nss=$( (tb_our_netns; [ -f "$TB_DIR/made" ] && awk '$1 == "netns" { print $2 }' 
 # one of these namespaces; slurmd and slurmctld first, munged after them (they
 # authenticate through it to the end). The jobs' tasks go with step 3.
 stop_pidfiles() {
-	local f p pids=''
+	local f p ns pids=''
 	for f in "$@"; do
 		[ -f "$f" ] || continue
 		p=$(cat "$f")
-		[[ $p =~ ^[0-9]+$ ]] && grep -qx "$(ip netns identify "$p" 2>/dev/null)" <<<"$nss" && pids+=" $p"
+		[[ $p =~ ^[0-9]+$ ]] || continue
+		ns=$(ip netns identify "$p" 2>/dev/null)
+		[ -n "$ns" ] && grep -qxF "$ns" <<<"$nss" && pids+=" $p"
 	done
 	[ -n "$pids" ] || return 0
 	# shellcheck disable=SC2086 # one word per pid
