@@ -31,7 +31,7 @@ die() { say "$*"; exit 1; }
 # shellcheck disable=SC1091
 . "$TB_DIR/testbed.env"
 for b in munged mungekey slurmctld slurmd srun sinfo; do
-	command -v "$b" >/dev/null || { say "$b not found: scripts/install-deps.sh --slurm installs Slurm and munge"; exit 77; }
+	command -v "$b" >/dev/null || { say "$b not found: scripts/install-deps.sh --test installs Slurm and munge"; exit 77; }
 done
 killwait=${GF_TESTBED_SLURM_KILLWAIT:-10}
 [[ $killwait =~ ^[0-9]+$ ]] || die "GF_TESTBED_SLURM_KILLWAIT must be a number of seconds, not '$killwait'"

@@ -529,6 +529,9 @@ static void reads_warnings(struct ctx *c)
 		     "(gpufeed plan shows the size) or read with target.direct: true.",
 		     size(gf_num(s, GF_F_PLAN_DATASET_BYTES, 0), a, sizeof(a)), gf_num(s, GF_F_ENV_NODES, 1),
 		     size(gf_num(s, GF_F_ENV_NODE_MEMORY, 0), b, sizeof(b)));
+	if ((gf_has(s, GF_F_TRAIN) || gf_has(s, GF_F_CEILING)) && gf_bool(s, GF_F_ENV_CACHE_CACHED, false) &&
+	    !gf_bool(s, GF_F_TARGET_DIRECT, false))
+		warn(p, "O_DIRECT is off: reads go through the client page cache (target.direct: true reads past it).");
 	if (v->short_ceiling)
 		warn(p, "the storage ceiling ran %s and %.0f requests: it is not a steady-state figure, which needs at "
 		     "least %.0f s (ten 1-second intervals, so that start-up weighs under a tenth) and %d requests "

@@ -11,6 +11,7 @@
 #define CMP GF_FF_CMP
 #define TAB GF_FF_TAB
 #define SIM GF_FF_SIM
+#define OPQ GF_FF_OPAQUE
 #define QR (GF_Q_PAGE_CACHE | GF_Q_STOPPED)
 #define QA (GF_Q_PAGE_CACHE | GF_Q_FEW_STEPS | GF_Q_UNCOUNTED | GF_Q_STOPPED)
 #define QC (GF_Q_PAGE_CACHE | GF_Q_SHORT_CEILING)
@@ -30,6 +31,7 @@ const struct gf_field gf_schema[GF_F_COUNT] = {
 #undef CMP
 #undef TAB
 #undef SIM
+#undef OPQ
 #undef QR
 #undef QA
 #undef QC

@@ -39,6 +39,7 @@ enum gf_better { GF_BETTER_NONE = 0, GF_BETTER_HIGHER = 1, GF_BETTER_LOWER = -1 
 #define GF_FF_CMP 0x08u  /* gpufeed compare sets it side by side */
 #define GF_FF_TAB 0x10u  /* a column of gpufeed table */
 #define GF_FF_SIM 0x20u  /* a figure of a gpufeed simulate folder, not of a run */
+#define GF_FF_OPAQUE 0x40u /* its members are no figures (settings echoed as given) or checked apart */
 
 /* The verdict's validity flags (summary.json verdict.validity), as qualifiers a figure
  * carries: a figure qualified by a flag that holds is shown with it, wherever it is shown. */

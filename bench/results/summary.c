@@ -562,22 +562,34 @@ static void put_datagen(struct json_object *root, const struct gf_run_summary *s
 
 /* The summary as written, checked against the schema table: a figure the writer forgot or
  * wrote out of range is a bug in gpufeed, said on stderr (the run's figures are kept). */
-static struct gf_doc *as_doc(struct json_object *root, bool judged)
+static void undeclared(void *arg, const char *path)
+{
+	(void)arg;
+	fprintf(stderr, "gpufeed: internal error: summary.json: %s is not declared in the schema table "
+		"(bench/results/schema.def)\n", path);
+}
+
+/* The summary being written as a document: leniently while it is still being judged,
+ * strictly once it is whole, when a figure the writer forgot, wrote out of range or did
+ * not declare is a bug in gpufeed, said on stderr (the run's figures are kept). */
+static struct gf_doc *as_doc(struct json_object *root, bool strict)
 {
 	struct gf_doc *d = NULL;
 	char err[1024];
 
-	/* Before the verdict is in, its figures are not missing yet. */
-	if (gf_doc_make(root, "summary.json", false, !judged, &d, err, sizeof(err))) {
+	if (gf_doc_make(root, "summary.json", false, !strict, &d, err, sizeof(err))) {
 		fprintf(stderr, "gpufeed: internal error: %s\n", err);
 		return NULL;
 	}
-	for (unsigned i = 0; i < d->nproblems && i < GF_DOC_PROBLEMS; i++)
+	for (unsigned i = 0; strict && i < d->nproblems && i < GF_DOC_PROBLEMS; i++)
 		fprintf(stderr, "gpufeed: internal error: summary.json: %s\n", d->problem[i]);
+	if (strict)
+		gf_doc_undeclared(d, undeclared, NULL);
 	return d;
 }
 
-/* The verdict, then the diagnosis from it, and for a sweep what stops one count more. */
+/* The verdict, then the diagnosis from it, and for a sweep what stops one count more;
+ * then the whole summary checked against the schema. */
 static void judge(struct json_object *root)
 {
 	struct gf_doc *d = as_doc(root, false);
@@ -590,7 +602,7 @@ static void judge(struct json_object *root)
 	gf_verdict_decide(d, &v);
 	gf_verdict_put(root, &v);
 	gf_doc_free(d);
-	if (!(d = as_doc(root, true)))
+	if (!(d = as_doc(root, false)))
 		return;
 	gf_diagnose(d, &v, &dg);
 	if (gf_has(d, GF_F_SWEEP))
@@ -605,6 +617,7 @@ static void judge(struct json_object *root)
 		json_object_put(scratch);
 	}
 	gf_doc_free(d);
+	gf_doc_free(as_doc(root, true));
 }
 
 struct json_object *gf_summary_json(const struct gf_run_summary *s)
@@ -775,7 +788,7 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 static bool verdict_of(const struct gf_run_summary *s, struct gf_verdict *v)
 {
 	struct json_object *j = gf_summary_json(s);
-	struct gf_doc *d = j ? as_doc(j, true) : NULL;
+	struct gf_doc *d = j ? as_doc(j, false) : NULL;
 
 	json_object_put(j);
 	if (!d)

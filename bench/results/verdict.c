@@ -395,7 +395,9 @@ void gf_verdict_put(struct json_object *root, const struct gf_verdict *v)
 void gf_verdict_read(struct gf_doc *d, struct gf_verdict *v)
 {
 	clear(v);
-	snprintf(v->status, sizeof(v->status), "%s", gf_str(d, GF_F_VERDICT_STATUS, gf_str(d, GF_F_STATUS, "?")));
+	/* The run's status is the summary's own: a summary rewritten as failed after its
+	 * verdict was decided (a full results disk) is incomplete whatever the verdict said. */
+	snprintf(v->status, sizeof(v->status), "%s", gf_str(d, GF_F_STATUS, "?"));
 	snprintf(v->head.word, sizeof(v->head.word), "%s", gf_str(d, GF_F_VERDICT_WORD, "NOT MEASURED"));
 	snprintf(v->head.line, sizeof(v->head.line), "%s", gf_str(d, GF_F_VERDICT_LINE, "NOT MEASURED"));
 	v->head.tone = gf_tone_of(gf_str(d, GF_F_VERDICT_TONE, "none"));
@@ -405,7 +407,7 @@ void gf_verdict_read(struct gf_doc *d, struct gf_verdict *v)
 	v->passed = gf_bool(d, GF_F_VERDICT_PASSED, false);
 	v->accelerators_fed = gf_nan(d, GF_F_VERDICT_FED);
 	v->full_size_write_s = gf_nan(d, GF_F_VERDICT_FULL_WRITE_S);
-	v->v.incomplete = gf_bool(d, GF_F_V_INCOMPLETE, false);
+	v->v.incomplete = gf_bool(d, GF_F_V_INCOMPLETE, false) || strcmp(v->status, "complete");
 	v->v.page_cache = gf_bool(d, GF_F_V_PAGE_CACHE, false);
 	v->v.short_ceiling = gf_bool(d, GF_F_V_SHORT_CEILING, false);
 	v->v.few_steps = gf_bool(d, GF_F_V_FEW_STEPS, false);

@@ -25,7 +25,7 @@
 # 15; GPUFEED_LONG_TESTS=1 adds 3.5-4 minutes, most of it the time limit (Slurm's limits
 # are in minutes and checked every 30 s).
 . "$(dirname "$0")/lib.sh"
-command -v slurmctld >/dev/null || { echo "SKIP: Slurm not installed (scripts/install-deps.sh --slurm)"; exit 77; }
+command -v slurmctld >/dev/null || { echo "SKIP: Slurm not installed (scripts/install-deps.sh --test)"; exit 77; }
 tb_up --clients 4 --servers 1 --slurm
 HOSTS='["gft-c1","gft-c2","gft-c3","gft-c4"]'
 A=$SRCDIR/scripts/testbed-agent.sh
