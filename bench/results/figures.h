@@ -197,13 +197,11 @@ struct gf_fig_sweep {
 
 /* What started the ranks and the Slurm job they ran in, from rank 0's environment
  * (run/env.c). */
-#define GF_FIG_SLURM 3
 struct gf_fig_launch {
 	char launcher[16];        /* "mpirun", "srun", "none" (one process) or "unknown" */
-	/* The Slurm job, all "" outside one, in the order of environment.slurm's figures
-	 * (results/schema.def): SLURM_JOB_ID, SLURM_JOB_NODELIST as Slurm compresses it
-	 * ("gf-c[1-4]"), SLURM_TASKS_PER_NODE ("2(x4)"). */
-	char slurm[GF_FIG_SLURM][4096];
+	char slurm_job_id[32];    /* SLURM_JOB_ID; "" outside a Slurm job */
+	char slurm_nodelist[4096]; /* SLURM_JOB_NODELIST, as Slurm compresses it ("gf-c[1-4]") */
+	char slurm_tasks_per_node[256]; /* SLURM_TASKS_PER_NODE ("2(x4)") */
 };
 
 /* Everything report writes about a run. The driver fills it (rank 0 holds the merged

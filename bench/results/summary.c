@@ -453,9 +453,11 @@ static void put_environment(struct json_object *root, const struct gf_run_summar
 	gf_put_str(root, GF_F_ENV_VERSION, PACKAGE_VERSION);
 	gf_put_str(root, GF_F_ENV_MPI_VERSION, s->mpi_version);
 	gf_put_str(root, GF_F_ENV_LAUNCHER, s->launch.launcher);
-	_Static_assert(GF_F_ENV_SLURM_TASKS_PER_NODE == GF_F_ENV_SLURM_JOB_ID + GF_FIG_SLURM - 1, "in a row");
-	for (int i = 0; s->launch.slurm[0][0] && i < GF_FIG_SLURM; i++)
-		gf_put_str(root, (enum gf_fig)(GF_F_ENV_SLURM_JOB_ID + i), s->launch.slurm[i]);
+	if (s->launch.slurm_job_id[0]) {
+		gf_put_str(root, GF_F_ENV_SLURM_JOB_ID, s->launch.slurm_job_id);
+		gf_put_str(root, GF_F_ENV_SLURM_NODELIST, s->launch.slurm_nodelist);
+		gf_put_str(root, GF_F_ENV_SLURM_TASKS_PER_NODE, s->launch.slurm_tasks_per_node);
+	}
 }
 
 static void put_lustre(struct json_object *root, const struct gf_run_summary *s)

@@ -83,7 +83,7 @@ void gf_env_launch(struct gf_fig_launch *l, int ranks)
 	snprintf(l->launcher, sizeof(l->launcher), "%s", who);
 	/* srun sets the tasks per node of its step; in a batch script's mpirun, rank 0 (on the
 	 * batch host) sees the job's. */
-	copy_env(l->slurm[0], sizeof(l->slurm[0]), "SLURM_JOB_ID");
-	copy_env(l->slurm[1], sizeof(l->slurm[1]), "SLURM_JOB_NODELIST");
-	copy_env(l->slurm[2], sizeof(l->slurm[2]), "SLURM_TASKS_PER_NODE");
+	copy_env(l->slurm_job_id, sizeof(l->slurm_job_id), "SLURM_JOB_ID");
+	copy_env(l->slurm_nodelist, sizeof(l->slurm_nodelist), "SLURM_JOB_NODELIST");
+	copy_env(l->slurm_tasks_per_node, sizeof(l->slurm_tasks_per_node), "SLURM_TASKS_PER_NODE");
 }
