@@ -30,6 +30,19 @@ static int launcher_rank(void)
 	return 0;
 }
 
+/* srun starts Open MPI's ranks through Slurm's PMIx plugin only (Debian builds Open MPI
+ * 4.1 without Slurm's PMI-1 and PMI-2): under --mpi=pmi2, or none (Slurm's default),
+ * MPI_Init fails on every rank with a message that names no srun option. Said first, by
+ * task 0, without stopping: a site's own Open MPI may have PMI-2. */
+static void srun_note(bool speak)
+{
+	const char *mpi = getenv("SLURM_MPI_TYPE");
+
+	if (speak && getenv("SLURM_STEP_ID") && !getenv("OMPI_MCA_orte_hnp_uri") && !getenv("PMIX_RANK"))
+		fprintf(stderr, "gpufeed: note: srun started this task without PMIx (--mpi=%s); Open MPI as Debian "
+			"builds it starts only from srun --mpi=pmix (docs/slurm.md)\n", mpi ? mpi : "none");
+}
+
 /* gpufeed simulate: the simulator computes and writes its results folder; its report (the
  * table printed here, the plot, report.html) is drawn as any results folder's is. */
 static int simulate(int argc, char **argv)
@@ -105,6 +118,7 @@ int main(int argc, char **argv)
 	if (cli.cmd == GF_CMD_PLAN)
 		return gf_cmd_plan(&cli, &w, stdout, stderr);
 
+	srun_note(speak);
 	if (gf_world_init(&argc, &argv, &world)) {
 		fprintf(stderr, "gpufeed: MPI could not start\n");
 		return GF_EXIT_FAILED;

@@ -52,6 +52,12 @@ TEST=(
 	chromium
 	# the S3 clients scripts/bench/vs-s3-clients.sh compares gpufeed with
 	rclone awscli
+	# Slurm on the testbed (scripts/testbed-slurm.sh, tests/testbed/slurm.sh): slurmctld,
+	# slurmd and the client commands, and munge; not for the quickstart, as on a machine
+	# with systemd they enable and start daemons of their own. srun --mpi=pmix loads
+	# Slurm's mpi/pmix plugin, which dlopens .../pmix2/lib/libpmix.so, a file only
+	# libpmix-dev ships (docs/slurm.md)
+	slurm-wlm munge libpmix-dev
 )
 
 PACKAGES=("${BUILD[@]}" "${BACKENDS[@]}" "${RUN[@]}")

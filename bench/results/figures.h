@@ -195,6 +195,15 @@ struct gf_fig_sweep {
 	struct gf_fig_device fail_device; /* known false when no device was sampled */
 };
 
+/* What started the ranks and the Slurm job they ran in, from rank 0's environment
+ * (run/env.c). */
+struct gf_fig_launch {
+	char launcher[16];        /* "mpirun", "srun", "none" (one process) or "unknown" */
+	char slurm_job_id[32];    /* SLURM_JOB_ID; "" outside a Slurm job */
+	char slurm_nodelist[4096]; /* SLURM_JOB_NODELIST, as Slurm compresses it ("gf-c[1-4]") */
+	char slurm_tasks_per_node[256]; /* SLURM_TASKS_PER_NODE ("2(x4)") */
+};
+
 /* Everything report writes about a run. The driver fills it (rank 0 holds the merged
  * figures); the pointers are borrowed and stay the driver's. */
 struct gf_run_summary {
@@ -221,6 +230,7 @@ struct gf_run_summary {
 	struct gf_fig_req_timing *s3_timing[GF_S3_PHASES]; /* rank 0, merged over ranks; NULL: no request */
 	char client_cache_reason[256];
 	char mpi_version[256];
+	struct gf_fig_launch launch;
 
 	bool datagen_ran;
 	uint64_t datagen_files, datagen_bytes;

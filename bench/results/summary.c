@@ -452,6 +452,12 @@ static void put_environment(struct json_object *root, const struct gf_run_summar
 	gf_put_str(root, GF_F_ENV_CACHE_REASON, s->client_cache_reason);
 	gf_put_str(root, GF_F_ENV_VERSION, PACKAGE_VERSION);
 	gf_put_str(root, GF_F_ENV_MPI_VERSION, s->mpi_version);
+	gf_put_str(root, GF_F_ENV_LAUNCHER, s->launch.launcher);
+	if (s->launch.slurm_job_id[0]) {
+		gf_put_str(root, GF_F_ENV_SLURM_JOB_ID, s->launch.slurm_job_id);
+		gf_put_str(root, GF_F_ENV_SLURM_NODELIST, s->launch.slurm_nodelist);
+		gf_put_str(root, GF_F_ENV_SLURM_TASKS_PER_NODE, s->launch.slurm_tasks_per_node);
+	}
 }
 
 static void put_lustre(struct json_object *root, const struct gf_run_summary *s)

@@ -255,6 +255,7 @@ static void describe(struct gf_run_ctx *x)
 	s->nodes = world->nodes;
 	s->ranks_per_node = world->ranks_per_node;
 	snprintf(s->mpi_version, sizeof(s->mpi_version), "%s", world->mpi_version);
+	gf_env_launch(&s->launch, world->size);
 	gf_target_fs_type(x->target.root, s->fs_type, sizeof(s->fs_type));
 	s->client_cached = gf_target_client_cached(s->fs_type, gf_guard_direct_mode(x->w) == GF_DIRECT_ON,
 						   s->client_cache_reason, sizeof(s->client_cache_reason));
