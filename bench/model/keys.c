@@ -161,7 +161,7 @@ const struct gf_key gf_keys[] = {
 
 	KEY("accelerator.profile", GF_K_STR, accelerator.profile, NULL, 1, 0, "the GPU: a100, h100 or b200; for unet3d, resnet50 and cosmoflow it selects MLPerf Storage's published computation_time, unless that is given with it"),
 	KEY("accelerator.per_rank", GF_K_INT, accelerator.per_rank, NULL, 1, 1024, "accelerators emulated by each rank"),
-	KEY("accelerator.step_barrier", GF_K_BOOL, accelerator.step_barrier, NULL, 1, 0, "barrier across ranks after every step, as DLIO does"),
+	KEY("accelerator.step_barrier", GF_K_BOOL, accelerator.step_barrier, NULL, 1, 0, "every rank starts step i+1 only once every rank ended step i, the wait counted against AU, as DLIO's barrier after every step (main.py:334); false for a job whose ranks do not synchronise"),
 
 	KEY("target.path", GF_K_STR, target.path, NULL, 1, 0, "data folder: a path or URI (overrides storage_root/data_folder)"),
 	KEY("target.engine", GF_K_STR, target.engine, NULL, 1, 0, "I/O engine (default: by scheme)"),
@@ -175,6 +175,7 @@ const struct gf_key gf_keys[] = {
 
 	KEY("run.duration", GF_K_SECONDS, run.duration, NULL, 0, 1e9, "stop after this long (0 = when the steps are done)"),
 	KEY("run.ceiling", GF_K_BOOL, run.ceiling, NULL, 1, 0, "run measures the storage ceiling (no compute) before train"),
+	KEY("run.sample_order", GF_K_ENUM, run.sample_order, "dlio|shuffled", 1, 0, "PyTorch loader: dlio reads each accelerator's contiguous range in order, the same every epoch, as DLIO's sampler does whatever reader.sample_shuffle says (torch_data_loader.py:88-107); shuffled applies reader.sample_shuffle / file_shuffle as a shuffling sampler would, a new order every epoch"),
 	KEY("run.ceiling_duration", GF_K_SECONDS, run.ceiling_duration, NULL, 0, 1e9, "bound of the ceiling phase (0 = run.duration, else the whole schedule)"),
 };
 const size_t gf_nkeys = sizeof(gf_keys) / sizeof(gf_keys[0]);

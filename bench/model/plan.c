@@ -42,6 +42,25 @@ static void plan_loader(const struct gf_workload *w, struct gf_plan *p)
 		 * open, read, close with read_type on_demand). */
 		p->loader = GF_LOADER_WORKER;
 	}
+	p->in_flight = gf_plan_in_flight(p->loader, p->threads, (uint64_t)w->reader.prefetch_size);
+	/* DLIO's PyTorch sampler ignores the shuffle keys (torch_data_loader.py:88-107: each
+	 * rank's contiguous range, in order, every epoch; config.py:443-455 shuffles only
+	 * the order a dictionary is filled in); tf.data's shuffle buffer honours them. */
+	p->shuffled_order = p->loader == GF_LOADER_TF_STREAM || w->run.sample_order == GF_ORDER_SHUFFLED;
+}
+
+uint64_t gf_plan_in_flight(enum gf_loader loader, uint64_t threads, uint64_t prefetch_size)
+{
+	uint64_t t = threads ? threads : 1, factor;
+
+	/* tf_reader.py:112: prefetch(buffer_size=prefetch_size). */
+	if (loader == GF_LOADER_TF_STREAM)
+		return prefetch_size ? prefetch_size : 1;
+	/* torch_data_loader.py:119-131: prefetch_factor = ceil(prefetch_size / read_threads),
+	 * 2 when that is 0; PyTorch's DataLoader keeps prefetch_factor x num_workers batches
+	 * outstanding, sending batch i + that when the loop takes batch i. */
+	factor = (prefetch_size + t - 1) / t;
+	return t * (factor ? factor : 2);
 }
 
 const char *gf_plan_loader_name(const struct gf_plan *p)
@@ -139,8 +158,8 @@ int gf_plan_build_accels(const struct gf_workload *w, unsigned ranks, unsigned a
 			p->steps_per_epoch = (uint64_t)w->train.total_training_steps;
 	}
 	p->total_steps = p->steps_per_epoch * p->epochs;
-	p->file_shuffle = w->reader.file_shuffle;
-	p->sample_shuffle = w->reader.sample_shuffle;
+	p->file_shuffle = p->shuffled_order ? w->reader.file_shuffle : GF_SHUFFLE_OFF;
+	p->sample_shuffle = p->shuffled_order ? w->reader.sample_shuffle : GF_SHUFFLE_OFF;
 	p->shuffle_seed = (uint64_t)w->train.seed;
 	p->seed_change_epoch = w->train.seed_change_epoch;
 
@@ -295,11 +314,12 @@ void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e)
 void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s)
 {
 	const struct gf_plan *p = e->plan;
-	/* Each accelerator is one DLIO process: dlio_sampler (torch_data_loader.py:89-100,
-	 * argonne-lcf/dlio_benchmark 00ed30cc) gives rank r of comm_size the contiguous
-	 * range r x ceil(n / size) ... of the sample indexes; here the g-th share of the
-	 * epoch's order, whole batches only (drop_last), over all accelerators however many
-	 * each rank holds. */
+	/* Each accelerator is one DLIO process: dlio_sampler (torch_data_loader.py:88-107,
+	 * mlperf_storage_v2.0) gives rank r of comm_size the contiguous range
+	 * r x ceil(n / size) ... of the sample indexes, in order, every epoch; here the g-th
+	 * share of the epoch's order (the identity unless run.sample_order is shuffled),
+	 * whole batches only (drop_last), over all accelerators however many each rank
+	 * holds. */
 	uint64_t g = (uint64_t)accel * p->share + pos;
 	uint64_t id;
 
@@ -516,6 +536,9 @@ static const char *no_effect(const struct gf_workload *w, const struct gf_plan *
 	if (!w->workflow.checkpoint && (has_prefix(path, "checkpoint.") ||
 					(has_prefix(path, "model.") && strcmp(path, "model.name"))))
 		return "workflow.checkpoint is false";
+	if (!p->shuffled_order && (!strcmp(path, "reader.sample_shuffle") || !strcmp(path, "reader.file_shuffle")))
+		return "DLIO's PyTorch sampler reads each rank's contiguous range in order whatever it says "
+		       "(torch_data_loader.py:88-107); run.sample_order: shuffled applies it";
 	if (!strcmp(path, "reader.shuffle_size") &&
 	    (p->loader != GF_LOADER_TF_STREAM || p->shuffle_buffer <= 1))
 		return "tf.data's shuffle buffer only (tensorflow + tfrecord with sample_shuffle); gpufeed "

@@ -31,6 +31,14 @@ struct gf_plan {
 	enum gf_loader loader;
 	unsigned read_depth;   /* requests in flight per reader thread */
 	unsigned threads;      /* reader threads per rank */
+	/* Batches each accelerator's loader has in flight or ready and not yet taken: the
+	 * reader of step s may start once the accelerator took step s - in_flight
+	 * (gf_plan_in_flight). */
+	uint64_t in_flight;
+	/* GF_LOADER_WORKER and GF_LOADER_ASYNC: the order is DLIO's (each accelerator's
+	 * contiguous range, the same every epoch) unless run.sample_order asks for a
+	 * shuffled one; then reader.sample_shuffle / file_shuffle apply. */
+	bool shuffled_order;
 	bool keep_open;        /* mmap_indexed_binary: each reader maps (opens) each file once */
 	uint64_t shuffle_buffer; /* GF_LOADER_TF_STREAM: elements the shuffle buffer holds (1: off) */
 	uint64_t files, samples_per_file, samples; /* training set */
@@ -120,6 +128,12 @@ void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e);
 
 /* The pos-th sample (0 <= pos < share) of global accelerator accel in epoch e. */
 void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s);
+
+/* The loader's batches in flight per accelerator for reader.read_threads W and
+ * reader.prefetch_size P: a PyTorch DataLoader's W x ceil(P / W) (DLIO hands it
+ * prefetch_factor ceil(P / W), or 2 when that is 0; each of the W workers then holds that
+ * many), tf.data's prefetch(P) for the TFRecord stream. */
+uint64_t gf_plan_in_flight(enum gf_loader loader, uint64_t threads, uint64_t prefetch_size);
 
 /* "pytorch_worker", "tf_stream" or "async": the loader model, for summary.json. */
 const char *gf_plan_loader_name(const struct gf_plan *p);

@@ -188,8 +188,12 @@ struct json_object *gf_summary_train_json(const struct gf_run_summary *s)
 		json_object_object_add(l, "description", json_object_new_string(gf_plan_loader_words(s->plan)));
 		json_object_object_add(l, "reads_in_flight_per_thread", json_object_new_int((int)s->plan->read_depth));
 		json_object_object_add(l, "reader_threads", json_object_new_int((int)s->plan->threads));
+		json_object_object_add(l, "batches_in_flight", json_object_new_int64((int64_t)s->plan->in_flight));
+		json_object_object_add(l, "order", json_object_new_string(s->plan->shuffled_order ? "shuffled" : "dlio"));
 		json_object_object_add(t, "loader", l);
 	}
+	/* Whether the ranks met after every step (DLIO's barrier), its wait in stall_s. */
+	json_object_object_add(t, "step_barrier", json_object_new_boolean(s->w->accelerator.step_barrier));
 	json_object_object_add(t, "computation_time_source", json_object_new_string(s->w->accelerator.compute_source));
 	add_d(t, "demand_read_bytes_per_s", s->plan->demand_bytes_per_s * s->nrows);
 	add_d(t, "demand_read_bytes_per_s_per_accelerator", s->plan->demand_bytes_per_s);
@@ -781,8 +785,12 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			gf_format_size(s->read_bytes, a, sizeof(a)),
 			gf_format_rate(s->elapsed_s > 0 ? s->read_bytes / s->elapsed_s : 0, b, sizeof(b)),
 			gf_format_time(gf_hist_percentile(&s->latency, 99) / 1e9, c, sizeof(c)));
-		fprintf(f, "loader: %s, %u reader thread(s): %s\n", gf_plan_loader_name(s->plan), s->plan->threads,
-			gf_plan_loader_words(s->plan));
+		fprintf(f, "loader: %s, %u reader thread(s): %s; %llu batch(es) in flight per accelerator, %s order\n",
+			gf_plan_loader_name(s->plan), s->plan->threads, gf_plan_loader_words(s->plan),
+			(unsigned long long)s->plan->in_flight, s->plan->shuffled_order ? "shuffled" : "DLIO's");
+		fprintf(f, "steps: %s\n", s->w->accelerator.step_barrier
+			? "every rank waits for all at the end of each step (DLIO's barrier), the wait in stall and AU"
+			: "no barrier between steps (accelerator.step_barrier false): ranks do not synchronise");
 		if (s->checkpoint_halt_s > 0 && s->nrows)
 			fprintf(f, "checkpoint halt: %s per accelerator, outside the AU blocks (as DLIO); goodput "
 				"%.2f%% (compute / wall time, checkpoints included)\n",

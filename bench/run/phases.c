@@ -217,11 +217,6 @@ static int train_prepare(struct gf_run_ctx *x)
 				    x->ckpt_phase.bytes_per_checkpoint, x->msg, sizeof(x->msg));
 }
 
-static void step_barrier(void)
-{
-	gf_world_barrier();
-}
-
 /* Deletes of checkpoints that failed (every rank knows the totals): never silent. The run
  * fails (exit 1) with the count, the bytes left and where; summary.json has them too. */
 static int cleanup_failed(struct gf_run_ctx *x)
@@ -285,7 +280,8 @@ static int train_run(struct gf_run_ctx *x)
 		.t0_ns = x->t0_ns,
 		.duration_s = x->cli->duration_s > 0 ? x->cli->duration_s : w->run.duration,
 		.stop = x->stop,
-		.step_barrier = w->accelerator.step_barrier ? step_barrier : NULL,
+		.sync = w->accelerator.step_barrier,
+		.step_barrier = w->accelerator.step_barrier ? gf_world_any : NULL,
 		.checkpoint = w->workflow.checkpoint ? train_checkpoint : NULL,
 		.checkpoint_arg = &tc,
 		.checkpoint_errmsg = tc.err,

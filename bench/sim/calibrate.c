@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "exit.h"
+#include "model/plan.h"
 #include "model/units.h"
 #include "report/load.h"
 #include "report/results.h"
@@ -95,7 +96,7 @@ static void load_loader(struct json_object *j, struct gf_calib_run *r)
 	l->epochs = (uint64_t)(total / steps);
 	l->accels = per_rank >= 1 ? (unsigned)per_rank : 1;
 	l->threads = (unsigned)threads;
-	l->prefetch = (uint64_t)prefetch;
+	l->prefetch = gf_plan_in_flight(GF_LOADER_WORKER, (uint64_t)threads, (uint64_t)prefetch);
 	l->exclude_start = (uint64_t)xs;
 	l->exclude_end = (uint64_t)xe;
 	l->compute_s = num(j, "plan.compute_s_per_step");

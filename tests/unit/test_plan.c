@@ -62,6 +62,8 @@ static void small_workload(struct gf_workload *w, int64_t files, int64_t spf, in
 	w->accelerator.per_rank = per_rank;
 	w->reader.file_shuffle = fs;
 	w->reader.sample_shuffle = ss;
+	/* The shuffles under test: DLIO's PyTorch order ignores them (test_dlio_order). */
+	w->run.sample_order = GF_ORDER_SHUFFLED;
 	w->train.computation_time.type = GF_DIST_CONST;
 	w->train.computation_time.a = 0.1;
 }
@@ -730,6 +732,92 @@ static void test_loader_model(void **state)
 	}
 }
 
+/* DLIO's PyTorch order (run.sample_order dlio, the default): dlio_sampler
+ * (torch_data_loader.py:88-107) yields rank r's contiguous range r x ceil(n / size) ...
+ * in order, every epoch, whatever reader.sample_shuffle and file_shuffle say (config.py:
+ * 443-455 shuffles only the order a dictionary is filled in). Expected: accelerator a's
+ * pos-th sample of any epoch is a x share + pos, and both keys are listed as without
+ * effect. Buggy: the shuffled order of gpufeed before, its page-cache hits DLIO never
+ * gets. The TFRecord stream keeps tf.data's shuffle buffer. */
+static void without_effect_cb(void *arg, const char *key, const char *why)
+{
+	(void)why;
+	if (!strcmp(key, "reader.sample_shuffle") || !strcmp(key, "reader.file_shuffle"))
+		(*(int *)arg)++;
+}
+
+static void test_dlio_order(void **state)
+{
+	struct gf_workload w;
+	struct gf_plan p;
+	int listed = 0;
+
+	(void)state;
+	small_workload(&w, 40, 3, 4, 1, GF_SHUFFLE_SEED, GF_SHUFFLE_RANDOM);
+	w.run.sample_order = GF_ORDER_DLIO;
+	w.key_origin[gf_key_find("reader.sample_shuffle") - gf_keys] = 1;
+	w.key_origin[gf_key_find("reader.file_shuffle") - gf_keys] = 1;
+	build_ok(&w, 3, &p);
+	assert_false(p.shuffled_order);
+	for (uint64_t ep = 0; ep < 3; ep++) {
+		struct gf_epoch e;
+		gf_plan_epoch(&p, ep, &e);
+		for (unsigned a = 0; a < p.accels; a++)
+			for (uint64_t pos = 0; pos < p.share; pos++) {
+				struct gf_sample s;
+				gf_plan_sample(&e, a, pos, &s);
+				assert_int_equal(s.id, (uint64_t)a * 40 + pos);
+				assert_int_equal(s.file, s.id / 3);
+			}
+	}
+	gf_plan_without_effect(&w, &p, without_effect_cb, &listed);
+	assert_int_equal(listed, 2);
+	/* Asked for: the shuffles apply; tf.data's buffer shuffles whatever the order key. */
+	w.run.sample_order = GF_ORDER_SHUFFLED;
+	build_ok(&w, 3, &p);
+	assert_true(p.shuffled_order);
+	listed = 0;
+	gf_plan_without_effect(&w, &p, without_effect_cb, &listed);
+	assert_int_equal(listed, 0);
+	w.run.sample_order = GF_ORDER_DLIO;
+	set_format(&w, "tfrecord");
+	snprintf(w.reader.data_loader, sizeof(w.reader.data_loader), "tensorflow");
+	build_ok(&w, 3, &p);
+	assert_int_equal(p.loader, GF_LOADER_TF_STREAM);
+	assert_true(p.shuffled_order);
+}
+
+/* Batches in flight per accelerator: DLIO hands a PyTorch DataLoader prefetch_factor =
+ * ceil(prefetch_size / read_threads), 2 when that is 0 (torch_data_loader.py:119-131), and
+ * the DataLoader keeps prefetch_factor x num_workers batches outstanding; tf.data's
+ * prefetch(prefetch_size) for the stream (tf_reader.py:112). Hand-computed. Buggy: every
+ * loader capped at prefetch_size, so threads past it idle (gpufeed before: unet3d's 4
+ * workers with prefetch 2 kept 2 busy). */
+static void test_in_flight(void **state)
+{
+	static const struct {
+		enum gf_loader loader;
+		uint64_t threads, prefetch, want;
+	} t[] = {
+		{ GF_LOADER_WORKER, 4, 2, 4 },   /* unet3d: 4 workers x ceil(2 / 4) = 1 */
+		{ GF_LOADER_WORKER, 1, 2, 2 },
+		{ GF_LOADER_WORKER, 2, 2, 2 },
+		{ GF_LOADER_WORKER, 3, 8, 9 },   /* 3 x ceil(8 / 3) = 3 x 3 */
+		{ GF_LOADER_WORKER, 32, 2, 32 }, /* a submitter's 32 workers */
+		{ GF_LOADER_WORKER, 4, 0, 8 },   /* factor 0: PyTorch's default 2 */
+		{ GF_LOADER_ASYNC, 2, 5, 6 },
+		{ GF_LOADER_TF_STREAM, 4, 2, 2 },
+		{ GF_LOADER_TF_STREAM, 4, 0, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (gf_plan_in_flight(t[i].loader, t[i].threads, t[i].prefetch) != t[i].want)
+			fail_msg("case %zu: %llu in flight, expected %llu", i,
+				 (unsigned long long)gf_plan_in_flight(t[i].loader, t[i].threads, t[i].prefetch),
+				 (unsigned long long)t[i].want);
+}
+
 /* A plain simulation of DLIO's tf.data pipeline for one rank (tf_reader.py:85-112,
  * mlperf_storage_v2.0): the sorted files sharded over ranks (or, with fewer files than
  * ranks, every record sharded after the shuffle), TFRecordDataset interleaving T files a
@@ -1193,6 +1281,8 @@ int main(void)
 		cmocka_unit_test(test_fit_files),
 		cmocka_unit_test(test_checkpoint_schedule),
 		cmocka_unit_test(test_loader_model),
+		cmocka_unit_test(test_dlio_order),
+		cmocka_unit_test(test_in_flight),
 		cmocka_unit_test(test_stream_need),
 		cmocka_unit_test(test_demand),
 		cmocka_unit_test(test_too_small),
