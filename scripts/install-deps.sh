@@ -9,6 +9,8 @@ PACKAGES=(
 	build-essential autoconf automake libtool pkg-config
 	# MPI and the required libraries
 	openmpi-bin libopenmpi-dev libyaml-dev libjson-c-dev libxxhash-dev
+	# the dataset formats: zlib's CRC-32 (npz, png), ISA-L's CRC32C (TFRecord)
+	zlib1g-dev libisal-dev
 	# optional backends
 	liburing-dev libaio-dev libcurl4-openssl-dev libssl-dev libhdf5-openmpi-dev
 	# GlusterFS: the gfapi backend's library, and the server and FUSE client that the
@@ -19,6 +21,8 @@ PACKAGES=(
 	radosgw ceph-mon ceph-osd
 	# tests, plots, benchmarks
 	libcmocka-dev hdf5-tools gnuplot-nox fio jq time procps python3
+	# tests/integration/formats.sh reads gpufeed's npz with numpy itself
+	python3-numpy
 	# the fuzzing targets of the workload and results loaders (scripts/fuzz.sh): libFuzzer
 	clang libclang-rt-14-dev
 	# report.html is rendered in headless Chromium by tests/integration/html.sh

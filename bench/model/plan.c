@@ -1,7 +1,6 @@
-/* plan: see plan.h. Sample sizes within a file come in antithetic pairs (mean + d,
- * mean - d with d drawn from the size distribution), which keeps the configured mean and
- * standard deviation per sample while making every sample's offset a closed form: the
- * offset of sample j is j x mean, plus d of the pair when j is odd. */
+/* plan: see plan.h. Sample sizes are DLIO's: every sample of a file has the file's
+ * dim1 x dim2 bytes (gf_plan_dims), so an offset is the format's framing plus j strides
+ * (model/fformat.c). */
 #include "model/plan.h"
 
 #include <errno.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 
 #include "model/dist.h"
+#include "model/fformat.h"
 
 /* TFRecordDataset's read buffer when reader.transfer_size is unset (tensorflow
  * python/data/ops/readers.py _DEFAULT_READER_BUFFER_SIZE_BYTES). */
@@ -122,13 +122,19 @@ int gf_plan_build_accels(const struct gf_workload *w, unsigned ranks, unsigned a
 	p->samples_per_file = (uint64_t)w->dataset.num_samples_per_file;
 	p->samples = p->files * p->samples_per_file;
 	p->layout = gf_workload_layout(w);
-	/* A one-sample format holding several samples per file is read like records. */
-	if (p->layout == GF_LAYOUT_FILE_PER_SAMPLE && p->samples_per_file > 1)
-		p->layout = GF_LAYOUT_RECORDS;
+	p->format = w->dataset.format;
 	p->mean_bytes = w->dataset.record_length_bytes;
 	p->stdev_bytes = w->dataset.record_length_bytes_stdev;
 	p->size_seed = (uint64_t)w->train.seed ^ 0x5a17e5u;
-	p->chunk = w->reader.transfer_size ? w->reader.transfer_size : GF_DEFAULT_CHUNK;
+	/* The factor pair of the size nearest a square: the image's or the array's dims. */
+	for (p->dim1 = (uint64_t)floor(sqrt((double)p->mean_bytes)); p->dim1 > 1 && p->mean_bytes % p->dim1; p->dim1--)
+		;
+	p->dim1 = p->dim1 ? p->dim1 : 1;
+	p->dim2 = p->mean_bytes / p->dim1;
+	p->transfer = w->reader.transfer_size;
+	/* np.load reads 256 KiB at a time (fformat.c); reader.transfer_size overrides. */
+	p->chunk = w->reader.transfer_size ? w->reader.transfer_size
+		   : w->dataset.format == GF_FMT_NPZ ? GF_NPZ_CHUNK : GF_DEFAULT_CHUNK;
 	plan_loader(w, p);
 	p->rows_chunked = w->dataset.enable_chunking;
 	p->rows_chunk_bytes = w->dataset.chunk_size;
@@ -206,68 +212,37 @@ uint64_t gf_plan_fit_files(const struct gf_workload *w, unsigned accels, double 
 	return n ? n : 1;
 }
 
-/* The signed deviation of pair k of file f, clamped so both samples stay >= 1 byte. */
-static int64_t pair_delta(const struct gf_plan *p, uint64_t file, uint64_t pair)
+void gf_plan_dims(const struct gf_plan *p, uint64_t file, uint64_t *dim1, uint64_t *dim2)
 {
-	double d, lim;
+	double d, sd, x;
 
-	if (p->stdev_bytes == 0)
-		return 0;
-	d = gf_normal_at(p->size_seed, file * ((p->samples_per_file + 1) / 2) + pair) *
-	    (double)p->stdev_bytes;
-	lim = (double)(p->mean_bytes - 1);
-	if (d > lim)
-		d = lim;
-	if (d < -lim)
-		d = -lim;
-	return (int64_t)llround(d);
+	if (p->stdev_bytes == 0) {
+		*dim1 = p->dim1;
+		*dim2 = p->dim2;
+		return;
+	}
+	d = floor(sqrt((double)p->mean_bytes));
+	sd = (double)p->stdev_bytes / 2.0 / sqrt((double)p->mean_bytes);
+	/* max(int(x), 1): int() truncates toward zero */
+	x = d + sd * gf_normal_at(p->size_seed, 2 * file);
+	*dim1 = x >= 1.0 ? (uint64_t)x : 1;
+	x = d + sd * gf_normal_at(p->size_seed, 2 * file + 1);
+	*dim2 = x >= 1.0 ? (uint64_t)x : 1;
 }
 
 uint64_t gf_plan_sample_size(const struct gf_plan *p, uint64_t file, uint64_t j)
 {
-	int64_t d = pair_delta(p, file, j / 2);
+	uint64_t d1, d2;
 
-	return (j & 1) ? p->mean_bytes - (uint64_t)d : p->mean_bytes + (uint64_t)d;
+	(void)j;
+	gf_plan_dims(p, file, &d1, &d2);
+	return d1 * d2;
 }
 
-/* A width costs samples_per_file / 2 size draws (50 us at 1024 samples per file), and a
- * reader thread asks for the same files over and over: each thread remembers the widths
- * it computed last, for the last plan it was asked about. A memo of a pure function:
- * the answers are the same with or without it. */
-#define WIDTH_MEMO 4096
-static _Thread_local struct { uint64_t seed, mean, stdev, spf; } memo_plan;
-static _Thread_local struct { uint64_t file1, width; } memo[WIDTH_MEMO]; /* file1 = file + 1 */
-
+/* Every row of file f holds one sample, and all its samples have one size. */
 uint64_t gf_plan_row_bytes(const struct gf_plan *p, uint64_t file)
 {
-	uint64_t n = p->samples_per_file, widest = 0;
-	unsigned slot = (unsigned)(file % WIDTH_MEMO);
-
-	if (p->stdev_bytes == 0)
-		return p->mean_bytes;
-	if (memo_plan.seed != p->size_seed || memo_plan.mean != p->mean_bytes ||
-	    memo_plan.stdev != p->stdev_bytes || memo_plan.spf != n) {
-		memset(memo, 0, sizeof(memo));
-		memo_plan.seed = p->size_seed;
-		memo_plan.mean = p->mean_bytes;
-		memo_plan.stdev = p->stdev_bytes;
-		memo_plan.spf = n;
-	} else if (memo[slot].file1 == file + 1) {
-		return memo[slot].width;
-	}
-	/* Pair k is mean + d and, when the file has sample 2k + 1, mean - d. */
-	for (uint64_t k = 0; 2 * k < n; k++) {
-		int64_t d = pair_delta(p, file, k);
-		uint64_t w;
-
-		if (d < 0 && 2 * k + 1 < n)
-			d = -d;
-		w = p->mean_bytes + (uint64_t)d; /* wraps back for a negative d, as sizes do */
-		widest = w > widest ? w : widest;
-	}
-	memo[slot].file1 = file + 1;
-	memo[slot].width = widest;
-	return widest;
+	return gf_plan_sample_size(p, file, 0);
 }
 
 uint64_t gf_plan_chunk_rows(const struct gf_plan *p, uint64_t file)
@@ -284,22 +259,22 @@ uint64_t gf_plan_chunk_rows(const struct gf_plan *p, uint64_t file)
 
 uint64_t gf_plan_sample_offset(const struct gf_plan *p, uint64_t file, uint64_t j)
 {
-	uint64_t off = j * p->mean_bytes;
+	struct gf_ff_layout l;
 
 	if (p->layout == GF_LAYOUT_ROWS)
 		return j * gf_plan_row_bytes(p, file);
-	if (j & 1)
-		off += (uint64_t)pair_delta(p, file, j / 2);
-	return off;
+	gf_ff_layout(p, file, &l);
+	return l.first + j * l.stride;
 }
 
 uint64_t gf_plan_file_size(const struct gf_plan *p, uint64_t file)
 {
-	uint64_t n = p->samples_per_file;
+	struct gf_ff_layout l;
 
 	if (p->layout == GF_LAYOUT_ROWS)
-		return n * gf_plan_row_bytes(p, file);
-	return gf_plan_sample_offset(p, file, n - 1) + gf_plan_sample_size(p, file, n - 1);
+		return p->samples_per_file * gf_plan_row_bytes(p, file);
+	gf_ff_layout(p, file, &l);
+	return l.size;
 }
 
 void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e)

@@ -42,9 +42,12 @@ struct gf_plan {
 	bool keep_open;        /* mmap_indexed_binary: each reader maps (opens) each file once */
 	uint64_t shuffle_buffer; /* GF_LOADER_TF_STREAM: elements the shuffle buffer holds (1: off) */
 	uint64_t files, samples_per_file, samples; /* training set */
-	uint64_t mean_bytes, stdev_bytes;          /* per sample */
+	enum gf_format format;
+	uint64_t mean_bytes, stdev_bytes;          /* per sample, as configured */
 	uint64_t size_seed;                        /* keys the sample sizes */
+	uint64_t dim1, dim2;                       /* stdev 0: every file's dims, dim1 x dim2 = mean */
 	uint64_t chunk;                            /* largest request */
+	uint64_t transfer;                         /* reader.transfer_size (0: the framework's) */
 	/* GF_LAYOUT_ROWS (format hdf5): chunked records dataset, bytes per chunk (0 = a row) */
 	bool rows_chunked;
 	uint64_t rows_chunk_bytes;
@@ -100,6 +103,14 @@ unsigned gf_plan_rank_first(const struct gf_plan *p, unsigned rank);
  * returns the larger bound, at least 1. */
 uint64_t gf_plan_fit_files(const struct gf_workload *w, unsigned accels, double client_memory,
 			   uint64_t *by_memory, uint64_t *by_batch);
+
+/* DLIO's record dims of file f (data_generator.py:54-59, config.py:312-313): dimension
+ * int(sqrt(record_length)), its stdev record_length_stdev / 2 / sqrt(record_length); each
+ * file draws two, max(int(normal), 1), and every sample of the file is dim1 x dim2 bytes,
+ * so the sizes spread about 0.71 x the configured stdev. With no stdev, the dims of
+ * record_length itself (gpufeed keeps the configured size where DLIO writes
+ * int(sqrt(record_length))^2 bytes). */
+void gf_plan_dims(const struct gf_plan *p, uint64_t file, uint64_t *dim1, uint64_t *dim2);
 
 /* Size of sample j of file f, and where it starts in the file. With GF_LAYOUT_ROWS the
  * "file" is the 2-D dataset records[samples_per_file][row_bytes] and the offset is the

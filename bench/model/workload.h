@@ -217,6 +217,8 @@ struct gf_workload {
 /* Read sizes are capped at this when transfer_size is not set, so that a 140 MB sample
  * never needs a 140 MB buffer. */
 #define GF_DEFAULT_CHUNK (4u << 20)
+/* np.load's reads of an npz member (numpy format.read_array BUFFER_SIZE = 2**18). */
+#define GF_NPZ_CHUNK (256u << 10)
 
 enum gf_origin_kind { GF_ORIGIN_DEFAULT = 0, GF_ORIGIN_FILE, GF_ORIGIN_CLI };
 

@@ -370,66 +370,66 @@ static void test_seed_selects_order(void **state)
 	assert_int_equal(same, p1.share);
 }
 
-/* Mean and standard deviation of the sample sizes over many samples. With an even number
- * of samples per file the antithetic pairs make the mean exact. */
-static void test_size_statistics(void **state)
+/* Sample sizes as DLIO's generators make them (data_generator.py:54-59, config.py:312-313):
+ * each file draws two dims max(int(normal(d, sd)), 1) with d = int(sqrt(L)) and
+ * sd = stdev / 2 / sqrt(L), and all its samples are dim1 x dim2 bytes. Hand-computed:
+ * with mu = d - 1/2 (int() truncates) and s^2 = sd^2 + 1/12, E[size] = mu^2 and
+ * SD = s sqrt(s^2 + 2 mu^2), so about 0.71 x the configured stdev (unet3d: 48.97 MB of
+ * 68.34 MB, 0.717). Without stdev every sample is L bytes exactly. Buggy: sizes per
+ * sample spread by the full stdev (gpufeed before). */
+static void test_size_dims(void **state)
 {
 	static const struct {
 		int64_t files, spf;
 		uint64_t mean, stdev;
-		double mean_tol, stdev_tol; /* relative */
-		bool exact_mean;
 	} t[] = {
-		{ 100000, 1, 1000, 100, 0.002, 0.02, false },
-		{ 1000, 100, 114660, 20000, 0, 0.02, true },
-		{ 50000, 2, 65536, 16384, 0, 0.02, true },
-		{ 20000, 7, 4096, 512, 0.002, 0.02, false },
-		{ 50000, 1, 1 << 20, 0, 0, 0, true },
-		/* unet3d: stdev 0.47 x mean, so sizes are clamped at 1 byte beyond 2.1
-		 * sigma, which takes about 3% off the stdev: allow 5%. */
-		{ 100000, 1, 146600628, 68341808, 0.01, 0.05, false },
+		{ 100000, 1, 146600628, 68341808 }, /* unet3d */
+		{ 20000, 7, 65536, 16384 },
+		{ 5000, 3, 1 << 20, 0 },
+		{ 5000, 3, 1000003, 0 },            /* prime: dims 1 x 1000003 */
 	};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct gf_workload w;
 		struct gf_plan p;
-		double sum = 0, sum2 = 0, n, mean, sd;
+		double sum = 0, sum2 = 0, n = (double)t[i].files, mean, sd;
+		double d = floor(sqrt((double)t[i].mean)), sdim = (double)t[i].stdev / 2 / sqrt((double)t[i].mean);
+		double mu = d - 0.5, s2 = sdim * sdim + 1.0 / 12, want_sd = sqrt(s2) * sqrt(s2 + 2 * mu * mu);
 
 		small_workload(&w, t[i].files, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
 		w.dataset.record_length_bytes = t[i].mean;
 		w.dataset.record_length_bytes_stdev = t[i].stdev;
 		build_ok(&w, 1, &p);
-		assert_int_equal(p.mean_bytes, t[i].mean);
-		assert_int_equal(p.stdev_bytes, t[i].stdev);
-		n = (double)t[i].files * (double)t[i].spf;
-		for (uint64_t f = 0; f < (uint64_t)t[i].files; f++)
-			for (uint64_t j = 0; j < (uint64_t)t[i].spf; j++) {
-				uint64_t s = gf_plan_sample_size(&p, f, j);
-				double d = (double)s - (double)t[i].mean;
+		for (uint64_t f = 0; f < (uint64_t)t[i].files; f++) {
+			uint64_t d1, d2, size = gf_plan_sample_size(&p, f, 0);
 
-				if (s < 1)
-					fail_msg("case %zu: file %llu sample %llu has size %llu", i,
-						 (unsigned long long)f, (unsigned long long)j,
-						 (unsigned long long)s);
-				sum += d;
-				sum2 += d * d;
-			}
-		mean = (double)t[i].mean + sum / n;
-		sd = sqrt(sum2 / n - (sum / n) * (sum / n));
-		if (t[i].exact_mean ? sum != 0 :
-		    fabs(mean - (double)t[i].mean) > t[i].mean_tol * (double)t[i].mean)
-			fail_msg("case %zu: mean size %.3f, expected %llu", i, mean,
-				 (unsigned long long)t[i].mean);
-		if (t[i].stdev == 0 ? sd != 0 :
-		    fabs(sd - (double)t[i].stdev) > t[i].stdev_tol * (double)t[i].stdev)
-			fail_msg("case %zu: stdev of sizes %.3f, expected %llu", i, sd,
-				 (unsigned long long)t[i].stdev);
+			gf_plan_dims(&p, f, &d1, &d2);
+			assert_int_equal(size, d1 * d2);
+			assert_true(d1 >= 1 && d2 >= 1);
+			for (uint64_t j = 1; j < (uint64_t)t[i].spf; j++)
+				assert_int_equal(gf_plan_sample_size(&p, f, j), size);
+			sum += (double)size;
+			sum2 += (double)size * (double)size;
+		}
+		mean = sum / n;
+		sd = sqrt(sum2 / n - mean * mean);
+		if (!t[i].stdev) {
+			assert_true(sd == 0 && mean == (double)t[i].mean);
+			continue;
+		}
+		if (fabs(mean - mu * mu) > 0.005 * mu * mu)
+			fail_msg("case %zu: mean size %.0f, expected %.0f", i, mean, mu * mu);
+		if (fabs(sd - want_sd) > 0.02 * want_sd)
+			fail_msg("case %zu: stdev of sizes %.0f, expected %.0f (%.3f of the configured)", i, sd,
+				 want_sd, want_sd / (double)t[i].stdev);
 	}
+	/* unet3d's spread: 0.717 of the configured stdev. */
+	assert_true(fabs(48.97e6 / 68341808.0 - 0.7166) < 0.001);
 }
 
 /* Every size is at least 1 byte, even when the stdev is far above the mean (the largest
- * the validator allows is ten times), and antithetic pairs sum to twice the mean. */
+ * the validator allows is ten times): a dim below 1 is 1, as DLIO's max(int(x), 1). */
 static void test_sizes_at_least_one(void **state)
 {
 	static const struct {
@@ -440,79 +440,66 @@ static void test_sizes_at_least_one(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct gf_workload w;
 		struct gf_plan p;
-		uint64_t min = UINT64_MAX, max = 0;
+		uint64_t min = UINT64_MAX, max = 0, ones = 0;
 
 		small_workload(&w, 2000, 4, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
 		w.dataset.record_length_bytes = t[i].mean;
 		w.dataset.record_length_bytes_stdev = t[i].stdev;
 		build_ok(&w, 1, &p);
-		for (uint64_t f = 0; f < 2000; f++)
-			for (uint64_t j = 0; j < 4; j += 2) {
-				uint64_t a = gf_plan_sample_size(&p, f, j);
-				uint64_t b = gf_plan_sample_size(&p, f, j + 1);
-
-				if (a < 1 || b < 1 || a + b != 2 * t[i].mean)
-					fail_msg("case %zu: file %llu pair %llu: sizes %llu and %llu", i,
-						 (unsigned long long)f, (unsigned long long)j,
-						 (unsigned long long)a, (unsigned long long)b);
-				min = a < min ? a : min;
-				min = b < min ? b : min;
-				max = a > max ? a : max;
-				max = b > max ? b : max;
-			}
-		assert_true(min >= 1);
-		assert_true(max <= 2 * t[i].mean - 1);
-		/* Sizes vary unless the mean is 1 (then every sample is 1 byte). */
-		if (t[i].mean > 1)
-			assert_true(max > min);
-		else
-			assert_int_equal(max, 1);
+		for (uint64_t f = 0; f < 2000; f++) {
+			uint64_t a = gf_plan_sample_size(&p, f, 0);
+			min = a < min ? a : min;
+			max = a > max ? a : max;
+			ones += a == 1;
+		}
+		assert_int_equal(min, 1); /* a wide spread clamps some files to 1 x 1 */
+		assert_true(ones > 0 && max > min);
 	}
 }
 
-/* offset(f, 0) = 0, offset(f, j + 1) = offset(f, j) + size(f, j), and the file size is
- * the sum of its sample sizes = offset(last) + size(last). */
+/* Offsets: the samples back to back for a raw format (csv), offset(f, j + 1) = offset(f, j)
+ * + size and the file their sum; TFRecord frames each record: 8 + 4 bytes of length and
+ * its CRC, the Example's bytes around the image, 4 of CRC after, so the stride is the
+ * size plus that framing and the file spf strides. */
 static void test_offsets_prefix_sums(void **state)
 {
 	static const struct {
+		const char *format;
 		int64_t spf;
 		uint64_t mean, stdev;
 	} t[] = {
-		{ 1, 1000, 100 }, { 2, 1000, 300 }, { 3, 1000, 300 }, { 7, 65536, 20000 },
-		{ 100, 114660, 30000 }, { 1251, 114660, 11466 }, { 64, 10, 100 }, { 5, 4096, 0 },
+		{ "csv", 1, 1000, 100 }, { "csv", 7, 65536, 20000 }, { "csv", 1251, 114660, 11466 },
+		{ "csv", 5, 4096, 0 }, { "tfrecord", 1, 1000, 100 }, { "tfrecord", 100, 114660, 30000 },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct gf_workload w;
 		struct gf_plan p;
+		bool tf = !strcmp(t[i].format, "tfrecord");
 
 		small_workload(&w, 20, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		set_format(&w, t[i].format);
 		w.dataset.record_length_bytes = t[i].mean;
 		w.dataset.record_length_bytes_stdev = t[i].stdev;
 		build_ok(&w, 1, &p);
 		for (uint64_t f = 0; f < 20; f++) {
-			uint64_t sum = 0;
+			uint64_t size = gf_plan_sample_size(&p, f, 0), frame = 0, first = 0;
 
-			assert_int_equal(gf_plan_sample_offset(&p, f, 0), 0);
-			for (uint64_t j = 0; j < (uint64_t)t[i].spf; j++) {
-				uint64_t off = gf_plan_sample_offset(&p, f, j);
-				uint64_t size = gf_plan_sample_size(&p, f, j);
-
-				if (off != sum)
-					fail_msg("case %zu: file %llu sample %llu at %llu, expected %llu", i,
-						 (unsigned long long)f, (unsigned long long)j,
-						 (unsigned long long)off, (unsigned long long)sum);
-				if (j + 1 < (uint64_t)t[i].spf)
-					assert_int_equal(gf_plan_sample_offset(&p, f, j + 1), off + size);
-				sum += size;
+			if (tf) {
+				/* Example: 0a L 0a L 0a 05 "image" 12 L 0a L 0a L <image> 0a L 0a 04
+				 * "size" 12 L 1a L 0a L <varint>: 2 + 2 + 7 + 2 + 2 + 1 + varint(size)
+				 * + ... with one- to three-byte lengths */
+				first = gf_plan_sample_offset(&p, f, 0);
+				assert_true(first > 12 + 16 && first < 12 + 30);
+				frame = gf_plan_file_size(&p, f) / (uint64_t)t[i].spf - size;
+				assert_true(frame > first && frame < first + 20 + 4);
 			}
-			assert_int_equal(gf_plan_file_size(&p, f), sum);
-			assert_int_equal(gf_plan_file_size(&p, f),
-					 gf_plan_sample_offset(&p, f, (uint64_t)t[i].spf - 1) +
-						 gf_plan_sample_size(&p, f, (uint64_t)t[i].spf - 1));
+			for (uint64_t j = 0; j < (uint64_t)t[i].spf; j++)
+				assert_int_equal(gf_plan_sample_offset(&p, f, j), first + j * (size + frame));
+			assert_int_equal(gf_plan_file_size(&p, f), (uint64_t)t[i].spf * (size + frame));
 		}
-		/* Sizes are a function of the file too: file 0 and file 1 differ. */
+		/* Sizes are a function of the file: files differ. */
 		if (t[i].stdev > 0)
 			assert_true(gf_plan_sample_size(&p, 0, 0) != gf_plan_sample_size(&p, 1, 0) ||
 				    gf_plan_sample_size(&p, 0, 0) != gf_plan_sample_size(&p, 2, 0));
@@ -1108,7 +1095,7 @@ static void test_huge(void **state)
 			gf_plan_sample(&e, last, pos, &s);
 			assert_true(s.id < p.samples);
 			assert_int_equal(s.file, s.id);
-			assert_int_equal(s.offset, 0);
+			assert_int_equal(s.offset, gf_plan_sample_offset(&p, s.file, 0)); /* after the npz head */
 			assert_int_equal(s.length, gf_plan_sample_size(&p, s.file, 0));
 			assert_true(s.length >= 1);
 			if (modes[m][0] == GF_SHUFFLE_OFF && modes[m][1] == GF_SHUFFLE_OFF)
@@ -1139,7 +1126,7 @@ static void test_layout(void **state)
 		int64_t spf;
 		enum gf_layout layout;
 	} t[] = {
-		{ "npz", 1, GF_LAYOUT_FILE_PER_SAMPLE },  { "npz", 4, GF_LAYOUT_RECORDS },
+		{ "npz", 1, GF_LAYOUT_FILE_PER_SAMPLE },  { "npz", 4, GF_LAYOUT_FILE_PER_SAMPLE },
 		{ "jpeg", 1, GF_LAYOUT_FILE_PER_SAMPLE }, { "tfrecord", 1, GF_LAYOUT_RECORDS },
 		{ "hdf5", 8, GF_LAYOUT_ROWS },            { "indexed_binary", 8, GF_LAYOUT_INDEXED },
 		{ "hdf5", 1, GF_LAYOUT_ROWS },
@@ -1273,7 +1260,7 @@ int main(void)
 		cmocka_unit_test(test_uneven_split),
 		cmocka_unit_test(test_epoch_orders),
 		cmocka_unit_test(test_seed_selects_order),
-		cmocka_unit_test(test_size_statistics),
+		cmocka_unit_test(test_size_dims),
 		cmocka_unit_test(test_sizes_at_least_one),
 		cmocka_unit_test(test_offsets_prefix_sums),
 		cmocka_unit_test(test_steps),
