@@ -350,9 +350,10 @@ bool gf_plan_checkpoint_due(const struct gf_workload *w, const struct gf_plan *p
 	if (in_epoch != p->steps_per_epoch)
 		return false;
 	/* main.py:360, :365, :393: epoch == next_checkpoint_epoch, which starts at
-	 * checkpoint_after_epoch and grows by epochs_between_checkpoints. */
-	after = w->checkpoint.checkpoint_after_epoch > 0 ? (uint64_t)w->checkpoint.checkpoint_after_epoch : 1;
-	return epoch >= after && (epoch - after) % (uint64_t)w->checkpoint.epochs_between_checkpoints == 0;
+	 * checkpoint_after_epoch and grows by epochs_between_checkpoints; epochs count from 1,
+	 * so checkpoint_after_epoch 0 never checkpoints. */
+	after = (uint64_t)w->checkpoint.checkpoint_after_epoch;
+	return after && epoch >= after && (epoch - after) % (uint64_t)w->checkpoint.epochs_between_checkpoints == 0;
 }
 
 uint64_t gf_plan_checkpoints(const struct gf_workload *w, const struct gf_plan *p)
@@ -364,9 +365,9 @@ uint64_t gf_plan_checkpoints(const struct gf_workload *w, const struct gf_plan *
 		return 0;
 	if (sbc >= 0)
 		return sbc > 0 ? p->steps_per_epoch / (uint64_t)sbc * p->epochs : 0;
-	after = w->checkpoint.checkpoint_after_epoch > 0 ? (uint64_t)w->checkpoint.checkpoint_after_epoch : 1;
+	after = (uint64_t)w->checkpoint.checkpoint_after_epoch;
 	between = (uint64_t)w->checkpoint.epochs_between_checkpoints;
-	return p->epochs >= after ? (p->epochs - after) / between + 1 : 0;
+	return after && p->epochs >= after ? (p->epochs - after) / between + 1 : 0;
 }
 
 void gf_plan_checkpoint_id(const struct gf_workload *w, const struct gf_plan *p, uint64_t k,

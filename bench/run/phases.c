@@ -4,6 +4,7 @@
 #include "run/ctx.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -346,7 +347,9 @@ static int ckpt_prepare(struct gf_run_ctx *x)
 static int ckpt_run(struct gf_run_ctx *x)
 {
 	const struct gf_workload *w = x->w;
-	double between = w->checkpoint.time_between_checkpoints > 0 ? w->checkpoint.time_between_checkpoints : 0;
+	/* DLIO sleeps the key through utility.sleep, which takes abs() (utility.py:389) before
+	 * every checkpoint-only write and read (main.py:281, :300): the default -1 waits 1 s. */
+	double between = fabs(w->checkpoint.time_between_checkpoints);
 	int rc;
 
 	gf_progress_phase(x->prog, "checkpoint", GF_PROGRESS_MOVED,

@@ -612,7 +612,8 @@ static void test_fit_files(void **state)
  * steps and 3 checkpoints, one per epoch, because next_checkpoint_step is reset every
  * epoch (:403); epoch checkpoints follow checkpoint_after_epoch and
  * epochs_between_checkpoints (:360, :365), unet3d's 5 and 2 give one after epoch 5 of 5;
- * steps_between_checkpoints 0 gives none (:336 never matches, :360 wants it < 0). */
+ * steps_between_checkpoints 0 gives none (:336 never matches, :360 wants it < 0), and so
+ * does checkpoint_after_epoch 0. */
 static void test_checkpoint_schedule(void **state)
 {
 	static const struct {
@@ -629,6 +630,9 @@ static void test_checkpoint_schedule(void **state)
 		{ 3, 1000, -1, 1, 1, 3, 999, 1, 1001, 3, 1001 },
 		/* 0: none at all */
 		{ 3, 1000, 0, 1, 1, 0, 0, 0, 0, 0, 0 },
+		/* checkpoint_after_epoch 0: epochs count from 1, so none (:360); gpufeed took it
+		 * as 1 before */
+		{ 3, 1000, -1, 0, 1, 0, 0, 0, 0, 0, 0 },
 	};
 
 	(void)state;
