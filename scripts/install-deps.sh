@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install every Debian package that gpufeed's build, tests, plots and benchmarks need.
+# Install every Debian package that gpufeed's build, tests, plots and benchmarks need
+# (scripts/install-deps.sh [--with-pytorch]).
 # Idempotent: packages already present are left alone, and apt is not touched at all when
 # nothing is missing. Works as root on a fresh Debian 12 machine (or with sudo).
 set -euo pipefail
@@ -30,6 +31,15 @@ PACKAGES=(
 	# the S3 clients scripts/bench/vs-s3-clients.sh compares gpufeed with
 	rclone awscli
 )
+
+# --with-pytorch: Debian's PyTorch, for scripts/bench/vs-pytorch.sh only (a real
+# DataLoader on gpufeed's files; about 1 GB installed, so not by default).
+for arg in "$@"; do
+	case $arg in
+	--with-pytorch) PACKAGES+=(python3-torch) ;;
+	*) echo "install-deps: unknown option $arg (allowed: --with-pytorch)" >&2; exit 2 ;;
+	esac
+done
 
 missing=()
 for p in "${PACKAGES[@]}"; do
