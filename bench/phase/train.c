@@ -26,6 +26,7 @@
 #include "phase/ckpt_async.h"
 #include "phase/fetch.h"
 #include "phase/progress.h"
+#include "phase/stepsync.h"
 
 enum slot_state { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY };
 
@@ -46,11 +47,8 @@ struct shared {
 	const struct gf_train_cfg *cfg;
 	struct gf_train_result *res;
 	pthread_mutex_t mu;
-	pthread_cond_t ready, room, synced;
-	/* the step barrier's round among this rank's accelerators (step_sync) */
-	unsigned sync_n, sync_arrived; /* accelerator threads running, and arrived */
-	uint64_t sync_gen;
-	bool sync_stop, sync_all;
+	pthread_cond_t ready, room;
+	struct gf_stepsync sync; /* the step barrier, with cfg->sync */
 	struct accel_q *q;
 	unsigned naccel;      /* this rank's accelerators: 0 for an idle rank (gf_plan_rank_accels) */
 	unsigned first;       /* the global index of its first */
@@ -390,52 +388,12 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-/* The step barrier (accelerator.step_barrier): every accelerator of every rank ends step
- * i before any starts step i + 1, as DLIO's comm.barrier() after every step (main.py:334).
- * This rank's accelerators meet here; accelerator 0, on the thread that initialised MPI,
- * then meets the other ranks through cfg->step_barrier, which also says whether any of
- * them stops (a duration, a signal, an error): then all stop after the same step, and no
- * rank waits in a barrier that another left. An accelerator that stops passes stop.
- * Returns true when the run stops everywhere. */
-static bool step_sync(struct shared *sh, unsigned local, bool stop)
-{
-	uint64_t gen;
-	bool all;
-
-	pthread_mutex_lock(&sh->mu);
-	gen = sh->sync_gen;
-	sh->sync_stop |= stop;
-	sh->sync_arrived++;
-	if (local) {
-		pthread_cond_broadcast(&sh->synced);
-		while (sh->sync_gen == gen)
-			pthread_cond_wait(&sh->synced, &sh->mu);
-		all = sh->sync_all;
-		pthread_mutex_unlock(&sh->mu);
-		return all;
-	}
-	while (sh->sync_arrived < sh->sync_n)
-		pthread_cond_wait(&sh->synced, &sh->mu);
-	all = sh->sync_stop;
-	pthread_mutex_unlock(&sh->mu);
-	if (sh->cfg->step_barrier)
-		all = sh->cfg->step_barrier(all);
-	pthread_mutex_lock(&sh->mu);
-	sh->sync_all = all;
-	sh->sync_stop = false;
-	sh->sync_arrived = 0;
-	sh->sync_gen++;
-	pthread_cond_broadcast(&sh->synced);
-	pthread_mutex_unlock(&sh->mu);
-	return all;
-}
-
 /* After step's compute ended at deadline: the barrier, its wait counted as stall. Returns
  * true when the run stops everywhere. */
 static bool accel_sync(struct accel_thread *t, struct gf_accel *acc, uint64_t deadline)
 {
 	struct shared *sh = t->sh;
-	bool counted = acc->last_step_counted, all = step_sync(sh, t->local, false);
+	bool counted = acc->last_step_counted, all = gf_stepsync_wait(&sh->sync, t->local, false);
 	uint64_t end = gf_now_ns();
 
 	gf_accel_sync(acc, end);
@@ -558,7 +516,7 @@ static void *accel_main(void *arg)
 		}
 	}
 	if (owe)
-		step_sync(sh, t->local, true);
+		gf_stepsync_wait(&sh->sync, t->local, true);
 	/* Readers may wait for room that this accelerator will never free. */
 	pthread_mutex_lock(&sh->mu);
 	q->consumed = UINT64_MAX / 2;
@@ -618,7 +576,7 @@ static void shared_init(struct shared *sh, const struct gf_train_cfg *cfg, struc
 	pthread_mutex_init(&sh->mu, NULL);
 	pthread_cond_init(&sh->ready, NULL);
 	pthread_cond_init(&sh->room, NULL);
-	pthread_cond_init(&sh->synced, NULL);
+	gf_stepsync_init(&sh->sync, sh->naccel, cfg->step_barrier);
 }
 
 /* The queues, the per-thread records and the result's accelerators; 0 or -ENOMEM (what
@@ -666,7 +624,7 @@ static void shared_free(struct shared *sh, unsigned nreaders, struct reader *rea
 	free(sh->st_produced);
 	free(accels);
 	free(readers);
-	pthread_cond_destroy(&sh->synced);
+	gf_stepsync_destroy(&sh->sync);
 	pthread_cond_destroy(&sh->room);
 	pthread_cond_destroy(&sh->ready);
 	pthread_mutex_destroy(&sh->mu);
@@ -707,13 +665,10 @@ static void run_accels(struct shared *sh, struct accel_thread *accels)
 		gf_series_init(&accels[a].series, cfg->t0_ns, 1000000000u);
 		gf_rng_seed(&accels[a].rng, (uint64_t)cfg->w->train.seed * 7919u + sh->res->accel[a].id);
 	}
-	sh->sync_n = naccel;
 	for (started = 1; started < naccel; started++)
 		if (pthread_create(&accels[started].tid, NULL, accel_main, &accels[started])) {
 			set_error(sh, -EAGAIN, "cannot start an accelerator thread");
-			pthread_mutex_lock(&sh->mu);
-			sh->sync_n = started; /* the step barrier's rounds hold those running */
-			pthread_mutex_unlock(&sh->mu);
+			gf_stepsync_resize(&sh->sync, started); /* the rounds hold those running */
 			break;
 		}
 	accel_main(&accels[0]);
