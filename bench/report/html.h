@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-struct json_object;
+struct gf_doc;
 
 /* Write s to o with &, <, >, " and ' as HTML entities: safe in text and in quoted
  * attributes. Every string from a results folder goes through it. */
@@ -17,6 +17,6 @@ void gf_html_esc(FILE *o, const char *s);
 
 /* Write report.html for the run in dir (summary.json parsed as s) to path. plots_note:
  * what plot.c said, may be NULL. Returns 0 or -errno. */
-int gf_html_write(const char *path, const char *dir, struct json_object *s, const char *plots_note);
+int gf_html_write(const char *path, const char *dir, struct gf_doc *s, const char *plots_note);
 
 #endif
