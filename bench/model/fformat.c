@@ -461,7 +461,8 @@ static void pre_read(struct gf_ff_reads *it, uint64_t off, uint64_t len)
 	it->npre++;
 }
 
-void gf_ff_reads_begin(struct gf_ff_reads *it, const struct gf_plan *p, uint64_t file, uint64_t j)
+void gf_ff_reads_begin(struct gf_ff_reads *it, const struct gf_plan *p, uint64_t file, uint64_t j,
+		       bool objects)
 {
 	struct gf_ff_layout l;
 	uint64_t end;
@@ -470,6 +471,10 @@ void gf_ff_reads_begin(struct gf_ff_reads *it, const struct gf_plan *p, uint64_t
 	memset(it, 0, sizeof(*it));
 	it->size = l.size;
 	it->chunk = p->chunk ? p->chunk : l.size;
+	if (objects && p->layout == GF_LAYOUT_FILE_PER_SAMPLE) {
+		it->end = l.size;
+		return;
+	}
 	switch (p->format) {
 	case GF_FMT_NPZ: {
 		/* np.load(f)['x'] (npz_reader.py:36-38) with a 4 KiB st_blksize, as strace shows

@@ -78,7 +78,10 @@ struct gf_ff_reads {
 	unsigned npre, next_pre;
 	uint64_t size;
 };
-void gf_ff_reads_begin(struct gf_ff_reads *it, const struct gf_plan *p, uint64_t file, uint64_t j);
+/* objects: the target is an object store, where a sample of npz, npy or an image is its
+ * whole object in ranged GETs of the plan's chunk, not a seek through a file's header. */
+void gf_ff_reads_begin(struct gf_ff_reads *it, const struct gf_plan *p, uint64_t file, uint64_t j,
+		       bool objects);
 /* The next request: true with *offset and *length set, false when the sample is read. */
 bool gf_ff_reads_next(struct gf_ff_reads *it, uint64_t *offset, uint64_t *length);
 

@@ -296,7 +296,8 @@ int gf_fetch_sample(struct gf_fetch *f, const struct gf_sample *s)
 	ps->outstanding = 1; /* the guard */
 	ps->failed = false;
 	/* The framework's reads of the sample (model/fformat.c), each aligned for O_DIRECT. */
-	gf_ff_reads_begin(&reads, f->cfg->plan, s->file, s->id % f->cfg->plan->samples_per_file);
+	gf_ff_reads_begin(&reads, f->cfg->plan, s->file, s->id % f->cfg->plan->samples_per_file,
+			  (f->cfg->ops->caps & GF_IO_CAP_OBJECTS) != 0);
 	rc = 0;
 	while (!rc && gf_ff_reads_next(&reads, &roff, &rlen)) {
 		gf_span_begin(&it, roff, rlen, (size_t)f->cfg->plan->chunk, f->cfg->align);
