@@ -7,16 +7,20 @@
 #   scripts/install-deps.sh --test   that and what the test suite and the benchmarks use: the
 #                                    servers the tests start, a browser, fuzzers, S3 clients
 #                                    (scripts/check.sh)
+#   scripts/install-deps.sh --with-pytorch   adds Debian's python3-torch for
+#                                    scripts/bench/vs-pytorch.sh
 set -euo pipefail
 
 usage() {
-	echo "usage: scripts/install-deps.sh [--test]" >&2
+	echo "usage: scripts/install-deps.sh [--test] [--with-pytorch]" >&2
 	exit 2
 }
 test_deps=0
+pytorch=0
 for arg in "$@"; do
 	case $arg in
 	--test) test_deps=1 ;;
+	--with-pytorch) pytorch=1 ;;
 	*) echo "install-deps: unknown option '$arg'" >&2; usage ;;
 	esac
 done
@@ -25,6 +29,8 @@ done
 BUILD=(
 	build-essential autoconf automake libtool pkg-config
 	openmpi-bin libopenmpi-dev libyaml-dev libjson-c-dev libxxhash-dev
+	# the dataset formats: zlib's CRC-32 (npz, png), ISA-L's CRC32C (TFRecord)
+	zlib1g-dev libisal-dev
 )
 # The optional backends' libraries (configure builds each one it finds): io_uring, libaio,
 # S3 (libcurl and OpenSSL's libcrypto), parallel HDF5, GlusterFS's gfapi (its client
@@ -41,6 +47,8 @@ RUN=(
 # servers the tests start on one machine.
 TEST=(
 	libcmocka-dev hdf5-tools fio time procps python3
+	# tests/integration/formats.sh reads gpufeed's npz with numpy itself
+	python3-numpy
 	# GlusterFS: the server and FUSE client (scripts/gluster-start.sh; no systemd needed)
 	glusterfs-server glusterfs-client
 	# Ceph's RADOS Gateway, the real S3 server (scripts/radosgw-start.sh: one monitor,
@@ -62,6 +70,9 @@ TEST=(
 
 PACKAGES=("${BUILD[@]}" "${BACKENDS[@]}" "${RUN[@]}")
 [ "$test_deps" -eq 0 ] || PACKAGES+=("${TEST[@]}")
+# --with-pytorch: Debian's PyTorch and numpy, for scripts/bench/vs-pytorch.sh only (a real
+# DataLoader on gpufeed's files; about 1 GB installed, so never by default).
+[ "$pytorch" -eq 0 ] || PACKAGES+=(python3-torch python3-numpy)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -97,11 +97,11 @@ static void caps(struct gf_doc *s, struct fig *f)
 		f->dev_cap = per(f->dev_rbytes / f->dev_el, f->dev_util) / (f->dev_rbytes / f->samples);
 	if (f->ceiling && f->c_bw > 0 && bytes_ps > 0)
 		f->ceiling_cap = f->c_bw / bytes_ps;
-	/* A rank's readers run at most reader.prefetch_size steps ahead of its accelerators
+	/* A rank's readers run at most the loader's batches in flight ahead of its accelerators
 	 * (phase/train.c): that many batches are all the samples it can have in flight, each
 	 * outstanding for its reads' latency (plus open and preprocess). */
 	f->batch = gf_num(s, GF_F_W_BATCH, 1);
-	f->window = gf_num(s, GF_F_W_PREFETCH, 0) * f->batch *
+	f->window = gf_num(s, GF_F_TRAIN_LOADER_IN_FLIGHT, gf_num(s, GF_F_W_PREFETCH, 0)) * f->batch *
 		    per(f->accels, f->ranks);
 	if (f->window > 0 && f->lat_s * per(f->req, f->samples) + f->open_ps + f->pre > 0)
 		f->window_cap = f->ranks * f->window / (f->lat_s * per(f->req, f->samples) + f->open_ps + f->pre);
@@ -293,7 +293,8 @@ static double capped(const struct fig *f, struct gf_diagnosis *d, double want)
 		   "at the threshold is %.0f", pred, gf_format_rate(f->c_bw, a, sizeof(a)), want);
 	else
 		ev(d, "capped at %.0f samples/s by the prefetch window: %.0f samples in flight per rank at most "
-		   "(reader.prefetch_size x batch x accelerators per rank); raise reader.prefetch_size too for more; "
+		   "(the loader's batches in flight, read_threads x ceil(prefetch_size / read_threads), x batch x "
+		   "accelerators per rank); raise reader.prefetch_size too for more; "
 		   "the demand at the threshold is %.0f", pred, f->window, want);
 	return pred;
 }

@@ -192,6 +192,10 @@ void gf_summary_train_put(struct json_object *root, const struct gf_run_summary 
 	gf_put_str(root, GF_F_TRAIN_LOADER_WORDS, gf_plan_loader_words(s->plan));
 	gf_put_u64(root, GF_F_TRAIN_LOADER_DEPTH, s->plan->read_depth);
 	gf_put_u64(root, GF_F_TRAIN_LOADER_THREADS, s->plan->threads);
+	gf_put_u64(root, GF_F_TRAIN_LOADER_IN_FLIGHT, s->plan->in_flight);
+	gf_put_str(root, GF_F_TRAIN_LOADER_ORDER, s->plan->shuffled_order ? "shuffled" : "dlio");
+	/* Whether the ranks met after every step (DLIO's barrier), its wait in stall_s. */
+	gf_put_bool(root, GF_F_TRAIN_STEP_BARRIER, s->w->accelerator.step_barrier);
 	gf_put_str(root, GF_F_TRAIN_COMPUTE_SOURCE, s->w->accelerator.compute_source);
 	gf_put_num(root, GF_F_TRAIN_DEMAND_BPS, s->plan->demand_bytes_per_s * s->nrows);
 	gf_put_num(root, GF_F_TRAIN_DEMAND_BPS_EACH, s->plan->demand_bytes_per_s);
@@ -747,8 +751,12 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 			s->checkpoint_halt_s > 0 ? " of reading (checkpoint halts out)" : "",
 			gf_format_rate(rd > 0 ? s->read_bytes / rd : 0, b, sizeof(b)),
 			gf_format_time(gf_hist_percentile(&s->latency, 99) / 1e9, c, sizeof(c)));
-		fprintf(f, "loader: %s, %u reader thread(s): %s\n", gf_plan_loader_name(s->plan), s->plan->threads,
-			gf_plan_loader_words(s->plan));
+		fprintf(f, "loader: %s, %u reader thread(s): %s; %llu batch(es) in flight per accelerator, %s order\n",
+			gf_plan_loader_name(s->plan), s->plan->threads, gf_plan_loader_words(s->plan),
+			(unsigned long long)s->plan->in_flight, s->plan->shuffled_order ? "shuffled" : "DLIO's");
+		fprintf(f, "steps: %s\n", s->w->accelerator.step_barrier
+			? "every rank waits for all at the end of each step (DLIO's barrier), the wait in stall and AU"
+			: "no barrier between steps (accelerator.step_barrier false): ranks do not synchronise");
 		if (s->checkpoint_halt_s > 0 && s->nrows)
 			fprintf(f, "checkpoint halt: %s per accelerator, outside the AU blocks (as DLIO); goodput "
 				"%.2f%% (compute / wall time, checkpoints included)\n",

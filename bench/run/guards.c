@@ -108,16 +108,6 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 			 "does not emulate evaluation yet; set workflow.evaluation=false", src);
 		return -EINVAL;
 	}
-	if (w->accelerator.step_barrier && w->accelerator.per_rank != 1) {
-		snprintf(err, errlen, "%s: accelerator.step_barrier needs accelerator.per_rank = 1 "
-			 "(the barrier is per rank)", src);
-		return -EINVAL;
-	}
-	if (w->accelerator.step_barrier && w->run.duration > 0) {
-		snprintf(err, errlen, "%s: accelerator.step_barrier cannot be combined with a duration "
-			 "limit (ranks would stop at different steps)", src);
-		return -EINVAL;
-	}
 	return 0;
 }
 

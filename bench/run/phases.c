@@ -4,6 +4,7 @@
 #include "run/ctx.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -219,11 +220,6 @@ static int train_prepare(struct gf_run_ctx *x)
 				    x->ckpt_phase.bytes_per_checkpoint, x->msg, sizeof(x->msg));
 }
 
-static void step_barrier(void)
-{
-	gf_world_barrier();
-}
-
 /* Deletes of checkpoints that failed (every rank knows the totals): never silent. The run
  * fails (exit 1) with the count, the bytes left and where; summary.json has them too. */
 static int cleanup_failed(struct gf_run_ctx *x)
@@ -287,7 +283,8 @@ static int train_run(struct gf_run_ctx *x)
 		.t0_ns = x->t0_ns,
 		.duration_s = x->cli->duration_s > 0 ? x->cli->duration_s : w->run.duration,
 		.stop = x->stop,
-		.step_barrier = w->accelerator.step_barrier ? step_barrier : NULL,
+		.sync = w->accelerator.step_barrier,
+		.step_barrier = w->accelerator.step_barrier ? gf_world_any : NULL,
 		.checkpoint = w->workflow.checkpoint ? train_checkpoint : NULL,
 		.checkpoint_arg = &tc,
 		.checkpoint_errmsg = tc.err,
@@ -357,7 +354,9 @@ static int ckpt_prepare(struct gf_run_ctx *x)
 static int ckpt_run(struct gf_run_ctx *x)
 {
 	const struct gf_workload *w = x->w;
-	double between = w->checkpoint.time_between_checkpoints > 0 ? w->checkpoint.time_between_checkpoints : 0;
+	/* DLIO sleeps the key through utility.sleep, which takes abs() (utility.py:389) before
+	 * every checkpoint-only write and read (main.py:281, :300): the default -1 waits 1 s. */
+	double between = fabs(w->checkpoint.time_between_checkpoints);
 	double bytes = (double)gf_model_written_bytes(w, &x->model, x->world->size);
 	unsigned nw = ckpt_count(w->checkpoint.num_checkpoints_write), nr = ckpt_count(w->checkpoint.num_checkpoints_read);
 	int rc;

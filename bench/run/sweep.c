@@ -187,11 +187,6 @@ int gf_sweep_prepare(struct gf_run_ctx *x)
 	return 0;
 }
 
-static void step_barrier(void)
-{
-	gf_world_barrier();
-}
-
 /* AU of each full interval of the merged series, all accelerators: the steadiness test's
  * input. Returns the number of intervals in au (at most max), the partial last one left out. */
 static size_t interval_au(const struct gf_run_summary *s, double *au, size_t max)
@@ -326,7 +321,8 @@ static int measure(struct gf_run_ctx *x, unsigned n, const char *value, double s
 	cfg = (struct gf_train_cfg){
 		.w = &sw->pw, .plan = &sw->plan, .read = &sw->read, .rank = x->world->rank,
 		.duration_s = secs, .stop = x->stop, .progress = x->prog,
-		.step_barrier = sw->pw.accelerator.step_barrier ? step_barrier : NULL,
+		.sync = sw->pw.accelerator.step_barrier,
+		.step_barrier = sw->pw.accelerator.step_barrier ? gf_world_any : NULL,
 	};
 	split_words(&sw->plan, split, sizeof(split));
 	if (value)

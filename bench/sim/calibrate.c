@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "exit.h"
+#include "model/plan.h"
 #include "model/units.h"
 #include "results/doc.h"
 #include "results/load.h"
@@ -75,7 +76,7 @@ static void load_loader(struct gf_doc *j, struct gf_calib_run *r)
 	l->epochs = (uint64_t)(total / steps);
 	l->accels = per_rank >= 1 ? (unsigned)per_rank : 1;
 	l->threads = (unsigned)threads;
-	l->prefetch = (uint64_t)prefetch;
+	l->prefetch = gf_plan_in_flight(GF_LOADER_WORKER, (uint64_t)threads, (uint64_t)prefetch);
 	l->exclude_start = (uint64_t)xs;
 	l->exclude_end = (uint64_t)xe;
 	l->compute_s = num(j, GF_F_PLAN_COMPUTE_S);

@@ -205,7 +205,7 @@ diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "training with checkpoints l
 # first run nor its kept checkpoints); the user deletes the prefix at last.
 spread=(--quiet --set target.prefix_spread=16 --set model.model_size_bytes=8MiB --set checkpoint.type=all_ranks
 	--set checkpoint.keep=true)
-restore=(--set workflow.train=false --set workflow.checkpoint=true --set checkpoint.num_checkpoints_write=0
+restore=(--set workflow.train=false --set workflow.checkpoint=true --set checkpoint.num_checkpoints_write=0 --set checkpoint.time_between_checkpoints=0
 	--set checkpoint.num_checkpoints_read=1 --set dataset.keep_files=false)
 gf 2 run "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp1" "${spread[@]}" --set workflow.checkpoint=true \
 	--set checkpoint.steps_between_checkpoints=16 --set train.computation_time=5ms >"$TMP/sp" 2>&1 || { bad "spread run failed"; cat "$TMP/sp"; }
