@@ -53,8 +53,8 @@ expect() {
 }
 
 finish() {
-	if grep -q "internal error" "$TMP/gf.stderr" 2>/dev/null; then
-		bad "gpufeed said internal error: $(grep -m3 "internal error" "$TMP/gf.stderr")"
+	if grep -q "gpufeed: internal error" "$TMP/gf.stderr" 2>/dev/null; then
+		bad "gpufeed said internal error: $(grep -m3 "gpufeed: internal error" "$TMP/gf.stderr")"
 	fi
 	if [ "$failures" -eq 0 ]; then
 		echo "all checks passed"

@@ -49,7 +49,7 @@ gf 2 run "$SMALL" "${fast[@]}" --set reader.preprocess_time=25ms --require-fed >
 rc=$?
 [ $rc -eq 3 ] && grep -q "require-fed: not FED: the verdict is STARVED" "$TMP/out" && ok "--require-fed on STARVED: exit 3" ||
 	{ bad "--require-fed STARVED: exit $rc"; cat "$TMP/out"; }
-gf 2 run "$SMALL" "${fast[@]}" --set train.epochs=8 --require-fed >"$TMP/out" 2>&1
+gf 2 run "$SMALL" "${fast[@]}" --set train.epochs=6 --set train.computation_time=40ms --require-fed >"$TMP/out" 2>&1
 rc=$?
 [ $rc -eq 3 ] && grep -q "page cache" "$TMP/out" && ok "--require-fed on FED from the page cache: exit 3" ||
 	{ bad "--require-fed page cache: exit $rc"; cat "$TMP/out"; }
