@@ -110,6 +110,20 @@ static double num(struct json_object *o, const char *ptr)
 	return gf_json_num(o, ptr, &v) ? v : NAN;
 }
 
+/* The node counts simulate left out, and why. */
+static void skipped(FILE *o, struct json_object *s)
+{
+	struct json_object *nodes = get(s, "/skipped/nodes");
+	size_t n = nodes && json_object_is_type(nodes, json_type_array) ? json_object_array_length(nodes) : 0;
+
+	if (!n)
+		return;
+	fprintf(o, "  skipped: ");
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%s%d", i ? ", " : "", json_object_get_int(json_object_array_get_idx(nodes, i)));
+	fprintf(o, " node%s: %s\n", n == 1 ? "" : "s", gf_json_str(s, "/skipped/why", "?"));
+}
+
 static void header(FILE *o, struct json_object *s, struct json_object *p0)
 {
 	char a[32], b[32];
@@ -129,8 +143,9 @@ static void header(FILE *o, struct json_object *s, struct json_object *p0)
 	if (get(p0, "/checkpoint")) {
 		gf_format_size((uint64_t)fmax(0, num(p0, "/checkpoint/unscaled_bytes")), a, sizeof(a));
 		fprintf(o, "  checkpoint: %s", a);
+		/* "406 B" would read as bytes beside the size. */
 		if (params > 0)
-			fprintf(o, ", %.*f B parameters, tensor %.0f x pipeline %.0f, ZeRO %.0f%s",
+			fprintf(o, ", %.*f billion parameters, tensor %.0f x pipeline %.0f, ZeRO %.0f%s",
 				params >= 1e11 ? 0 : params >= 1e10 ? 1 : 2, params / 1e9, num(p0, "/checkpoint/tensor"),
 				num(p0, "/checkpoint/pipeline"), num(p0, "/checkpoint/zero_stage"),
 				gf_json_bool(s, "/data_parallel_follows_ranks", false)
@@ -141,6 +156,7 @@ static void header(FILE *o, struct json_object *s, struct json_object *p0)
 		gf_format_rate(num(p0, "/train/demand_read_bytes_per_s_per_accelerator"), a, sizeof(a));
 		fprintf(o, "  training reads: %s per accelerator\n", a);
 	}
+	skipped(o, s);
 }
 
 /* Fewer counted steps than this an accelerator and a run's AU says more about what its
