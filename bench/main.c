@@ -9,6 +9,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/table.h"
+#include "results/folder.h"
 #include "run/keys_cmd.h"
 #include "run/run.h"
 #include "sim/simulate.h"
@@ -29,6 +30,29 @@ static int launcher_rank(void)
 	return 0;
 }
 
+/* gpufeed simulate: the simulator computes and writes its results folder; its report (the
+ * table printed here, the plot, report.html) is drawn as any results folder's is. */
+static int simulate(int argc, char **argv)
+{
+	struct gf_sim_outcome o;
+	char err[4600];
+	int rc = gf_cmd_simulate(argc, argv, stdout, stderr, &o);
+
+	if (rc || !o.partial[0])
+		return rc;
+	rc = gf_report_write(o.partial, o.plot, NULL, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "gpufeed: no report written: %s\n", err);
+	else if (!o.quiet)
+		gf_report_print(o.partial, stdout);
+	if (!rc && (rc = gf_results_finish(o.partial, o.final)))
+		fprintf(stderr, "gpufeed: renaming %s: %s\n", o.partial, strerror(-rc));
+	if (rc)
+		return GF_EXIT_FAILED;
+	printf("\nresults: %s\n", o.final);
+	return GF_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct gf_cli cli;
@@ -44,7 +68,7 @@ int main(int argc, char **argv)
 	case GF_CMD_REPORT: return gf_cmd_report(argc, argv, stdout, stderr);
 	case GF_CMD_COMPARE: return gf_cmd_compare(argc, argv, stdout, stderr);
 	case GF_CMD_TABLE: return gf_cmd_table(argc, argv, stdout, stderr);
-	case GF_CMD_SIMULATE: return gf_cmd_simulate(argc, argv, stdout, stderr);
+	case GF_CMD_SIMULATE: return simulate(argc, argv);
 	case GF_CMD_KEYS: return gf_cmd_keys(argc, argv, stdout, stderr);
 	default: break;
 	}

@@ -13,8 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "report/load.h"
 #include "report/page.h"
+#include "results/doc.h"
+#include "results/load.h"
 
 /* A plot larger than this is left out with a note (gnuplot's 1600x900 PNGs are 50-150 KB). */
 #define PNG_MAX_BYTES (8u << 20)
@@ -62,6 +63,8 @@ static const char *const css =
 	"summary{cursor:pointer;font-weight:600}\n"
 	"pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:.5em 0}\n"
 	".foot{color:#57606a;font-size:.9em;margin-top:2em}\n"
+	".qual{display:inline-block;font-size:.8em;color:var(--warn);background:var(--warn-bg);border-radius:3px;"
+	"padding:0 .35em;margin-left:.3em}\n"
 	"@media (max-width:700px){th,td.v,td.n{display:block;width:auto;border:0;padding:.1em .3em}"
 	"tr{display:block;border-bottom:1px solid #e6e9ed;padding:.3em 0}}\n"
 	"@media print{body{max-width:none;padding:0;font-size:11pt}.card,.warnings{-webkit-print-color-adjust:exact;"
@@ -81,6 +84,12 @@ static void rows(FILE *o, const struct gf_page_row *r, int n)
 		}
 		fputc('>', o);
 		gf_html_esc(o, r[i].value);
+		if (r[i].qual[0]) {
+			/* The validity flags that qualify this figure, beside it wherever it is shown. */
+			fputs(" <span class=\"qual\">", o);
+			gf_html_esc(o, r[i].qual);
+			fputs("</span>", o);
+		}
 		fputs("</td><td class=\"n\">", o);
 		gf_html_esc(o, r[i].note);
 		fputs("</td></tr>\n", o);
@@ -254,18 +263,17 @@ static void kv_table(FILE *o, struct json_object *obj)
 	fputs("</table>\n", o);
 }
 
-static void folded(FILE *o, struct json_object *s)
+static void folded(FILE *o, struct gf_doc *s)
 {
-	struct json_object *w = NULL, *env = NULL, *tgt = NULL;
+	struct json_object *w = gf_obj(s, GF_F_WORKLOAD), *env = gf_obj(s, GF_F_ENV), *tgt = gf_obj(s, GF_F_TARGET);
 
-	if (!json_pointer_get(s, "/environment", &env)) {
+	if (env) {
 		fputs("<details id=\"environment\"><summary>Environment and target</summary>\n", o);
 		kv_table(o, env);
-		if (!json_pointer_get(s, "/target", &tgt))
-			kv_table(o, tgt);
+		kv_table(o, tgt);
 		fputs("</details>\n", o);
 	}
-	if (!json_pointer_get(s, "/workload", &w)) {
+	if (w) {
 		fputs("<details id=\"workload\"><summary>Resolved workload (every key, after defaults and --set)</summary>\n<pre>", o);
 		gf_html_esc(o, json_object_to_json_string_ext(w, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		fputs("</pre></details>\n", o);
@@ -284,6 +292,11 @@ static void diagnosis(FILE *o, const char *id, const char *head, const struct gf
 		gf_html_esc(o, d->evidence[i]);
 		fputs("</li>\n", o);
 	}
+	for (int i = 0; i < d->nnotes; i++) {
+		fputs("<li class=\"note\"><b>Note:</b> ", o);
+		gf_html_esc(o, d->notes[i]);
+		fputs("</li>\n", o);
+	}
 	fputs("</ul>\n<p><b>Next step:</b> ", o);
 	gf_html_esc(o, d->next_step[0] ? d->next_step : d->summary);
 	fputs("</p>\n<details><summary>Why not the other classes</summary><ul class=\"hints\">\n", o);
@@ -296,7 +309,7 @@ static void diagnosis(FILE *o, const char *id, const char *head, const struct gf
 	fputs("</ul></details>\n", o);
 }
 
-static int write_page(FILE *o, const char *dir, struct json_object *s, const struct gf_page *p, const char *drawn)
+static int write_page(FILE *o, const char *dir, struct gf_doc *s, const struct gf_page *p, const char *drawn)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gpufeed report: ", o);
@@ -339,7 +352,7 @@ static int write_page(FILE *o, const char *dir, struct json_object *s, const str
 	return ferror(o) ? -EIO : 0;
 }
 
-int gf_html_write(const char *path, const char *dir, struct json_object *s, const char *plots_note,
+int gf_html_write(const char *path, const char *dir, struct gf_doc *s, const char *plots_note,
 		  const char *drawn)
 {
 	struct gf_page *p = malloc(sizeof(*p));

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-struct json_object;
+struct gf_doc;
 
 /* Write s to o with &, <, >, " and ' as HTML entities: safe in text and in quoted
  * attributes. Every string from a results folder goes through it. */
@@ -25,7 +25,7 @@ int gf_html_png(FILE *o, const char *path, const char *alt);
 /* Write report.html for the run in dir (summary.json parsed as s) to path. plots_note:
  * what plot.c said, may be NULL. drawn: the plots this render drew (plot.h's made_list),
  * the only ones the page shows. Returns 0 or -errno. */
-int gf_html_write(const char *path, const char *dir, struct json_object *s, const char *plots_note,
+int gf_html_write(const char *path, const char *dir, struct gf_doc *s, const char *plots_note,
 		  const char *drawn);
 
 #endif

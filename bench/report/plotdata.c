@@ -2,13 +2,13 @@
 #include "report/plotdata.h"
 
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/load.h"
+#include "results/doc.h"
+#include "results/load.h"
 
 /* --- reading a CSV file by column names --- */
 
@@ -219,27 +219,22 @@ out:
 
 /* --- checkpoint bursts on the timeline --- */
 
-int gf_plotdata_spans(struct json_object *s, const char *timeseries, double iv, const char *out)
+int gf_plotdata_spans(struct gf_doc *s, const char *timeseries, double iv, const char *out)
 {
-	struct json_object *arr = NULL;
+	size_t len = gf_len(s, GF_F_CKPT_BURSTS);
 	int n = 0;
 	FILE *f = fopen(out, "w");
 
 	if (!f)
 		return -errno;
 	fprintf(f, "start_s,end_s,label\n");
-	if (!json_pointer_get(s, "/checkpoint/bursts", &arr) && json_object_is_type(arr, json_type_array)) {
-		size_t len = json_object_array_length(arr);
-		for (size_t i = 0; i < len; i++) {
-			struct json_object *b = json_object_array_get_idx(arr, i);
-			double st, el, ck = (double)i;
-			if (!gf_json_num(b, "/start_s", &st) || !gf_json_num(b, "/burst_s", &el))
-				continue;
-			gf_json_num(b, "/checkpoint", &ck);
-			fprintf(f, "%.6f,%.6f,%s %.0f\n", st, st + el,
-				!strcmp(gf_json_str(b, "/kind", "write"), "restore") ? "restore" : "ckpt", ck);
-			n++;
-		}
+	for (size_t i = 0; i < len; i++) {
+		double st, el, ck = gf_el_num(s, GF_F_BURST_CKPT, i, (double)i);
+		if (!gf_el_get(s, GF_F_BURST_START_S, i, &st) || !gf_el_get(s, GF_F_BURST_S, i, &el))
+			continue;
+		fprintf(f, "%.6f,%.6f,%s %.0f\n", st, st + el,
+			!strcmp(gf_el_str(s, GF_F_BURST_KIND, i, "write"), "restore") ? "restore" : "ckpt", ck);
+		n++;
 	}
 	if (!n && timeseries) {
 		/* No start times: the intervals in which a rank was halted for a burst. */
@@ -298,11 +293,11 @@ static void ranks_of(const struct table *t, double b, double *lo, double *med, d
 	free(v);
 }
 
-int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const char *out,
+int gf_plotdata_checkpoint(struct gf_doc *s, const char *ranks_csv, const char *out,
 			   double *max_bw, double *max_s)
 {
 	static const char *const cols[3] = { "burst", "checkpoint", "seconds" };
-	struct json_object *arr = NULL;
+	size_t narr = gf_len(s, GF_F_CKPT_BURSTS);
 	struct table t;
 	size_t nb = 0;
 	FILE *f;
@@ -313,10 +308,7 @@ int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const c
 	if (rc && rc != -ENOENT)
 		return rc;
 	rc = 0;
-	if (!json_pointer_get(s, "/checkpoint/bursts", &arr) && json_object_is_type(arr, json_type_array))
-		nb = json_object_array_length(arr);
-	else
-		arr = NULL;
+	nb = narr;
 	for (size_t i = 0; i < t.n; i++)
 		if (cell(&t, i, 0) >= 0 && cell(&t, i, 0) + 1 > (double)nb)
 			nb = (size_t)cell(&t, i, 0) + 1;
@@ -327,8 +319,8 @@ int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const c
 	}
 	fprintf(f, "burst,kind,label,checkpoint,restore,fastest_s,median_s,slowest_s,bytes_per_s\n");
 	for (size_t b = 0; b < nb; b++) {
-		struct json_object *j = arr && b < json_object_array_length(arr) ? json_object_array_get_idx(arr, b) : NULL;
-		const char *kind = j ? gf_json_str(j, "/kind", NULL) : NULL;
+		bool j = b < narr;
+		const char *kind = j ? gf_el_str(s, GF_F_BURST_KIND, b, NULL) : NULL;
 		double ck = NAN, lo = NAN, med = NAN, hi = NAN, bw = NAN;
 		bool from_csv = false;
 
@@ -342,16 +334,16 @@ int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const c
 		if (!kind || (strcmp(kind, "write") && strcmp(kind, "restore")))
 			continue;
 		if (j) {
-			gf_json_num(j, "/checkpoint", &ck);
-			gf_json_num(j, "/bytes_per_s", &bw);
-			from_csv = !gf_json_num(j, "/rank_min_s", &lo) | !gf_json_num(j, "/rank_median_s", &med) |
-				   !gf_json_num(j, "/rank_max_s", &hi);
+			gf_el_get(s, GF_F_BURST_CKPT, b, &ck);
+			gf_el_get(s, GF_F_BURST_BPS, b, &bw);
+			from_csv = !gf_el_get(s, GF_F_BURST_RANK_MIN_S, b, &lo) | !gf_el_get(s, GF_F_BURST_RANK_MEDIAN_S, b, &med) |
+				   !gf_el_get(s, GF_F_BURST_RANK_MAX_S, b, &hi);
 		}
 		if (!j || from_csv)
 			ranks_of(&t, (double)b, &lo, &med, &hi);
 		/* The burst's own time when no rank's time is known: its slowest rank. */
 		if (isnan(hi) && j)
-			gf_json_num(j, "/burst_s", &hi);
+			gf_el_get(s, GF_F_BURST_S, b, &hi);
 		if (!(bw > 0))
 			bw = NAN;
 		if (isnan(ck))

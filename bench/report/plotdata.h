@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct json_object;
+struct gf_doc;
 
 /* A time series' last interval shorter than this share of an interval is left out: too
  * short to say anything (a rate over 50 ms is mostly noise), except when it is the only
@@ -40,7 +40,7 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
  * files). From bursts[].start_s and burst_s; without start times, from the intervals of
  * timeseries (NULL: none) with checkpoint_s > 0, adjacent ones merged. Returns the number
  * of spans written or -errno. */
-int gf_plotdata_spans(struct json_object *s, const char *timeseries, double iv, const char *out);
+int gf_plotdata_spans(struct gf_doc *s, const char *timeseries, double iv, const char *out);
 
 /* One row per checkpoint burst, in order:
  *   burst,kind,label,checkpoint,restore,fastest_s,median_s,slowest_s,bytes_per_s
@@ -48,7 +48,7 @@ int gf_plotdata_spans(struct json_object *s, const char *timeseries, double iv, 
  * them, else from ranks_csv (checkpoint_ranks.csv) over ranks with a time above zero.
  * bytes_per_s is NaN when unknown. Returns the bursts written or -errno; *max_bw and
  * *max_s get the largest bandwidth and time. */
-int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const char *out,
+int gf_plotdata_checkpoint(struct gf_doc *s, const char *ranks_csv, const char *out,
 			   double *max_bw, double *max_s);
 
 /* latency.csv as percentile curves for the latency plot: curves gets

@@ -21,7 +21,7 @@
 #include "model/units.h"
 #include "model/yaml.h"
 #include "mpi/world.h"
-#include "report/summary.h"
+#include "results/summary.h"
 #include "run/ctx.h"
 #include "run/figures.h"
 #include "run/iohook.h"

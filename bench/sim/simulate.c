@@ -15,10 +15,10 @@
 #include "model/model.h"
 #include "model/units.h"
 #include "model/yaml.h"
-#include "report/results.h"
-#include "report/simulated.h"
+#include "results/folder.h"
+#include "results/put.h"
+#include "results/simulated.h"
 #include "sim/calibrate.h"
-#include "sim/out.h"
 #include "sim/point.h"
 #include "sim/system.h"
 
@@ -489,14 +489,14 @@ static struct json_object *summary_json(const struct sweep *s)
 	json_object_object_add(root, "workload", gf_workload_to_json(&s->w));
 	json_object_object_add(root, "system", gf_system_to_json(&s->sys));
 	json_object_object_add(root, "data_parallel_follows_ranks", json_object_new_boolean(s->data_follows));
-	if (s->nskipped) {
-		struct json_object *sk = json_object_new_object(), *nodes = json_object_new_array();
-		for (int i = 0; i < s->nskipped; i++)
-			json_object_array_add(nodes, json_object_new_int((int)s->skipped[i]));
-		json_object_object_add(sk, "nodes", nodes);
-		json_object_object_add(sk, "why", json_object_new_string(s->skip_why));
-		json_object_object_add(root, "skipped", sk);
+	for (int i = 0; i < s->nskipped; i++) {
+		struct json_object *e = json_object_new_object();
+		gf_put_el_int(e, GF_F_SIM_SKIPPED_NODES, s->skipped[i]);
+		gf_put_el_int(e, GF_F_SIM_SKIPPED_RANKS, (int64_t)s->skipped[i] * s->sys.clients.ranks_per_node);
+		json_object_array_add(gf_put_at(root, GF_F_SIM_SKIPPED), e);
 	}
+	if (s->nskipped)
+		gf_put_str(root, GF_F_SIM_SKIPPED_WHY, s->skip_why);
 	for (int i = 0; i < s->npts; i++)
 		json_object_array_add(pts, point_json(&s->sys, &s->pts[i]));
 	json_object_object_add(root, "points", pts);
@@ -563,41 +563,33 @@ static int write_system(const char *dir, const struct gf_system *sys)
 	return rc;
 }
 
-static int write_results(const struct args *a, struct sweep *s, struct json_object *j, FILE *out, FILE *errf)
+/* The results folder, written as a run's is (results/folder.h) and left .partial: the
+ * command's caller renders its report (the table, the plot, report.html) and renames it. */
+static int write_results(const struct args *a, struct sweep *s, struct json_object *j, struct gf_sim_outcome *o,
+			 FILE *errf)
 {
-	char partial[4096], final[4096], title[512], what[64];
-	int rc = gf_results_create(a->results, s->name, "simulate", NULL, partial, sizeof(partial), final,
-				   sizeof(final));
+	int rc = gf_results_create(a->results, s->name, "simulate", NULL, o->partial, sizeof(o->partial), o->final,
+				   sizeof(o->final));
 
 	if (rc) {
 		fprintf(errf, "gpufeed: cannot create a results folder under %s: %s\n", a->results, strerror(-rc));
 		return rc;
 	}
-	rc = gf_sim_out_json(partial, "summary.json", j);
+	rc = gf_results_write_json(o->partial, "summary.json", j);
 	if (!rc)
-		rc = write_csv(partial, s);
+		rc = write_csv(o->partial, s);
 	if (!rc)
-		rc = write_system(partial, &s->sys);
+		rc = write_system(o->partial, &s->sys);
 	if (rc) {
-		fprintf(errf, "gpufeed: writing %s: %s\n", partial, strerror(-rc));
+		fprintf(errf, "gpufeed: writing %s: %s\n", o->partial, strerror(-rc));
 		return rc;
 	}
-	snprintf(title, sizeof(title), "%s on %s", s->name, s->sys.name);
-	gf_simulated_plot_what(j, what, sizeof(what));
-	if (a->no_plot)
-		gf_sim_out_note(partial, "no plot: --no-plot was given; sweep.csv holds the data");
-	else if (gf_sim_out_plot(partial, "simulate.gp", "sweep.csv", "simulate", title, what))
-		fprintf(errf, "gpufeed: no plot (see %s/plots/NOTE.txt)\n", final);
-	rc = gf_results_finish(partial, final);
-	if (rc) {
-		fprintf(errf, "gpufeed: renaming %s: %s\n", partial, strerror(-rc));
-		return rc;
-	}
-	fprintf(out, "\nresults: %s\n", final);
+	o->plot = !a->no_plot;
+	o->quiet = a->quiet;
 	return 0;
 }
 
-int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
+int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf, struct gf_sim_outcome *o)
 {
 	struct args a;
 	struct sweep *s;
@@ -607,6 +599,7 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 	struct tm tm;
 	int rc;
 
+	memset(o, 0, sizeof(*o));
 	if (parse_args(argc, argv, &a, err, sizeof(err))) {
 		fprintf(errf, "gpufeed: %s\n", err);
 		return GF_EXIT_USAGE;
@@ -643,7 +636,6 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 		free(s);
 		return rc == -ENOMEM ? GF_EXIT_FAILED : GF_EXIT_USAGE;
 	}
-	/* The table from the summary, by the code gpufeed report runs on the folder later. */
 	j = summary_json(s);
 	if (!j) {
 		fprintf(errf, "gpufeed: out of memory\n");
@@ -651,11 +643,9 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 		free(s);
 		return GF_EXIT_FAILED;
 	}
-	if (!a.quiet)
-		gf_simulated_text(out, j);
-	else if (s->nskipped)
+	if (a.quiet && s->nskipped)
 		fprintf(errf, "gpufeed: skipped %d node count(s): %s\n", s->nskipped, s->skip_why);
-	rc = write_results(&a, s, j, out, errf);
+	rc = write_results(&a, s, j, o, errf);
 	json_object_put(j);
 	gf_system_free(&s->sys);
 	free(s);

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/load.h"
+#include "results/load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

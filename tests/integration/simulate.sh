@@ -142,7 +142,7 @@ done
 	>"$TMP/o" 2>&1 && ok "405B over 8..1024 nodes: exit 0" || { bad "405B over 8..1024 nodes failed"; cat "$TMP/o"; }
 sk=$(only_result "$TMP/skip")
 expect "the counts the layout cannot fill are skipped, the rest simulated" "$sk/summary.json" \
-	'.skipped.nodes == [8, 16] and (.skipped.why | test("multiples of 32")) and [.points[].nodes] == [32, 64, 128, 256, 512, 1024] and ([.points[].checkpoint.data] == [1, 2, 4, 8, 16, 32])'
+	'[.skipped[].nodes] == [8, 16] and [.skipped[].ranks] == [64, 128] and (.skipped_why | test("multiples of 32")) and [.points[].nodes] == [32, 64, 128, 256, 512, 1024] and ([.points[].checkpoint.data] == [1, 2, 4, 8, 16, 32])'
 grep -q "^  skipped: 8, 16 nodes: one model replica is tensor 8 x pipeline 32 = 256 ranks" "$TMP/o" &&
 	ok "the table names the skipped counts and why" || { bad "no skipped line"; cat "$TMP/o"; }
 grep -q "406 billion parameters" "$TMP/o" && ! grep -q "[0-9] B parameters" "$TMP/o" &&

@@ -30,8 +30,9 @@ struct gf_slow_node {
 	const char *host;      /* borrowed from the summary */
 	double au_vs_others, au_mean, stall_fraction;
 };
-/* Fills out from summary (json) and returns whether that node is a slow client (2 nodes
+/* Fills out from a summary's nodes and returns whether that node is a slow client (2 nodes
  * or more and au_vs_others < GF_NODES_SLOW). */
-bool gf_nodes_slowest(struct json_object *summary, struct gf_slow_node *out);
+struct gf_doc;
+bool gf_nodes_slowest(struct gf_doc *d, struct gf_slow_node *out);
 
 #endif

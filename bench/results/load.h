@@ -1,5 +1,6 @@
-/* load: reads a results folder back for report, plot and compare, which run without MPI
- * and possibly on another machine than the run: summary.json through json-c, and the
+/* load: reads a results folder back for report, plot, compare, table and simulate
+ * --calibrate, which run without MPI and possibly on another machine than the run: every
+ * file bounded and regular, summary.json as a checked document (results/doc.h), the
  * header and columns of the CSV files. Nothing here writes. */
 #ifndef GF_LOAD_H
 #define GF_LOAD_H
@@ -27,19 +28,19 @@ FILE *gf_load_fopen(const char *path, uint64_t max);
  * exists. Returns 0, or -EINVAL with a message naming the file. */
 int gf_load_check_folder(const char *dir, char *err, size_t errlen);
 
-/* Parse dir/summary.json and check its schema. Returns 0 and *root (json_object_put it),
- * or -errno with a message that says what to do next. A simulation's folder (gpufeed
- * simulate) gives its point as a run summary (report/simulated.h): its only point, or
- * the one that dir names as "DIR:nodes=N". */
-int gf_load_summary(const char *dir, struct json_object **root, char *err, size_t errlen);
-/* The same, but a simulation's summary as it is (schema gpufeed.simulate/1). */
-int gf_load_any(const char *dir, struct json_object **root, char *err, size_t errlen);
+struct gf_doc;
 
-/* The value at a JSON pointer ("/train/au_percent/mean"). Return true when it exists
- * and has the type asked for (numbers: int or double). */
-bool gf_json_num(struct json_object *root, const char *ptr, double *v);
-const char *gf_json_str(struct json_object *root, const char *ptr, const char *fallback);
-bool gf_json_bool(struct json_object *root, const char *ptr, bool fallback);
+/* Read dir/summary.json as a run: bounded, parsed and checked against the schema table
+ * (results/doc.h). A summary of the older schema gpufeed.summary/1 is read as /2 (its
+ * note says so); a simulation's folder (gpufeed simulate) gives its point as a run, its
+ * only point or the one that dir names as "DIR:nodes=N". Returns 0 and *d (gf_doc_free
+ * it), or -errno with a message that says what to do next. */
+int gf_load_run(const char *dir, struct gf_doc **d, char *err, size_t errlen);
+/* The same, but a simulation's summary as it is (schema gpufeed.simulate/1). */
+int gf_load_any(const char *dir, struct gf_doc **d, char *err, size_t errlen);
+/* On f, as command cmd: the document's note (an older schema read) and the figures it
+ * lacks, which every output shows as missing. */
+void gf_load_say_problems(FILE *f, const char *cmd, const struct gf_doc *d);
 
 /* The 0-based index of column name in the header line of a CSV file, -ENOENT when the
  * file has no such column, or another -errno when it cannot be read. */

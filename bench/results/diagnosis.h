@@ -1,8 +1,8 @@
 /* diagnosis: names the bottleneck of a run from the figures of its summary.json, with
  * the figures that support the class, the figures that rule out the others, and the next
- * step, predicted by Little's law where it gives a number. summary.c writes it into
- * summary.json ("diagnosis"); report decides it again from the same figures (as it does
- * the verdict), so a folder written before diagnoses gets one too. Pure: reads JSON only.
+ * step, predicted by Little's law where it gives a number. Worked out once, when the run
+ * ends, from the verdict's own validity flags (a FED run gets notes, never a starvation
+ * class); summary.c writes it into summary.json ("diagnosis") and report reads it back.
  *
  * The loader model behind the rules. A run has Nt = ranks x reader.read_threads reader
  * threads, each keeping d = loader.reads_in_flight_per_thread reads in flight. Per
@@ -16,13 +16,12 @@
  * x threshold.
  *
  * Rules, first match wins (training must have run; otherwise not-diagnosed):
- *  1. checkpoint-bound: checkpoint halts per accelerator >= GF_DIAG_HALT_SHARE of the
+ *  1. fed (AU met the threshold): page-cache-served when the verdict's page-cache flag
+ *     holds (client cache, no O_DIRECT, dataset < 5x client memory), else fed; checkpoint
+ *     halts, which AU leaves out, are a note.
+ *  2. checkpoint-bound: checkpoint halts per accelerator >= GF_DIAG_HALT_SHARE of the
  *     phase and more than the read stall per accelerator (async: wait for the previous
  *     burst counts as halt).
- *  2. fed (AU met the threshold): page-cache-served when the verdict's page-cache rule
- *     holds (client cache, no O_DIRECT, dataset < 5x client memory) and the device, when
- *     known, read under GF_DIAG_DEVICE_READ of what training read (or under
- *     GF_DIAG_DEVICE_NOISE: other processes' reads count there too), else fed.
  *  3. Starved (AU below the threshold, stall > 0):
  *     a. one-slow-client: >= 2 nodes and one's AU mean is below GF_DIAG_SLOW_NODE x the
  *        median of the other nodes' (nodes[].au_vs_others; report/nodes.h says why not
@@ -61,7 +60,7 @@
 
 #include <stdbool.h>
 
-#include "report/nodes.h"
+#include "results/nodes.h"
 
 struct json_object;
 
@@ -80,6 +79,7 @@ struct json_object;
 #define GF_DIAG_IOPS_REQ 65536.0  /* device requests under this mean size: IOPS is the limit named */
 #define GF_DIAG_DEVICE_READ 0.5   /* the device read under this share of what training read: memory served */
 #define GF_DIAG_DEVICE_NOISE (32.0 * 1048576) /* device reads under this may all be other processes' */
+#define GF_DIAG_MEMORY_US 50.0     /* a read p50 under this (us) is memory's, no device's */
 
 enum gf_diag_class {
 	GF_DIAG_NONE = 0, GF_DIAG_FED, GF_DIAG_CONFIG, GF_DIAG_CPU, GF_DIAG_BANDWIDTH, GF_DIAG_LATENCY,
@@ -105,24 +105,34 @@ struct gf_diagnosis {
 	double reader_threads, reads_in_flight_configured, reads_in_flight_mean;
 	double busy_s_per_sample, read_s_per_sample, open_s_per_sample, preprocess_s_per_sample;
 	double needed_samples_per_s, needed_reader_threads;
+	/* A FED run's remarks (checkpoint halts outside AU): no class of their own. */
+	char notes[GF_DIAG_LINES][320];
+	int nnotes;
+	char describes[256];                     /* what run or point it describes; "" the run */
+	char knob_buf[64], also_buf[64];         /* knob and also_key, read back from a summary */
 };
 
 /* "configuration-bound", "client-CPU-bound", ..., "fed", "not-diagnosed". */
 const char *gf_diag_class_name(enum gf_diag_class c);
 
-/* Diagnose the run whose summary.json is s (without its "diagnosis", which is ignored). */
-void gf_diagnose(struct json_object *s, struct gf_diagnosis *d);
+struct gf_doc;
+struct gf_verdict;
 
-/* Diagnose s and add the result to it as "diagnosis"; for a sweep with a count that
- * failed, that point too, as "sweep"/"diagnosis" (gf_diagnose_failing). */
-void gf_diagnosis_into(struct json_object *s);
+/* Diagnose the run whose summary is s, with the verdict v decided for it (its validity
+ * flags, never worked out again here). Called when the run ends (results/summary.c). */
+void gf_diagnose(struct gf_doc *s, const struct gf_verdict *v, struct gf_diagnosis *d);
+/* The diagnosis into summary root as "diagnosis". */
+void gf_diagnosis_put(struct json_object *root, const struct gf_diagnosis *d);
+/* The diagnosis summary s carries ("diagnosis"). */
+void gf_diagnosis_read(struct gf_doc *s, struct gf_diagnosis *d);
 
+/* The diagnosis of a sweep's smallest failing count that summary s carries
+ * ("sweep.diagnosis"); false when it has none. */
+bool gf_diagnosis_read_sweep(struct gf_doc *s, struct gf_diagnosis *d);
 /* A sweep's smallest failing count (summary.json sweep.failing_point: its train and
- * nodes, the rest the run's): what stops the storage feeding one step more than the
- * answer. *accelerators gets the count. false when the summary has no failing point. */
-bool gf_diagnose_failing(struct json_object *s, struct gf_diagnosis *d, double *accelerators);
-
-/* summary.json's "diagnosis" object; NULL when out of memory. */
-struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d);
+ * nodes, the rest the run's), with its own verdict: what stops the storage feeding one
+ * step more than the answer. *accelerators gets the count. Returns 0, -ENOENT when the
+ * summary has no failing point, or -errno. */
+int gf_diagnose_failing(struct gf_doc *s, struct gf_diagnosis *d, double *accelerators);
 
 #endif

@@ -1,5 +1,5 @@
 /* nodes: see nodes.h. */
-#include "report/nodes.h"
+#include "results/nodes.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/summary.h"
+#include "results/doc.h"
+#include "results/put.h"
+#include "results/summary.h"
 
 static int cmp_rate(const void *a, const void *b);
 
@@ -45,11 +47,6 @@ static int cmp_rate(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
-}
-
-static void add_d(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
 }
 
 struct json_object *gf_nodes_json(const struct gf_run_summary *s)
@@ -106,26 +103,25 @@ struct json_object *gf_nodes_json(const struct gf_run_summary *s)
 	if (!arr)
 		goto out;
 	for (int k = 0; k < nn; k++) {
-		struct json_object *o = json_object_new_object(), *au = json_object_new_object();
+		struct json_object *o = json_object_new_object();
 		const char *host = s->hosts && n[k].first_rank < s->ranks
 					   ? s->hosts + (size_t)n[k].first_rank * 256 : "";
-		json_object_object_add(o, "node", json_object_new_int(n[k].node));
-		json_object_object_add(o, "host", json_object_new_string(host));
-		json_object_object_add(o, "ranks", json_object_new_int(n[k].ranks));
-		json_object_object_add(o, "accelerators", json_object_new_int((int)n[k].accels));
-		json_object_object_add(o, "read_bytes", json_object_new_uint64(n[k].bytes));
-		add_d(o, "read_bytes_per_s", n[k].rate);
+		gf_put_el_int(o, GF_F_NODE_NODE, n[k].node);
+		gf_put_el_str(o, GF_F_NODE_HOST, host);
+		gf_put_el_int(o, GF_F_NODE_RANKS, n[k].ranks);
+		gf_put_el_u64(o, GF_F_NODE_ACCELS, n[k].accels);
+		gf_put_el_u64(o, GF_F_NODE_READ_BYTES, n[k].bytes);
+		gf_put_el_num(o, GF_F_NODE_READ_BPS, n[k].rate);
 		/* Each node reads a fixed share over the common phase time, so this stays near 1
 		 * even for a slow node (which stalls, not reads less); au_vs_others and
 		 * stall_fraction show it. */
-		add_d(o, "read_rate_vs_median", median > 0 ? n[k].rate / n[k].accels / median : 0);
-		add_d(o, "au_vs_others", au_vs_others(n, nn, k, rates));
-		add_d(o, "stall_fraction", n[k].accels ? n[k].stall_s / (n[k].accels * el) : 0);
-		add_d(au, "mean", n[k].au_mean);
-		add_d(au, "min", n[k].au_min);
-		add_d(au, "max", n[k].au_max);
-		json_object_object_add(o, "au_percent", au);
-		add_d(o, "stall_s", n[k].stall_s);
+		gf_put_el_num(o, GF_F_NODE_RATE_VS_MEDIAN, median > 0 ? n[k].rate / n[k].accels / median : 0);
+		gf_put_el_num(o, GF_F_NODE_AU_VS_OTHERS, au_vs_others(n, nn, k, rates));
+		gf_put_el_num(o, GF_F_NODE_STALL_FRACTION, n[k].accels ? n[k].stall_s / (n[k].accels * el) : 0);
+		gf_put_el_num(o, GF_F_NODE_AU_MEAN, n[k].au_mean);
+		gf_put_el_num(o, GF_F_NODE_AU_MIN, n[k].au_min);
+		gf_put_el_num(o, GF_F_NODE_AU_MAX, n[k].au_max);
+		gf_put_el_num(o, GF_F_NODE_STALL_S, n[k].stall_s);
 		json_object_array_add(arr, o);
 	}
 out:
@@ -134,31 +130,24 @@ out:
 	return arr;
 }
 
-bool gf_nodes_slowest(struct json_object *summary, struct gf_slow_node *out)
+bool gf_nodes_slowest(struct gf_doc *d, struct gf_slow_node *out)
 {
-	struct json_object *nodes = NULL, *v;
-	size_t nn;
+	size_t nn = gf_len(d, GF_F_NODES);
 
 	memset(out, 0, sizeof(*out));
 	out->node = -1;
 	out->au_vs_others = 1;
-	if (!json_object_object_get_ex(summary, "nodes", &nodes) || !json_object_is_type(nodes, json_type_array))
-		return false;
-	nn = json_object_array_length(nodes);
 	if (nn < 2)
 		return false;
 	for (size_t i = 0; i < nn; i++) {
-		struct json_object *n = json_object_array_get_idx(nodes, i);
-		double r = json_object_object_get_ex(n, "au_vs_others", &v) ? json_object_get_double(v) : 1;
+		double r = gf_el_num(d, GF_F_NODE_AU_VS_OTHERS, i, 1);
 		if (out->node >= 0 && r >= out->au_vs_others)
 			continue;
-		out->node = json_object_object_get_ex(n, "node", &v) ? json_object_get_int(v) : (int)i;
-		out->host = json_object_object_get_ex(n, "host", &v) ? json_object_get_string(v) : "";
+		out->node = (int)gf_el_num(d, GF_F_NODE_NODE, i, (double)i);
+		out->host = gf_el_str(d, GF_F_NODE_HOST, i, "");
 		out->au_vs_others = r;
-		out->stall_fraction = json_object_object_get_ex(n, "stall_fraction", &v) ? json_object_get_double(v) : 0;
-		out->au_mean = 0;
-		if (json_object_object_get_ex(n, "au_percent", &v) && json_object_object_get_ex(v, "mean", &v))
-			out->au_mean = json_object_get_double(v);
+		out->stall_fraction = gf_el_num(d, GF_F_NODE_STALL_FRACTION, i, 0);
+		out->au_mean = gf_el_num(d, GF_F_NODE_AU_MEAN, i, 0);
 	}
 	return out->au_vs_others < GF_NODES_SLOW;
 }

@@ -6,7 +6,8 @@
 
 #include <stdint.h>
 
-#include "report/figures.h"
+#include "results/figures.h"
+#include "results/schema.h"
 
 struct json_object;
 
@@ -17,8 +18,8 @@ double gf_device_queue(const struct gf_fig_device *f);
 /* Mean ms per request; NAN when there was none. */
 double gf_device_await_ms(uint64_t ms, uint64_t requests);
 
-/* The phase's "device" object; NULL when f is not known or out of memory. */
-struct json_object *gf_device_json(const struct gf_fig_device *f);
+/* The phase's device at dev (a GF_DEV figure of results/schema.def), when f is known. */
+void gf_device_put(struct json_object *root, enum gf_fig dev, const struct gf_fig_device *f);
 /* Each phase's device into root's phase objects ("datagen", "ceiling", "train",
  * "checkpoint" when present). */
 void gf_device_into(struct json_object *root, const struct gf_run_summary *s);

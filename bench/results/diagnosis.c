@@ -1,6 +1,7 @@
 /* diagnosis: see diagnosis.h for the rules and thresholds. */
-#include "report/diagnosis.h"
+#include "results/diagnosis.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,8 +9,9 @@
 #include <string.h>
 
 #include "model/units.h"
-#include "report/load.h"
-#include "report/verdict.h"
+#include "results/doc.h"
+#include "results/put.h"
+#include "results/verdict.h"
 
 static const char *const class_names[GF_DIAG_CLASSES] = {
 	[GF_DIAG_NONE] = "not-diagnosed", [GF_DIAG_FED] = "fed",
@@ -43,19 +45,12 @@ struct fig {
 	double cpu_per_sample, cores_total, cpu_cap, dev_cap, ceiling_cap, window, window_cap, batch;
 };
 
-static double num(struct json_object *s, const char *ptr, double fallback)
-{
-	double v;
-
-	return gf_json_num(s, ptr, &v) ? v : fallback;
-}
-
 static double per(double a, double b)
 {
 	return b > 0 ? a / b : 0;
 }
 
-static void slowest_node(struct json_object *s, struct fig *f)
+static void slowest_node(struct gf_doc *s, struct fig *f)
 {
 	struct gf_slow_node n;
 
@@ -66,17 +61,17 @@ static void slowest_node(struct json_object *s, struct fig *f)
 	f->slow_stall = n.stall_fraction;
 }
 
-static void devices(struct json_object *s, struct fig *f)
+static void devices(struct gf_doc *s, struct fig *f)
 {
-	f->dev = json_pointer_get(s, "/train/device", NULL) == 0;
-	f->dev_name = gf_json_str(s, "/train/device/name", "?");
-	f->dev_util = num(s, "/train/device/util_percent", 0) / 100;
-	f->dev_queue = num(s, "/train/device/queue_size", 0);
-	f->dev_rbytes = num(s, "/train/device/read_bytes", 0);
-	f->dev_rreq = num(s, "/train/device/read_requests", 0);
-	f->dev_rawait_s = num(s, "/train/device/read_await_ms", 0) / 1e3;
-	f->dev_el = num(s, "/train/device/elapsed_s", 0);
-	f->c_dev_util = num(s, "/ceiling/device/util_percent", -100) / 100;
+	f->dev = gf_has(s, GF_F_TRAIN_DEV);
+	f->dev_name = gf_str(s, GF_F_TRAIN_DEV_NAME, "?");
+	f->dev_util = gf_num(s, GF_F_TRAIN_DEV_UTIL_PCT, 0) / 100;
+	f->dev_queue = gf_num(s, GF_F_TRAIN_DEV_QUEUE, 0);
+	f->dev_rbytes = gf_num(s, GF_F_TRAIN_DEV_READ_BYTES, 0);
+	f->dev_rreq = gf_num(s, GF_F_TRAIN_DEV_READ_REQS, 0);
+	f->dev_rawait_s = gf_num(s, GF_F_TRAIN_DEV_READ_AWAIT_MS, 0) / 1e3;
+	f->dev_el = gf_num(s, GF_F_TRAIN_DEV_ELAPSED_S, 0);
+	f->c_dev_util = gf_num(s, GF_F_CEILING_DEV_UTIL_PCT, -100) / 100;
 }
 
 /* What bounds the samples/s more reader threads could reach, whatever Little's law
@@ -87,16 +82,16 @@ static void devices(struct json_object *s, struct fig *f)
  * with the suggested threads at 69%, 91% busy), the ceiling's measured rate (more
  * concurrency, same storage).
  * 0 when unknown. */
-static void caps(struct json_object *s, struct fig *f)
+static void caps(struct gf_doc *s, struct fig *f)
 {
-	double cpus = num(s, "/environment/cpus_per_rank", 0), node = num(s, "/environment/cpus_per_node", 0);
-	double rpn = num(s, "/environment/ranks_per_node", f->ranks / (f->nodes > 0 ? f->nodes : 1));
+	double cpus = gf_num(s, GF_F_ENV_CPUS_PER_RANK, 0), node = gf_num(s, GF_F_ENV_CPUS_PER_NODE, 0);
+	double rpn = gf_num(s, GF_F_ENV_RANKS_PER_NODE, f->ranks / (f->nodes > 0 ? f->nodes : 1));
 	double per_node = rpn * cpus, bytes_ps = per(f->bw, f->s);
 
 	if (node > 0 && (per_node <= 0 || per_node > node))
 		per_node = node;
 	f->cores_total = per_node * (f->nodes > 0 ? f->nodes : 1);
-	f->cpu_per_sample = per(num(s, "/train/cpu_s", 0), f->samples);
+	f->cpu_per_sample = per(gf_num(s, GF_F_TRAIN_CPU_S, 0), f->samples);
 	f->cpu_cap = f->cpu_per_sample > 0 ? f->cores_total / f->cpu_per_sample : 0;
 	if (f->dev && f->dev_util >= GF_DIAG_DEVICE_KNOWN && f->dev_queue >= 1 && f->dev_rbytes > 0 && f->samples > 0)
 		f->dev_cap = per(f->dev_rbytes / f->dev_el, f->dev_util) / (f->dev_rbytes / f->samples);
@@ -105,61 +100,60 @@ static void caps(struct json_object *s, struct fig *f)
 	/* A rank's readers run at most reader.prefetch_size steps ahead of its accelerators
 	 * (phase/train.c): that many batches are all the samples it can have in flight, each
 	 * outstanding for its reads' latency (plus open and preprocess). */
-	f->batch = num(s, "/workload/reader/batch_size", 1);
-	f->window = num(s, "/workload/reader/prefetch_size", 0) * f->batch *
+	f->batch = gf_num(s, GF_F_W_BATCH, 1);
+	f->window = gf_num(s, GF_F_W_PREFETCH, 0) * f->batch *
 		    per(f->accels, f->ranks);
 	if (f->window > 0 && f->lat_s * per(f->req, f->samples) + f->open_ps + f->pre > 0)
 		f->window_cap = f->ranks * f->window / (f->lat_s * per(f->req, f->samples) + f->open_ps + f->pre);
 }
 
-static void gather(struct json_object *s, struct fig *f)
+static void gather(struct gf_doc *s, const struct gf_verdict *v, struct fig *f)
 {
-	struct gf_verdict v;
-	double halt = num(s, "/train/checkpoint_halt_s", 0) + num(s, "/checkpoint/async/wait_s", 0);
-	double cpus = num(s, "/environment/cpus_per_rank", 0);
+	double halt = gf_num(s, GF_F_TRAIN_HALT_S, 0) + gf_num(s, GF_F_CKPT_ASYNC_WAIT_S, 0);
+	double cpus = gf_num(s, GF_F_ENV_CPUS_PER_RANK, 0);
 
 	memset(f, 0, sizeof(*f));
-	gf_verdict_of(s, &v);
-	f->measured = v.measured;
-	f->passed = v.passed;
-	f->page_cache = v.v.page_cache;
-	f->ranks = num(s, "/environment/ranks", 1);
-	f->nodes = num(s, "/environment/nodes", 1);
-	f->threads = num(s, "/train/loader/reader_threads", num(s, "/workload/reader/read_threads", 1));
-	f->depth = num(s, "/train/loader/reads_in_flight_per_thread", 1);
-	f->async_queue = num(s, "/workload/target/queue_depth", 0) > 0;
+	/* The verdict's own flags: the diagnosis never disputes the headline. */
+	f->measured = v->measured;
+	f->passed = v->passed;
+	f->page_cache = v->v.page_cache;
+	f->ranks = gf_num(s, GF_F_ENV_RANKS, 1);
+	f->nodes = gf_num(s, GF_F_ENV_NODES, 1);
+	f->threads = gf_num(s, GF_F_TRAIN_LOADER_THREADS, gf_num(s, GF_F_W_READ_THREADS, 1));
+	f->depth = gf_num(s, GF_F_TRAIN_LOADER_DEPTH, 1);
+	f->async_queue = gf_num(s, GF_F_W_QUEUE_DEPTH, 0) > 0;
 	f->nt = f->ranks * (f->threads > 0 ? f->threads : 1);
-	f->accels = num(s, "/train/accelerators", 0);
-	f->el = num(s, "/train/elapsed_s", 0);
-	f->samples = num(s, "/train/samples", 0);
+	f->accels = gf_num(s, GF_F_TRAIN_ACCELS, 0);
+	f->el = gf_num(s, GF_F_TRAIN_ELAPSED_S, 0);
+	f->samples = gf_num(s, GF_F_TRAIN_SAMPLES, 0);
 	f->s = per(f->samples, f->el);
-	f->req = num(s, "/train/read_requests", 0);
-	f->opens = num(s, "/train/files_opened", 0);
-	f->lat_s = num(s, "/train/read_latency_us/mean", 0) / 1e6;
-	f->open_s = num(s, "/train/open_close_latency_us/mean", 0) / 1e6;
-	f->pre = num(s, "/workload/reader/preprocess_time", 0);
+	f->req = gf_num(s, GF_F_TRAIN_REQS, 0);
+	f->opens = gf_num(s, GF_F_TRAIN_OPENS, 0);
+	f->lat_s = gf_num(s, GF_F_TRAIN_LAT_MEAN, 0) / 1e6;
+	f->open_s = gf_num(s, GF_F_TRAIN_OPEN_LAT_MEAN, 0) / 1e6;
+	f->pre = gf_num(s, GF_F_W_PREPROCESS_S, 0);
 	f->read_ps = f->lat_s * per(f->req, f->samples) / (f->depth > 0 ? f->depth : 1);
 	f->open_ps = f->open_s * per(f->opens, f->samples);
 	f->busy = f->read_ps + f->open_ps + f->pre;
 	f->busy_share = per(f->busy * f->s, f->nt);
 	f->inflight = per(f->req, f->el) * f->lat_s;
-	f->thr = num(s, "/train/au_threshold_percent", 0) / 100;
-	f->demand = per(f->accels * num(s, "/workload/reader/batch_size", 1), num(s, "/plan/compute_s_per_step", 0));
+	f->thr = gf_num(s, GF_F_TRAIN_AU_THRESHOLD, 0) / 100;
+	f->demand = per(f->accels * gf_num(s, GF_F_W_BATCH, 1), gf_num(s, GF_F_PLAN_COMPUTE_S, 0));
 	f->need = f->demand * f->thr;
 	f->halt = per(halt, f->accels);
-	f->stall = per(num(s, "/train/stall_s", 0), f->accels);
-	f->cpu_per_rank = per(num(s, "/train/cpu_s", 0), f->el * f->ranks);
+	f->stall = per(gf_num(s, GF_F_TRAIN_STALL_S, 0), f->accels);
+	f->cpu_per_rank = per(gf_num(s, GF_F_TRAIN_CPU_S, 0), f->el * f->ranks);
 	f->cores = cpus > 0 && cpus < f->threads ? cpus : f->threads;
-	f->bw = num(s, "/train/read_bytes_per_s", 0);
-	f->demand_bw = num(s, "/train/demand_read_bytes_per_s", 0);
-	f->read_bytes = num(s, "/train/read_bytes", 0);
+	f->bw = gf_num(s, GF_F_TRAIN_READ_BPS, 0);
+	f->demand_bw = gf_num(s, GF_F_TRAIN_DEMAND_BPS, 0);
+	f->read_bytes = gf_num(s, GF_F_TRAIN_READ_BYTES, 0);
 	f->req_bytes = per(f->read_bytes, f->req);
-	f->s3 = json_pointer_get(s, "/s3", NULL) == 0; /* summary.c writes "s3" for s3:// targets only */
-	f->ttfb_share = per(num(s, "/s3/phases/train/ttfb_us/mean", 0), num(s, "/s3/phases/train/total_us/mean", 0));
-	f->ceiling = json_pointer_get(s, "/ceiling", NULL) == 0;
-	f->c_lat = num(s, "/ceiling/read_latency_us/mean", 0) / 1e6;
-	f->c_inflight = num(s, "/ceiling/read_requests_per_s", 0) * f->c_lat;
-	f->c_bw = num(s, "/ceiling/read_bytes_per_s", 0);
+	f->s3 = gf_has(s, GF_F_S3); /* summary.c writes "s3" for s3:// targets only */
+	f->ttfb_share = per(gf_num(s, GF_F_S3_TRAIN_TTFB_MEAN, 0), gf_num(s, GF_F_S3_TRAIN_TOTAL_MEAN, 0));
+	f->ceiling = gf_has(s, GF_F_CEILING);
+	f->c_lat = gf_num(s, GF_F_CEILING_LAT_MEAN, 0) / 1e6;
+	f->c_inflight = gf_num(s, GF_F_CEILING_REQS_PER_S, 0) * f->c_lat;
+	f->c_bw = gf_num(s, GF_F_CEILING_READ_BPS, 0);
 	slowest_node(s, f);
 	devices(s, f);
 	caps(s, f);
@@ -203,18 +197,28 @@ static void rule_out(const struct fig *f, struct gf_diagnosis *d)
 {
 	char a[32], b[32], c[32];
 
-	out(d, GF_DIAG_CHECKPOINT, "checkpoint halts %s per accelerator (%.0f%% of the phase) against read stalls %s",
-	    gf_format_time(f->halt, a, sizeof(a)), 100 * per(f->halt, f->el), gf_format_time(f->stall, b, sizeof(b)));
+	if (f->passed)
+		out(d, GF_DIAG_CHECKPOINT, "the accelerators were fed: checkpoint halts (%s each) lie outside AU, a "
+		    "note, not a bottleneck of the reads", gf_format_time(f->halt, a, sizeof(a)));
+	else
+		out(d, GF_DIAG_CHECKPOINT, "checkpoint halts %s per accelerator (%.0f%% of the phase) against read "
+		    "stalls %s", gf_format_time(f->halt, a, sizeof(a)), 100 * per(f->halt, f->el),
+		    gf_format_time(f->stall, b, sizeof(b)));
 	out(d, GF_DIAG_FED, "AU %s the threshold%s", f->passed ? "met" : "missed",
 	    f->passed && f->page_cache ? ", but from memory" : "");
-	if (f->dev)
-		out(d, GF_DIAG_PAGE_CACHE, "the device %s read %s while training read %s (%.0f%%)%s", f->dev_name,
-		    gf_format_size((uint64_t)f->dev_rbytes, a, sizeof(a)),
-		    gf_format_size((uint64_t)f->read_bytes, b, sizeof(b)), 100 * per(f->dev_rbytes, f->read_bytes),
-		    f->page_cache ? ", and training starved" : "");
+	/* The verdict's page-cache flag decides this class; the device only adds evidence. */
+	if (f->page_cache)
+		out(d, GF_DIAG_PAGE_CACHE, "the dataset fits the client's page cache, but training starved: reads did "
+		    "not keep up, whatever served them");
 	else
-		out(d, GF_DIAG_PAGE_CACHE, "%s", f->page_cache ? "the dataset fits the client's page cache, but training "
-		    "starved" : "reads bypass the client cache or the dataset is >= 5x client memory");
+		out(d, GF_DIAG_PAGE_CACHE, "reads bypass the client cache (O_DIRECT, or a client that does not cache) or "
+		    "the dataset is at least 5x the client memory");
+	if (f->dev) {
+		size_t n = strlen(d->ruled_out[GF_DIAG_PAGE_CACHE]);
+		snprintf(d->ruled_out[GF_DIAG_PAGE_CACHE] + n, sizeof(d->ruled_out[0]) - n, "; the device %s read %s "
+			 "while training read %s (%.0f%%)", f->dev_name, gf_format_size((uint64_t)f->dev_rbytes, a, sizeof(a)),
+			 gf_format_size((uint64_t)f->read_bytes, b, sizeof(b)), 100 * per(f->dev_rbytes, f->read_bytes));
+	}
 	if (f->slow_node >= 0)
 		out(d, GF_DIAG_SLOW_CLIENT, "the lowest node's AU is %.2fx the other nodes' median (threshold %.2f)",
 		    f->slow_rate, GF_DIAG_SLOW_NODE);
@@ -500,34 +504,36 @@ static bool device_read_it(const struct fig *f)
 	       f->dev_rbytes >= GF_DIAG_DEVICE_NOISE;
 }
 
-static void fed(const struct fig *f, struct json_object *s, struct gf_diagnosis *d)
+static void fed(const struct fig *f, struct gf_doc *s, struct gf_diagnosis *d)
 {
 	char a[32], b[32], c[32];
-	double mem = num(s, "/environment/node_memory_bytes", 0) * (f->nodes > 0 ? f->nodes : 1);
+	double mem = gf_num(s, GF_F_ENV_NODE_MEMORY, 0) * (f->nodes > 0 ? f->nodes : 1);
 
-	d->cls = f->page_cache && !device_read_it(f) ? GF_DIAG_PAGE_CACHE : GF_DIAG_FED;
+	d->cls = f->page_cache ? GF_DIAG_PAGE_CACHE : GF_DIAG_FED;
 	ev(d, "AU %.2f%% meets the %.0f%% threshold; reads %s against a demand of %s",
-	   num(s, "/train/au_percent/mean", 0), 100 * f->thr, gf_format_rate(f->bw, a, sizeof(a)),
+	   gf_num(s, GF_F_TRAIN_AU_MEAN, 0), 100 * f->thr, gf_format_rate(f->bw, a, sizeof(a)),
 	   gf_format_rate(f->demand_bw, b, sizeof(b)));
 	if (d->cls == GF_DIAG_PAGE_CACHE) {
 		if (f->dev)
-			ev(d, "the device %s read %s while training read %s (%.0f%%), busy %.0f%% of the phase",
+			ev(d, "the device %s read %s while training read %s (%.0f%%), busy %.0f%% of the phase%s",
 			   f->dev_name, gf_format_size((uint64_t)f->dev_rbytes, a, sizeof(a)),
 			   gf_format_size((uint64_t)f->read_bytes, b, sizeof(b)), 100 * per(f->dev_rbytes, f->read_bytes),
-			   100 * f->dev_util);
+			   100 * f->dev_util, device_read_it(f) ? ": the device did read, yet a second run may not" : "");
 		ev(d, "dataset %s is under 5x the client memory (%s) and the client caches what it read (%s)",
-		   gf_format_size((uint64_t)num(s, "/plan/dataset_bytes", 0), a, sizeof(a)),
-		   gf_format_size((uint64_t)mem, b, sizeof(b)), gf_json_str(s, "/environment/client_cache/reason", "?"));
-		ev(d, "read latency mean %s, p50 %s: memory speed, not a device's", gf_format_time(f->lat_s, a, sizeof(a)),
-		   gf_format_time(num(s, "/train/read_latency_us/p50", 0) / 1e6, c, sizeof(c)));
+		   gf_format_size((uint64_t)gf_num(s, GF_F_PLAN_DATASET_BYTES, 0), a, sizeof(a)),
+		   gf_format_size((uint64_t)mem, b, sizeof(b)), gf_str(s, GF_F_ENV_CACHE_REASON, "?"));
+		/* Only what the latency shows: a device answers in 50 us at the very best. */
+		if (gf_num(s, GF_F_TRAIN_LAT_P50, 0) < GF_DIAG_MEMORY_US)
+			ev(d, "read latency mean %s, p50 %s: memory speed, not a device's",
+			   gf_format_time(f->lat_s, a, sizeof(a)), gf_format_time(gf_num(s, GF_F_TRAIN_LAT_P50, 0) / 1e6, c, sizeof(c)));
 		step(d, "target.direct", "measure the storage, not memory: target.direct=true (O_DIRECT), or a dataset of "
 		     "at least 5x the client memory (%s; dataset.num_files_train)", gf_format_size((uint64_t)(5 * mem), a,
 											sizeof(a)));
 		return;
 	}
-	if (f->ceiling && num(s, "/ceiling/accelerators_fed", 0) > 0)
+	if (f->ceiling && gf_num(s, GF_F_CEILING_FED, 0) > 0)
 		ev(d, "the storage ceiling feeds about %.0f accelerators; this run had %.0f",
-		   num(s, "/ceiling/accelerators_fed", 0), f->accels);
+		   gf_num(s, GF_F_CEILING_FED, 0), f->accels);
 	step(d, "", "no bottleneck within this demand: raise the accelerators (accelerator.per_rank, ranks) until AU "
 	     "drops below the threshold (gpufeed sweep) to find what this storage feeds");
 }
@@ -562,7 +568,21 @@ static void starved(const struct fig *f, struct gf_diagnosis *d)
 		configuration(f, d);
 }
 
-void gf_diagnose(struct json_object *s, struct gf_diagnosis *d)
+/* A FED run's checkpoint halts: outside AU, so no class of their own; a note with the
+ * goodput they cost. */
+static void halt_note(const struct fig *f, struct gf_doc *s, struct gf_diagnosis *d)
+{
+	char a[32];
+
+	if (f->halt <= 0 || d->nnotes >= GF_DIAG_LINES)
+		return;
+	snprintf(d->notes[d->nnotes++], sizeof(d->notes[0]), "checkpoints halted each accelerator %s (%.0f%% of the "
+		 "phase), outside AU as DLIO counts it; goodput %.1f%% includes them (checkpoint.mode=async "
+		 "overlaps them with training)", gf_format_time(f->halt, a, sizeof(a)), 100 * per(f->halt, f->el),
+		 gf_num(s, GF_F_TRAIN_GOODPUT, 0));
+}
+
+void gf_diagnose(struct gf_doc *s, const struct gf_verdict *v, struct gf_diagnosis *d)
 {
 	struct fig f;
 
@@ -570,25 +590,27 @@ void gf_diagnose(struct json_object *s, struct gf_diagnosis *d)
 	d->knob = "";
 	d->predicted_samples_per_s = d->predicted_read_bytes_per_s = NAN;
 	d->needed_reader_threads = d->knob_value = d->also_value = NAN;
-	if (json_pointer_get(s, "/train", NULL)) {
+	if (!gf_has(s, GF_F_TRAIN)) {
 		d->cls = GF_DIAG_NONE;
 		snprintf(d->summary, sizeof(d->summary), "not-diagnosed: no training phase ran, so no accelerator "
 			 "waited on anything");
 		return;
 	}
-	gather(s, &f);
-	if (f.halt >= GF_DIAG_HALT_SHARE * f.el && f.halt > f.stall && f.el > 0)
-		checkpoint(&f, d);
-	else if (f.measured && f.passed)
+	gather(s, v, &f);
+	/* A FED run gets notes, never a starvation class: the verdict said it was fed. */
+	if (f.measured && f.passed) {
 		fed(&f, s, d);
-	else if (f.measured && f.stall > 0 && f.s > 0)
+		halt_note(&f, s, d);
+	} else if (f.halt >= GF_DIAG_HALT_SHARE * f.el && f.halt > f.stall && f.el > 0) {
+		checkpoint(&f, d);
+	} else if (f.measured && f.stall > 0 && f.s > 0) {
 		starved(&f, d);
-	else {
+	} else {
 		snprintf(d->summary, sizeof(d->summary), "not-diagnosed: AU was not measured or the accelerators never "
 			 "stalled on reads");
 		return;
 	}
-	if (f.page_cache && d->cls != GF_DIAG_PAGE_CACHE && !device_read_it(&f))
+	if (f.page_cache && d->cls != GF_DIAG_PAGE_CACHE)
 		ev(d, "reads may have come from the client's page cache (dataset under 5x client memory)");
 	d->reader_threads = f.nt;
 	d->reads_in_flight_configured = f.nt * f.depth;
@@ -603,107 +625,161 @@ void gf_diagnose(struct json_object *s, struct gf_diagnosis *d)
 		 d->nevidence ? d->evidence[0] : d->next_step);
 }
 
-static void add_num(struct json_object *o, const char *k, double v)
+static const enum gf_fig little[] = {
+	GF_F_DIAG_L_THREADS, GF_F_DIAG_L_CONFIGURED, GF_F_DIAG_L_MEAN, GF_F_DIAG_L_BUSY, GF_F_DIAG_L_READ,
+	GF_F_DIAG_L_OPEN, GF_F_DIAG_L_PREPROCESS, GF_F_DIAG_L_NEEDED, GF_F_DIAG_L_NEEDED_THREADS,
+};
+
+static double *little_of(struct gf_diagnosis *d, int i)
 {
-	json_object_object_add(o, k, isfinite(v) ? json_object_new_double(v) : NULL);
+	double *v[] = { &d->reader_threads, &d->reads_in_flight_configured, &d->reads_in_flight_mean,
+			&d->busy_s_per_sample, &d->read_s_per_sample, &d->open_s_per_sample,
+			&d->preprocess_s_per_sample, &d->needed_samples_per_s, &d->needed_reader_threads };
+	return v[i];
 }
 
-struct json_object *gf_diagnosis_json(const struct gf_diagnosis *d)
+/* The diagnosis at base: GF_F_DIAG of a run, or a sweep's failing point's (the same
+ * members under base's path). */
+void gf_diagnosis_put(struct json_object *o, const struct gf_diagnosis *dg)
 {
-	struct json_object *o = json_object_new_object(), *e = json_object_new_array();
-	struct json_object *r = json_object_new_object(), *l = json_object_new_object();
+	struct gf_diagnosis *d = (struct gf_diagnosis *)dg;
+	struct json_object *e, *r, *n;
 
-	if (!o || !e || !r || !l) {
-		json_object_put(o);
-		json_object_put(e);
-		json_object_put(r);
-		json_object_put(l);
-		return NULL;
-	}
-	json_object_object_add(o, "class", json_object_new_string(gf_diag_class_name(d->cls)));
-	json_object_object_add(o, "summary", json_object_new_string(d->summary));
+	gf_put_str(o, GF_F_DIAG_CLASS, gf_diag_class_name(d->cls));
+	gf_put_str(o, GF_F_DIAG_SUMMARY, d->summary);
+	e = gf_put_at(o, GF_F_DIAG_EVIDENCE);
 	for (int i = 0; i < d->nevidence; i++)
 		json_object_array_add(e, json_object_new_string(d->evidence[i]));
-	json_object_object_add(o, "evidence", e);
+	n = gf_put_at(o, GF_F_DIAG_NOTES);
+	for (int i = 0; i < d->nnotes; i++)
+		json_object_array_add(n, json_object_new_string(d->notes[i]));
+	r = gf_put_at(o, GF_F_DIAG_RULED_OUT);
 	for (int c = 1; c < GF_DIAG_CLASSES; c++)
 		if (d->ruled_out[c][0])
 			json_object_object_add(r, gf_diag_class_name(c), json_object_new_string(d->ruled_out[c]));
-	json_object_object_add(o, "ruled_out", r);
-	json_object_object_add(o, "next_step", json_object_new_string(d->next_step));
-	json_object_object_add(o, "knob", d->knob && d->knob[0] ? json_object_new_string(d->knob) : NULL);
-	add_num(o, "knob_value", d->knob_value);
+	gf_put_str(o, GF_F_DIAG_NEXT, d->next_step);
+	if (d->knob && d->knob[0])
+		gf_put_str(o, GF_F_DIAG_KNOB, d->knob);
+	else
+		gf_put_null(o, GF_F_DIAG_KNOB);
+	gf_put_num(o, GF_F_DIAG_KNOB_VALUE, d->knob_value);
 	if (d->also_key) {
 		struct json_object *a = json_object_new_object();
-		if (a)
-			json_object_object_add(a, d->also_key, json_object_new_double(d->also_value));
-		json_object_object_add(o, "also", a);
+		json_object_object_add(a, d->also_key, json_object_new_double(d->also_value));
+		gf_put_json(o, GF_F_DIAG_ALSO, a);
 	} else {
-		json_object_object_add(o, "also", NULL);
+		gf_put_null(o, GF_F_DIAG_ALSO);
 	}
-	add_num(o, "predicted_samples_per_s", d->predicted_samples_per_s);
-	add_num(o, "predicted_read_bytes_per_s", d->predicted_read_bytes_per_s);
-	json_object_object_add(o, "predicted_cap", d->predicted_cap ? json_object_new_string(d->predicted_cap) : NULL);
-	json_object_object_add(o, "storage_limit", d->storage_limit ? json_object_new_string(d->storage_limit) : NULL);
-	if (d->cls != GF_DIAG_NONE) {
-		add_num(l, "reader_threads", d->reader_threads);
-		add_num(l, "reads_in_flight_configured", d->reads_in_flight_configured);
-		add_num(l, "reads_in_flight_mean", d->reads_in_flight_mean);
-		add_num(l, "busy_s_per_sample", d->busy_s_per_sample);
-		add_num(l, "read_s_per_sample", d->read_s_per_sample);
-		add_num(l, "open_s_per_sample", d->open_s_per_sample);
-		add_num(l, "preprocess_s_per_sample", d->preprocess_s_per_sample);
-		add_num(l, "needed_samples_per_s", d->needed_samples_per_s);
-		add_num(l, "needed_reader_threads", d->needed_reader_threads);
-	}
-	json_object_object_add(o, "little", l);
-	return o;
+	gf_put_num(o, GF_F_DIAG_PRED_SAMPLES, d->predicted_samples_per_s);
+	gf_put_num(o, GF_F_DIAG_PRED_BPS, d->predicted_read_bytes_per_s);
+	if (d->predicted_cap)
+		gf_put_str(o, GF_F_DIAG_PRED_CAP, d->predicted_cap);
+	else
+		gf_put_null(o, GF_F_DIAG_PRED_CAP);
+	if (d->storage_limit)
+		gf_put_str(o, GF_F_DIAG_STORAGE_LIMIT, d->storage_limit);
+	else
+		gf_put_null(o, GF_F_DIAG_STORAGE_LIMIT);
+	gf_put_at(o, GF_F_DIAG_LITTLE);
+	for (size_t i = 0; d->cls != GF_DIAG_NONE && i < sizeof(little) / sizeof(little[0]); i++)
+		gf_put_num(o, little[i], *little_of(d, (int)i));
+	if (d->describes[0])
+		gf_put_str(o, GF_F_DIAG_DESCRIBES, d->describes);
 }
 
-bool gf_diagnose_failing(struct json_object *s, struct gf_diagnosis *d, double *accelerators)
+void gf_diagnosis_read(struct gf_doc *s, struct gf_diagnosis *d)
 {
-	struct json_object *fp = NULL, *t = NULL, *n = NULL, *v;
+	struct json_object *r = gf_obj(s, GF_F_DIAG_RULED_OUT), *a = gf_obj(s, GF_F_DIAG_ALSO);
+	const char *cls = gf_str(s, GF_F_DIAG_CLASS, "not-diagnosed");
 
-	*accelerators = num(s, "/sweep/failing_point/accelerators", 0);
-	if (json_pointer_get(s, "/sweep/failing_point", &fp) || !fp || !json_object_object_get_ex(fp, "train", &t) ||
-	    !t || !(v = json_object_new_object()))
+	memset(d, 0, sizeof(*d));
+	d->knob = "";
+	d->predicted_samples_per_s = d->predicted_read_bytes_per_s = d->knob_value = d->also_value = NAN;
+	for (int c = 0; c < GF_DIAG_CLASSES; c++)
+		if (!strcmp(cls, class_names[c]))
+			d->cls = (enum gf_diag_class)c;
+	snprintf(d->summary, sizeof(d->summary), "%s", gf_str(s, GF_F_DIAG_SUMMARY, ""));
+	for (size_t i = 0; i < gf_len(s, GF_F_DIAG_EVIDENCE) && d->nevidence < GF_DIAG_LINES; i++)
+		snprintf(d->evidence[d->nevidence++], sizeof(d->evidence[0]), "%s",
+			 json_object_get_string(json_object_array_get_idx(gf_obj(s, GF_F_DIAG_EVIDENCE), i)));
+	for (size_t i = 0; i < gf_len(s, GF_F_DIAG_NOTES) && d->nnotes < GF_DIAG_LINES; i++)
+		snprintf(d->notes[d->nnotes++], sizeof(d->notes[0]), "%s",
+			 json_object_get_string(json_object_array_get_idx(gf_obj(s, GF_F_DIAG_NOTES), i)));
+	for (int c = 1; r && c < GF_DIAG_CLASSES; c++) {
+		struct json_object *t;
+		if (json_object_object_get_ex(r, class_names[c], &t) && json_object_is_type(t, json_type_string))
+			snprintf(d->ruled_out[c], sizeof(d->ruled_out[0]), "%s", json_object_get_string(t));
+	}
+	snprintf(d->next_step, sizeof(d->next_step), "%s", gf_str(s, GF_F_DIAG_NEXT, ""));
+	snprintf(d->knob_buf, sizeof(d->knob_buf), "%s", gf_str(s, GF_F_DIAG_KNOB, ""));
+	d->knob = d->knob_buf;
+	d->knob_value = gf_nan(s, GF_F_DIAG_KNOB_VALUE);
+	if (a) {
+		json_object_object_foreach(a, key, val) {
+			snprintf(d->also_buf, sizeof(d->also_buf), "%s", key);
+			d->also_key = d->also_buf;
+			d->also_value = json_object_get_double(val);
+			break;
+		}
+	}
+	d->predicted_samples_per_s = gf_nan(s, GF_F_DIAG_PRED_SAMPLES);
+	d->predicted_read_bytes_per_s = gf_nan(s, GF_F_DIAG_PRED_BPS);
+	snprintf(d->describes, sizeof(d->describes), "%s", gf_str(s, GF_F_DIAG_DESCRIBES, ""));
+	for (size_t i = 0; i < sizeof(little) / sizeof(little[0]); i++)
+		*little_of(d, (int)i) = gf_nan(s, little[i]);
+}
+
+bool gf_diagnosis_read_sweep(struct gf_doc *s, struct gf_diagnosis *d)
+{
+	struct json_object *o = gf_obj(s, GF_F_SWEEP_DIAG), *v;
+	struct gf_doc *p = NULL;
+	char err[256];
+
+	if (!o || !(v = json_object_new_object()))
 		return false;
+	/* The same members as the run's diagnosis, read as one. */
+	json_object_object_add(v, "diagnosis", json_object_get(o));
+	if (gf_doc_make(v, "sweep.diagnosis", false, true, &p, err, sizeof(err))) {
+		json_object_put(v);
+		return false;
+	}
+	json_object_put(v);
+	gf_diagnosis_read(p, d);
+	gf_doc_free(p);
+	return true;
+}
+
+/* A sweep's smallest failing count as a run: the run's summary with the point's training
+ * and nodes in place of the answer's, its own verdict decided, and diagnosed. */
+int gf_diagnose_failing(struct gf_doc *s, struct gf_diagnosis *d, double *accelerators)
+{
+	struct json_object *fp = gf_obj(s, GF_F_SWEEP_FAILING), *t = NULL, *n = NULL, *v;
+	struct gf_doc *p = NULL;
+	struct gf_verdict ver;
+	char err[512];
+	int rc;
+
+	*accelerators = gf_num(s, GF_F_SWEEP_FAILING_ACCELS, 0);
+	if (!fp || !json_object_object_get_ex(fp, "train", &t) || !(v = json_object_new_object()))
+		return -ENOENT;
 	json_object_object_get_ex(fp, "nodes", &n);
 	/* A view: the run's objects shared (reference counted), the point's in their place. */
-	json_object_object_foreach(s, key, val) {
-		if (strcmp(key, "train") && strcmp(key, "nodes") && strcmp(key, "diagnosis"))
+	json_object_object_foreach(s->root, key, val) {
+		if (strcmp(key, "train") && strcmp(key, "nodes") && strcmp(key, "diagnosis") && strcmp(key, "verdict"))
 			json_object_object_add(v, key, json_object_get(val));
 	}
 	json_object_object_add(v, "train", json_object_get(t));
 	if (n)
 		json_object_object_add(v, "nodes", json_object_get(n));
-	gf_diagnose(v, d);
+	rc = gf_doc_make(v, "the sweep's failing point", false, true, &p, err, sizeof(err));
 	json_object_put(v);
-	return true;
-}
-
-void gf_diagnosis_into(struct json_object *s)
-{
-	struct json_object *sw = NULL, *o;
-	struct gf_diagnosis d;
-	double n;
-	char note[256];
-
-	gf_diagnose(s, &d);
-	o = gf_diagnosis_json(&d);
-	if (o && !json_pointer_get(s, "/sweep", &sw) && sw) {
-		snprintf(note, sizeof(note), "the sweep's answer, %.0f accelerators (train); sweep.diagnosis describes "
-			 "the smallest count that failed", num(s, "/sweep/accelerators_fed", 0));
-		json_object_object_add(o, "describes", json_object_new_string(note));
-	}
-	json_object_object_add(s, "diagnosis", o);
-	if (!sw || !gf_diagnose_failing(s, &d, &n))
-		return;
-	o = gf_diagnosis_json(&d);
-	if (o) {
-		snprintf(note, sizeof(note), "the smallest count that failed, %.0f accelerators (sweep.failing_point): "
-			 "what stops the storage feeding more than %.0f", n, num(s, "/sweep/accelerators_fed", 0));
-		json_object_object_add(o, "describes", json_object_new_string(note));
-		json_object_object_add(o, "accelerators", json_object_new_double(n));
-	}
-	json_object_object_add(sw, "diagnosis", o);
+	if (rc)
+		return rc;
+	gf_verdict_decide(p, &ver);
+	gf_diagnose(p, &ver, d);
+	snprintf(d->describes, sizeof(d->describes), "the smallest count that failed, %.0f accelerators "
+		 "(sweep.failing_point): what stops the storage feeding more than %.0f", *accelerators,
+		 gf_num(s, GF_F_SWEEP_FED, 0));
+	gf_doc_free(p);
+	return 0;
 }

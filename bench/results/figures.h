@@ -104,11 +104,11 @@ struct gf_fig_ckpt {
 };
 
 /* summary.json's "checkpoint.cleanup" (cleanup.c): what removing the checkpoints left. */
-struct json_object *gf_summary_cleanup_json(const struct gf_fig_ckpt *ph);
-/* The same for the dataset a run deleted (dataset.keep_files false), added to d (the
- * summary's "datagen") as "cleanup" when the run deleted it. */
+void gf_summary_cleanup_put(struct json_object *root, const struct gf_fig_ckpt *ph);
+/* The same for the dataset a run deleted (dataset.keep_files false): "datagen.cleanup"
+ * when the run deleted it. */
 struct gf_run_summary;
-void gf_summary_dataset_cleanup_add(const struct gf_run_summary *s, struct json_object *d);
+void gf_summary_dataset_cleanup_put(struct json_object *root, const struct gf_run_summary *s);
 
 /* An S3 target's counters, summed over ranks. */
 /* A backend's counters as the backend names them ("requests", "retries.slowdown_503": a

@@ -9,9 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/figures.h"
-
-#define GF_SUMMARY_SCHEMA "gpufeed.summary/1"
+#include "results/figures.h"
+#include "results/schema.h"
 
 struct json_object;
 
@@ -23,10 +22,12 @@ bool gf_summary_fed(const struct gf_run_summary *s, char *why, size_t len);
 /* The verdict in a few lines, for the terminal. */
 void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const char *dir);
 
-/* summary.json's "sweep" section of s->sweep (gpufeed sweep), in report/sweep.c. */
-struct json_object *gf_sweep_json(const struct gf_run_summary *s);
-/* summary.json's "train" section of s (report/sweep.c writes a sweep's failing point with it). */
-struct json_object *gf_summary_train_json(const struct gf_run_summary *s);
+/* summary.json's "sweep" section of s->sweep (gpufeed sweep), in results/sweep.c. */
+void gf_sweep_put(struct json_object *root, const struct gf_run_summary *s);
+/* summary.json's "train" section of s (results/sweep.c writes a sweep's failing point with it). */
+void gf_summary_train_put(struct json_object *root, const struct gf_run_summary *s);
+/* The time training read: its elapsed time less the checkpoint halts (s). */
+double gf_summary_reading_s(const struct gf_run_summary *s);
 
 /* Figures derived from the rows. */
 void gf_summary_au(const struct gf_run_summary *s, double *mean, double *min, double *max);

@@ -1,5 +1,5 @@
 /* results: see results.h. */
-#include "report/results.h"
+#include "results/folder.h"
 
 #include <errno.h>
 #include <json-c/json.h>

@@ -4,7 +4,7 @@
 #ifndef GF_REPORT_CKPT_CSV_H
 #define GF_REPORT_CKPT_CSV_H
 
-#include "report/figures.h"
+#include "results/figures.h"
 
 /* Each writes DIR/<name>.csv; 0 or -errno. */
 int gf_ckpt_csv_ranks(const char *dir, const struct gf_run_summary *s);

@@ -1,5 +1,5 @@
 /* ckpt_csv: see ckpt_csv.h. */
-#include "report/ckpt_csv.h"
+#include "results/ckpt_csv.h"
 
 #include <errno.h>
 #include <stdbool.h>
