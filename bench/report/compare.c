@@ -252,7 +252,7 @@ static struct json_object *runs_json(const struct gf_cmp *c)
 		/* Each run's own verdict and the validity flags that qualify its figures. */
 		json_object_object_add(o, "verdict", json_object_new_string(c->run[r].verdict.head.word));
 		json_object_object_add(o, "qualifiers",
-				       json_object_new_string(gf_verdict_qual_list(c->run[r].quals, q, sizeof(q))));
+				       json_object_new_string(gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q))));
 		json_object_array_add(ra, o);
 	}
 	return ra;
@@ -330,7 +330,7 @@ static void print_runs(FILE *out, const struct gf_cmp *c)
 			c->run[r].verdict.head.word, c->run[r].dir, gf_str(s, GF_F_WORKLOAD_NAME, "?"),
 			gf_str(s, GF_F_TARGET_URI, "?"), gf_str(s, GF_F_TARGET_ENGINE, "?"));
 		if (c->run[r].quals)
-			fprintf(out, "        validity: %s\n", gf_verdict_qual_list(c->run[r].quals, q, sizeof(q)));
+			fprintf(out, "        validity: %s\n", gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q)));
 	}
 }
 

@@ -291,7 +291,7 @@ static void run_cards(FILE *o, const struct gf_cmp *c)
 		fputs("</p>", o);
 		if (c->run[r].quals) {
 			fputs("<p class=\"qual\">validity: ", o);
-			gf_html_esc(o, gf_verdict_qual_list(c->run[r].quals, q, sizeof(q)));
+			gf_html_esc(o, gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q)));
 			fputs("</p>", o);
 		}
 		fputs("</section>\n", o);

@@ -127,12 +127,5 @@ double gf_cmp_scale(enum gf_fig f, const char **unit)
 
 const char *gf_cmp_quals(const struct gf_cmp *c, int r, size_t i, char *buf, size_t len)
 {
-	unsigned q = gf_schema[gf_cmp_figure(i)].quals & c->run[r].quals;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int k = 0; k < GF_Q_COUNT && n < len; k++)
-		if (q & (1u << k))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "", gf_qual_words(1u << k));
-	return buf;
+	return gf_qual_list(gf_schema[gf_cmp_figure(i)].quals & c->run[r].quals, GF_QF_WORDS, buf, len);
 }

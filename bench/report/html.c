@@ -285,7 +285,7 @@ static void diagnosis(FILE *o, const char *id, const char *head, const struct gf
 {
 	fprintf(o, "<h2 id=\"%s\">", id);
 	gf_html_esc(o, head);
-	gf_html_esc(o, gf_diag_class_name(d->cls));
+	gf_html_esc(o, d->missing ? "missing (summary.json has none)" : gf_diag_class_name(d->cls));
 	fputs("</h2>\n<ul class=\"hints\">\n", o);
 	for (int i = 0; i < d->nevidence; i++) {
 		fputs("<li>", o);

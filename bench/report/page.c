@@ -69,16 +69,10 @@ static void missing(struct ctx *c, enum gf_fig f, char *buf, size_t len)
 	snprintf(buf, len, "missing: summary.json has no %s", gf_field_key((enum gf_fig)m, key, sizeof(key)));
 }
 
-/* The validity qualifiers of f that hold for this run, in words. */
+/* The validity qualifiers of f that hold for this run, as tags. */
 static void qualifiers(struct ctx *c, enum gf_fig f, char *buf, size_t len)
 {
-	unsigned q = gf_schema[f].quals & c->p->quals;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < GF_Q_COUNT && n < len; i++)
-		if (q & (1u << i))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", gf_qual_tag(1u << i));
+	gf_qual_list(gf_schema[f].quals & c->p->quals, GF_QF_TAG, buf, len);
 }
 
 /* A row past a section's room (never reached: sections stay under GF_PAGE_ROWS) is
@@ -529,6 +523,9 @@ static void reads_warnings(struct ctx *c)
 		     "(gpufeed plan shows the size) or read with target.direct: true.",
 		     size(gf_num(s, GF_F_PLAN_DATASET_BYTES, 0), a, sizeof(a)), gf_num(s, GF_F_ENV_NODES, 1),
 		     size(gf_num(s, GF_F_ENV_NODE_MEMORY, 0), b, sizeof(b)));
+	if ((gf_has(s, GF_F_TRAIN) || gf_has(s, GF_F_CEILING)) && gf_bool(s, GF_F_ENV_CACHE_CACHED, false) &&
+	    !gf_bool(s, GF_F_TARGET_DIRECT, false))
+		warn(p, "O_DIRECT is off: reads go through the client page cache (target.direct: true reads past it).");
 	if (v->short_ceiling)
 		warn(p, "the storage ceiling ran %s and %.0f requests: it is not a steady-state figure, which needs at "
 		     "least %.0f s (ten 1-second intervals, so that start-up weighs under a tenth) and %d requests "

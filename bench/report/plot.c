@@ -267,7 +267,8 @@ static int plot_timeline(struct ctx *c)
 		return 0;
 	}
 	rc = gf_plotdata_series(in, in_plots(c, "timeline.csv", data, sizeof(data)),
-				gf_num(c->s, GF_F_TRAIN_ELAPSED_S, 0), gf_num(c->s, GF_F_ENV_ACCELS, 0), &info);
+				gf_num(c->s, GF_F_TRAIN_ELAPSED_S, 0), gf_num(c->s, GF_F_ENV_ACCELS, 0),
+				!gf_has(c->s, GF_F_CKPT_ASYNC), &info);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
@@ -315,7 +316,7 @@ static int plot_ceiling(struct ctx *c)
 		return 0;
 	}
 	rc = gf_plotdata_series(in, in_plots(c, "ceiling.csv", data, sizeof(data)),
-				gf_num(c->s, GF_F_CEILING_ELAPSED_S, 0), 0, &info);
+				gf_num(c->s, GF_F_CEILING_ELAPSED_S, 0), 0, false, &info);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {

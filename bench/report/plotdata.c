@@ -123,7 +123,7 @@ static double interval_of(const struct table *t)
 
 /* --- time series summed over ranks --- */
 
-enum { S_T, S_BYTES, S_SAMPLES, S_REQ, S_COMPUTE, S_LAT, S_COLS };
+enum { S_T, S_BYTES, S_SAMPLES, S_REQ, S_COMPUTE, S_LAT, S_CKPT, S_RANKS, S_COLS };
 
 static void put_num(FILE *f, double v, const char *fmt)
 {
@@ -133,11 +133,12 @@ static void put_num(FILE *f, double v, const char *fmt)
 		fputs("NaN", f);
 }
 
-int gf_plotdata_series(const char *in, const char *out, double t_end, double accels,
+int gf_plotdata_series(const char *in, const char *out, double t_end, double accels, bool halts,
 		       struct gf_series_info *info)
 {
-	static const char *const cols[S_COLS] = { "t_s", "read_bytes", "samples", "requests", "compute_s",
-						  "latency_sum_s" };
+	/* S_RANKS counts the rows of an interval: no column of its own. */
+	static const char *const cols[S_RANKS] = { "t_s", "read_bytes", "samples", "requests", "compute_s",
+						   "latency_sum_s", "checkpoint_s" };
 	struct table t;
 	double (*bin)[S_COLS] = NULL;
 	size_t nbins = 0;
@@ -146,7 +147,7 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 
 	memset(info, 0, sizeof(*info));
 	info->iv = 1.0;
-	rc = table_read(in, cols, S_COLS, NULL, &t);
+	rc = table_read(in, cols, S_RANKS, NULL, &t);
 	if (rc)
 		return rc;
 	if (!t.n)
@@ -167,8 +168,9 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 		double k = floor(cell(&t, i, S_T) / info->iv + 0.5);
 		if (k < 0)
 			continue;
-		for (int c = S_BYTES; c < S_COLS; c++)
+		for (int c = S_BYTES; c < S_RANKS; c++)
 			bin[(size_t)k][c] += isnan(cell(&t, i, c)) ? 0 : cell(&t, i, c);
+		bin[(size_t)k][S_RANKS]++;
 		/* A column the file lacks stays absent, not zero. */
 		if (isnan(cell(&t, i, S_LAT)))
 			bin[(size_t)k][S_LAT] = NAN;
@@ -181,9 +183,9 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 		goto out;
 	}
 	fprintf(f, "t_s,width_s,t_mid_s,read_bytes_per_s,samples_per_s,requests_per_s,au_percent,"
-		"read_latency_mean_us\n");
+		"read_latency_mean_us,halted_percent\n");
 	for (size_t k = 0; k < nbins; k++) {
-		double t0 = (double)k * info->iv, w = info->iv, rate, lat;
+		double t0 = (double)k * info->iv, w = info->iv, rate, lat, halted = 0;
 		/* The last interval is cut short by the end of the phase: rates over the part
 		 * the phase lasted, so the run does not seem to slow down at its end. */
 		if (t_end > 0 && t_end - t0 < w)
@@ -196,10 +198,16 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 		lat = bin[k][S_REQ] > 0 ? bin[k][S_LAT] / bin[k][S_REQ] * 1e6 : NAN;
 		fprintf(f, "%.6f,%.6f,%.6f,%.6e,%.6e,%.6e,", t0, w, t0 + w / 2, rate, bin[k][S_SAMPLES] / w,
 			bin[k][S_REQ] / w);
-		put_num(f, accels > 0 ? 100.0 * bin[k][S_COMPUTE] / (w * accels) : NAN, "%.4f");
+		/* AU as summary.json counts it: a checkpoint halt is no time the accelerators
+		 * waited for data, so it leaves the interval's time; an interval halted all
+		 * through has no AU (a gap, its burst shaded), never 0%. */
+		if (halts && bin[k][S_RANKS] > 0)
+			halted = fmin(1, bin[k][S_CKPT] / (bin[k][S_RANKS] * w));
+		put_num(f, accels > 0 && halted < 0.95 ? 100.0 * bin[k][S_COMPUTE] / (w * accels * (1 - halted)) : NAN,
+			"%.4f");
 		fputc(',', f);
 		put_num(f, lat, "%.6e");
-		fputc('\n', f);
+		fprintf(f, ",%.2f\n", 100 * halted);
 		info->rows++;
 		info->bytes += bin[k][S_BYTES];
 		info->width += w;

@@ -28,11 +28,13 @@ struct gf_series_info {
 /* Sum a per-rank time series (timeseries.csv, ceiling_timeseries.csv) over the ranks
  * per interval and write out as CSV with the columns
  *   t_s,width_s,t_mid_s,read_bytes_per_s,samples_per_s,requests_per_s,au_percent,
- *   read_latency_mean_us
+ *   read_latency_mean_us,halted_percent
  * Rates divide by the part of the interval the phase lasted (t_end, s, the phase's
  * elapsed time); AU divides compute by width x accels (all accelerators of the job; 0:
- * AU left empty). Returns the rows written (0: no data) or -errno. */
-int gf_plotdata_series(const char *in, const char *out, double t_end, double accels,
+ * AU left empty), less the share the ranks were halted for checkpoints when halts (a
+ * synchronous checkpoint's checkpoint_s; an asynchronous one's is the burst's window, no
+ * halt), as summary.json's AU leaves halts out. Returns the rows written (0: no data) or -errno. */
+int gf_plotdata_series(const char *in, const char *out, double t_end, double accels, bool halts,
 		       struct gf_series_info *info);
 
 /* The checkpoint bursts to shade on the training timeline: start_s,end_s,label ("ckpt 3":

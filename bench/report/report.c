@@ -42,6 +42,10 @@ static void text_upper(FILE *o, const char *s)
 
 static void text_diagnosis(FILE *o, const struct gf_diagnosis *d)
 {
+	if (d->missing) {
+		fprintf(o, "DIAGNOSIS: missing (summary.json has none)\n");
+		return;
+	}
 	fprintf(o, "DIAGNOSIS: %s\n", gf_diag_class_name(d->cls));
 	for (int i = 0; i < d->nevidence; i++)
 		fprintf(o, "  + %s\n", d->evidence[i]);

@@ -698,6 +698,8 @@ void gf_diagnosis_read(struct gf_doc *s, struct gf_diagnosis *d)
 	for (int c = 0; c < GF_DIAG_CLASSES; c++)
 		if (!strcmp(cls, class_names[c]))
 			d->cls = (enum gf_diag_class)c;
+	/* Never one made up: a summary without its diagnosis shows none. */
+	d->missing = gf_missing(s, GF_F_DIAG) || gf_missing(s, GF_F_DIAG_CLASS);
 	snprintf(d->summary, sizeof(d->summary), "%s", gf_str(s, GF_F_DIAG_SUMMARY, ""));
 	for (size_t i = 0; i < gf_len(s, GF_F_DIAG_EVIDENCE) && d->nevidence < GF_DIAG_LINES; i++)
 		snprintf(d->evidence[d->nevidence++], sizeof(d->evidence[0]), "%s",

@@ -110,6 +110,7 @@ struct gf_diagnosis {
 	int nnotes;
 	char describes[256];                     /* what run or point it describes; "" the run */
 	char knob_buf[64], also_buf[64];         /* knob and also_key, read back from a summary */
+	bool missing;                            /* read back from a summary that has none */
 };
 
 /* "configuration-bound", "client-CPU-bound", ..., "fed", "not-diagnosed". */

@@ -435,3 +435,42 @@ const char *gf_cell(const struct gf_doc *d, enum gf_fig f, char *buf, size_t len
 					 : json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 	return buf;
 }
+
+/* Walk v at path (its array elements as "*"): every member must be declared, down to an
+ * opaque figure's. */
+static unsigned walk(const struct gf_doc *d, struct json_object *v, char *path, size_t n, size_t len,
+		     bool element, void (*cb)(void *, const char *), void *arg)
+{
+	int f = gf_field_find(path);
+	unsigned bad = 0;
+
+	/* An element is its array's: declared with it. */
+	if (n && f < 0 && !element) {
+		cb(arg, path);
+		return 1;
+	}
+	if (f >= 0 && (gf_schema[f].flags & GF_FF_OPAQUE))
+		return 0;
+	if (json_object_is_type(v, json_type_object)) {
+		json_object_object_foreach(v, key, val) {
+			int k = snprintf(path + n, len - n, "/%s", key);
+			if (k > 0 && (size_t)k < len - n)
+				bad += walk(d, val, path, n + (size_t)k, len, false, cb, arg);
+			path[n] = '\0';
+		}
+	} else if (json_object_is_type(v, json_type_array) && json_object_array_length(v) &&
+		   strlen(path) + 3 < len) {
+		/* One element stands for all: they are written alike. */
+		snprintf(path + n, len - n, "/*");
+		bad += walk(d, json_object_array_get_idx(v, 0), path, n + 2, len, true, cb, arg);
+		path[n] = '\0';
+	}
+	return bad;
+}
+
+unsigned gf_doc_undeclared(const struct gf_doc *d, void (*cb)(void *arg, const char *path), void *arg)
+{
+	char path[512] = "";
+
+	return walk(d, d->root, path, 0, sizeof(path), false, cb, arg);
+}

@@ -70,6 +70,11 @@ bool gf_el_has(struct gf_doc *d, enum gf_fig f, size_t i);
 /* Whether f is missing (required, absent or of the wrong type) in d. */
 bool gf_missing(const struct gf_doc *d, enum gf_fig f);
 
+/* Every key of the document no figure of the schema table declares (arrays checked by
+ * their first element, an opaque figure's members left alone), each to cb as its JSON
+ * pointer ("/train/x"); returns how many. The writer's check on itself. */
+unsigned gf_doc_undeclared(const struct gf_doc *d, void (*cb)(void *arg, const char *path), void *arg);
+
 /* A figure's value as text for a table cell or a CSV: numbers with up to 10 significant
  * digits, strings as they are, true/false; "" when absent. */
 const char *gf_cell(const struct gf_doc *d, enum gf_fig f, char *buf, size_t len);

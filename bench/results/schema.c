@@ -11,6 +11,7 @@
 #define CMP GF_FF_CMP
 #define TAB GF_FF_TAB
 #define SIM GF_FF_SIM
+#define OPQ GF_FF_OPAQUE
 #define QR (GF_Q_PAGE_CACHE | GF_Q_STOPPED)
 #define QA (GF_Q_PAGE_CACHE | GF_Q_FEW_STEPS | GF_Q_UNCOUNTED | GF_Q_STOPPED)
 #define QC (GF_Q_PAGE_CACHE | GF_Q_SHORT_CEILING)
@@ -30,6 +31,7 @@ const struct gf_field gf_schema[GF_F_COUNT] = {
 #undef CMP
 #undef TAB
 #undef SIM
+#undef OPQ
 #undef QR
 #undef QA
 #undef QC
@@ -57,7 +59,7 @@ const char *gf_unit_name(enum gf_unit u)
 static const struct {
 	enum gf_qual q;
 	const char *key, *words, *tag;
-} quals[GF_Q_COUNT] = {
+} quals_[GF_Q_COUNT] = {
 	{ GF_Q_INCOMPLETE, "incomplete", "the run did not complete", "incomplete run" },
 	{ GF_Q_PAGE_CACHE, "page_cache", "reads may have come from the page cache", "page cache" },
 	{ GF_Q_SHORT_CEILING, "short_ceiling", "the ceiling was too short for a steady state", "short ceiling" },
@@ -68,28 +70,19 @@ static const struct {
 	{ GF_Q_RESTORE_CACHE, "restore_page_cache", "restores may have read the page cache", "restore cache" },
 };
 
-const char *gf_qual_tag(enum gf_qual q)
+const char *gf_qual_list(unsigned quals, enum gf_qual_form form, char *buf, size_t len)
 {
-	for (int i = 0; i < GF_Q_COUNT; i++)
-		if (quals[i].q == q)
-			return quals[i].tag;
-	return "?";
-}
+	static const char *const sep[] = { [GF_QF_KEY] = ",", [GF_QF_WORDS] = "; ", [GF_QF_TAG] = ", " };
+	size_t n = 0;
 
-const char *gf_qual_key(enum gf_qual q)
-{
-	for (int i = 0; i < GF_Q_COUNT; i++)
-		if (quals[i].q == q)
-			return quals[i].key;
-	return "?";
-}
-
-const char *gf_qual_words(enum gf_qual q)
-{
-	for (int i = 0; i < GF_Q_COUNT; i++)
-		if (quals[i].q == q)
-			return quals[i].words;
-	return "?";
+	buf[0] = '\0';
+	for (int i = 0; i < GF_Q_COUNT && n < len; i++) {
+		if (!(quals & quals_[i].q))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? sep[form] : "",
+				      form == GF_QF_KEY ? quals_[i].key : form == GF_QF_WORDS ? quals_[i].words : quals_[i].tag);
+	}
+	return buf;
 }
 
 const char *gf_field_key(enum gf_fig f, char *buf, size_t len)

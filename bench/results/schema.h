@@ -39,6 +39,7 @@ enum gf_better { GF_BETTER_NONE = 0, GF_BETTER_HIGHER = 1, GF_BETTER_LOWER = -1 
 #define GF_FF_CMP 0x08u  /* gpufeed compare sets it side by side */
 #define GF_FF_TAB 0x10u  /* a column of gpufeed table */
 #define GF_FF_SIM 0x20u  /* a figure of a gpufeed simulate folder, not of a run */
+#define GF_FF_OPAQUE 0x40u /* its members are no figures (settings echoed as given) or checked apart */
 
 /* The verdict's validity flags (summary.json verdict.validity), as qualifiers a figure
  * carries: a figure qualified by a flag that holds is shown with it, wherever it is shown. */
@@ -68,12 +69,11 @@ extern const struct gf_field gf_schema[GF_F_COUNT];
 
 /* The unit as printed after a value ("s", "B/s", "%"); "" for none. */
 const char *gf_unit_name(enum gf_unit u);
-/* The validity flag's name in summary.json (verdict.validity.<name>) and its words for a
- * reader ("reads from the page cache"). */
-const char *gf_qual_key(enum gf_qual q);
-const char *gf_qual_words(enum gf_qual q);
-/* ... and a tag of a word or two, beside a figure ("page cache", "scaled"). */
-const char *gf_qual_tag(enum gf_qual q);
+/* The qualifiers of mask quals in one form: their keys in summary.json's verdict.validity
+ * ("page_cache,few_steps"), words for a reader ("reads may have come from the page
+ * cache; ...") or tags beside a figure ("page cache, few steps"); "" when none. */
+enum gf_qual_form { GF_QF_KEY, GF_QF_WORDS, GF_QF_TAG };
+const char *gf_qual_list(unsigned quals, enum gf_qual_form form, char *buf, size_t len);
 /* The figure's stable key for scripts: its path without the leading "/", "/" as ".":
  * "train.read_bytes_per_s". */
 const char *gf_field_key(enum gf_fig f, char *buf, size_t len);

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "config.h"
-#include "results/ckpt_csv.h"
+#include "results/csv.h"
 #include "results/doc.h"
 #include "results/put.h"
 #include "results/sweep.h"
@@ -558,22 +558,34 @@ static void put_datagen(struct json_object *root, const struct gf_run_summary *s
 
 /* The summary as written, checked against the schema table: a figure the writer forgot or
  * wrote out of range is a bug in gpufeed, said on stderr (the run's figures are kept). */
-static struct gf_doc *as_doc(struct json_object *root, bool judged)
+static void undeclared(void *arg, const char *path)
+{
+	(void)arg;
+	fprintf(stderr, "gpufeed: internal error: summary.json: %s is not declared in the schema table "
+		"(bench/results/schema.def)\n", path);
+}
+
+/* The summary being written as a document: leniently while it is still being judged,
+ * strictly once it is whole, when a figure the writer forgot, wrote out of range or did
+ * not declare is a bug in gpufeed, said on stderr (the run's figures are kept). */
+static struct gf_doc *as_doc(struct json_object *root, bool strict)
 {
 	struct gf_doc *d = NULL;
 	char err[1024];
 
-	/* Before the verdict is in, its figures are not missing yet. */
-	if (gf_doc_make(root, "summary.json", false, !judged, &d, err, sizeof(err))) {
+	if (gf_doc_make(root, "summary.json", false, !strict, &d, err, sizeof(err))) {
 		fprintf(stderr, "gpufeed: internal error: %s\n", err);
 		return NULL;
 	}
-	for (unsigned i = 0; i < d->nproblems && i < GF_DOC_PROBLEMS; i++)
+	for (unsigned i = 0; strict && i < d->nproblems && i < GF_DOC_PROBLEMS; i++)
 		fprintf(stderr, "gpufeed: internal error: summary.json: %s\n", d->problem[i]);
+	if (strict)
+		gf_doc_undeclared(d, undeclared, NULL);
 	return d;
 }
 
-/* The verdict, then the diagnosis from it, and for a sweep what stops one count more. */
+/* The verdict, then the diagnosis from it, and for a sweep what stops one count more;
+ * then the whole summary checked against the schema. */
 static void judge(struct json_object *root)
 {
 	struct gf_doc *d = as_doc(root, false);
@@ -586,7 +598,7 @@ static void judge(struct json_object *root)
 	gf_verdict_decide(d, &v);
 	gf_verdict_put(root, &v);
 	gf_doc_free(d);
-	if (!(d = as_doc(root, true)))
+	if (!(d = as_doc(root, false)))
 		return;
 	gf_diagnose(d, &v, &dg);
 	if (gf_has(d, GF_F_SWEEP))
@@ -601,6 +613,7 @@ static void judge(struct json_object *root)
 		json_object_put(scratch);
 	}
 	gf_doc_free(d);
+	gf_doc_free(as_doc(root, true));
 }
 
 struct json_object *gf_summary_json(const struct gf_run_summary *s)
@@ -646,101 +659,6 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	return root;
 }
 
-static int write_ranks_csv(const char *dir, const struct gf_run_summary *s)
-{
-	char path[4200];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/ranks.csv", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fprintf(f, "rank,node,accelerator,au_percent,compute_s,stall_s,elapsed_s,steps,samples,read_bytes\n");
-	for (unsigned i = 0; i < s->nrows; i++) {
-		const struct gf_accel_row *r = &s->rows[i];
-		fprintf(f, "%d,%d,%u,%.3f,%.6f,%.6f,%.6f,%llu,%llu,%llu\n", r->rank, r->node, r->accel,
-			r->au, r->compute_s, r->stall_s, r->elapsed_s, (unsigned long long)r->steps,
-			(unsigned long long)r->samples, (unsigned long long)r->bytes);
-	}
-	return fclose(f) ? -errno : 0;
-}
-
-static void latency_rows(FILE *f, const char *phase, const struct gf_hist *h)
-{
-	uint64_t cum = 0;
-
-	for (unsigned i = 0; i < GF_HIST_BUCKETS; i++) {
-		if (!h->bucket[i])
-			continue;
-		cum += h->bucket[i];
-		fprintf(f, "%s,%llu,%llu,%llu,%.6f\n", phase, (unsigned long long)gf_hist_bucket_low(i),
-			(unsigned long long)gf_hist_bucket_high(i), (unsigned long long)h->bucket[i],
-			100.0 * (double)cum / (double)h->count);
-	}
-}
-
-static int write_latency_csv(const char *dir, const struct gf_run_summary *s)
-{
-	char path[4200];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/latency.csv", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	fprintf(f, "phase,bucket_low_ns,bucket_high_ns,count,cumulative_percent\n");
-	if (s->train_ran)
-		latency_rows(f, "train_read", &s->latency);
-	if (s->ceiling_ran)
-		latency_rows(f, "ceiling_read", &s->ceiling.latency);
-	return fclose(f) ? -errno : 0;
-}
-
-/* t0 + t as ISO 8601 UTC with milliseconds; "" when the wall clock is unknown. */
-static void utc_at(double t0_unix_s, double t_s, char *buf, size_t len)
-{
-	double t = t0_unix_s + t_s;
-	time_t sec = (time_t)t;
-	struct tm tm;
-	int ms = (int)((t - (double)sec) * 1000);
-
-	buf[0] = '\0';
-	if (t0_unix_s <= 0 || !gmtime_r(&sec, &tm))
-		return;
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-		 tm.tm_hour, tm.tm_min, tm.tm_sec, ms > 999 ? 999 : ms);
-}
-
-/* A phase's per-rank time series: timeseries.csv (training) or ceiling_timeseries.csv. plan:
- * each rank's own accelerator count, for AU (NULL, or a rank with none: AU written as 0). */
-static int write_series_csv(const char *dir, const char *name, const struct gf_ts_row *ts, size_t n,
-			    double iv, double t0_unix_s, const struct gf_plan *plan)
-{
-	char path[4200], utc[40];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	/* New columns go at the end: readers that count columns keep working. */
-	fprintf(f, "rank,t_s,read_bytes,write_bytes,samples,requests,compute_s,stall_s,read_bytes_per_s,au_percent,"
-		"checkpoint_s,latency_sum_s,time_utc\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct gf_ts_row *r = &ts[i];
-		double compute = r->v[GF_TS_COMPUTE_NS] / 1e9, t = (double)r->interval * iv;
-		double accels = plan && r->rank >= 0 ? gf_plan_rank_accels(plan, (unsigned)r->rank) : 0;
-		utc_at(t0_unix_s, t, utc, sizeof(utc));
-		fprintf(f, "%d,%.3f,%llu,%llu,%llu,%llu,%.6f,%.6f,%.1f,%.3f,%.6f,%.9f,%s\n", r->rank, t,
-			(unsigned long long)r->v[GF_TS_READ_BYTES], (unsigned long long)r->v[GF_TS_WRITE_BYTES],
-			(unsigned long long)r->v[GF_TS_SAMPLES], (unsigned long long)r->v[GF_TS_REQUESTS], compute,
-			r->v[GF_TS_STALL_NS] / 1e9, r->v[GF_TS_READ_BYTES] / iv,
-			accels > 0 ? 100.0 * compute / (iv * accels) : 0, r->v[GF_TS_CKPT_NS] / 1e9,
-			r->v[GF_TS_LATENCY_NS] / 1e9, utc);
-	}
-	return fclose(f) ? -errno : 0;
-}
-
 int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 {
 	struct json_object *j = gf_summary_json(s);
@@ -755,14 +673,14 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 	if (!rc && s->ckpt && s->ckpt->nbursts)
 		rc = gf_ckpt_csv_latency(dir, s);
 	if (!rc && (s->train_ran || s->ceiling_ran))
-		rc = write_latency_csv(dir, s);
+		rc = gf_csv_latency(dir, s);
 	if (!rc && s->train_ran)
-		rc = write_ranks_csv(dir, s);
+		rc = gf_csv_ranks(dir, s);
 	if (!rc && s->train_ran)
-		rc = write_series_csv(dir, "timeseries.csv", s->ts, s->nts, s->interval_s > 0 ? s->interval_s : 1.0,
+		rc = gf_csv_series(dir, "timeseries.csv", s->ts, s->nts, s->interval_s > 0 ? s->interval_s : 1.0,
 				      s->train_t0_unix_s, s->plan);
 	if (!rc && s->ceiling_ran)
-		rc = write_series_csv(dir, "ceiling_timeseries.csv", s->ceiling_ts, s->nceiling_ts, 1.0,
+		rc = gf_csv_series(dir, "ceiling_timeseries.csv", s->ceiling_ts, s->nceiling_ts, 1.0,
 				      s->ceiling_t0_unix_s, NULL);
 	return rc;
 }
@@ -771,7 +689,7 @@ int gf_summary_write(const char *dir, const struct gf_run_summary *s)
 static bool verdict_of(const struct gf_run_summary *s, struct gf_verdict *v)
 {
 	struct json_object *j = gf_summary_json(s);
-	struct gf_doc *d = j ? as_doc(j, true) : NULL;
+	struct gf_doc *d = j ? as_doc(j, false) : NULL;
 
 	json_object_put(j);
 	if (!d)

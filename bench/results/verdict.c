@@ -56,17 +56,6 @@ unsigned gf_verdict_quals(const struct gf_validity *v)
 	return q;
 }
 
-const char *gf_verdict_qual_list(unsigned quals, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < GF_Q_COUNT && n < len; i++)
-		if (quals & (1u << i))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", gf_qual_key(1u << i));
-	return buf;
-}
-
 /* The client may have served reads from memory: it caches (no O_DIRECT, not gfapi, an
  * engine that reads) and the dataset is under 5x the memory of the client nodes: MLPerf
  * Storage's sizing rule (mlcommons/storage mlpstorage/rules.py:711, "Required Minimum
@@ -371,7 +360,7 @@ void gf_verdict_put(struct json_object *root, const struct gf_verdict *v)
 	else
 		gf_put_u64(root, GF_F_VERDICT_FED, (uint64_t)v->accelerators_fed);
 	put_nan(root, GF_F_VERDICT_FULL_WRITE_S, v->full_size_write_s);
-	gf_put_str(root, GF_F_VERDICT_QUALIFIERS, gf_verdict_qual_list(gf_verdict_quals(&v->v), q, sizeof(q)));
+	gf_put_str(root, GF_F_VERDICT_QUALIFIERS, gf_qual_list(gf_verdict_quals(&v->v), GF_QF_KEY, q, sizeof(q)));
 	gf_put_bool(root, GF_F_V_INCOMPLETE, v->v.incomplete);
 	gf_put_bool(root, GF_F_V_PAGE_CACHE, v->v.page_cache);
 	gf_put_bool(root, GF_F_V_SHORT_CEILING, v->v.short_ceiling);
@@ -395,7 +384,9 @@ void gf_verdict_put(struct json_object *root, const struct gf_verdict *v)
 void gf_verdict_read(struct gf_doc *d, struct gf_verdict *v)
 {
 	clear(v);
-	snprintf(v->status, sizeof(v->status), "%s", gf_str(d, GF_F_VERDICT_STATUS, gf_str(d, GF_F_STATUS, "?")));
+	/* The run's status is the summary's own: a summary rewritten as failed after its
+	 * verdict was decided (a full results disk) is incomplete whatever the verdict said. */
+	snprintf(v->status, sizeof(v->status), "%s", gf_str(d, GF_F_STATUS, "?"));
 	snprintf(v->head.word, sizeof(v->head.word), "%s", gf_str(d, GF_F_VERDICT_WORD, "NOT MEASURED"));
 	snprintf(v->head.line, sizeof(v->head.line), "%s", gf_str(d, GF_F_VERDICT_LINE, "NOT MEASURED"));
 	v->head.tone = gf_tone_of(gf_str(d, GF_F_VERDICT_TONE, "none"));
@@ -405,7 +396,7 @@ void gf_verdict_read(struct gf_doc *d, struct gf_verdict *v)
 	v->passed = gf_bool(d, GF_F_VERDICT_PASSED, false);
 	v->accelerators_fed = gf_nan(d, GF_F_VERDICT_FED);
 	v->full_size_write_s = gf_nan(d, GF_F_VERDICT_FULL_WRITE_S);
-	v->v.incomplete = gf_bool(d, GF_F_V_INCOMPLETE, false);
+	v->v.incomplete = gf_bool(d, GF_F_V_INCOMPLETE, false) || strcmp(v->status, "complete");
 	v->v.page_cache = gf_bool(d, GF_F_V_PAGE_CACHE, false);
 	v->v.short_ceiling = gf_bool(d, GF_F_V_SHORT_CEILING, false);
 	v->v.few_steps = gf_bool(d, GF_F_V_FEW_STEPS, false);

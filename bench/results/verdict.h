@@ -77,10 +77,8 @@ void gf_verdict_put(struct json_object *root, const struct gf_verdict *v);
 /* The verdict summary d carries. */
 void gf_verdict_read(struct gf_doc *d, struct gf_verdict *v);
 
-/* The validity flags that hold, as GF_Q_* bits, and as words ("page_cache,few_steps";
- * "" when none). */
+/* The validity flags that hold, as GF_Q_* bits (results/schema.h gf_qual_list words them). */
 unsigned gf_verdict_quals(const struct gf_validity *v);
-const char *gf_verdict_qual_list(unsigned quals, char *buf, size_t len);
 
 /* --require-fed: true when training was FED from storage (not from the page cache), or,
  * without training, when the ceiling feeds at least the job's accelerators (accelerators)

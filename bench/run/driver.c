@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "io/beneath.h"
+#include "io/io.h"
 #include "io/ns.h"
 #include "model/restore.h"
 #include "mpi/world.h"
@@ -257,6 +258,12 @@ static void describe(struct gf_run_ctx *x)
 	gf_target_fs_type(x->target.root, s->fs_type, sizeof(s->fs_type));
 	s->client_cached = gf_target_client_cached(s->fs_type, gf_guard_direct_mode(x->w) == GF_DIRECT_ON,
 						   s->client_cache_reason, sizeof(s->client_cache_reason));
+	/* An engine that reads nothing can be served by no cache: never "from the page cache". */
+	if (x->target.ops && (x->target.ops->caps & GF_IO_CAP_NOIO)) {
+		s->client_cached = false;
+		snprintf(s->client_cache_reason, sizeof(s->client_cache_reason), "engine %s moves no bytes: "
+			 "nothing is read, so nothing comes from a cache", x->target.engine);
+	}
 	if (!x->root)
 		return;
 	if (!x->cli->quiet)

@@ -1,8 +1,9 @@
 /* simulate: the `gpufeed simulate` command. Loads a workload and a system file, simulates
  * it at one node count or a sweep of them (point.c) and writes a results folder:
  * summary.json ("gpufeed.simulate/1"), sweep.csv and the system as simulated; its report
- * (the table, the plot of burst time and AU against nodes, report.html) is report/'s. With --calibrate it fits a system to measured
- * results folders instead (calibrate.c). No MPI, no storage I/O. */
+ * (the table, the plot of burst time and AU against nodes, report.html) is report/'s.
+ * With --calibrate it fits a system to measured results folders instead (calibrate.c).
+ * No MPI, no storage I/O. */
 #ifndef GF_SIMULATE_H
 #define GF_SIMULATE_H
 

@@ -3,7 +3,8 @@
 # shaded and numbered as in the CSV files (0-based).
 #
 # Reads:  ARG2 = plots/timeline.csv (t_s, width_s, t_mid_s, read_bytes_per_s,
-#         samples_per_s, au_percent: summed over ranks; see results/README.md)
+#         samples_per_s, au_percent: summed over ranks, AU with checkpoint halts out, an
+#         interval halted all through left empty; see results/README.md)
 #         ARG7 = plots/timeline_bursts.csv (start_s, end_s, label)
 # Strings: ARG6 the bandwidth unit ("MB/s"), ARG8 a note for a run that failed or was
 #   interrupted, or that has one interval only ("" when none).
@@ -78,7 +79,7 @@ do for [fmt in formats] {
 	# Drawn once, with the first panel, not again under each.
 	unset label 98
 	# Samples per second; the bursts are named in this panel, the one without a key.
-	set title "samples consumed, whole job"
+	set title "samples read by the loader, whole job"
 	set offsets 0, 0, graph 0.3, 0
 	do for [i=1:nspans] {
 		if ((i - 1) % label_every == 0) {
@@ -98,7 +99,7 @@ do for [fmt in formats] {
 		# AU in summary.json leaves out the first steps of each epoch, as DLIO does
 		# (dlio_benchmark utils/statscounter.py:86, metric_exclude_start_steps); this
 		# panel counts every step, so its start may dip where the figure does not.
-		set title sprintf("AU of all accelerators, every step counted (summary.json leaves out the first %d of each epoch)", \
+		set title sprintf("AU of all accelerators, checkpoint halts left out as in summary.json (which also leaves out the first %d steps of each epoch)", \
 			int(exclude_steps))
 		set ylabel "AU (%)"
 		set format x "%g"

@@ -95,7 +95,7 @@ echo "time: ${SECONDS}s"
 if ! grep -q '^#define HAVE_CURL 1' "$builddir/config.h" 2>/dev/null; then
 	echo "note: built without libcurl: no S3 case"
 elif ! command -v node >/dev/null || [ ! -d "$SRCDIR/tests/node_modules/@20minutes/s3rver" ]; then
-	bad "node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh"
+	bad "node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh --test"
 elif endpoint=$("$SRCDIR/scripts/s3rver-start.sh" "$srv" gf-test); then
 	mkdir -p "$proxy"
 	S3FAULT_DELAY_MS=40 node "$SRCDIR/tests/s3fault.js" "$proxy" "${endpoint##*:}" 0 >"$proxy/log" 2>&1 &

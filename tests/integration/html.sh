@@ -26,7 +26,7 @@
 
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chrome" ]; then
-	echo "SKIP: chromium is not installed (scripts/install-deps.sh installs it)"; exit 77
+	echo "SKIP: chromium is not installed (scripts/install-deps.sh --test installs it)"; exit 77
 fi
 if ! command -v gnuplot >/dev/null 2>&1; then
 	echo "SKIP: gnuplot is not installed"; exit 77
@@ -114,7 +114,7 @@ done
 names="fed starved ceiling checkpoint sweep simulate planted simplanted"
 if [ "$curl" = 1 ]; then
 	if ! command -v node >/dev/null || [ ! -d "$SRCDIR/tests/node_modules/@20minutes/s3rver" ]; then
-		bad "node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh"
+		bad "node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh --test"
 	elif endpoint=$("$SRCDIR/scripts/s3rver-start.sh" "$srv" gf-test); then
 		AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_ENDPOINT_URL=$endpoint AWS_REGION=us-east-1 \
 			gf 2 run "$SMALL" --target s3://gf-test/gf --results "$TMP/s3" --quiet --set train.epochs=4 \

@@ -27,7 +27,7 @@ fi
 # (scripts/radosgw-start.sh); the default is s3rver. The proxy tests need node either way.
 server=${S3_SERVER:-s3rver}
 if ! command -v node >/dev/null || [ ! -d "$SRCDIR/tests/node_modules/@20minutes/s3rver" ]; then
-	echo "FAIL: node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh"
+	echo "FAIL: node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh --test"
 	exit 1
 fi
 if [ "$server" = radosgw ] && ! command -v radosgw >/dev/null; then

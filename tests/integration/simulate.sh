@@ -217,7 +217,7 @@ grep -qE '^ +16 +128 ' "$d/report.txt" && grep -q '<h1>gpufeed simulate: llama3_
 "$GPUFEED" compare "$d:nodes=8" "$(only_result "$TMP/few")" --tolerance 5% --json >"$TMP/cmp.json" 2>"$TMP/o"
 rc=$?
 [ $rc -eq 3 ] && ok "compare two simulations: 2 servers regress (exit 3)" || { bad "compare two simulations: exit $rc"; cat "$TMP/o"; }
-expect "compare: the write burst of 2 servers is worse" "$TMP/cmp.json" '([.regressions[].figure] | index("ckpt_write_burst")) != null and ([.figures[] | select(.key == "ckpt_write_burst") | .values[1] > .values[0]] | all)'
+expect "compare: the write burst of 2 servers is worse" "$TMP/cmp.json" '([.regressions[].figure] | index("checkpoint.write_burst_s")) != null and ([.figures[] | select(.key == "checkpoint.write_burst_s") | .values[1] > .values[0]] | all)'
 "$GPUFEED" compare "$d" "$(only_result "$TMP/few")" >"$TMP/o" 2>&1
 [ $? -eq 2 ] && grep -q 'nodes 8, 16' "$TMP/o" && ok "a sweep in compare: exit 2, naming its node counts" || { bad "sweep in compare"; cat "$TMP/o"; }
 # A measured burst against its prediction: the 2-rank run above, simulated on the fitted system.
@@ -226,7 +226,7 @@ expect "compare: the write burst of 2 servers is worse" "$TMP/cmp.json" '([.regr
 	--results "$TMP/pred" --no-plot --quiet >/dev/null 2>&1 || bad "prediction of the 2-rank run"
 "$GPUFEED" compare "$(only_result "$TMP/m2")" "$(only_result "$TMP/pred")" --json >"$TMP/cmp.json" 2>"$TMP/o" ||
 	{ bad "compare measured and predicted"; cat "$TMP/o"; }
-expect "compare: measured and predicted write and restore bursts side by side" "$TMP/cmp.json" '([.figures[] | select(.key == "ckpt_write_burst" or .key == "ckpt_restore_burst") | .values | (.[0] > 0 and .[1] > 0)] | length) == 2 and .runs[1].engine == "simulate"'
+expect "compare: measured and predicted write and restore bursts side by side" "$TMP/cmp.json" '([.figures[] | select(.key == "checkpoint.write_burst_s" or .key == "checkpoint.restore_burst_s") | .values | (.[0] > 0 and .[1] > 0)] | length) == 2 and .runs[1].engine == "simulate"'
 # servers.shard_placement from a run's checkpoint_ranks.csv: the 2-rank run with the
 # server column GlusterFS would have filled (rank 0 wrote to b1, then to b2; rank 1 to a
 # quoted name with a comma, which sorts first): [1, 0], in the fit and the fitted file.

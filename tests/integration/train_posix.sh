@@ -16,7 +16,7 @@ for np in 1 2 4; do
 	dir=$(only_result "$res")
 	s=$dir/summary.json
 	steps=$((64 / np / 2 * 2))   # per accelerator: share / batch, 2 epochs
-	expect "np=$np status complete" "$s" '.status == "complete" and .schema == "gpufeed.summary/1"'
+	expect "np=$np status complete" "$s" '.status == "complete" and .schema == "gpufeed.summary/2"'
 	expect "np=$np environment" "$s" ".environment.ranks == $np and .environment.accelerators == $np and .environment.nodes == 1 and .environment.ranks_per_node == $np and (.environment.hosts|length) == 1 and (.environment.kernel|length) > 0 and (.environment.fs_type|length) > 0 and (.environment.mpi_version|test(\"MPI\"))"
 	expect "np=$np steps and samples" "$s" ".train.steps == $((steps * np)) and .train.samples == $((steps * np * 2))"
 	expect "np=$np au in range" "$s" '.train.au_percent.mean > 0 and .train.au_percent.mean <= 100.0001 and .train.au_percent.min <= .train.au_percent.max'
