@@ -243,8 +243,8 @@ static int write_html(const char *path, const char *dir, struct gf_doc *s, const
 		gf_html_esc(o, note);
 		fputs("</p>\n", o);
 	}
-	snprintf(png, sizeof(png), "%s/plots/simulate.png", dir);
 	if (drawn) {
+		snprintf(png, sizeof(png), "%s/plots/simulate.png", dir);
 		fputs("<figure id=\"plot-simulate\">", o);
 		if (gf_html_png(o, png, "simulate plot"))
 			fputs("<p>plots/simulate.png could not be read.</p>", o);
