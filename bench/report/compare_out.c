@@ -158,7 +158,7 @@ static int tmp_dir(char *buf, size_t len)
 
 static void tmp_remove(const char *dir)
 {
-	static const char *const names[] = { "compare.csv", "panels.csv", "compare.svg" };
+	static const char *const names[] = { "compare.csv", "panels.csv", "compare.png" };
 	char path[4300];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -207,31 +207,17 @@ static const char *const css =
 	".qual{font-size:.85em;color:#8a5a00;background:#fff3d1;border-radius:3px;padding:0 .3em}\n"
 	"table{border-collapse:collapse;width:100%;table-layout:fixed;margin:.4em 0;font-variant-numeric:tabular-nums}\n"
 	"th,td{text-align:left;vertical-align:top;padding:.3em .5em;border-bottom:1px solid #e6e9ed}\n"
-	"td.worse{color:#b42318;font-weight:600}figure{margin:1em 0}figure svg{display:block;width:100%;height:auto;"
+	"td.worse{color:#b42318;font-weight:600}figure{margin:1em 0}figure img{display:block;width:100%;height:auto;"
 	"border:1px solid #d0d7de;border-radius:4px}\n@media print{body{max-width:none;padding:0}}\n";
 
-/* The SVG of the plot, into the page: declaration dropped, script-free or left out. */
-static void inline_svg(FILE *o, const char *path)
+/* The plot this page drew, into the page (html.h: a PNG as a data: URI). */
+static void figure(FILE *o, const char *png)
 {
-	FILE *f = fopen(path, "r");
-	char line[8192];
-	bool started = false;
-
-	if (!f)
-		return;
-	fputs("<figure>", o);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = started ? line : strstr(line, "<svg");
-		if (!p)
-			continue;
-		if (strstr(line, "<script") || strstr(line, " onload"))
-			continue;
-		started = true;
-		fputs(p, o);
-	}
+	fputs("<figure id=\"plot-compare\">", o);
+	if (gf_html_png(o, png, "compare plot"))
+		fputs("<p>The plot could not be read.</p>", o);
 	fputs("<figcaption>One panel per kind of figure, the runs side by side; the grey band is the baseline "
 	      "within the tolerance.</figcaption></figure>\n", o);
-	fclose(f);
 }
 
 static void figures_table(FILE *o, const struct gf_cmp *c)
@@ -315,7 +301,7 @@ static void run_cards(FILE *o, const struct gf_cmp *c)
 
 int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t errlen)
 {
-	char tmp[4200], out[4300], svg[4400], why[1024];
+	char tmp[4200], out[4300], png[4400], why[1024];
 	const char *word = !c->check ? "NOT CHECKED" : c->regressions ? "REGRESSION" : "OK";
 	bool incomplete = false;
 	FILE *o;
@@ -331,10 +317,10 @@ int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t 
 		return rc;
 	}
 	snprintf(out, sizeof(out), "%s/compare", tmp);
-	snprintf(svg, sizeof(svg), "%s.svg", out);
+	snprintf(png, sizeof(png), "%s.png", out);
 	/* Without gnuplot the page has the tables and no plot. */
-	if (render(c, tmp, out, "svg", why, sizeof(why)))
-		svg[0] = '\0';
+	if (render(c, tmp, out, "png", why, sizeof(why)))
+		png[0] = '\0';
 	o = fopen(file, "w");
 	if (!o) {
 		rc = -errno;
@@ -356,8 +342,8 @@ int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t 
 		fprintf(o, "none asked for (--baseline or --tolerance); the changes are against the first run.");
 	fputs("</section>\n<h2>Figures</h2>\n", o);
 	figures_table(o, c);
-	if (svg[0])
-		inline_svg(o, svg);
+	if (png[0])
+		figure(o, png);
 	else {
 		fputs("<p>No plot: ", o);
 		gf_html_esc(o, why);

@@ -240,13 +240,15 @@ static bool exists(const struct ctx *c, const char *name, char *path, size_t len
 static void timeline_status(const struct ctx *c, int intervals, char *buf, size_t len)
 {
 	const char *status = gf_str(c->s, GF_F_STATUS, "complete");
+	const char *error = gf_str(c->s, GF_F_ERROR, "see summary.json");
 	double t = gf_num(c->s, GF_F_TRAIN_ELAPSED_S, 0);
 
 	buf[0] = '\0';
+	/* The error on a line of its own, cut to what a line of the plot holds at its font. */
 	if (strcmp(status, "complete"))
-		snprintf(buf, len, "the run %s after %.3g s of training: the data ends there (%.160s)",
-			 !strcmp(status, "interrupted") ? "was interrupted" : "failed", t,
-			 gf_str(c->s, GF_F_ERROR, "see summary.json"));
+		snprintf(buf, len, "the run %s after %.3g s of training: the data ends there (%.100s%s)",
+			 !strcmp(status, "interrupted") ? "was interrupted" : "failed", t, error,
+			 strlen(error) > 100 ? "..." : "");
 	else if (intervals < 2)
 		snprintf(buf, len, "one interval of %.3g s only: too short a run to show a course over time", t);
 }

@@ -161,7 +161,7 @@ int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t e
 		goto out_text;
 	}
 	snprintf(path, sizeof(path), "%s/report.html", dir);
-	rc = gf_html_write(path, dir, s, pr.note);
+	rc = gf_html_write(path, dir, s, pr.note, pr.made_list);
 	if (rc) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
 		goto out_text;
@@ -210,7 +210,7 @@ void gf_report_usage(FILE *f)
 		   "  report.txt          one page: the verdict of the run and of each phase, the\n"
 		   "                      warnings that affect validity, key figures with units per\n"
 		   "                      phase, bottleneck hints, the files of the folder\n"
-		   "  report.html         the same page with tables and the plots inline (SVG): one\n"
+		   "  report.html         the same page with tables and the plots inline (PNG): one\n"
 		   "                      file to attach, readable on screen and printable\n"
 		   "and prints report.txt. Every run writes these too; rerun this after editing the\n"
 		   "gnuplot scripts (scripts/plot/, or GPUFEED_PLOT_DIR) or on another machine.\n\n"

@@ -21,6 +21,19 @@ static double num(struct gf_doc *s, enum gf_fig f, size_t i)
 	return gf_el_num(s, f, i, NAN);
 }
 
+/* The node counts simulate left out, and why. */
+static void skipped(FILE *o, struct gf_doc *s)
+{
+	size_t n = gf_len(s, GF_F_SIM_SKIPPED);
+
+	if (!n)
+		return;
+	fprintf(o, "  skipped: ");
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%s%.0f", i ? ", " : "", gf_el_num(s, GF_F_SIM_SKIPPED_NODES, i, NAN));
+	fprintf(o, " node%s: %s\n", n == 1 ? "" : "s", gf_str(s, GF_F_SIM_SKIPPED_WHY, "?"));
+}
+
 static void header(FILE *o, struct gf_doc *s)
 {
 	char a[32], b[32];
@@ -51,6 +64,7 @@ static void header(FILE *o, struct gf_doc *s)
 		gf_format_rate(num(s, GF_F_SIM_TRAIN_DEMAND_EACH, 0), a, sizeof(a));
 		fprintf(o, "  training reads: %s per accelerator\n", a);
 	}
+	skipped(o, s);
 }
 
 /* Fewer counted steps than this an accelerator and a run's AU says more about what its
@@ -166,10 +180,11 @@ void gf_simulated_plot_what(struct gf_doc *s, char *buf, size_t len)
 		 standin ? " standin" : "");
 }
 
-/* plots/simulate.png and .svg from sweep.csv; a note in *note when there is none. */
-static void plot(const char *dir, struct gf_doc *s, char *note, size_t len)
+/* plots/simulate.png and .svg from sweep.csv. Returns whether it drew them; a note in
+ * *note when it did not. */
+static bool plot(const char *dir, struct gf_doc *s, char *note, size_t len)
 {
-	char sdir[1024], data[4200], out[4200], log[4200], title[512], what[64];
+	char sdir[1024], data[4200], out[4200], log[4200], png[4300], title[512], what[64];
 	struct gf_plot_args a = { .data = data, .out = out, .title = title, .formats = "png svg",
 				  .extra = { what, NULL } };
 	struct stat st;
@@ -180,15 +195,16 @@ static void plot(const char *dir, struct gf_doc *s, char *note, size_t len)
 	snprintf(out, sizeof(out), "%s/plots", dir);
 	if (mkdir(out, 0755) && errno != EEXIST) {
 		snprintf(note, len, "no plot: cannot make %s: %s", out, strerror(errno));
-		return;
+		return false;
 	}
 	if (gf_plot_dir(sdir, sizeof(sdir))) {
 		snprintf(note, len, "no plot: %s", sdir);
-		return;
+		return false;
 	}
 	snprintf(data, sizeof(data), "%s/sweep.csv", dir);
 	snprintf(out, sizeof(out), "%s/plots/simulate", dir);
 	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
+	snprintf(png, sizeof(png), "%s.png", out);
 	snprintf(title, sizeof(title), "%s on %s", gf_str(s, GF_F_WORKLOAD_NAME, "?"), gf_str(s, GF_F_SIM_SYSTEM_NAME, "?"));
 	rc = gf_plot_gnuplot(sdir, "simulate.gp", NULL, &a, log);
 	if (rc == -ENOENT)
@@ -197,29 +213,14 @@ static void plot(const char *dir, struct gf_doc *s, char *note, size_t len)
 		snprintf(note, len, "no plot: gnuplot failed, see plots/gnuplot.log");
 	if (stat(log, &st) == 0 && st.st_size == 0)
 		unlink(log);
-}
-
-/* The SVG inline, so the page stands alone; nothing when there is none. */
-static void inline_svg(FILE *o, const char *dir)
-{
-	char path[4200], buf[8192];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/plots/simulate.svg", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	fputs("<figure>", o);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, o);
-	fputs("</figure>\n", o);
-	fclose(f);
+	/* gnuplot exits 0 only when the script ran to its end, which wrote the PNG. */
+	return rc == 0 && access(png, R_OK) == 0;
 }
 
 static int write_html(const char *path, const char *dir, struct gf_doc *s, const char *table,
-		      const char *note)
+		      const char *note, bool drawn)
 {
+	char png[4200];
 	FILE *o = fopen(path, "w");
 
 	if (!o)
@@ -228,7 +229,8 @@ static int write_html(const char *path, const char *dir, struct gf_doc *s, const
 	      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>gpufeed simulate: ", o);
 	gf_html_esc(o, gf_str(s, GF_F_WORKLOAD_NAME, "?"));
 	fputs("</title><style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:0 auto;padding:1em}"
-	      "pre{overflow-x:auto;background:#f6f8fa;padding:.8em}svg{max-width:100%;height:auto}</style></head>"
+	      "pre{overflow-x:auto;background:#f6f8fa;padding:.8em}figure{margin:1em 0}figure img{display:block;"
+	      "box-sizing:border-box;width:100%;height:auto;border:1px solid #d0d7de}</style></head>"
 	      "<body>\n<h1>gpufeed simulate: ", o);
 	gf_html_esc(o, gf_str(s, GF_F_WORKLOAD_NAME, "?"));
 	fputs(" on ", o);
@@ -241,7 +243,13 @@ static int write_html(const char *path, const char *dir, struct gf_doc *s, const
 		gf_html_esc(o, note);
 		fputs("</p>\n", o);
 	}
-	inline_svg(o, dir);
+	if (drawn) {
+		snprintf(png, sizeof(png), "%s/plots/simulate.png", dir);
+		fputs("<figure id=\"plot-simulate\">", o);
+		if (gf_html_png(o, png, "simulate plot"))
+			fputs("<p>plots/simulate.png could not be read.</p>", o);
+		fputs("</figure>\n", o);
+	}
 	fputs("</body></html>\n", o);
 	return fclose(o) ? -errno : 0;
 }
@@ -251,10 +259,11 @@ int gf_simulated_report(const char *dir, struct gf_doc *s, bool plots, FILE *msg
 	char path[4200], note[1200], *text = NULL;
 	size_t tlen = 0;
 	FILE *mem, *f;
+	bool drawn = false;
 	int rc;
 
 	if (plots)
-		plot(dir, s, note, sizeof(note));
+		drawn = plot(dir, s, note, sizeof(note));
 	else
 		snprintf(note, sizeof(note), "no plot: --no-plot was given; sweep.csv holds the data");
 	mem = open_memstream(&text, &tlen);
@@ -277,7 +286,7 @@ int gf_simulated_report(const char *dir, struct gf_doc *s, bool plots, FILE *msg
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/report.html", dir);
-	rc = write_html(path, dir, s, text, note);
+	rc = write_html(path, dir, s, text, note, drawn);
 	if (rc) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
 		goto out;

@@ -16,6 +16,7 @@
 #include "model/units.h"
 #include "model/yaml.h"
 #include "results/folder.h"
+#include "results/put.h"
 #include "results/simulated.h"
 #include "sim/calibrate.h"
 #include "sim/point.h"
@@ -52,8 +53,9 @@ void gf_simulate_usage(FILE *f)
 		"  --system FILE       the cluster and its storage (required)\n"
 		"  --nodes LIST        client nodes: one count, a list (8,16,32) or a doubling range\n"
 		"                      (8..1024); ranks = nodes x clients.ranks_per_node and the data-\n"
-		"                      parallel degree follows them. Default: clients.nodes, else the\n"
-		"                      workload's ranks (tensor x pipeline x data)\n"
+		"                      parallel degree follows them (a count whose ranks are no whole\n"
+		"                      number of model replicas is skipped, and named). Default:\n"
+		"                      clients.nodes, else the workload's ranks (tensor x pipeline x data)\n"
 		"  --set KEY=VALUE     override a workload key (repeatable), as for run\n"
 		"  --set-system KEY=VALUE  override a system key (repeatable): what if, e.g.\n"
 		"                      --set-system servers.count=2048\n"
@@ -224,6 +226,9 @@ struct sweep {
 	struct gf_system sys;
 	struct gf_sim_point pts[MAX_POINTS];
 	int npts;
+	unsigned skipped[MAX_POINTS]; /* node counts the model's layout cannot fill */
+	int nskipped;
+	char skip_why[512];
 	bool data_follows; /* model.parallelism.data was set from the ranks */
 	char name[128];
 	char started[32];
@@ -269,12 +274,38 @@ static int load(const struct args *a, struct sweep *s, char *err, size_t errlen)
 	return 0;
 }
 
+static unsigned gcd(unsigned a, unsigned b)
+{
+	while (b) {
+		unsigned t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Why the node counts in s->skipped cannot be simulated: their ranks are no whole number
+ * of model replicas (tensor x pipeline ranks each), and which counts are. */
+static void skip_why(struct sweep *s, unsigned mp, unsigned rpn)
+{
+	size_t n = (size_t)snprintf(s->skip_why, sizeof(s->skip_why), "one model replica is tensor %u x pipeline "
+				    "%u = %u ranks, and ", (unsigned)s->w.model.tensor,
+				    (unsigned)s->w.model.pipeline, mp);
+
+	for (int i = 0; i < s->nskipped && n < sizeof(s->skip_why); i++)
+		n += (size_t)snprintf(s->skip_why + n, sizeof(s->skip_why) - n, "%s%u", i ? ", " : "",
+				      s->skipped[i] * rpn);
+	if (n < sizeof(s->skip_why))
+		snprintf(s->skip_why + n, sizeof(s->skip_why) - n, " ranks (%u per node) hold no whole number "
+			 "of them: node counts that do are multiples of %u", rpn, mp / gcd(mp, rpn));
+}
+
 static int run_sweep(const struct args *a, struct sweep *s, char *err, size_t errlen)
 {
 	unsigned rpn = (unsigned)s->sys.clients.ranks_per_node;
 	unsigned list[MAX_POINTS];
 	int n = a->nnodes;
-	unsigned fixed_ranks = 0;
+	unsigned fixed_ranks = 0, mp = 1;
 
 	memcpy(list, a->nodes, sizeof(list));
 	if (!n && s->sys.clients.nodes > 0)
@@ -286,16 +317,33 @@ static int run_sweep(const struct args *a, struct sweep *s, char *err, size_t er
 		/* The data-parallel degree follows the ranks of each node count. */
 		s->data_follows = s->w.model.data != 0;
 		s->w.model.data = 0;
+		if (s->w.checkpoint.mode != GF_CKPT_MODE_SUBSET)
+			mp = (unsigned)(s->w.model.tensor * s->w.model.pipeline);
 	}
 	for (int i = 0; i < n; i++) {
 		unsigned ranks = fixed_ranks ? fixed_ranks : list[i] * rpn;
 		char why[1024];
-		int rc = gf_sim_point(&s->w, &s->sys, list[i], ranks, &s->pts[i], why, sizeof(why));
+		int rc;
+
+		/* A sweep over counts asks what each count that can hold the model predicts: one
+		 * that cannot is left out and named, not the end of the sweep. */
+		if (mp > 1 && ranks % mp) {
+			s->skipped[s->nskipped++] = list[i];
+			continue;
+		}
+		rc = gf_sim_point(&s->w, &s->sys, list[i], ranks, &s->pts[s->npts], why, sizeof(why));
 		if (rc) {
 			snprintf(err, errlen, "%u nodes (%u ranks): %s", list[i], ranks, why);
 			return rc;
 		}
-		s->npts = i + 1;
+		s->npts++;
+	}
+	if (s->nskipped)
+		skip_why(s, mp, rpn);
+	if (!s->npts) {
+		snprintf(err, errlen, "--nodes: no count can be simulated: %s (e.g. --nodes %u)", s->skip_why,
+			 mp / gcd(mp, rpn));
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -441,6 +489,14 @@ static struct json_object *summary_json(const struct sweep *s)
 	json_object_object_add(root, "workload", gf_workload_to_json(&s->w));
 	json_object_object_add(root, "system", gf_system_to_json(&s->sys));
 	json_object_object_add(root, "data_parallel_follows_ranks", json_object_new_boolean(s->data_follows));
+	for (int i = 0; i < s->nskipped; i++) {
+		struct json_object *e = json_object_new_object();
+		gf_put_el_int(e, GF_F_SIM_SKIPPED_NODES, s->skipped[i]);
+		gf_put_el_int(e, GF_F_SIM_SKIPPED_RANKS, (int64_t)s->skipped[i] * s->sys.clients.ranks_per_node);
+		json_object_array_add(gf_put_at(root, GF_F_SIM_SKIPPED), e);
+	}
+	if (s->nskipped)
+		gf_put_str(root, GF_F_SIM_SKIPPED_WHY, s->skip_why);
 	for (int i = 0; i < s->npts; i++)
 		json_object_array_add(pts, point_json(&s->sys, &s->pts[i]));
 	json_object_object_add(root, "points", pts);
@@ -459,7 +515,7 @@ static int write_csv(const char *dir, const struct sweep *s)
 		return -errno;
 	fprintf(f, "nodes,ranks,accelerators,write_burst_s,write_bytes_per_s,rank_min_s,rank_max_s,"
 		   "restore_burst_s,au_percent,read_bytes_per_s,async_burst_s,async_au_percent,"
-		   "goodput_sync_percent,goodput_async_percent,limit,au_from\n");
+		   "goodput_sync_percent,goodput_async_percent,limit,au_from,read_limit\n");
 	for (int i = 0; i < s->npts; i++) {
 		const struct gf_sim_point *p = &s->pts[i];
 		fprintf(f, "%u,%u,%u,", p->nodes, p->ranks, p->accels);
@@ -484,8 +540,9 @@ static int write_csv(const char *dir, const struct sweep *s)
 			fprintf(f, "%.9g,", p->goodput_async);
 		else
 			fprintf(f, ",");
-		fprintf(f, "%s,%s\n", gf_sim_limit_key(p->ckpt ? p->write.limit : p->read.limit),
-			!p->reads ? "" : p->counted_steps ? "finite_run" : "steady_state");
+		fprintf(f, "%s,%s,%s\n", gf_sim_limit_key(p->ckpt ? p->write.limit : p->read.limit),
+			!p->reads ? "" : p->counted_steps ? "finite_run" : "steady_state",
+			p->reads ? gf_sim_limit_key(p->read.limit) : "");
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -586,6 +643,8 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf, struct gf_sim_
 		free(s);
 		return GF_EXIT_FAILED;
 	}
+	if (a.quiet && s->nskipped)
+		fprintf(errf, "gpufeed: skipped %d node count(s): %s\n", s->nskipped, s->skip_why);
 	rc = write_results(&a, s, j, o, errf);
 	json_object_put(j);
 	gf_system_free(&s->sys);

@@ -112,7 +112,7 @@ rc=$?
 grep -q "accelerators the ceiling feeds" "$TMP/ceil.svg" && grep -q "baseline within 5%" "$TMP/ceil.svg" &&
 	ok "--plot: panels with units and the tolerance band" || bad "--plot svg lacks panels or band"
 grep -q 'data-key="ceiling.accelerators_fed" data-run="1" data-value="20"' "$TMP/cmp.html" &&
-	grep -q 'data-word="REGRESSION"' "$TMP/cmp.html" && grep -q "<svg" "$TMP/cmp.html" &&
+	grep -q 'data-word="REGRESSION"' "$TMP/cmp.html" && grep -q '<img alt="compare plot" [^>]*src="data:image/png;base64,' "$TMP/cmp.html" &&
 	ok "--html: verdict, figures and plot" || bad "--html page"
 
 # Bad input: exit 2 with a message that says what to do.
