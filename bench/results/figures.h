@@ -25,6 +25,7 @@ struct gf_accel_row {
 	unsigned accel;   /* global index */
 	double au;        /* percent; -1 when too few steps were counted */
 	double compute_s, stall_s, elapsed_s;
+	double barrier_s; /* of stall_s, the wait in the step barrier for the other ranks */
 	uint64_t steps, samples, bytes;
 };
 
