@@ -174,6 +174,26 @@ static unsigned ckpt_writes(const struct gf_run_ctx *x)
 	return n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
 }
 
+/* Rank 0: the local roots this run writes into (the target when it generates the dataset,
+ * the checkpoint folder's root when it writes checkpoints) made and marked now, before
+ * any rank holds them (gf_beneath_own holds only a marked folder), as the phases'
+ * preparation would. Returns 0 or -errno with x->msg. */
+static int mark_roots(struct gf_run_ctx *x)
+{
+	const char *roots[2] = { x->dataset.generate ? x->target.root : NULL,
+				 writes_ckpt(x) ? x->folders.ckpt_owner : NULL };
+	int rc = 0;
+
+	for (int i = 0; i < 2 && x->root && !rc; i++) {
+		if (!roots[i] || !roots[i][0] || gf_ns_remote(roots[i]))
+			continue;
+		rc = gf_target_mark(roots[i]);
+		if (rc)
+			snprintf(x->msg, sizeof(x->msg), "cannot create %s: %s", roots[i], strerror(-rc));
+	}
+	return rc;
+}
+
 /* Rank 0 decides about the dataset and the folders the run writes (guards.c, by the
  * ownership rule) before anything is created, then the results folder.
  * Returns GF_EXIT_OK to go on, or the exit code. */
@@ -199,13 +219,6 @@ static int open_results(struct gf_run_ctx *x)
 			fprintf(stderr, "gpufeed: %s\n", x->folders.msg);
 		return x->folders.exit_code;
 	}
-	/* From here every rank's local creates go beneath these roots, no link followed
-	 * (io/beneath.h): what the guards checked is what the kernel opens. */
-	gf_beneath_forget();
-	if (!gf_ns_remote(x->target.root))
-		gf_beneath_own(x->target.root);
-	if (x->folders.ckpt_owner[0] && !gf_ns_remote(x->folders.ckpt_owner))
-		gf_beneath_own(x->folders.ckpt_owner);
 	/* Every rank writes checkpoints where rank 0 resolved them (ck.root points here). */
 	if (x->folders.ckpt_folder[0])
 		snprintf(x->res.ckpt_folder, sizeof(x->res.ckpt_folder), "%s", x->folders.ckpt_folder);
@@ -220,6 +233,8 @@ static int open_results(struct gf_run_ctx *x)
 		else if (rc)
 			snprintf(x->msg, sizeof(x->msg), "cannot create a results folder under %s: %s",
 				 x->cli->results, strerror(-rc));
+		else if ((rc = mark_roots(x)))
+			rmdir(x->partial);
 	}
 	rc = gf_world_agree(rc, x->msg, x->err, sizeof(x->err));
 	if (rc) {
@@ -228,6 +243,14 @@ static int open_results(struct gf_run_ctx *x)
 		/* A file given as the folder is a usage error; a disk that refuses is a failure. */
 		return rc == -ENOTDIR || rc == -EEXIST ? GF_EXIT_USAGE : GF_EXIT_FAILED;
 	}
+	/* From here every rank opens, creates and deletes beneath these roots, each folder
+	 * held open once, now, and no link followed (io/beneath.h): what the guards checked
+	 * is what the kernel opens, whatever is renamed or linked in its place mid-run. */
+	gf_beneath_forget();
+	if (!gf_ns_remote(x->target.root))
+		gf_beneath_own(x->target.root);
+	if (x->folders.ckpt_owner[0] && !gf_ns_remote(x->folders.ckpt_owner))
+		gf_beneath_own(x->folders.ckpt_owner);
 	return GF_EXIT_OK;
 }
 
