@@ -217,7 +217,8 @@ static int fpr_one(const struct gf_ckpt_cfg *c, struct gf_engine *eng, unsigned 
 	if (rc) {
 		snprintf(msg, msglen, "cannot %s %s: %s", restore ? "open" : "create", path, rc == -ELOOP && !restore
 			 ? "it is a symbolic link, and gpufeed does not write through links in its folders "
-			   "(remove the link)" : strerror(-rc));
+			   "(remove the link)" : rc == -ENXIO ? "not a regular file (a FIFO, socket or device): remove it"
+			 : strerror(-rc));
 		return rc;
 	}
 	t0 = gf_now_ns();

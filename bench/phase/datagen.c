@@ -67,12 +67,12 @@ enum gf_dataset_state gf_dataset_check(const struct gf_workload *w, const struct
 		goto out;
 	}
 	json_object_object_foreach(want, key, val) {
-		struct json_object *h;
-		if (!json_object_object_get_ex(have, key, &h) ||
-		    strcmp(json_object_get_string(h), json_object_get_string(val))) {
+		struct json_object *h = NULL;
+		/* A null (or missing) value in a hand-edited manifest is a difference, no crash. */
+		const char *hs = json_object_object_get_ex(have, key, &h) ? json_object_get_string(h) : NULL;
+		if (!hs || strcmp(hs, json_object_get_string(val))) {
 			snprintf(why, whylen, "the dataset in %s was generated with %s = %s, the workload "
-				 "asks for %s", root, key, h ? json_object_get_string(h) : "(none)",
-				 json_object_get_string(val));
+				 "asks for %s", root, key, hs ? hs : "(none)", json_object_get_string(val));
 			st = GF_DATASET_MISMATCH;
 			break;
 		}
@@ -81,7 +81,7 @@ enum gf_dataset_state gf_dataset_check(const struct gf_workload *w, const struct
 	if (st == GF_DATASET_OK && json_object_object_get_ex(have, "prefix_spread", NULL) &&
 	    !json_object_object_get_ex(want, "prefix_spread", NULL)) {
 		snprintf(why, whylen, "the dataset in %s was generated with target.prefix_spread = %s, the "
-			 "workload asks for none", root, json_object_get_string(json_object_object_get(have,
+			 "workload asks for none", root, json_object_to_json_string(json_object_object_get(have,
 			 "prefix_spread")));
 		st = GF_DATASET_MISMATCH;
 	}
@@ -287,7 +287,8 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 		if (rc) {
 			snprintf(err, errlen, "cannot create %s: %s", path, rc == -ELOOP
 				 ? "it is a symbolic link, and gpufeed does not write through links in its folders "
-				   "(remove the link)" : strerror(-rc));
+				   "(remove the link)" : rc == -ENXIO ? "not a regular file (a FIFO, socket or device): "
+				   "gpufeed writes regular files only (remove it)" : strerror(-rc));
 			break;
 		}
 		for (uint64_t off = 0; off < size && !rc; off += bufsz) {
