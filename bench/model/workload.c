@@ -565,7 +565,10 @@ static int check_names(const struct gf_workload *w, char *err, size_t errlen)
 	const char *fp = w->dataset.file_prefix;
 	char at[GF_STR + 16];
 
-	if (!gf_name_component(fp) || strstr(fp, "..") || strcspn(fp, "\\") != strlen(fp)) {
+	/* What the message says is what is allowed: no '%', ' ', '*' or other character a
+	 * shell, a printf or an S3 key would read otherwise. */
+	if (!gf_name_component(fp) || strstr(fp, "..") ||
+	    strspn(fp, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.") != strlen(fp)) {
 		snprintf(err, errlen, "%s: dataset.file_prefix '%s' becomes part of every file name: give a "
 			 "plain name, without '/', '\\' or '..' (letters, digits, '_', '-' and '.')",
 			 where(w, "dataset.file_prefix", at, sizeof(at)), fp);
