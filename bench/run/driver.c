@@ -62,7 +62,7 @@ static int check(struct gf_run_ctx *x)
 	/* Free space, before the results folder or the dataset is written: rank 0 looks. */
 	if (!rc && w->workflow.checkpoint) {
 		if (x->root)
-			rc = gf_guard_ckpt_space(w, &x->target, &x->model, world->size, err, len);
+			rc = gf_guard_ckpt_space(w, &x->target, &x->model, &x->plan, world->size, err, len);
 		gf_world_bcast(&rc, sizeof(rc), 0);
 	}
 	/* The backends' setup (credentials, endpoint) now, not at their first use: a bad

@@ -213,8 +213,9 @@ static int train_prepare(struct gf_run_ctx *x)
 	if (!x->w->workflow.checkpoint)
 		return 0;
 	x->ckpt_phase.bytes_per_checkpoint = gf_model_written_bytes(x->w, &x->model, x->world->size);
-	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder, 1,
-				    x->ckpt_phase.bytes_per_checkpoint, x->msg, sizeof(x->msg));
+	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder,
+				    gf_guard_ckpt_at_once(x->w, &x->plan), x->ckpt_phase.bytes_per_checkpoint, x->msg,
+				    sizeof(x->msg));
 }
 
 static void step_barrier(void)

@@ -30,7 +30,8 @@ static const char *layout_name(enum gf_layout l)
 /* The guards run makes before any I/O that plan can make too: the workload's
  * combinations, and the checkpoint layout against the target (resolving it only names
  * its backend). */
-static int refused(const struct gf_cli *c, const struct gf_workload *w, unsigned ranks, char *err, size_t len)
+static int refused(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p, unsigned ranks,
+		   char *err, size_t len)
 {
 	enum gf_ckpt_layout layout;
 	struct gf_model_layout m;
@@ -45,7 +46,7 @@ static int refused(const struct gf_cli *c, const struct gf_workload *w, unsigned
 	/* Free space only for a --target given: a plan of sizes for another machine's storage
 	 * need not fit here. */
 	if (!rc && c->target && w->workflow.checkpoint && !gf_model_layout(w, (int)ranks, &m, err, len))
-		rc = gf_guard_ckpt_space(w, &t, &m, (int)ranks, err, len);
+		rc = gf_guard_ckpt_space(w, &t, &m, p, (int)ranks, err, len);
 	return rc;
 }
 
@@ -285,7 +286,7 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *wl, FILE *out,
 	if (!warnings)
 		fprintf(out, "warnings      none\n");
 	/* What run would refuse, said here where nothing was done yet. */
-	if (refused(c, w, ranks, err, sizeof(err))) {
+	if (refused(c, w, &p, ranks, err, sizeof(err))) {
 		fprintf(out, "refused       run would stop here: %s\n", err);
 		return GF_EXIT_USAGE;
 	}

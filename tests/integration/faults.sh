@@ -4,7 +4,8 @@
 # (issue 17). Local: report and compare on files that are devices, FIFOs or huge; a
 # checkpoint folder that is not gpufeed's and --results that is a file (exit 2, nothing
 # written); datagen's space check in whole blocks on a small tmpfs; the disk filling
-# during a checkpoint; a full results disk, and one that fills after summary.json went in
+# during a checkpoint; checkpoints kept during training counted all at once, two when not
+# kept (issue 28 item 19); a full results disk, and one that fills after summary.json went in
 # (at the CSV files, at the report: the summary is rewritten to say failed); SIGTERM to mpirun -np 2 during training and
 # during a checkpoint burst. S3 (s3rver behind tests/s3fault.js): a 2 KiB/s trickle with
 # --duration 5s and with SIGTERM; reset connections, stalls and short bodies retried and
@@ -106,6 +107,25 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/mnt" && mount -t tmpfs -o size=120m tm
 	{ [ "$rc" -eq 2 ] && grep -q 'rounded up to the file system' "$TMP/o"; } && ok "80,000 x 1 KiB on 120 MiB: exit 2" ||
 		{ bad "80,000 x 1 KiB on 120 MiB: exit $rc"; show "$TMP/o"; }
 	[ -z "$(ls -A "$mnt")" ] && [ ! -e "$TMP/r-space" ] && ok "space refusal wrote nothing" || bad "space refusal wrote something"
+
+	# Issue 28 item 19: the free-space check counts what is on disk at once: every
+	# checkpoint when kept, two when not (the next is written before the last goes).
+	# 4 checkpoints of 20 MiB fit 120 MiB two at a time (with the 64 MiB margin), not all.
+	ckt=(--set workflow.checkpoint=true --set checkpoint.steps_between_checkpoints=16 --set checkpoint.type=all_ranks)
+	for c in "keep=true 20MiB 2" "keep=false 30MiB 2" "keep=false 20MiB 0"; do
+		set -- $c
+		case_start "training checkpoints, checkpoint.$1, $2 each, on 120 MiB"
+		gf 1 run "$SMALL" --target "$mnt/k" --results "$TMP/r-keep" --quiet "${ckt[@]}" --set checkpoint.$1 \
+			--set model.model_size_bytes=$2 >"$TMP/o" 2>&1
+		rc=$?
+		if [ "$3" = 2 ]; then
+			{ [ "$rc" -eq 2 ] && grep -q "checkpoint(s) of $2 need about" "$TMP/o" && [ ! -e "$mnt/k" ]; } &&
+				ok "checkpoint.$1, $2: refused before anything is written" || { bad "checkpoint.$1, $2: exit $rc"; show "$TMP/o"; }
+		else
+			[ "$rc" -eq 0 ] && ok "checkpoint.$1, $2: two at once fit, exit 0" || { bad "checkpoint.$1, $2: exit $rc"; show "$TMP/o"; }
+		fi
+		rm -rf "${mnt:?}"/* "$TMP/r-keep"
+	done
 
 	case_start "the disk fills during a checkpoint"
 	"$MPIRUN" --oversubscribe -np 2 "$GPUFEED" run "$LLAMA" --target "$mnt/ck" --results "$TMP/r-full" --quiet "${ck[@]}" \
