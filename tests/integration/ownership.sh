@@ -13,7 +13,8 @@
 # checkpoints not kept are deleted beneath the root. Issue 28: the target renamed away and
 # replaced by a link mid-run (item 1), hard links to a file elsewhere in place of a data
 # file and of each layout's checkpoint (item 3), FIFOs in place of a data file and of the
-# manifest (item 15), null values in the manifest (item 11).
+# manifest (item 15), null values in the manifest (item 11), a password in the S3
+# endpoint URL (item 20).
 # Expected: exit 2 with a message naming the key or path and what to do, nothing written
 # (no marker, no results folder), the user's files byte for byte as they were.
 # Buggy: the prefix-match ownership test (strncmp), '..' or a link followed, a kept
@@ -265,4 +266,11 @@ gf 1 run "$SMALL" --target s3://gf-test/mine --results "$TMP/r4d" --set dataset.
 refused "s3: a prefix holding the user's object" "$TMP/o" $? "is not empty and was not created by gpufeed"
 ls3 >"$TMP/after"
 diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "s3: the user's prefix as it was" || { bad "s3: mine changed"; diff "$TMP/before" "$TMP/after"; }
+# Issue 28 item 20: a user and password in the endpoint URL (the environment's and the
+# workload's) reach nothing gpufeed prints or stores; S3 signs with the access key alone.
+pw_ep="http://gpufeed:Pa55w0rd@${endpoint#http://}"
+AWS_ENDPOINT_URL=$pw_ep gf 1 run "$SMALL" --target s3://gf-test/pw --results "$TMP/r-pw" --set train.epochs=1 \
+	--set "storage.storage_options.endpoint_url=$pw_ep" >"$TMP/o" 2>&1 || { bad "s3: a password in the endpoint: exit $?"; tail -3 "$TMP/o"; }
+! grep -rq Pa55w0rd "$TMP/r-pw" "$TMP/o" && ok "s3: the endpoint's password in no output, summary or report" ||
+	{ bad "s3: the endpoint's password was printed or stored"; grep -rl Pa55w0rd "$TMP/r-pw" "$TMP/o"; }
 finish
