@@ -23,6 +23,7 @@ void gf_summary_dataset_cleanup_add(const struct gf_run_summary *s, struct json_
 	if (!s->dataset_cleanup.ran)
 		return;
 	o = json_object_new_object();
+	json_object_object_add(o, "deleted", json_object_new_uint64(s->dataset_cleanup.deleted));
 	json_object_object_add(o, "failed_deletes", json_object_new_uint64(s->dataset_cleanup.failed));
 	json_object_object_add(o, "bytes_left", json_object_new_uint64(s->dataset_cleanup.bytes_left));
 	if (s->dataset_cleanup.failed)

@@ -222,6 +222,8 @@ struct gf_run_summary {
 	char client_cache_reason[256];
 	char mpi_version[256];
 
+	const char *duration_cut;  /* the phase --duration's deadline cut (NULL: none) */
+	double duration_limit_s;
 	bool datagen_ran;
 	uint64_t datagen_files, datagen_bytes;
 	double datagen_s;
@@ -230,7 +232,7 @@ struct gf_run_summary {
 	 * (summary.json's "datagen.cleanup", report/cleanup.c). */
 	struct {
 		bool ran;
-		uint64_t failed, bytes_left;
+		uint64_t deleted, failed, bytes_left;
 		char where[1024];
 	} dataset_cleanup;
 

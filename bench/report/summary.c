@@ -582,6 +582,12 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 		json_object_object_add(root, "s3", s3_json(s));
 
 	json_object_object_add(root, "plan", plan_json(s));
+	if (s->duration_cut) {
+		struct json_object *d = json_object_new_object();
+		json_object_object_add(d, "limit_s", json_object_new_double(s->duration_limit_s));
+		json_object_object_add(d, "cut_phase", json_object_new_string(s->duration_cut));
+		json_object_object_add(root, "duration", d);
+	}
 	if (s->datagen_ran) {
 		struct json_object *d = json_object_new_object();
 		json_object_object_add(d, "reason", json_object_new_string(s->datagen_reason));

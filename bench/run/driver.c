@@ -27,11 +27,14 @@
 #include "run/sweep.h"
 #include "stats/clock.h"
 
-static volatile sig_atomic_t stop_requested;
+/* stop_requested stops the phases (a signal, or --duration's deadline); signalled says a
+ * signal came: the run is interrupted, not complete. */
+static volatile sig_atomic_t stop_requested, signalled;
 
 static void on_signal(int sig)
 {
 	(void)sig;
+	signalled = 1;
 	stop_requested = 1;
 }
 
@@ -299,19 +302,39 @@ static void describe(struct gf_run_ctx *x)
 	}
 }
 
-/* Progress on every rank (the job-wide figures are a reduction), or on none. */
+/* Progress on every rank (the job-wide figures are a reduction), or on none. It says
+ * "interrupted" for a signal only: the deadline ends a run complete. */
 static void progress_start(struct gf_run_ctx *x)
 {
 	if (!x->cli->quiet && x->cli->progress != GF_PROGRESS_OFF &&
-	    !gf_progress_start(&x->progress, stderr, (enum gf_progress_mode)x->cli->progress, x->world, x->stop,
+	    !gf_progress_start(&x->progress, stderr, (enum gf_progress_mode)x->cli->progress, x->world, &signalled,
 			       x->partial))
 		x->prog = &x->progress;
 }
 
-/* A signal may reach some ranks only: any of them stops every rank at the same place. */
+/* A signal may reach some ranks only, and the deadline comes on each rank at its own
+ * moment: any of them stops every rank at the same place. */
 static bool stopped(void)
 {
 	uint64_t n = stop_requested;
+
+	gf_world_allsum_u64(&n, 1);
+	return n != 0;
+}
+
+/* Whether a signal (not the deadline) came to any rank. */
+static bool interrupted_by_signal(void)
+{
+	uint64_t n = signalled;
+
+	gf_world_allsum_u64(&n, 1);
+	return n != 0;
+}
+
+/* Whether --duration's deadline came on any rank. */
+static bool deadline_hit(const struct gf_run_ctx *x)
+{
+	uint64_t n = x->deadline.hit;
 
 	gf_world_allsum_u64(&n, 1);
 	return n != 0;
@@ -352,6 +375,9 @@ static void run_phase(struct gf_run_ctx *x, const struct gf_phase *p)
 			snprintf(x->err, sizeof(x->err), "%s", merr);
 		}
 	}
+	/* The phase the deadline ended (a request it cancelled is no failure either). */
+	if (!x->cut && deadline_hit(x))
+		x->cut = p->name;
 	/* What a signal cancelled is an interruption, not a failure (finish() says so). */
 	if (rc && (rc == -ECANCELED || rc == -EINTR) && stopped())
 		return;
@@ -457,6 +483,7 @@ static void write_results(struct gf_run_ctx *x)
 		}
 	}
 	dir = complete ? x->final : x->partial;
+	x->written_to = written ? dir : NULL;
 	if (written && !interrupted) {
 		if (x->s.sweep)
 			gf_sweep_print(stdout, x->s.sweep);
@@ -477,26 +504,93 @@ static void write_results(struct gf_run_ctx *x)
 	fflush(stdout);
 }
 
+/* The checkpoints a signal left for removal after the summary (ckpt.h remove_from, n),
+ * named in the summary's error first: mpirun may end the ranks before they are gone. */
+static void name_pending(struct gf_run_ctx *x)
+{
+	const struct gf_ckpt_phase *ph = &x->ckpt_phase;
+	size_t o = strlen(x->s.error);
+	char first[4200], last[4200];
+	const char *a, *b;
+
+	gf_ckpt_dir(&x->ck, ph->remove_from, first, sizeof(first));
+	gf_ckpt_dir(&x->ck, ph->remove_from + ph->remove_n - 1, last, sizeof(last));
+	a = strrchr(first, '/');
+	b = strrchr(last, '/');
+	snprintf(x->s.error + o, sizeof(x->s.error) - o, "; the %u checkpoint(s) it started in %s (%s%s%s) are "
+		 "deleted after this summary is written (if still there, the ranks were ended first: delete "
+		 "them)", ph->remove_n, x->ck.root, a ? a + 1 : first, ph->remove_n > 1 ? " to " : "",
+		 ph->remove_n > 1 ? (b ? b + 1 : last) : "");
+}
+
+/* summary.json again, once what a signal left is deleted: the summary says what became
+ * of it (whether mpirun left the time). */
+static void summary_again(struct gf_run_ctx *x, const char *error)
+{
+	const struct gf_ckpt_cleanup *cl = &x->ckpt_phase.cleanup;
+	struct json_object *j;
+
+	snprintf(x->s.error, sizeof(x->s.error), "%s", error);
+	if (cl->failed)
+		snprintf(x->s.error + strlen(x->s.error), sizeof(x->s.error) - strlen(x->s.error),
+			 "; %llu checkpoint file(s) or folder(s) could not be deleted (%s)",
+			 (unsigned long long)cl->failed, cl->where);
+	if (x->s.ckpt) {
+		x->fck.cleanup_failed = cl->failed;
+		x->fck.cleanup_bytes_left = cl->bytes_left;
+	}
+	j = gf_summary_json(&x->s);
+	if (j && x->written_to)
+		gf_results_write_json(x->written_to, "summary.json", j);
+	json_object_put(j);
+}
+
 static void finish(struct gf_run_ctx *x)
 {
-	if (stopped() && gf_run_ok(x)) {
+	bool signal, late, pending = x->w->workflow.checkpoint && x->ckpt_phase.remove_n;
+	char error[sizeof(x->s.error)];
+
+	gf_deadline_stop(&x->deadline);
+	signal = interrupted_by_signal();
+	if (signal && gf_run_ok(x)) {
 		x->s.status = "interrupted";
 		snprintf(x->s.error, sizeof(x->s.error), "stopped by a signal");
 		x->exit_code = GF_EXIT_FAILED;
+	} else if (x->cut) {
+		/* --duration ended the command: complete, with the phase it cut named. */
+		x->s.duration_cut = x->cut;
+		x->s.duration_limit_s = x->cli->duration_s;
+		if (x->root && !x->cli->quiet)
+			fprintf(stderr, "gpufeed: --duration %gs ended the run in its %s phase%s\n",
+				x->cli->duration_s, x->cut, strcmp(x->cut, "datagen") ? ""
+				: " (the dataset is not complete: nothing was trained on it)");
+	}
+	/* The deadline leaves time: what a phase it stopped left goes before the summary. */
+	if (pending && !signal) {
+		gf_ckpt_remove_deferred(&x->ck, &x->ckpt_phase);
+		pending = false;
 	}
 	gf_iohook_finish(x);
 	gf_progress_stop(x->prog);
 	x->prog = NULL;
 	if (x->root) {
 		x->s.resolved = gf_resolved_json(&x->res);
+		snprintf(error, sizeof(error), "%s", x->s.error);
+		if (pending)
+			name_pending(x);
 		write_results(x);
-		json_object_put(x->s.resolved);
 	}
 	/* What a signal left half-written goes once the summary is safe, if mpirun leaves
-	 * the time (every rank takes part: the removal is collective). */
-	if (x->w->workflow.checkpoint && x->ckpt_phase.remove_n)
+	 * the time (every rank takes part: the removal is collective); then the summary says
+	 * what became of it, and of the dataset's cleanup (iohook.h). */
+	if (pending)
 		gf_ckpt_remove_deferred(&x->ck, &x->ckpt_phase);
-	gf_iohook_cleanup_late(x);
+	late = gf_iohook_cleanup_late(x);
+	if (x->root) {
+		if (pending || late)
+			summary_again(x, error);
+		json_object_put(x->s.resolved);
+	}
 	free(x->s.rows);
 	free(x->s.ts);
 	free(x->s.ceiling_ts);
@@ -530,6 +624,8 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 	x->world = world;
 	x->root = world->rank == 0;
 	x->stop = &stop_requested;
+	/* --duration bounds the whole command from here (run/deadline.h). */
+	gf_deadline_start(&x->deadline, x->cli->duration_s, x->stop);
 	x->exit_code = GF_EXIT_OK;
 	x->s.status = "complete";
 	rc = check(x) ? GF_EXIT_USAGE : GF_EXIT_OK;
@@ -542,6 +638,7 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 		rc = open_results(x);
 	}
 	if (rc != GF_EXIT_OK) {
+		gf_deadline_stop(&x->deadline);
 		free(x->restore_from);
 		free(x);
 		return rc;
@@ -550,8 +647,12 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 	progress_start(x);
 	for (size_t i = 0; i < gf_nphases; i++) {
 		const struct gf_phase *p = &gf_phases[i];
-		if (p->wanted(x) && gf_run_ok(x) && !stopped())
+		if (!p->wanted(x))
+			continue;
+		if (gf_run_ok(x) && !stopped())
 			run_phase(x, p);
+		else if (!x->cut && deadline_hit(x))
+			x->cut = p->name; /* the deadline came before it started */
 	}
 	finish(x);
 	rc = x->exit_code;
