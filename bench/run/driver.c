@@ -52,6 +52,15 @@ static int check(struct gf_run_ctx *x)
 		rc = gf_target_resolve(w, x->cli->target, x->cli->engine, &x->target, err, len);
 	if (!rc)
 		rc = gf_plan_build(w, (unsigned)world->size, &x->plan, err, len);
+	if (!rc) {
+		char warn[1024];
+		rc = gf_guard_object_count(w, &x->plan, &x->target, warn, sizeof(warn));
+		if (rc == 1 && x->root)
+			fprintf(stderr, "gpufeed: warning: %s\n", warn);
+		else if (rc < 0)
+			snprintf(err, len, "%s", warn);
+		rc = rc < 0 ? rc : 0;
+	}
 	if (!rc)
 		rc = gf_sweep_check(x->cli, w, &x->plan, err, len);
 	if (!rc && w->workflow.checkpoint)

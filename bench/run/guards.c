@@ -156,6 +156,26 @@ int gf_guard_ckpt_layout(const struct gf_workload *w, const struct gf_target *t,
 	return 0;
 }
 
+int gf_guard_object_count(const struct gf_workload *w, const struct gf_plan *p, const struct gf_target *t,
+			  char *msg, size_t len)
+{
+	/* A listing returns 1,000 keys a request (ListObjectsV2's limit), and the writes and
+	 * deletes go one object (or 1,000 names) a request: past a billion objects one
+	 * listing is a million requests, and writing them at 10,000 PUTs a second (a fast
+	 * store) takes more than a day. */
+	const double refuse = 1e9, warn = 1e7;
+	double n = (double)p->files;
+
+	if (!(t->store->caps & GF_IO_CAP_OBJECTS) || !(w->workflow.train || w->workflow.generate_data) || n <= warn)
+		return 0;
+	snprintf(msg, len, "%s: dataset.num_files_train %llu on the object store %s: a listing of them is %.0f "
+		 "requests of 1,000 keys, and writing them at 10,000 PUTs a second takes %.1f hours%s",
+		 w->source, (unsigned long long)p->files, t->root, ceil(n / 1000), n / 1e4 / 3600,
+		 n > refuse ? "; gpufeed takes at most 1,000,000,000 objects: give fewer, larger files "
+		 "(dataset.num_samples_per_file)" : "");
+	return n > refuse ? -E2BIG : 1;
+}
+
 int gf_guard_direct_mode(const struct gf_workload *w)
 {
 	return w->reader.odirect ? GF_DIRECT_ON : (int)w->target.direct;

@@ -51,6 +51,12 @@ unsigned gf_guard_ckpt_at_once(const struct gf_workload *w, const struct gf_plan
 int gf_guard_ckpt_space(const struct gf_workload *w, const struct gf_target *t, const struct gf_model_layout *m,
 			const struct gf_plan *p, int ranks, char *err, size_t errlen);
 
+/* The dataset's object count on an object store (issue 28 item 18: 10^12 files were
+ * taken): past 10^7 a warning, past 10^9 refused. Returns 0, 1 with the warning in msg,
+ * or -E2BIG with why in msg. No I/O (plan calls it too). */
+int gf_guard_object_count(const struct gf_workload *w, const struct gf_plan *p, const struct gf_target *t,
+			  char *msg, size_t len);
+
 /* GF_DIRECT_OFF, _ON or _AUTO: reader.odirect, else target.direct. */
 int gf_guard_direct_mode(const struct gf_workload *w);
 

@@ -43,6 +43,8 @@ static int refused(const struct gf_cli *c, const struct gf_workload *w, const st
 	if (gf_target_resolve(w, c->target, c->engine, &t, err, len))
 		return -EINVAL; /* run stops there too, before any I/O */
 	rc = gf_guard_ckpt_layout(w, &t, &layout, err, len);
+	if (!rc && gf_guard_object_count(w, p, &t, err, len) < 0)
+		rc = -E2BIG;
 	/* Free space only for a --target given: a plan of sizes for another machine's storage
 	 * need not fit here. */
 	if (!rc && c->target && w->workflow.checkpoint && !gf_model_layout(w, (int)ranks, &m, err, len))
@@ -265,6 +267,14 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *wl, FILE *out,
 				fprintf(out, "target        %s (engine %s)\n", t.root, t.engine);
 			else
 				fprintf(out, "target        %s\n", err);
+		}
+	}
+	{
+		struct gf_target t;
+		if (!gf_target_resolve(w, c->target, c->engine, &t, err, sizeof(err)) &&
+		    gf_guard_object_count(w, &p, &t, err, sizeof(err)) == 1) {
+			fprintf(out, "warning       %s\n", err);
+			warnings++;
 		}
 	}
 	if (w->workflow.train)
