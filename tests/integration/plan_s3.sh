@@ -47,7 +47,7 @@ timeout 20 "$GPUFEED" plan "$SMALL" --target s3://gf-bucket/prefix --ranks 2 --s
 rc=$?
 [ "$rc" -eq 0 ] && grep -q "^warning .*num_files_train 20000000 on the object store" "$TMP/out" && ! grep -q "warnings *none" "$TMP/out" &&
 	ok "plan: 2x10^7 objects warned of" || { bad "plan: 2x10^7 objects: exit $rc"; cat "$TMP/out"; }
-timeout 20 "$GPUFEED" run "$SMALL" --target s3://gf-bucket/prefix --results "$TMP/r" \
+timeout -k 5 20 "$GPUFEED" run "$SMALL" --target s3://gf-bucket/prefix --results "$TMP/r" \
 	--set dataset.num_files_train=1000000000000 >"$TMP/out" 2>&1
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "at most 1,000,000,000" "$TMP/out" && [ ! -e "$TMP/r" ] &&
