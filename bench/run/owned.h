@@ -14,10 +14,10 @@
  * (io/posix.c), so a link planted in a marked folder (train -> /elsewhere, or a link in
  * place of a data file) is refused, never followed. A link planted after that walk is
  * refused by the kernel at the write or delete: the local engines, folder creation and
- * local deletes open beneath the marked root (io/beneath.h, roots registered by the
- * driver), and the files HDF5 and MPI-IO create are named through their folder opened
- * beneath it (/proc/self/fd/N/name). Links above the root (a site's
- * /scratch -> /lustre/scratch) are the user's choice and resolved.
+ * local deletes open beneath the marked root, held open by descriptor from before the
+ * phases (io/beneath.h, roots marked and registered by the driver), and the files HDF5
+ * and MPI-IO open are given by their own descriptor (/proc/self/fd/N). Links above the
+ * root (a site's /scratch -> /lustre/scratch) are the user's choice and resolved.
  *
  * Names of the other schemes (s3://, gluster://) have no links and no kernel to
  * resolve them: they are compared as written, with ".." components refused.

@@ -117,9 +117,9 @@ expect "restore-only found and verified the kept checkpoint" "$(only_result "$TM
 [ "$before" = "$(sums "$TMP/k")" ] && ok "kept checkpoints byte for byte as they were" ||
 	{ bad "kept checkpoints changed"; diff <(echo "$before") <(sums "$TMP/k"); }
 
-# 1-3 for the libraries: a file MPI-IO or HDF5 creates is named by its folder opened
-# beneath the root (/proc/self/fd/N/name, io/beneath.h; the swap it closes is in
-# tests/unit/test_beneath.c): a collective open with each rank's own name works, the
+# 1-3 for the libraries: a file MPI-IO or HDF5 creates is made beneath the root and named
+# by its own descriptor (/proc/self/fd/N, io/beneath.h; the swaps it closes are in
+# tests/unit/test_beneath.c and races.sh): a collective open with each rank's own name works, the
 # files land inside the target, and no /proc name reaches what the user reads.
 for layout in shared_file hdf5; do
 	gf 2 run "$SMALL" --target "$TMP/lib/$layout" --results "$TMP/r6" "${CK[@]}" --set checkpoint.layout=$layout \
