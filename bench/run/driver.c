@@ -633,8 +633,6 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 	x->world = world;
 	x->root = world->rank == 0;
 	x->stop = &stop_requested;
-	/* --duration bounds the whole command from here (run/deadline.h). */
-	gf_deadline_start(&x->deadline, x->cli->duration_s, x->stop);
 	x->exit_code = GF_EXIT_OK;
 	x->s.status = "complete";
 	rc = check(x) ? GF_EXIT_USAGE : GF_EXIT_OK;
@@ -647,13 +645,15 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 		rc = open_results(x);
 	}
 	if (rc != GF_EXIT_OK) {
-		gf_deadline_stop(&x->deadline);
 		free(x->restore_from);
 		free(x);
 		return rc;
 	}
 	describe(x);
 	progress_start(x);
+	/* --duration bounds every phase from here, all of them together (run/deadline.h);
+	 * what comes before (the guards, the results folder) is a moment's work. */
+	gf_deadline_start(&x->deadline, x->cli->duration_s, x->stop);
 	for (size_t i = 0; i < gf_nphases; i++) {
 		const struct gf_phase *p = &gf_phases[i];
 		if (!p->wanted(x))
@@ -664,6 +664,7 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 			x->cut = p->name; /* the deadline came before it started */
 	}
 	finish(x);
+	gf_beneath_forget(); /* the held roots' descriptors */
 	rc = x->exit_code;
 	free(x);
 	/* Every rank leaves with the same code. */
