@@ -186,19 +186,35 @@ static unsigned ckpt_writes(const struct gf_run_ctx *x)
 	return n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
 }
 
-/* Rank 0: the local roots this run writes into (the target when it generates the dataset,
- * the checkpoint folder's root when it writes checkpoints) made and marked now, before
- * any rank holds them (gf_beneath_own holds only a marked folder), as the phases'
- * preparation would. Returns 0 or -errno with x->msg. */
+/* The local roots this run writes into (the target when it generates the dataset, the
+ * checkpoint folder's root when it writes checkpoints) made and marked before any rank
+ * holds them (gf_beneath_own holds only a marked folder), as the phases' preparation
+ * would: by rank 0 after its guards (the whole rule, guards.c); and on node-local storage
+ * (a scratch disk of each node, where rank 0's marker is not to be seen) by the first
+ * rank of every other node, where the folder is new or empty, and refused where it holds
+ * something of someone else's. Returns 0 or -errno with x->msg. */
 static int mark_roots(struct gf_run_ctx *x)
 {
 	const char *roots[2] = { x->dataset.generate ? x->target.root : NULL,
 				 writes_ckpt(x) ? x->folders.ckpt_owner : NULL };
+	char marker[4200];
 	int rc = 0;
 
-	for (int i = 0; i < 2 && x->root && !rc; i++) {
+	if (!x->root && x->world->node_rank != 0)
+		return 0;
+	for (int i = 0; i < 2 && !rc; i++) {
 		if (!roots[i] || !roots[i][0] || gf_ns_remote(roots[i]))
 			continue;
+		snprintf(marker, sizeof(marker), "%s/%s", roots[i], GF_MARKER);
+		if (!x->root && gf_ns_exists(marker) == 1)
+			continue; /* rank 0's, on storage this node shares */
+		rc = x->root ? 0 : gf_target_check_owned(roots[i]);
+		if (rc < 0) {
+			snprintf(x->msg, sizeof(x->msg), "%s on node %s %s; gpufeed writes only into empty or "
+				 "gpufeed-made folders", roots[i], x->world->host, rc == -ENOTEMPTY
+				 ? "is not empty and was not created by gpufeed" : strerror(-rc));
+			break;
+		}
 		rc = gf_target_mark(roots[i]);
 		if (rc)
 			snprintf(x->msg, sizeof(x->msg), "cannot create %s: %s", roots[i], strerror(-rc));
@@ -249,6 +265,9 @@ static int open_results(struct gf_run_ctx *x)
 			rmdir(x->partial);
 	}
 	rc = gf_world_agree(rc, x->msg, x->err, sizeof(x->err));
+	/* Then node-local roots on the other nodes, once rank 0's are there. */
+	if (!rc && (rc = gf_world_agree(x->root ? 0 : mark_roots(x), x->msg, x->err, sizeof(x->err))) && x->root)
+		rmdir(x->partial);
 	if (rc) {
 		if (x->root)
 			fprintf(stderr, "gpufeed: %s\n", x->err);
