@@ -121,6 +121,9 @@ void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e);
 /* The pos-th sample (0 <= pos < share) of global accelerator accel in epoch e. */
 void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s);
 
+/* Requests in flight per reader thread (plan.read_depth) for w: target.queue_depth when
+ * given, else the framework's loader's one. */
+unsigned gf_plan_read_depth(const struct gf_workload *w);
 /* "pytorch_worker", "tf_stream" or "async": the loader model, for summary.json. */
 const char *gf_plan_loader_name(const struct gf_plan *p);
 /* The same in words, for the terminal: "one sample read in flight per reader thread ...". */

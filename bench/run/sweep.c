@@ -292,6 +292,8 @@ static int point_plan(struct gf_run_ctx *x, unsigned n, const char *value, doubl
 	}
 	sw->plan.shuffle_seed = x->plan.shuffle_seed;
 	sw->read = x->read;
+	/* --vary target.queue_depth may change the engine the default picks for the reads. */
+	sw->read.ops = gf_target_reader(&x->target, &sw->pw, NULL, 0);
 	sw->read.w = &sw->pw;
 	sw->read.plan = &sw->plan;
 	sw->read.open_files = gf_fetch_open_files(&sw->pw, &sw->plan);
@@ -433,8 +435,10 @@ static int point(struct gf_run_ctx *x, unsigned n, const char *value, struct gf_
 			snprintf(split, sizeof(split), " (%u ranks x %u, %u x %u)", out->ranks_at_max, out->per_rank,
 				 f->ranks - out->ranks_at_max, out->per_rank_min);
 		if (!x->cli->quiet)
-			fprintf(stderr, "sweep: %u accelerator(s)%s%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s\n",
-				out->accelerators, split, value ? ", " : "", value ? value : "", out->au_mean, out->au_min,
+			fprintf(stderr, "sweep: %u accelerator(s)%s%s%s%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s\n",
+				out->accelerators, split, value ? ", " : "", value ? value : "",
+				sw->read.ops != x->ops ? ", engine " : "", sw->read.ops != x->ops ? sw->read.ops->name : "",
+				out->au_mean, out->au_min,
 				out->samples_per_s, gf_format_rate(out->read_bytes_per_s, r, sizeof(r)),
 				out->passed ? "passed" : "failed", out->steady ? "steady" :
 				"not steady", out->extended ? " (measured twice as long)" : "");
