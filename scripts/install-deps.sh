@@ -2,6 +2,8 @@
 # Install every Debian package that gpufeed's build, tests, plots and benchmarks need.
 # Idempotent: packages already present are left alone, and apt is not touched at all when
 # nothing is missing. Works as root on a fresh Debian 12 machine (or with sudo).
+# --tests also installs what only the test command (scripts/check.sh) and the benchmark
+# scripts use (TEST_PACKAGES); scripts/quickstart.sh leaves it out.
 set -euo pipefail
 
 PACKAGES=(
@@ -26,6 +28,16 @@ PACKAGES=(
 	# the S3 clients scripts/bench/vs-s3-clients.sh compares gpufeed with
 	rclone awscli
 )
+TEST_PACKAGES=(
+	# perf: tests/integration/default_engine.sh counts io_uring's hand-offs to worker
+	# threads on a tracepoint, and docs/performance.md profiles the engines with it
+	linux-perf
+)
+case ${1:-} in
+--tests) PACKAGES+=("${TEST_PACKAGES[@]}") ;;
+"") ;;
+*) echo "usage: scripts/install-deps.sh [--tests]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PACKAGES[@]}"; do
