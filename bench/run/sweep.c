@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/dist.h"
 #include "model/search.h"
 #include "model/units.h"
 #include "model/yaml.h"
@@ -463,8 +464,16 @@ static unsigned start_count(struct gf_run_ctx *x)
 	struct gf_fig_sweep *f = &x->sw->fig;
 	unsigned n = 1;
 
-	if (x->root && x->s.ceiling_ran)
+	if (x->root && x->s.ceiling_ran) {
+		/* The ceiling read with no preprocessing: each reader thread's own time per
+		 * sample (reader.preprocess_time) lowers what the readers supply. */
+		double el = x->s.ceiling.elapsed_s, sps = el > 0 ? (double)x->s.ceiling.samples / el : 0;
+		double supply = gf_search_supply(sps, x->plan.threads * f->ranks, x->plan.read_depth,
+						 gf_dist_mean(&x->w->reader.preprocess_time));
 		f->ceiling_estimate = gf_summary_ceiling_accels(&x->s, x->w->metric.au);
+		if (sps > 0)
+			f->ceiling_estimate *= supply / sps;
+	}
 	if (x->cli->sweep_start) {
 		f->start_from = "--start";
 		n = x->cli->sweep_start;
@@ -504,8 +513,10 @@ int gf_sweep_run(struct gf_run_ctx *x)
 	f->start = n;
 	if (x->root && !x->cli->quiet) {
 		char from[64];
+		double pre = gf_dist_mean(&x->w->reader.preprocess_time);
 		if (f->ceiling_estimate > 0)
-			snprintf(from, sizeof(from), "the ceiling's estimate %.1f", f->ceiling_estimate);
+			snprintf(from, sizeof(from), "the ceiling's estimate %.1f%s", f->ceiling_estimate,
+				 pre > 0 ? ", with the readers' preprocessing" : "");
 		else
 			snprintf(from, sizeof(from), "%s", f->start_from);
 		fprintf(stderr, "sweep: %s from %u accelerator(s) (%s), %g s per point, at most %u point(s), "
