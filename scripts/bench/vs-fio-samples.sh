@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# vs-fio-samples: gpufeed's CPU per sample and samples/s against fio's, on the pattern a
+# framework's loader makes: many small files, each opened, read whole and closed (DLIO's
+# read_type on_demand), one reader thread.
+#
+# The dataset is FILES npz files of SIZE bytes (default 16,384 x 4 KiB), made once by
+# gpufeed datagen. For each storage, loader and engine, ROUNDS times, gpufeed and fio run
+# back to back on the same files:
+#   gpufeed  `gpufeed train`, 1 rank, 1 reader thread, batch 64, no compute, EPOCHS passes
+#            (default 4). CPU per sample = train.cpu_s / train.samples: the whole process
+#            over the training phase, io_uring's worker threads included. samples/s =
+#            train.samples_per_s. `default` is the engine gpufeed picks when none is given
+#            (summary.json target.engine says which; fio runs that engine).
+#   fio      --opendir over the same files, one 4 KiB (SIZE) read per file, --openfiles =
+#            the depth (one file open at a time for the framework's loader), the files in
+#            the directory's order (--file_service_type=sequential: ext4 lists them in hash
+#            order, random against their numbers; tmpfs newest first; fio's random file
+#            service draws with replacement and, once most files are done, searches for
+#            one that is not: 213 samples/s here), no cache advice per open
+#            (--invalidate=0 --fadvise_hint=0; gpufeed gives none), EPOCHS passes. With a
+#            queue fio submits and reaps up to the depth per system call
+#            (--iodepth_batch_submit, --iodepth_batch_complete_max), as gpufeed does.
+#            CPU per sample: fio's own figure, (usr_cpu + sys_cpu) x runtime / ios (the
+#            job's thread, over its I/O: fio's set-up, which stats every file of the
+#            folder, costs more than a pass and is left out). Where io_uring hands every
+#            read to its worker threads (buffered tmpfs: --why counts them) that figure
+#            leaves them out, so their time is added: fio's whole process (getrusage of
+#            the child, every thread) for 1 + EPOCHS passes minus that for 1 pass, less
+#            the job thread's. samples/s = fio's IOPS.
+# Engines: posix = fio psync, uring = io_uring (--fixedbufs: gpufeed registers its
+# buffers), aio = libaio, null (gpufeed only: the tool's own cost). Loaders: pytorch (one
+# read in flight per reader thread) and asyncN (target.queue_depth N; fio --iodepth N).
+# Storages: tmpfs (buffered, SHM) and disk (O_DIRECT, DIR; target.direct true, --direct=1).
+# The table gives the medians and the median of the rounds' ratios gpufeed / fio (a ratio
+# is taken within a round, its two runs back to back: the machine drifts between rounds).
+#
+# --why adds, per cell, one run of each under perf stat and prints per sample the system
+# calls, context switches and requests io_uring handed to a worker thread
+# (io_uring:io_uring_queue_async_work), each side's 1 + EPOCHS passes minus its 1 pass.
+#
+# usage: scripts/bench/vs-fio-samples.sh [--gpufeed BIN] [--dir DIR] [--shm DIR] [--rounds N]
+#            [--files N] [--size BYTES] [--epochs N] [--storages "tmpfs disk"]
+#            [--loaders "pytorch async8"] [--engines "default posix uring aio null"] [--why] [--keep]
+# DIR must be on a filesystem with O_DIRECT (not tmpfs); SHM on tmpfs. Needs mpirun, fio,
+# jq and python3; --why needs perf (scripts/install-deps.sh --tests).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+GPUFEED=${GPUFEED:-$top/build/gpufeed}
+DIR=/tmp/gpufeed-vs-fio-samples
+SHM=/dev/shm/gpufeed-vs-fio-samples
+ROUNDS=3
+FILES=16384
+SIZE=4096
+EPOCHS=4
+STORAGES="tmpfs disk"
+LOADERS="pytorch async8"
+ENGINES="default posix uring aio null"
+WHY=0
+KEEP=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--gpufeed) GPUFEED=$2; shift ;;
+	--dir) DIR=$2; shift ;;
+	--shm) SHM=$2; shift ;;
+	--rounds) ROUNDS=$2; shift ;;
+	--files) FILES=$2; shift ;;
+	--size) SIZE=$2; shift ;;
+	--epochs) EPOCHS=$2; shift ;;
+	--storages) STORAGES=$2; shift ;;
+	--loaders) LOADERS=$2; shift ;;
+	--engines) ENGINES=$2; shift ;;
+	--why) WHY=1 ;;
+	--keep) KEEP=1 ;;
+	-h|--help) sed -n '2,45p' "$0"; exit 0 ;;
+	*) echo "vs-fio-samples: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+for tool in fio jq mpirun python3; do
+	command -v "$tool" >/dev/null || { echo "vs-fio-samples: $tool is needed" >&2; exit 2; }
+done
+[ "$WHY" = 0 ] || command -v perf >/dev/null ||
+	{ echo "vs-fio-samples: --why needs perf (scripts/install-deps.sh --tests)" >&2; exit 2; }
+[ -x "$GPUFEED" ] || { echo "vs-fio-samples: no gpufeed at $GPUFEED (--gpufeed BIN)" >&2; exit 2; }
+for l in $LOADERS; do
+	case $l in pytorch|async[1-9]*) ;; *) echo "vs-fio-samples: loader $l: pytorch or asyncN" >&2; exit 2 ;; esac
+done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+WORK=$(mktemp -d /tmp/vs-fio-samples.XXXXXX)
+cleanup() {
+	rm -rf "$WORK"
+	[ "$KEEP" = 1 ] || rm -rf "$DIR" "$SHM"
+}
+trap cleanup EXIT
+
+cat >"$WORK/w.yaml" <<YAML
+model: {name: vsfiosamples}
+framework: pytorch
+workflow: {generate_data: false, train: true, checkpoint: false}
+dataset: {format: npz, num_files_train: $FILES, num_samples_per_file: 1, record_length_bytes: $SIZE, record_length_bytes_stdev: 0}
+reader: {data_loader: pytorch, batch_size: 64, read_threads: 1, prefetch_size: 2, file_shuffle: seed, sample_shuffle: seed, read_type: on_demand}
+train: {epochs: $EPOCHS, computation_time: 0}
+YAML
+
+datadir() { case $1 in tmpfs) echo "$SHM" ;; *) echo "$DIR" ;; esac; }
+direct() { case $1 in tmpfs) echo false ;; *) echo true ;; esac; }
+depth() { case $1 in pytorch) echo 1 ;; *) echo "${1#async}" ;; esac; }
+
+prepare() {
+	local d
+	d=$(datadir "$1")
+	[ -f "$d/.gpufeed-manifest.json" ] && return
+	echo "preparing $FILES files of $SIZE bytes in $d" >&2
+	mpirun -np 1 "$GPUFEED" datagen "$WORK/w.yaml" --target "$d" --results "$WORK/gen" --quiet >/dev/null
+}
+
+# The gpufeed command of a cell: gf_cmd STORAGE LOADER ENGINE [EPOCHS]
+gf_cmd() {
+	local s=$1 l=$2 e=$3 ep=${4:-$EPOCHS}
+	cmd=(mpirun --bind-to none -np 1 "$GPUFEED" train "$WORK/w.yaml" --target "$(datadir "$s")"
+	     --results "$WORK/res" --quiet --set target.direct="$(direct "$s")" --set train.epochs="$ep")
+	[ "$e" = default ] || cmd+=(--engine "$e")
+	[ "$l" = pytorch ] || cmd+=(--set target.queue_depth="$(depth "$l")")
+}
+
+# run_gpufeed STORAGE LOADER ENGINE -> "cpu_us_per_sample samples_per_s engine"
+run_gpufeed() {
+	local s
+	rm -rf "$WORK/res"
+	gf_cmd "$@"
+	"${cmd[@]}" >/dev/null
+	s=$(echo "$WORK"/res/*/summary.json)
+	jq -r '"\(.train.cpu_s / .train.samples * 1e6) \(.train.samples_per_s) \(.target.engine)"' "$s"
+}
+
+# The fio command of a cell: fio_cmd STORAGE LOADER ENGINE LOOPS (ENGINE: gpufeed's name)
+fio_cmd() {
+	local s=$1 l=$2 e=$3 loops=$4 d
+	d=$(depth "$l")
+	cmd=(fio --name=orc --opendir="$(datadir "$s")/train" --rw=read --bs="$SIZE" --openfiles="$d"
+	     --iodepth="$d" --iodepth_batch_submit="$d" --iodepth_batch_complete_max="$d" --file_service_type=sequential --invalidate=0 --fadvise_hint=0
+	     --direct=$([ "$(direct "$s")" = true ] && echo 1 || echo 0) --loops="$loops"
+	     --output-format=json --output="$WORK/fio.json")
+	case $e in
+	posix) cmd+=(--ioengine=psync) ;;
+	uring) cmd+=(--ioengine=io_uring --fixedbufs) ;;
+	aio) cmd+=(--ioengine=libaio) ;;
+	esac
+}
+
+# The CPU seconds of a command's whole process tree (every thread); its output is dropped,
+# and shown when it fails.
+cpu_of() {
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=open(sys.argv[1], "w"))
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(r.ru_utime + r.ru_stime)
+sys.exit(rc)' "$WORK/err" "$@" || { echo "vs-fio-samples: failed: $*" >&2; cat "$WORK/err" >&2; return 1; }
+}
+
+# run_fio STORAGE LOADER ENGINE -> "cpu_us_per_sample samples_per_s"
+run_fio() {
+	local c1=0 cn=0 j1=0 workers=false n=$((EPOCHS * FILES))
+	[ "$3" = uring ] && [ "$(direct "$1")" = false ] && workers=true
+	if [ "$workers" = true ]; then
+		fio_cmd "$1" "$2" "$3" 1
+		c1=$(cpu_of "${cmd[@]}")
+		j1=$(jq '.jobs[0] | (.usr_cpu + .sys_cpu) / 100 * .read.runtime / 1000' "$WORK/fio.json")
+		fio_cmd "$1" "$2" "$3" $((EPOCHS + 1))
+	else
+		fio_cmd "$1" "$2" "$3" "$EPOCHS"
+	fi
+	cn=$(cpu_of "${cmd[@]}")
+	# job: the job thread's CPU seconds over its I/O; passes: how many it made.
+	jq -r '.jobs[0] | "\((.usr_cpu + .sys_cpu) / 100 * .read.runtime / 1000) \(.read.total_ios) \(.read.iops)"' "$WORK/fio.json" |
+		awk -v w=$workers -v c1="$c1" -v cn="$cn" -v j1="$j1" -v n=$n '{
+			job = $1 / $2 * 1e6
+			wk = 0
+			if (w == "true") { wk = ((cn - c1) - ($1 - j1)) / n * 1e6; if (wk < 0) wk = 0 }
+			printf "%.4f %.1f\n", job + wk, $3 }'
+}
+
+# perf_counts CMD... -> "syscalls context_switches punts" of the command
+perf_counts() {
+	perf stat -x, -o "$WORK/perf" -e raw_syscalls:sys_enter,context-switches,io_uring:io_uring_queue_async_work \
+		-- "$@" >/dev/null 2>&1
+	awk -F, '/sys_enter/ {a=$1} /context-switches/ {b=$1} /queue_async_work/ {c=$1} END {print a+0, b+0, c+0}' "$WORK/perf"
+}
+
+# why_row STORAGE LOADER ENGINE FIO_ENGINE -> "gs gc gp fs fc fp" per sample
+why_row() {
+	local a b n=$((EPOCHS * FILES))
+	gf_cmd "$1" "$2" "$3" 1; rm -rf "$WORK/res"; a=$(perf_counts "${cmd[@]}")
+	gf_cmd "$1" "$2" "$3" $((EPOCHS + 1)); rm -rf "$WORK/res"; b=$(perf_counts "${cmd[@]}")
+	local g; g=$(echo "$a $b" | awk -v n=$n '{printf "%.2f %.3f %.3f", ($4-$1)/n, ($5-$2)/n, ($6-$3)/n}')
+	if [ "$4" = - ]; then echo "$g - - -"; return; fi
+	fio_cmd "$1" "$2" "$4" 1; a=$(perf_counts "${cmd[@]}")
+	fio_cmd "$1" "$2" "$4" $((EPOCHS + 1)); b=$(perf_counts "${cmd[@]}")
+	echo "$g $(echo "$a $b" | awk -v n=$n '{printf "%.2f %.3f %.3f", ($4-$1)/n, ($5-$2)/n, ($6-$3)/n}')"
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+
+echo "# $(uname -r), $(nproc) cores, load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); $FILES files of $SIZE bytes, $EPOCHS passes, $ROUNDS rounds"
+printf '| storage | loader | engine | gpufeed CPU us/sample | fio CPU us/sample | CPU ratio | gpufeed samples/s | fio samples/s | rate ratio |\n'
+printf '|---|---|---|---:|---:|---:|---:|---:|---:|\n'
+whys=()
+for s in $STORAGES; do
+	prepare "$s"
+	for l in $LOADERS; do
+		for e in $ENGINES; do
+			: >"$WORK/g"; : >"$WORK/f"
+			for _ in $(seq "$ROUNDS"); do
+				run_gpufeed "$s" "$l" "$e" >>"$WORK/g"
+				fe=$e
+				[ "$e" = default ] && fe=$(tail -1 "$WORK/g" | awk '{print $3}')
+				if [ "$e" = null ]; then echo "0 0" >>"$WORK/f"; else run_fio "$s" "$l" "$fe" >>"$WORK/f"; fi
+			done
+			name=$e
+			[ "$e" = default ] && name="default ($fe)"
+			gc=$(awk '{print $1}' "$WORK/g" | median); gr=$(awk '{print $2}' "$WORK/g" | median)
+			if [ "$e" = null ]; then
+				printf '| %s | %s | %s | %.2f | - | - | %.0f | - | - |\n' "$s" "$l" "$name" "$gc" "$gr"
+			else
+				fc=$(awk '{print $1}' "$WORK/f" | median); fr=$(awk '{print $2}' "$WORK/f" | median)
+				cr=$(paste "$WORK/g" "$WORK/f" | awk '{print $1 / $4}' | median)
+				rr=$(paste "$WORK/g" "$WORK/f" | awk '{print $2 / $5}' | median)
+				printf '| %s | %s | %s | %.2f | %.2f | %.2f | %.0f | %.0f | %.2f |\n' "$s" "$l" "$name" \
+					"$gc" "$fc" "$cr" "$gr" "$fr" "$rr"
+			fi
+			if [ -n "${VSFIO_RAW:-}" ]; then
+				sed 's/^/#   gpufeed /' "$WORK/g"; sed 's/^/#   fio     /' "$WORK/f"
+			fi
+			if [ "$WHY" = 1 ]; then
+				fe2=$fe; [ "$e" = null ] && fe2=-
+				whys+=("| $s | $l | $name | $(why_row "$s" "$l" "$e" "$fe2" | awk '{printf "%s | %s | %s | %s | %s | %s", $1, $2, $3, $4, $5, $6}') |")
+			fi
+		done
+	done
+done
+if [ "$WHY" = 1 ]; then
+	echo
+	echo "Per sample, each side's $((EPOCHS + 1)) passes minus its 1 pass (perf stat):"
+	printf '| storage | loader | engine | gpufeed syscalls | gpufeed context switches | gpufeed io-wq hand-offs | fio syscalls | fio context switches | fio io-wq hand-offs |\n'
+	printf '|---|---|---|---:|---:|---:|---:|---:|---:|\n'
+	printf '%s\n' "${whys[@]}"
+fi
