@@ -18,8 +18,9 @@
 #            service draws with replacement and, once most files are done, searches for
 #            one that is not: 213 samples/s here), no cache advice per open
 #            (--invalidate=0 --fadvise_hint=0; gpufeed gives none), EPOCHS passes. With a
-#            queue fio submits and reaps up to the depth per system call
-#            (--iodepth_batch_submit, --iodepth_batch_complete_max), as gpufeed does.
+#            queue fio reaps up to the depth per system call and, buffered, submits up to
+#            the depth per call (--iodepth_batch_complete_max, --iodepth_batch_submit), as
+#            gpufeed does (with O_DIRECT both send each request as it is queued).
 #            CPU per sample: fio's own figure, (usr_cpu + sys_cpu) x runtime / ios (the
 #            job's thread, over its I/O: fio's set-up, which stats every file of the
 #            folder, costs more than a pass and is left out). Where io_uring hands every
@@ -138,8 +139,12 @@ run_gpufeed() {
 fio_cmd() {
 	local s=$1 l=$2 e=$3 loops=$4 d
 	d=$(depth "$l")
+	local batch=$d
+	# gpufeed sends each O_DIRECT request as it is queued (the device is the limit), a
+	# batch of buffered ones at once (io/engine.h submit_each).
+	[ "$(direct "$s")" = true ] && batch=1
 	cmd=(fio --name=orc --opendir="$(datadir "$s")/train" --rw=read --bs="$SIZE" --openfiles="$d"
-	     --iodepth="$d" --iodepth_batch_submit="$d" --iodepth_batch_complete_max="$d" --file_service_type=sequential --invalidate=0 --fadvise_hint=0
+	     --iodepth="$d" --iodepth_batch_submit="$batch" --iodepth_batch_complete_max="$d" --file_service_type=sequential --invalidate=0 --fadvise_hint=0
 	     --direct=$([ "$(direct "$s")" = true ] && echo 1 || echo 0) --loops="$loops"
 	     --output-format=json --output="$WORK/fio.json")
 	case $e in
