@@ -10,7 +10,7 @@
 #include "io/io.h"
 #include "phase/progress.h"
 #include "report/compare.h"
-#include "report/figures.h"
+#include "results/figures.h"
 #include "report/table.h"
 #include "run/keys_cmd.h"
 #include "report/report.h"

@@ -9,6 +9,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/table.h"
+#include "results/folder.h"
 #include "run/keys_cmd.h"
 #include "run/run.h"
 #include "sim/simulate.h"
@@ -29,6 +30,42 @@ static int launcher_rank(void)
 	return 0;
 }
 
+/* srun starts Open MPI's ranks through Slurm's PMIx plugin only (Debian builds Open MPI
+ * 4.1 without Slurm's PMI-1 and PMI-2): under --mpi=pmi2, or none (Slurm's default),
+ * MPI_Init fails on every rank with a message that names no srun option. Said first, by
+ * task 0, without stopping: a site's own Open MPI may have PMI-2. */
+static void srun_note(bool speak)
+{
+	const char *mpi = getenv("SLURM_MPI_TYPE");
+
+	if (speak && getenv("SLURM_STEP_ID") && !getenv("OMPI_MCA_orte_hnp_uri") && !getenv("PMIX_RANK"))
+		fprintf(stderr, "gpufeed: note: srun started this task without PMIx (--mpi=%s); Open MPI as Debian "
+			"builds it starts only from srun --mpi=pmix (docs/slurm.md)\n", mpi ? mpi : "none");
+}
+
+/* gpufeed simulate: the simulator computes and writes its results folder; its report (the
+ * table printed here, the plot, report.html) is drawn as any results folder's is. */
+static int simulate(int argc, char **argv)
+{
+	struct gf_sim_outcome o;
+	char err[4600];
+	int rc = gf_cmd_simulate(argc, argv, stdout, stderr, &o);
+
+	if (rc || !o.partial[0])
+		return rc;
+	rc = gf_report_write(o.partial, o.plot, NULL, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "gpufeed: no report written: %s\n", err);
+	else if (!o.quiet)
+		gf_report_print(o.partial, stdout);
+	if (!rc && (rc = gf_results_finish(o.partial, o.final)))
+		fprintf(stderr, "gpufeed: renaming %s: %s\n", o.partial, strerror(-rc));
+	if (rc)
+		return GF_EXIT_FAILED;
+	printf("\nresults: %s\n", o.final);
+	return GF_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct gf_cli cli;
@@ -44,7 +81,7 @@ int main(int argc, char **argv)
 	case GF_CMD_REPORT: return gf_cmd_report(argc, argv, stdout, stderr);
 	case GF_CMD_COMPARE: return gf_cmd_compare(argc, argv, stdout, stderr);
 	case GF_CMD_TABLE: return gf_cmd_table(argc, argv, stdout, stderr);
-	case GF_CMD_SIMULATE: return gf_cmd_simulate(argc, argv, stdout, stderr);
+	case GF_CMD_SIMULATE: return simulate(argc, argv);
 	case GF_CMD_KEYS: return gf_cmd_keys(argc, argv, stdout, stderr);
 	default: break;
 	}
@@ -81,6 +118,7 @@ int main(int argc, char **argv)
 	if (cli.cmd == GF_CMD_PLAN)
 		return gf_cmd_plan(&cli, &w, stdout, stderr);
 
+	srun_note(speak);
 	if (gf_world_init(&argc, &argv, &world)) {
 		fprintf(stderr, "gpufeed: MPI could not start\n");
 		return GF_EXIT_FAILED;

@@ -98,6 +98,14 @@ void gf_world_barrier_on(enum gf_comm c)
 	MPI_Barrier(comm_of(c));
 }
 
+bool gf_world_any(bool mine)
+{
+	int in = mine, out = 0;
+
+	MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, comm_of(GF_COMM_MAIN));
+	return out != 0;
+}
+
 int gf_world_agree(int status, const char *mymsg, char *msg, size_t msglen)
 {
 	return gf_world_agree_on(GF_COMM_MAIN, status, mymsg, msg, msglen);

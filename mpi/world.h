@@ -39,6 +39,9 @@ void gf_world_finalize(void);
 
 void gf_world_barrier(void);
 void gf_world_barrier_on(enum gf_comm c);
+/* A barrier that carries a flag: every rank passes its own and learns whether any rank's
+ * is set. No rank returns before every rank called it. */
+bool gf_world_any(bool mine);
 
 /* Every rank passes its status (0 or -errno) and a message. All ranks learn the worst
  * outcome: returns 0 if every rank succeeded, otherwise the status of the lowest failing

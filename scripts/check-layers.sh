@@ -23,12 +23,13 @@ forbid() {
 shopt -s globstar nullglob
 forbid "bench/io/**/*.h" 'model/|phase/|run/|report/|cli\.h' "an io header sees only io, stats and the ground floor"
 forbid "bench/io/**/*.c" 'phase/|run/|report/|cli\.h' "io looks down only: stats, model, mpi"
-forbid "bench/report/*.[ch]" 'io/|phase/|run/|sim/|cli\.h' "report reads figures and summary.json, never does I/O, and knows no simulator"
+forbid "bench/results/*.[ch]" 'io/|phase/|run/|report/|sim/|mpi/|cli\.h' "results writes and reads the results folder from the schema table; it renders nothing and measures nothing"
+forbid "bench/report/*.[ch]" 'io/|phase/|run/|sim/|mpi/|cli\.h' "report renders a results folder through results/, never does I/O, and knows no simulator"
 forbid "bench/model/*.[ch]" 'io/|phase/|run/|report/|mpi/|cli\.h' "model is pure: no I/O and no MPI"
 forbid "bench/phase/*.[ch]" 'run/|report/|cli\.h' "a phase looks down only: io, stats, model, mpi"
 forbid "bench/stats/*.[ch]" 'io/|phase/|run/|report/|model/|mpi/|cli\.h' "stats is the ground floor"
 forbid "mpi/*.[ch]" 'io/|phase/|run/|report/|model/|cli\.h' "mpi/ knows no benchmark"
-forbid "bench/sim/*.[ch]" 'io/|phase/|run/|mpi/|cli\.h' "the simulator never touches storage or MPI (it writes its results through report/)"
+forbid "bench/sim/*.[ch]" 'io/|phase/|run/|mpi/|report/|cli\.h' "the simulator never touches storage or MPI, and renders nothing: it writes its results folder through results/, and main has report/ draw it"
 
 # Names of engines, checkpoint layouts, modes and formats are enums and capability flags
 # outside the key table and the registry.

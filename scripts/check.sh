@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, builds gpufeed twice (plain, and with
-# AddressSanitizer + UndefinedBehaviorSanitizer), runs every unit and integration test
-# on both, and prints "N passed, N failed, N skipped" as its last line.
+# The whole test suite: installs what is missing (scripts/install-deps.sh --test: beyond
+# what building and running need, the servers, browser and tools the tests use), builds
+# gpufeed twice (plain, and with AddressSanitizer + UndefinedBehaviorSanitizer), runs
+# every unit and integration test on both, and prints "N passed, N failed, N skipped" as
+# its last line.
 # Under CI (CI=true) every dependency is installed, so a skipped test counts as failed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-scripts/install-deps.sh --tests || { echo "install-deps failed"; echo "0 passed, 1 failed"; exit 1; }
+scripts/install-deps.sh --test || { echo "install-deps failed"; echo "0 passed, 1 failed"; exit 1; }
 
 # mpirun as root (containers, CI) needs these; --oversubscribe is in the tests.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

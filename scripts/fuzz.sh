@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-30}
 cfg=${2:-$top/build}
 out=${FUZZ_OUT:-$top/build-fuzz}
-command -v clang >/dev/null || { echo "fuzz: clang is missing (scripts/install-deps.sh installs it)"; exit 1; }
+command -v clang >/dev/null || { echo "fuzz: clang is missing (scripts/install-deps.sh --test installs it)"; exit 1; }
 [ -f "$cfg/config.h" ] || { echo "fuzz: no config.h in $cfg: run scripts/build.sh first"; exit 1; }
 mkdir -p "$out"
 flags=(-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined,float-cast-overflow
@@ -25,8 +25,9 @@ build() { # NAME SOURCES...
 		{ echo "fuzz: $name does not build:"; cat "$out/$name.build.log"; return 1; }
 }
 build fuzz_workload "$top/tests/fuzz/fuzz_workload.c" "${model[@]}" || exit 1
-# The loader reads simulate folders too (report/simulated.c), which links the rest of report.
-build fuzz_results "$top/tests/fuzz/fuzz_results.c" "$top"/bench/report/*.c "${model[@]}" "$top"/bench/stats/*.c \
+# The typed loader (results/) and what renders a loaded run (report/).
+build fuzz_results "$top/tests/fuzz/fuzz_results.c" "$top"/bench/results/*.c "$top"/bench/report/*.c "${model[@]}" \
+	"$top"/bench/stats/*.c \
 	"$top/bench/datadir.c" || exit 1
 
 fails=0

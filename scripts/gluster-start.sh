@@ -55,7 +55,7 @@ die() {
 }
 
 [ "$(id -u)" -eq 0 ] || skip "must run as root (glusterd, mount and /etc/hosts need it)"
-command -v glusterd >/dev/null || skip "glusterd not found: install glusterfs-server (scripts/install-deps.sh)"
+command -v glusterd >/dev/null || skip "glusterd not found: install glusterfs-server (scripts/install-deps.sh --test)"
 command -v mount.glusterfs >/dev/null || skip "mount.glusterfs not found: install glusterfs-client"
 [ -c /dev/fuse ] || skip "/dev/fuse is missing: the kernel or container has no FUSE, so the volume cannot be mounted"
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Build gpufeed and run the default workload (workloads/quickstart.yaml) with 2 ranks on a
-# folder under results/, then print the verdict and where the results are. No server needed.
+# folder under results/, then print the verdict and where the results are. No server needed:
+# it installs what building and running need and gnuplot (scripts/install-deps.sh), not
+# what the test suite starts (scripts/check.sh installs that).
 # Extra arguments go to gpufeed, e.g. scripts/quickstart.sh --set train.epochs=2
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

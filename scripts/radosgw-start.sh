@@ -6,7 +6,7 @@
 # tcp_nodelay=1 (without it small GETs wait ~40 ms on Nagle). Prints the endpoint
 # (http://127.0.0.1:PORT); the credentials are in DIR/access_key and DIR/secret_key.
 # Stop it with scripts/radosgw-stop.sh DIR. Needs the Debian packages radosgw, ceph-mon,
-# ceph-osd (scripts/install-deps.sh).
+# ceph-osd (scripts/install-deps.sh --test).
 # Optional, from the environment: RGW_TLS_CERT and RGW_TLS_KEY (PEM files) add an https
 # port beside the http one (beast's ssl_endpoint), written to DIR/ssl_port; RGW_DNS_NAME
 # (default 127.0.0.1) is the name under which radosgw takes bucket.NAME host names

@@ -3,13 +3,13 @@
 # signatures) on 127.0.0.1 on a free port: scripts/s3rver-start.sh DIR [BUCKET...]
 # Prints the endpoint (http://127.0.0.1:PORT). The server keeps its objects and its pid in
 # DIR; stop it with scripts/s3rver-stop.sh DIR. Credentials: S3RVER / S3RVER.
-# Needs `npm ci` in tests/ (scripts/install-deps.sh runs it).
+# Needs `npm ci` in tests/ (scripts/install-deps.sh --test runs it).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: s3rver-start.sh DIR [BUCKET...]}
 shift
 if [ ! -d "$top/tests/node_modules/@20minutes/s3rver" ]; then
-	echo "s3rver-start: tests/node_modules has no s3rver: run scripts/install-deps.sh" >&2
+	echo "s3rver-start: tests/node_modules has no s3rver: run scripts/install-deps.sh --test" >&2
 	exit 1
 fi
 mkdir -p "$dir"

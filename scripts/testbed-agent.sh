@@ -15,7 +15,8 @@
 # Per host (differ between hosts): the network stack (address, links, shaping),
 # /etc/hosts (from /etc/netns/HOST/hosts), the host name, and on client hosts
 # $GF_TESTBED_DIR/local (that host's scratch tmpfs) and $GF_TESTBED_DIR/gluster (that
-# host's own FUSE mount of the testbed volume, when there is one). Everything else (the
+# host's own FUSE mount of the testbed volume, when there is one) and, with Slurm,
+# $GF_TESTBED_DIR/munge (that host's munged). Everything else (the
 # machine's filesystem, /tmp, /dev/shm, processes) is shared by all hosts.
 set -euo pipefail
 
@@ -31,6 +32,12 @@ if [ "${1:-}" = --inside ]; then
 	if [ -d "$dir/node/$host/gluster" ] && mountpoint -q "$dir/node/$host/gluster"; then
 		mount --bind "$dir/node/$host/gluster" "$dir/gluster"
 	fi
+	# Slurm (testbed-up.sh --slurm): this host's munged, seen at $dir/munge as /run/munge
+	# on a node, and the testbed's slurm.conf, as /etc/slurm on a node.
+	if [ -d "$dir/node/$host/munge" ] && [ -d "$dir/munge" ]; then
+		mount --bind "$dir/node/$host/munge" "$dir/munge"
+	fi
+	[ -f "$dir/slurm/slurm.conf" ] && export SLURM_CONF=$dir/slurm/slurm.conf
 	exec bash -c "$cmd"
 fi
 

@@ -6,7 +6,7 @@
 #
 #   scripts/testbed-up.sh [--clients N] [--servers M] [--client-rate R] [--server-rate R]
 #                         [--rate HOST=R ...] [--scratch-size SIZE] [--gluster]
-#                         [--bricks-per-server K] [--s3]
+#                         [--bricks-per-server K] [--s3] [--slurm]
 #   eval "$(scripts/testbed-up.sh --clients 4 --servers 2 --gluster)"   # sets GF_TESTBED_*
 #   scripts/testbed-mpirun.sh --ppn 2 build/gpufeed run workloads/unet3d_h100.yaml ...
 #   scripts/testbed-down.sh
@@ -21,6 +21,8 @@
 # with K bricks on each server host (glusterd per server host, through
 # scripts/gluster-start.sh), FUSE-mounted on every client host at $GF_TESTBED_DIR/gluster.
 # --s3: radosgw on the first server host (scripts/radosgw-start.sh), bucket gf-testbed.
+# --slurm: munged on every host with one key, slurmctld on the first server host, slurmd
+# on every client host, one partition (scripts/testbed-slurm.sh; scripts/testbed-srun.sh).
 #
 # Environment: GF_TESTBED_PREFIX (gf), GF_TESTBED_DIR (/var/tmp/gpufeed-testbed/PREFIX).
 # Safe to re-run: whatever an earlier testbed of the same prefix left goes first. Exit 77
@@ -33,7 +35,7 @@ say() { echo "testbed-up: $*" >&2; }
 usage() { say "$*"; sed -n '7,10p' "$0" >&2; exit 2; }
 skip() { say "cannot build a testbed here: $*"; exit 77; }
 
-clients=2 servers=1 crate=1gbit srate=2gbit scratch=1g gluster=0 bricks=1 s3=0
+clients=2 servers=1 crate=1gbit srate=2gbit scratch=1g gluster=0 bricks=1 s3=0 slurm=0
 overrides=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -52,7 +54,8 @@ while [ $# -gt 0 ]; do
 		;;
 	--gluster) gluster=1; shift ;;
 	--s3) s3=1; shift ;;
-	-h | --help) sed -n '2,29p' "$0"; exit 0 ;;
+	--slurm) slurm=1; shift ;;
+	-h | --help) sed -n '2,31p' "$0"; exit 0 ;;
 	*) usage "unknown argument '$1'" ;;
 	esac
 done
@@ -62,8 +65,8 @@ done
 [[ $scratch =~ ^[0-9]+[kmg]$ ]] || usage "--scratch-size must be a number with k, m or g, not '$scratch'"
 cbits=$(tb_rate_bits "$crate") || usage "--client-rate '$crate' is not a tc rate of at least 8kbit (e.g. 1gbit, 250mbit)"
 sbits=$(tb_rate_bits "$srate") || usage "--server-rate '$srate' is not a tc rate of at least 8kbit (e.g. 2gbit)"
-if [ "$gluster" = 1 ] || [ "$s3" = 1 ]; then
-	[ "$servers" -ge 1 ] || usage "--gluster and --s3 need at least one server host (--servers)"
+if [ "$gluster" = 1 ] || [ "$s3" = 1 ] || [ "$slurm" = 1 ]; then
+	[ "$servers" -ge 1 ] || usage "--gluster, --s3 and --slurm need at least one server host (--servers)"
 fi
 
 declare -A rate role addr
@@ -213,5 +216,6 @@ serve() {
 }
 [ "$gluster" = 1 ] && serve "the GlusterFS volume" "$TB_HERE/testbed-gluster.sh" "$bricks"
 [ "$s3" = 1 ] && serve "radosgw" "$TB_HERE/testbed-s3.sh"
+[ "$slurm" = 1 ] && serve "Slurm" "$TB_HERE/testbed-slurm.sh"
 ok=1
 cat "$TB_DIR/testbed.env"

@@ -1,8 +1,8 @@
 /* dist: xoshiro256** streams and the distributions DLIO allows for time keys.
  *
- * Every draw goes through gf_dist_sample's clamp at zero, because a negative compute
- * time or sample size means nothing; gf_dist_mean returns the mean of the clamped
- * distribution so that planning and measurement agree even for a wide normal. */
+ * Every draw goes through gf_dist_sample's fold at zero (DLIO's abs()), because a
+ * negative time means nothing; gf_dist_mean returns the mean of the folded distribution
+ * so that planning and measurement agree even for a wide normal. */
 #include "model/dist.h"
 
 #include <math.h>
@@ -154,35 +154,37 @@ static double poisson_draw(double lambda, struct gf_rng *r)
 	return floor(lambda + sqrt(lambda) * gf_rng_normal(r) + 0.5);
 }
 
-/* NaN also maps to 0, so no caller ever sees a negative or NaN draw. */
-static double clamp0(double x)
+/* A negative draw is folded, as DLIO's utility.sleep takes abs() of every draw
+ * (utility.py:389, mlperf_storage_v2.0); NaN maps to 0, so no caller ever sees a negative
+ * or NaN draw. */
+static double fold(double x)
 {
-	return x > 0.0 ? x : 0.0;
+	return x == x ? fabs(x) : 0.0;
 }
 
 double gf_dist_sample(const struct gf_dist *d, struct gf_rng *r)
 {
 	switch (d->type) {
 	case GF_DIST_CONST:
-		return clamp0(d->a);
+		return fold(d->a);
 	case GF_DIST_NORMAL:
-		return clamp0(d->a + d->b * gf_rng_normal(r));
+		return fold(d->a + d->b * gf_rng_normal(r));
 	case GF_DIST_UNIFORM:
-		return clamp0(d->a + (d->b - d->a) * gf_rng_uniform(r));
+		return fold(d->a + (d->b - d->a) * gf_rng_uniform(r));
 	case GF_DIST_GAMMA:
 		/* Invalid parameters are the workload validator's to report; here they
 		 * give 0 rather than an endless rejection loop. */
 		if (!(d->a > 0.0) || !(d->b > 0.0))
 			return 0.0;
-		return clamp0(gamma_draw(d->a, r) * d->b);
+		return fold(gamma_draw(d->a, r) * d->b);
 	case GF_DIST_EXPONENTIAL:
 		if (!(d->a > 0.0))
 			return 0.0;
-		return clamp0(-d->a * log(1.0 - gf_rng_uniform(r)));
+		return fold(-d->a * log(1.0 - gf_rng_uniform(r)));
 	case GF_DIST_POISSON:
 		if (!(d->a > 0.0))
 			return 0.0;
-		return clamp0(poisson_draw(d->a, r));
+		return fold(poisson_draw(d->a, r));
 	}
 	return 0.0;
 }
@@ -193,31 +195,29 @@ double gf_dist_mean(const struct gf_dist *d)
 
 	switch (d->type) {
 	case GF_DIST_CONST:
-		return clamp0(d->a);
+		return fold(d->a);
 	case GF_DIST_NORMAL:
-		/* E[max(0, X)] = mu * Phi(mu/s) + s * phi(mu/s); equals mu when s << mu. */
+		/* The folded normal: E|X| = s sqrt(2/pi) exp(-mu^2 / 2s^2) + mu erf(mu / (s sqrt 2));
+		 * equals mu when s << mu. */
 		s = fabs(d->b);
 		if (s == 0.0)
-			return clamp0(d->a);
+			return fold(d->a);
 		z = d->a / s;
-		return clamp0(d->a * 0.5 * erfc(-z / sqrt(2.0)) +
-			      s * exp(-0.5 * z * z) / sqrt(2.0 * M_PI));
+		return fold(s * sqrt(2.0 / M_PI) * exp(-0.5 * z * z) + d->a * erf(z / sqrt(2.0)));
 	case GF_DIST_UNIFORM:
 		lo = fmin(d->a, d->b);
 		hi = fmax(d->a, d->b);
-		if (hi <= 0.0)
-			return 0.0;
-		if (lo >= 0.0)
-			return 0.5 * (lo + hi);
-		/* Mass below zero is clamped to zero: P(X > 0) * E[X | X > 0]. */
-		return hi * hi / (2.0 * (hi - lo));
+		if (lo >= 0.0 || hi <= 0.0)
+			return fabs(0.5 * (lo + hi));
+		/* Mass below zero is folded onto the positive side. */
+		return (lo * lo + hi * hi) / (2.0 * (hi - lo));
 	case GF_DIST_GAMMA:
 		if (!(d->a > 0.0) || !(d->b > 0.0))
 			return 0.0;
 		return d->a * d->b;
 	case GF_DIST_EXPONENTIAL:
 	case GF_DIST_POISSON:
-		return clamp0(d->a);
+		return fold(d->a);
 	}
 	return 0.0;
 }

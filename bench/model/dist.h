@@ -8,7 +8,7 @@
 
 enum gf_dist_type {
 	GF_DIST_CONST = 0,  /* a = value */
-	GF_DIST_NORMAL,     /* a = mean, b = stdev (clamped at 0) */
+	GF_DIST_NORMAL,     /* a = mean, b = stdev (a negative draw folded: DLIO's abs()) */
 	GF_DIST_UNIFORM,    /* a = min, b = max */
 	GF_DIST_GAMMA,      /* a = shape, b = scale */
 	GF_DIST_EXPONENTIAL,/* a = scale (the mean) */
@@ -33,7 +33,7 @@ double gf_rng_normal(struct gf_rng *r);
 /* Fill a buffer with incompressible bytes. */
 void gf_rng_fill(struct gf_rng *r, void *buf, uint64_t len);
 
-/* A draw, never negative. */
+/* A draw, never negative: a negative one is folded, as DLIO's abs(). */
 double gf_dist_sample(const struct gf_dist *d, struct gf_rng *r);
 /* The expected value. */
 double gf_dist_mean(const struct gf_dist *d);

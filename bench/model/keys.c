@@ -122,14 +122,14 @@ const struct gf_key gf_keys[] = {
 	KEY("checkpoint.checkpoint_after_epoch", GF_K_INT, checkpoint.checkpoint_after_epoch, NULL, 0, 1e9, "first epoch with a checkpoint"),
 	KEY("checkpoint.epochs_between_checkpoints", GF_K_INT, checkpoint.epochs_between_checkpoints, NULL, 1, 1e9, "epochs between checkpoints"),
 	KEY("checkpoint.steps_between_checkpoints", GF_K_INT, checkpoint.steps_between_checkpoints, NULL, -1, 1e15, "steps between checkpoints (-1 = off)"),
-	KEY("checkpoint.time_between_checkpoints", GF_K_SECONDS, checkpoint.time_between_checkpoints, NULL, -1, 1e9, "seconds between checkpoints (-1 = off)"),
+	KEY("checkpoint.time_between_checkpoints", GF_K_SECONDS, checkpoint.time_between_checkpoints, NULL, -1, 1e9, "checkpoint-only mode: seconds slept before each write and read; DLIO sleeps abs() of it (utility.py:389), so the default -1 waits 1 s and 0 none"),
 	KEY("checkpoint.num_checkpoints_write", GF_K_INT, checkpoint.num_checkpoints_write, NULL, -1, 1e9, "checkpoints to write (checkpoint-only mode)"),
 	KEY("checkpoint.num_checkpoints_read", GF_K_INT, checkpoint.num_checkpoints_read, NULL, -1, 1e9, "checkpoints to read back"),
 	KEY("checkpoint.fsync", GF_K_BOOL, checkpoint.fsync, NULL, 1, 0, "make each shard durable (honoured, unlike DLIO)"),
 	KEY("checkpoint.rank_sync", GF_K_BOOL, checkpoint.rank_sync, NULL, 1, 0, "barrier after each checkpoint"),
 	KEY("checkpoint.recovery_rank_shift", GF_K_ENUM, checkpoint.recovery_rank_shift, "false|true|auto", 1, 0, "restore another node's shard (true; unset = auto, the same) or each rank its own (false); DLIO never applies it (a misspelled name), gpufeed does"),
 	KEY("checkpoint.mode", GF_K_ENUM, checkpoint.mode, CKPT_MODES + 1, 1, 0, "default: training halts for each burst; async (gpufeed): a background thread per rank writes it while training goes on, one burst in flight, and summary.json checkpoint.async reports how much reads and AU drop meanwhile (needs workflow.train and MPI_THREAD_MULTIPLE); subset: DLIO's, which ranks take part"),
-	KEY("checkpoint.type", GF_K_ENUM_STR, checkpoint.type, "rank_zero|all_ranks", 1, 0, "who writes"),
+	KEY("checkpoint.type", GF_K_ENUM_STR, checkpoint.type, "rank_zero|all_ranks", 1, 0, "a flat model (model_size): rank_zero writes it from one rank, all_ranks (gpufeed's, a deliberate departure: DLIO reads the key and ignores it) splits it over every rank"),
 	KEY("checkpoint.model_size", GF_K_SIZE, checkpoint.model_size, NULL, 0, MODEL_MAX, "flat checkpoint size"),
 	KEY("checkpoint.layout", GF_K_ENUM, checkpoint.layout, CKPT_LAYOUTS + 1, 1, 0, "file per rank, one MPI-IO file, one parallel HDF5 file, or one S3 object per rank (multipart; the only one on s3://)"),
 	KEY("checkpoint.collective", GF_K_BOOL, checkpoint.collective, NULL, 1, 0, "shared_file/hdf5: collective writes (false = independent)"),
@@ -161,7 +161,7 @@ const struct gf_key gf_keys[] = {
 
 	KEY("accelerator.profile", GF_K_STR, accelerator.profile, NULL, 1, 0, "the GPU: a100, h100 or b200; for unet3d, resnet50 and cosmoflow it selects MLPerf Storage's published computation_time, unless that is given with it"),
 	KEY("accelerator.per_rank", GF_K_INT, accelerator.per_rank, NULL, 1, 1024, "accelerators emulated by each rank"),
-	KEY("accelerator.step_barrier", GF_K_BOOL, accelerator.step_barrier, NULL, 1, 0, "barrier across ranks after every step, as DLIO does"),
+	KEY("accelerator.step_barrier", GF_K_BOOL, accelerator.step_barrier, NULL, 1, 0, "every rank starts step i+1 only once every rank ended step i, the wait counted against AU, as DLIO's barrier after every step (main.py:334); false for a job whose ranks do not synchronise"),
 
 	KEY("target.path", GF_K_STR, target.path, NULL, 1, 0, "data folder: a path or URI (overrides storage_root/data_folder)"),
 	KEY("target.engine", GF_K_STR, target.engine, NULL, 1, 0, "I/O engine (default: by scheme)"),
@@ -175,7 +175,8 @@ const struct gf_key gf_keys[] = {
 
 	KEY("run.duration", GF_K_SECONDS, run.duration, NULL, 0, 1e9, "stop after this long (0 = when the steps are done)"),
 	KEY("run.ceiling", GF_K_BOOL, run.ceiling, NULL, 1, 0, "run measures the storage ceiling (no compute) before train"),
-	KEY("run.ceiling_duration", GF_K_SECONDS, run.ceiling_duration, NULL, 0, 1e9, "bound of the ceiling phase (0 = run.duration, else the whole schedule)"),
+	KEY("run.sample_order", GF_K_ENUM, run.sample_order, "dlio|shuffled", 1, 0, "PyTorch loader: dlio reads each accelerator's contiguous range in order, the same every epoch, as DLIO's sampler does whatever reader.sample_shuffle says (torch_data_loader.py:88-107); shuffled applies reader.sample_shuffle / file_shuffle as a shuffling sampler would, a new order every epoch"),
+	KEY("run.ceiling_duration", GF_K_SECONDS, run.ceiling_duration, NULL, 0, 1e9, "how long the ceiling reads, over the dataset as many times as it takes (0 = run.duration, else the schedule once)"),
 };
 const size_t gf_nkeys = sizeof(gf_keys) / sizeof(gf_keys[0]);
 

@@ -1,7 +1,6 @@
-/* plan: see plan.h. Sample sizes within a file come in antithetic pairs (mean + d,
- * mean - d with d drawn from the size distribution), which keeps the configured mean and
- * standard deviation per sample while making every sample's offset a closed form: the
- * offset of sample j is j x mean, plus d of the pair when j is odd. */
+/* plan: see plan.h. Sample sizes are DLIO's: every sample of a file has the file's
+ * dim1 x dim2 bytes (gf_plan_dims), so an offset is the format's framing plus j strides
+ * (model/fformat.c). */
 #include "model/plan.h"
 
 #include <errno.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 
 #include "model/dist.h"
+#include "model/fformat.h"
 
 /* TFRecordDataset's read buffer when reader.transfer_size is unset (tensorflow
  * python/data/ops/readers.py _DEFAULT_READER_BUFFER_SIZE_BYTES). */
@@ -41,6 +41,25 @@ static void plan_loader(const struct gf_workload *w, struct gf_plan *p)
 		 * open, read, close with read_type on_demand). */
 		p->loader = GF_LOADER_WORKER;
 	}
+	p->in_flight = gf_plan_in_flight(p->loader, p->threads, (uint64_t)w->reader.prefetch_size);
+	/* DLIO's PyTorch sampler ignores the shuffle keys (torch_data_loader.py:88-107: each
+	 * rank's contiguous range, in order, every epoch; config.py:443-455 shuffles only
+	 * the order a dictionary is filled in); tf.data's shuffle buffer honours them. */
+	p->shuffled_order = p->loader == GF_LOADER_TF_STREAM || w->run.sample_order == GF_ORDER_SHUFFLED;
+}
+
+uint64_t gf_plan_in_flight(enum gf_loader loader, uint64_t threads, uint64_t prefetch_size)
+{
+	uint64_t t = threads ? threads : 1, factor;
+
+	/* tf_reader.py:112: prefetch(buffer_size=prefetch_size). */
+	if (loader == GF_LOADER_TF_STREAM)
+		return prefetch_size ? prefetch_size : 1;
+	/* torch_data_loader.py:119-131: prefetch_factor = ceil(prefetch_size / read_threads),
+	 * 2 when that is 0; PyTorch's DataLoader keeps prefetch_factor x num_workers batches
+	 * outstanding, sending batch i + that when the loop takes batch i. */
+	factor = (prefetch_size + t - 1) / t;
+	return t * (factor ? factor : 2);
 }
 
 unsigned gf_plan_read_depth(const struct gf_workload *w)
@@ -107,13 +126,19 @@ int gf_plan_build_accels(const struct gf_workload *w, unsigned ranks, unsigned a
 	p->samples_per_file = (uint64_t)w->dataset.num_samples_per_file;
 	p->samples = p->files * p->samples_per_file;
 	p->layout = gf_workload_layout(w);
-	/* A one-sample format holding several samples per file is read like records. */
-	if (p->layout == GF_LAYOUT_FILE_PER_SAMPLE && p->samples_per_file > 1)
-		p->layout = GF_LAYOUT_RECORDS;
+	p->format = w->dataset.format;
 	p->mean_bytes = w->dataset.record_length_bytes;
 	p->stdev_bytes = w->dataset.record_length_bytes_stdev;
 	p->size_seed = (uint64_t)w->train.seed ^ 0x5a17e5u;
-	p->chunk = w->reader.transfer_size ? w->reader.transfer_size : GF_DEFAULT_CHUNK;
+	/* The factor pair of the size nearest a square: the image's or the array's dims. */
+	for (p->dim1 = (uint64_t)floor(sqrt((double)p->mean_bytes)); p->dim1 > 1 && p->mean_bytes % p->dim1; p->dim1--)
+		;
+	p->dim1 = p->dim1 ? p->dim1 : 1;
+	p->dim2 = p->mean_bytes / p->dim1;
+	p->transfer = w->reader.transfer_size;
+	/* np.load reads 256 KiB at a time (fformat.c); reader.transfer_size overrides. */
+	p->chunk = w->reader.transfer_size ? w->reader.transfer_size
+		   : w->dataset.format == GF_FMT_NPZ ? GF_NPZ_CHUNK : GF_DEFAULT_CHUNK;
 	plan_loader(w, p);
 	p->rows_chunked = w->dataset.enable_chunking;
 	p->rows_chunk_bytes = w->dataset.chunk_size;
@@ -143,8 +168,8 @@ int gf_plan_build_accels(const struct gf_workload *w, unsigned ranks, unsigned a
 			p->steps_per_epoch = (uint64_t)w->train.total_training_steps;
 	}
 	p->total_steps = p->steps_per_epoch * p->epochs;
-	p->file_shuffle = w->reader.file_shuffle;
-	p->sample_shuffle = w->reader.sample_shuffle;
+	p->file_shuffle = p->shuffled_order ? w->reader.file_shuffle : GF_SHUFFLE_OFF;
+	p->sample_shuffle = p->shuffled_order ? w->reader.sample_shuffle : GF_SHUFFLE_OFF;
 	p->shuffle_seed = (uint64_t)w->train.seed;
 	p->seed_change_epoch = w->train.seed_change_epoch;
 
@@ -191,68 +216,37 @@ uint64_t gf_plan_fit_files(const struct gf_workload *w, unsigned accels, double 
 	return n ? n : 1;
 }
 
-/* The signed deviation of pair k of file f, clamped so both samples stay >= 1 byte. */
-static int64_t pair_delta(const struct gf_plan *p, uint64_t file, uint64_t pair)
+void gf_plan_dims(const struct gf_plan *p, uint64_t file, uint64_t *dim1, uint64_t *dim2)
 {
-	double d, lim;
+	double d, sd, x;
 
-	if (p->stdev_bytes == 0)
-		return 0;
-	d = gf_normal_at(p->size_seed, file * ((p->samples_per_file + 1) / 2) + pair) *
-	    (double)p->stdev_bytes;
-	lim = (double)(p->mean_bytes - 1);
-	if (d > lim)
-		d = lim;
-	if (d < -lim)
-		d = -lim;
-	return (int64_t)llround(d);
+	if (p->stdev_bytes == 0) {
+		*dim1 = p->dim1;
+		*dim2 = p->dim2;
+		return;
+	}
+	d = floor(sqrt((double)p->mean_bytes));
+	sd = (double)p->stdev_bytes / 2.0 / sqrt((double)p->mean_bytes);
+	/* max(int(x), 1): int() truncates toward zero */
+	x = d + sd * gf_normal_at(p->size_seed, 2 * file);
+	*dim1 = x >= 1.0 ? (uint64_t)x : 1;
+	x = d + sd * gf_normal_at(p->size_seed, 2 * file + 1);
+	*dim2 = x >= 1.0 ? (uint64_t)x : 1;
 }
 
 uint64_t gf_plan_sample_size(const struct gf_plan *p, uint64_t file, uint64_t j)
 {
-	int64_t d = pair_delta(p, file, j / 2);
+	uint64_t d1, d2;
 
-	return (j & 1) ? p->mean_bytes - (uint64_t)d : p->mean_bytes + (uint64_t)d;
+	(void)j;
+	gf_plan_dims(p, file, &d1, &d2);
+	return d1 * d2;
 }
 
-/* A width costs samples_per_file / 2 size draws (50 us at 1024 samples per file), and a
- * reader thread asks for the same files over and over: each thread remembers the widths
- * it computed last, for the last plan it was asked about. A memo of a pure function:
- * the answers are the same with or without it. */
-#define WIDTH_MEMO 4096
-static _Thread_local struct { uint64_t seed, mean, stdev, spf; } memo_plan;
-static _Thread_local struct { uint64_t file1, width; } memo[WIDTH_MEMO]; /* file1 = file + 1 */
-
+/* Every row of file f holds one sample, and all its samples have one size. */
 uint64_t gf_plan_row_bytes(const struct gf_plan *p, uint64_t file)
 {
-	uint64_t n = p->samples_per_file, widest = 0;
-	unsigned slot = (unsigned)(file % WIDTH_MEMO);
-
-	if (p->stdev_bytes == 0)
-		return p->mean_bytes;
-	if (memo_plan.seed != p->size_seed || memo_plan.mean != p->mean_bytes ||
-	    memo_plan.stdev != p->stdev_bytes || memo_plan.spf != n) {
-		memset(memo, 0, sizeof(memo));
-		memo_plan.seed = p->size_seed;
-		memo_plan.mean = p->mean_bytes;
-		memo_plan.stdev = p->stdev_bytes;
-		memo_plan.spf = n;
-	} else if (memo[slot].file1 == file + 1) {
-		return memo[slot].width;
-	}
-	/* Pair k is mean + d and, when the file has sample 2k + 1, mean - d. */
-	for (uint64_t k = 0; 2 * k < n; k++) {
-		int64_t d = pair_delta(p, file, k);
-		uint64_t w;
-
-		if (d < 0 && 2 * k + 1 < n)
-			d = -d;
-		w = p->mean_bytes + (uint64_t)d; /* wraps back for a negative d, as sizes do */
-		widest = w > widest ? w : widest;
-	}
-	memo[slot].file1 = file + 1;
-	memo[slot].width = widest;
-	return widest;
+	return gf_plan_sample_size(p, file, 0);
 }
 
 uint64_t gf_plan_chunk_rows(const struct gf_plan *p, uint64_t file)
@@ -269,22 +263,22 @@ uint64_t gf_plan_chunk_rows(const struct gf_plan *p, uint64_t file)
 
 uint64_t gf_plan_sample_offset(const struct gf_plan *p, uint64_t file, uint64_t j)
 {
-	uint64_t off = j * p->mean_bytes;
+	struct gf_ff_layout l;
 
 	if (p->layout == GF_LAYOUT_ROWS)
 		return j * gf_plan_row_bytes(p, file);
-	if (j & 1)
-		off += (uint64_t)pair_delta(p, file, j / 2);
-	return off;
+	gf_ff_layout(p, file, &l);
+	return l.first + j * l.stride;
 }
 
 uint64_t gf_plan_file_size(const struct gf_plan *p, uint64_t file)
 {
-	uint64_t n = p->samples_per_file;
+	struct gf_ff_layout l;
 
 	if (p->layout == GF_LAYOUT_ROWS)
-		return n * gf_plan_row_bytes(p, file);
-	return gf_plan_sample_offset(p, file, n - 1) + gf_plan_sample_size(p, file, n - 1);
+		return p->samples_per_file * gf_plan_row_bytes(p, file);
+	gf_ff_layout(p, file, &l);
+	return l.size;
 }
 
 void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e)
@@ -299,11 +293,12 @@ void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e)
 void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s)
 {
 	const struct gf_plan *p = e->plan;
-	/* Each accelerator is one DLIO process: dlio_sampler (torch_data_loader.py:89-100,
-	 * argonne-lcf/dlio_benchmark 00ed30cc) gives rank r of comm_size the contiguous
-	 * range r x ceil(n / size) ... of the sample indexes; here the g-th share of the
-	 * epoch's order, whole batches only (drop_last), over all accelerators however many
-	 * each rank holds. */
+	/* Each accelerator is one DLIO process: dlio_sampler (torch_data_loader.py:88-107,
+	 * mlperf_storage_v2.0) gives rank r of comm_size the contiguous range
+	 * r x ceil(n / size) ... of the sample indexes, in order, every epoch; here the g-th
+	 * share of the epoch's order (the identity unless run.sample_order is shuffled),
+	 * whole batches only (drop_last), over all accelerators however many each rank
+	 * holds. */
 	uint64_t g = (uint64_t)accel * p->share + pos;
 	uint64_t id;
 
@@ -359,9 +354,10 @@ bool gf_plan_checkpoint_due(const struct gf_workload *w, const struct gf_plan *p
 	if (in_epoch != p->steps_per_epoch)
 		return false;
 	/* main.py:360, :365, :393: epoch == next_checkpoint_epoch, which starts at
-	 * checkpoint_after_epoch and grows by epochs_between_checkpoints. */
-	after = w->checkpoint.checkpoint_after_epoch > 0 ? (uint64_t)w->checkpoint.checkpoint_after_epoch : 1;
-	return epoch >= after && (epoch - after) % (uint64_t)w->checkpoint.epochs_between_checkpoints == 0;
+	 * checkpoint_after_epoch and grows by epochs_between_checkpoints; epochs count from 1,
+	 * so checkpoint_after_epoch 0 never checkpoints. */
+	after = (uint64_t)w->checkpoint.checkpoint_after_epoch;
+	return after && epoch >= after && (epoch - after) % (uint64_t)w->checkpoint.epochs_between_checkpoints == 0;
 }
 
 uint64_t gf_plan_checkpoints(const struct gf_workload *w, const struct gf_plan *p)
@@ -373,9 +369,9 @@ uint64_t gf_plan_checkpoints(const struct gf_workload *w, const struct gf_plan *
 		return 0;
 	if (sbc >= 0)
 		return sbc > 0 ? p->steps_per_epoch / (uint64_t)sbc * p->epochs : 0;
-	after = w->checkpoint.checkpoint_after_epoch > 0 ? (uint64_t)w->checkpoint.checkpoint_after_epoch : 1;
+	after = (uint64_t)w->checkpoint.checkpoint_after_epoch;
 	between = (uint64_t)w->checkpoint.epochs_between_checkpoints;
-	return p->epochs >= after ? (p->epochs - after) / between + 1 : 0;
+	return after && p->epochs >= after ? (p->epochs - after) / between + 1 : 0;
 }
 
 void gf_plan_checkpoint_id(const struct gf_workload *w, const struct gf_plan *p, uint64_t k,
@@ -520,6 +516,9 @@ static const char *no_effect(const struct gf_workload *w, const struct gf_plan *
 	if (!w->workflow.checkpoint && (has_prefix(path, "checkpoint.") ||
 					(has_prefix(path, "model.") && strcmp(path, "model.name"))))
 		return "workflow.checkpoint is false";
+	if (!p->shuffled_order && (!strcmp(path, "reader.sample_shuffle") || !strcmp(path, "reader.file_shuffle")))
+		return "DLIO's PyTorch sampler reads each rank's contiguous range in order whatever it says "
+		       "(torch_data_loader.py:88-107); run.sample_order: shuffled applies it";
 	if (!strcmp(path, "reader.shuffle_size") &&
 	    (p->loader != GF_LOADER_TF_STREAM || p->shuffle_buffer <= 1))
 		return "tf.data's shuffle buffer only (tensorflow + tfrecord with sample_shuffle); gpufeed "

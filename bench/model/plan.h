@@ -31,12 +31,23 @@ struct gf_plan {
 	enum gf_loader loader;
 	unsigned read_depth;   /* requests in flight per reader thread */
 	unsigned threads;      /* reader threads per rank */
+	/* Batches each accelerator's loader has in flight or ready and not yet taken: the
+	 * reader of step s may start once the accelerator took step s - in_flight
+	 * (gf_plan_in_flight). */
+	uint64_t in_flight;
+	/* GF_LOADER_WORKER and GF_LOADER_ASYNC: the order is DLIO's (each accelerator's
+	 * contiguous range, the same every epoch) unless run.sample_order asks for a
+	 * shuffled one; then reader.sample_shuffle / file_shuffle apply. */
+	bool shuffled_order;
 	bool keep_open;        /* mmap_indexed_binary: each reader maps (opens) each file once */
 	uint64_t shuffle_buffer; /* GF_LOADER_TF_STREAM: elements the shuffle buffer holds (1: off) */
 	uint64_t files, samples_per_file, samples; /* training set */
-	uint64_t mean_bytes, stdev_bytes;          /* per sample */
+	enum gf_format format;
+	uint64_t mean_bytes, stdev_bytes;          /* per sample, as configured */
 	uint64_t size_seed;                        /* keys the sample sizes */
+	uint64_t dim1, dim2;                       /* stdev 0: every file's dims, dim1 x dim2 = mean */
 	uint64_t chunk;                            /* largest request */
+	uint64_t transfer;                         /* reader.transfer_size (0: the framework's) */
 	/* GF_LAYOUT_ROWS (format hdf5): chunked records dataset, bytes per chunk (0 = a row) */
 	bool rows_chunked;
 	uint64_t rows_chunk_bytes;
@@ -93,6 +104,14 @@ unsigned gf_plan_rank_first(const struct gf_plan *p, unsigned rank);
 uint64_t gf_plan_fit_files(const struct gf_workload *w, unsigned accels, double client_memory,
 			   uint64_t *by_memory, uint64_t *by_batch);
 
+/* DLIO's record dims of file f (data_generator.py:54-59, config.py:312-313): dimension
+ * int(sqrt(record_length)), its stdev record_length_stdev / 2 / sqrt(record_length); each
+ * file draws two, max(int(normal), 1), and every sample of the file is dim1 x dim2 bytes,
+ * so the sizes spread about 0.71 x the configured stdev. With no stdev, the dims of
+ * record_length itself (gpufeed keeps the configured size where DLIO writes
+ * int(sqrt(record_length))^2 bytes). */
+void gf_plan_dims(const struct gf_plan *p, uint64_t file, uint64_t *dim1, uint64_t *dim2);
+
 /* Size of sample j of file f, and where it starts in the file. With GF_LAYOUT_ROWS the
  * "file" is the 2-D dataset records[samples_per_file][row_bytes] and the offset is the
  * byte index into it in row-major order, j x row_bytes: the hdf5 engine turns it back
@@ -124,6 +143,12 @@ void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, stru
 /* Requests in flight per reader thread (plan.read_depth) for w: target.queue_depth when
  * given, else the framework's loader's one. */
 unsigned gf_plan_read_depth(const struct gf_workload *w);
+/* The loader's batches in flight per accelerator for reader.read_threads W and
+ * reader.prefetch_size P: a PyTorch DataLoader's W x ceil(P / W) (DLIO hands it
+ * prefetch_factor ceil(P / W), or 2 when that is 0; each of the W workers then holds that
+ * many), tf.data's prefetch(P) for the TFRecord stream. */
+uint64_t gf_plan_in_flight(enum gf_loader loader, uint64_t threads, uint64_t prefetch_size);
+
 /* "pytorch_worker", "tf_stream" or "async": the loader model, for summary.json. */
 const char *gf_plan_loader_name(const struct gf_plan *p);
 /* The same in words, for the terminal: "one sample read in flight per reader thread ...". */

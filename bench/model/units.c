@@ -284,3 +284,26 @@ char *gf_format_time(double seconds, char *buf, size_t len)
 	}
 	return ret;
 }
+
+char *gf_format_count(double n, char *buf, size_t len)
+{
+	static const struct {
+		double scale;
+		const char *word;
+	} w[] = { { 1e12, "trillion" }, { 1e9, "billion" }, { 1e6, "million" } };
+
+	if (!buf || len == 0)
+		return buf;
+	if (!isfinite(n)) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (fabs(n) >= w[i].scale) {
+			double x = n / w[i].scale;
+			snprintf(buf, len, "%.*f %s", fabs(x) >= 100 ? 0 : fabs(x) >= 10 ? 1 : 2, x, w[i].word);
+			return buf;
+		}
+	snprintf(buf, len, "%.0f", n);
+	return buf;
+}

@@ -28,5 +28,8 @@ char *gf_format_rate(double bytes_per_s, char *buf, size_t len);
 
 /* Print seconds with a fitting unit ("350 us", "1.25 s", "2h03m"). */
 char *gf_format_time(double seconds, char *buf, size_t len);
+/* A count of things in words a reader does not take for bytes: "8.03 billion",
+ * "406 million", "1.20 trillion", "950". */
+char *gf_format_count(double n, char *buf, size_t len);
 
 #endif

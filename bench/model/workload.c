@@ -536,6 +536,7 @@ void gf_workload_defaults(struct gf_workload *w)
 	w->output.exclude_start_steps = 1;
 	snprintf(w->accelerator.profile, sizeof(w->accelerator.profile), "unspecified");
 	w->accelerator.per_rank = 1;
+	w->accelerator.step_barrier = true; /* DLIO's comm.barrier() after every step (main.py:334) */
 	w->target.queue_depth = 0; /* the framework's loader model (plan.h) */
 }
 
@@ -608,8 +609,6 @@ int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen)
 		if (k && !w->key_origin[k - gf_keys])
 			snprintf(w->reader.data_loader, sizeof(w->reader.data_loader), "%s", w->framework);
 	}
-	if (w->reader.prefetch_size == 0)
-		w->reader.prefetch_size = 1;
 	if (w->dataset.record_length_bytes == 0) {
 		snprintf(err, errlen, "%s: dataset.record_length_bytes must be at least 1 byte",
 			 where(w, "dataset.record_length_bytes", at, sizeof(at)));

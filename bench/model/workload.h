@@ -18,6 +18,8 @@ struct json_object;
 #define GF_KEYS_MAX 192 /* room for the key table */
 
 enum gf_shuffle { GF_SHUFFLE_OFF = 0, GF_SHUFFLE_SEED, GF_SHUFFLE_RANDOM };
+/* run.sample_order: DLIO's PyTorch order, or the shuffle reader.*_shuffle ask for. */
+enum gf_sample_order { GF_ORDER_DLIO = 0, GF_ORDER_SHUFFLED };
 enum gf_read_type { GF_READ_ON_DEMAND = 0, GF_READ_MEMORY };
 enum gf_direct { GF_DIRECT_OFF = 0, GF_DIRECT_ON, GF_DIRECT_AUTO };
 
@@ -204,6 +206,7 @@ struct gf_workload {
 		double duration; /* seconds; 0 = until the steps or epochs are done */
 		bool ceiling;    /* run measures the storage ceiling before train */
 		double ceiling_duration; /* seconds; 0 = duration, else the whole schedule */
+		enum gf_sample_order sample_order;
 	} run;
 };
 
@@ -214,6 +217,8 @@ struct gf_workload {
 /* Read sizes are capped at this when transfer_size is not set, so that a 140 MB sample
  * never needs a 140 MB buffer. */
 #define GF_DEFAULT_CHUNK (4u << 20)
+/* np.load's reads of an npz member (numpy format.read_array BUFFER_SIZE = 2**18). */
+#define GF_NPZ_CHUNK (256u << 10)
 
 enum gf_origin_kind { GF_ORIGIN_DEFAULT = 0, GF_ORIGIN_FILE, GF_ORIGIN_CLI };
 

@@ -83,6 +83,26 @@ void gf_accel_end_epoch(struct gf_accel *a)
 	a->epoch_steps = 0;
 }
 
+void gf_accel_sync(struct gf_accel *a, uint64_t end_ns)
+{
+	uint64_t d;
+
+	if (end_ns <= a->prev_deadline_ns)
+		return;
+	d = end_ns - a->prev_deadline_ns;
+	a->prev_deadline_ns = end_ns;
+	a->stall_all_ns += d;
+	if (!a->in_block)
+		return;
+	/* statscounter.py:407: block time less the proc (load + compute) of the steps left out;
+	 * the barrier is in no step's proc. */
+	a->block_elapsed_ns += d;
+	if (a->last_step_counted) {
+		a->stall_ns += d;
+		a->elapsed_ns += d;
+	}
+}
+
 void gf_accel_halt(struct gf_accel *a, uint64_t until_ns)
 {
 	/* main.py:337-339: the block ends before save_checkpoint; :355-356 the next begins

@@ -14,7 +14,8 @@
  * counted time (their stall + compute); an epoch's AU is the mean of its blocks' AU
  * weighted by their steps (end_train), and the run's AU the mean over epochs.
  * One deliberate difference: a block without a counted step (a one-step block between
- * two checkpoints) is left out here, where DLIO counts it as 0% AU.
+ * two checkpoints) is left out here, where DLIO counts it as 0% AU. The wait at the step
+ * barrier is stall (gf_accel_sync).
  *
  * Beside AU, every halt is kept (halted_ns) and the goodput: all compute over the wall
  * time from the phase start to the end of the last step or halt, checkpoints included. */
@@ -62,6 +63,12 @@ void gf_accel_init(struct gf_accel *a, unsigned id, uint64_t exclude_start_steps
  * is open. Returns the absolute deadline at which the compute ends. */
 uint64_t gf_accel_step(struct gf_accel *a, uint64_t ready_ns, uint64_t compute_ns,
 		       uint64_t *start_ns);
+/* The step barrier ended at end_ns (accelerator.step_barrier): the wait since the step's
+ * compute ended is stall of the open block whether or not the step is counted, as in
+ * DLIO, where the barrier (main.py:334) lies outside each step's proc time and so inside
+ * the block time that AU divides by (statscounter.py:407). The next step starts no
+ * earlier than end_ns. */
+void gf_accel_sync(struct gf_accel *a, uint64_t end_ns);
 /* The accelerator stood still (a checkpoint burst) until until_ns: the block ends, the
  * next step opens a new one no earlier than until_ns, and the wait is neither compute
  * nor stall. */

@@ -153,7 +153,10 @@ int gf_ceiling_run(const struct gf_ceiling_cfg *cfg, struct gf_ceiling_result *r
 	gf_hist_init(&res->open_latency);
 	gf_series_init(&res->series, cfg->t0_ns, 1000000000u);
 	sh.cfg = cfg;
-	sh.njobs = p->total_steps * p->per_rank;
+	/* With a duration the schedule goes on past its last epoch (each epoch's order, as
+	 * training's next epochs would read it) until the time is up: a small dataset read
+	 * once in milliseconds is no steady state. Only the job counter grows, never memory. */
+	sh.njobs = cfg->duration_s > 0 ? UINT64_MAX : p->total_steps * p->per_rank;
 	pthread_mutex_init(&sh.mu, NULL);
 	wk = calloc(nthreads, sizeof(*wk));
 	if (!wk) {

@@ -1,8 +1,9 @@
 /* ceiling: the storage ceiling of one rank. The same access pattern as training (the same
  * files, sizes, shuffle and per-accelerator shares, through the same fetch path) with no
  * emulated compute and no prefetch limit: reader threads take batches in step order and
- * keep queue_depth requests in flight each, as fast as the storage delivers, until the
- * schedule is done or the duration is up. What it measures (samples/s, bytes/s, latency)
+ * keep queue_depth requests in flight each, as fast as the storage delivers: the
+ * schedule once, or with a duration over the dataset as many times as it takes until
+ * the duration is up. What it measures (samples/s, bytes/s, latency)
  * is the most this rank's accelerators could ever be fed; the driver merges the ranks'
  * (run/merge.c) and report turns it into the number of accelerators it could feed. */
 #ifndef GF_CEILING_H
@@ -27,7 +28,7 @@ struct gf_ceiling_cfg {
 	const struct gf_fetch_cfg *read; /* engine, folder, O_DIRECT, open files */
 	int rank;
 	uint64_t t0_ns;          /* start of the time series */
-	double duration_s;       /* 0 = the whole schedule */
+	double duration_s;       /* 0 = the schedule once, else read this long */
 	volatile sig_atomic_t *stop;
 };
 

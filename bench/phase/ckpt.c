@@ -23,6 +23,7 @@
 #ifdef HAVE_CURL
 #endif
 #include "mpi/world.h"
+#include "phase/progress.h"
 
 #define MIN_BLOCK (1u << 20)
 
@@ -602,6 +603,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	gf_world_barrier_on(GF_COMM_CKPT);
 	t0 = gf_now_ns();
 	out->start_s = t0 > c->origin_ns ? (t0 - c->origin_ns) / 1e9 : 0;
+	gf_progress_burst_begin(c->progress, restore);
 	if (shared)
 		rc = shared_file(c, index, owner, restore, &t, msg, sizeof(msg));
 	else
@@ -615,6 +617,7 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 	if (!rc && !shared)
 		shard_servers(c, index, owner, server, sizeof(server));
 	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
+	gf_progress_burst_end(c->progress);
 	if (rc)
 		server[0] = '\0'; /* another rank failed: no placement for a burst that failed */
 
@@ -809,13 +812,15 @@ static unsigned find_existing(struct gf_ckpt_cfg *k, char (*names)[GF_CKPT_NAME]
 }
 
 /* Emulated compute before a burst; every rank leaves it and agrees whether to stop. */
-static int wait_between(double between_s, volatile sig_atomic_t *stop)
+static int wait_between(const struct gf_ckpt_cfg *c, double between_s, volatile sig_atomic_t *stop)
 {
 	double stopped[1];
 
+	gf_progress_pause(c->progress, between_s > 0);
 	/* A signal ends the wait at once: time_between_checkpoints may be hours. */
 	if (between_s > 0)
 		gf_sleep_until_or(gf_now_ns() + gf_s_to_ns(between_s), stop, 0);
+	gf_progress_pause(c->progress, false);
 	stopped[0] = stop && *stop;
 	gf_world_allmax_double_on(GF_COMM_CKPT, stopped, 1);
 	return stopped[0] > 0 ? -EINTR : 0;
@@ -852,7 +857,7 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 	/* DLIO (mlperf_storage_v2.0 main.py:278-282) computes time_between_checkpoints before
 	 * every write, the first too; the burst's barrier lines the ranks up. */
 	for (unsigned i = 0; i < nwrite && !rc; i++) {
-		rc = wait_between(between_s, stop);
+		rc = wait_between(c, between_s, stop);
 		if (rc)
 			break;
 		rc = gf_ckpt_burst(&k, i, false, &b, err, errlen);
@@ -866,7 +871,7 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 	}
 	/* main.py:299-303: and before every read, checkpoints read in the order written. */
 	for (unsigned i = 0; i < nread && (written || existing) && !rc; i++) {
-		rc = wait_between(between_s, stop);
+		rc = wait_between(c, between_s, stop);
 		if (rc)
 			break;
 		rc = gf_ckpt_burst(&k, i % (written ? written : existing), true, &b, err, errlen);

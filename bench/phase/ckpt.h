@@ -25,6 +25,8 @@
 #include "model/plan.h"
 #include "model/workload.h"
 
+struct gf_progress;
+
 #define GF_CKPT_NAME 64                      /* "global_epoch{E}_step{S}" */
 #define GF_CKPT_INDEX "gpufeed_checkpoints.json" /* the kept checkpoints' names, in order */
 #define GF_CKPT_INDEX_MAX 1024
@@ -60,6 +62,7 @@ struct gf_ckpt_cfg {
 	/* Set by a signal: a burst stops between blocks (-EINTR), the checkpoints written are
 	 * left for gf_ckpt_remove_deferred once the summary is written. NULL: never. */
 	volatile sig_atomic_t *stop;
+	struct gf_progress *progress; /* told of each burst and wait; NULL: progress off */
 };
 
 /* What removing checkpoints left behind, over all ranks: a delete that fails (an S3

@@ -72,9 +72,7 @@ void gf_ckpt_async_serve(struct gf_ckpt_async *k)
 		atomic_store_explicit(&k->active, true, memory_order_relaxed);
 		pthread_mutex_unlock(&k->mu);
 
-		gf_progress_checkpoint(cfg->progress, "checkpoint burst in progress (async)");
 		rc = cfg->checkpoint(cfg->checkpoint_arg, step);
-		gf_progress_checkpoint(cfg->progress, NULL);
 		end = gf_now_ns();
 		atomic_store_explicit(&k->active, false, memory_order_relaxed);
 		gf_series_span(&k->series, start, end, GF_TS_CKPT_NS);
@@ -130,8 +128,9 @@ int gf_ckpt_async_hand_over(struct gf_ckpt_async *k, struct gf_accel *acc, uint6
 		uint64_t from = acc->prev_deadline_ns, resume;
 
 		pthread_mutex_unlock(&k->mu);
-		gf_progress_checkpoint(k->cfg->progress, "waiting for the previous checkpoint burst");
+		gf_progress_pause(k->cfg->progress, true);
 		wait_idle(k);
+		gf_progress_pause(k->cfg->progress, false);
 		resume = gf_now_ns();
 		/* From when the accelerator would have gone on: what gf_accel_halt adds. A halt
 		 * ends the AU block, so the wait lies outside every counted span. */
@@ -152,7 +151,10 @@ int gf_ckpt_async_hand_over(struct gf_ckpt_async *k, struct gf_accel *acc, uint6
 
 void gf_ckpt_async_stop(struct gf_ckpt_async *k)
 {
+	/* The phase waits for its last burst: a pause of the progress's ETA. */
+	gf_progress_pause(k->cfg->progress, true);
 	wait_idle(k);
+	gf_progress_pause(k->cfg->progress, false);
 	pthread_mutex_lock(&k->mu);
 	k->quit = true;
 	pthread_cond_broadcast(&k->cv);

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "stats/clock.h"
 #include "stats/meter.h"
 #include "config.h"
 #include "model/dist.h"
+#include "model/fformat.h"
 #include "io/engine.h"
 #include "io/ns.h"
 #ifdef HAVE_HDF5
@@ -34,6 +36,10 @@ struct json_object *gf_dataset_manifest(const struct gf_workload *w, const struc
 	json_object_object_add(m, "num_subfolders_train",
 			       json_object_new_int64(w->dataset.num_subfolders_train));
 	json_object_object_add(m, "size_seed", json_object_new_uint64(p->size_seed));
+	/* Files written as their framework writes them, samples sized by DLIO's dims
+	 * (model/fformat.h): a dataset of raw bytes from before lacks the key and is
+	 * regenerated. */
+	json_object_object_add(m, "file_layout", json_object_new_string("framework/1"));
 	/* Only for hdf5, so that the manifests of other formats stay as they were; a dataset
 	 * of plain records named .hdf5 (before HDF5 files) lacks the key and is regenerated. */
 	if (p->layout == GF_LAYOUT_ROWS) {
@@ -243,6 +249,138 @@ static int datagen_rows(const struct gf_workload *w, const struct gf_plan *p, co
 #endif
 }
 
+/* --- files as their framework writes them (model/fformat.h) --- */
+
+/* Bytes go out through the engine's write buffers, front to back. A dry writer goes
+ * through the same buffer boundaries in a scratch buffer and writes nothing: the random
+ * payload depends on them (gf_rng_fill draws whole words per call). */
+struct fwriter {
+	struct gf_engine *eng;
+	uint8_t *scratch;       /* dry: the buffer */
+	uint64_t fh, off;
+	uint8_t *buf;
+	size_t used, cap;
+};
+
+static int fw_flush(struct fwriter *w)
+{
+	int rc = 0;
+
+	if (w->buf && w->used && !w->scratch)
+		rc = gf_engine_write(w->eng, w->fh, w->off, w->used, w->buf);
+	w->off += w->buf ? w->used : 0;
+	w->buf = NULL;
+	return rc;
+}
+
+/* Room for at least one byte; a buffer of up to want bytes at *dst, n of them. */
+static int fw_room(struct fwriter *w, size_t want, uint8_t **dst, size_t *n)
+{
+	if (w->buf && w->used == w->cap) {
+		int rc = fw_flush(w);
+		if (rc)
+			return rc;
+	}
+	if (!w->buf) {
+		w->buf = w->scratch ? w->scratch : gf_engine_write_buf(w->eng);
+		if (!w->buf)
+			return w->eng->error ? w->eng->error : -EIO;
+		w->used = 0;
+	}
+	*dst = w->buf + w->used;
+	*n = w->cap - w->used < want ? w->cap - w->used : want;
+	w->used += *n;
+	return 0;
+}
+
+static int fw_put(struct fwriter *w, const uint8_t *src, size_t len)
+{
+	while (len) {
+		uint8_t *dst;
+		size_t n;
+		int rc = fw_room(w, len, &dst, &n);
+		if (rc)
+			return rc;
+		memcpy(dst, src, n);
+		src += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* len incompressible payload bytes, summed into crc (CRC-32) and crc32c as they go. */
+static int fw_payload(struct fwriter *w, const struct gf_plan *p, struct gf_rng *rng, uint64_t len,
+		      uint32_t *crc, uint32_t *crc32c)
+{
+	while (len) {
+		uint8_t *dst;
+		size_t n;
+		int rc = fw_room(w, len, &dst, &n);
+		if (rc)
+			return rc;
+		gf_rng_fill(rng, dst, n);
+		gf_ff_payload_fix(p, dst, n);
+		*crc = (uint32_t)crc32(*crc, dst, (uInt)n);
+		if (p->format == GF_FMT_TFRECORD)
+			*crc32c = gf_ff_crc32c(*crc32c, dst, n);
+		len -= n;
+	}
+	return 0;
+}
+
+/* After the head: each record's framing around its payload; *crc gets the payload's
+ * CRC-32. */
+static int fw_records(struct fwriter *w, const struct gf_plan *p, uint64_t f, uint64_t sample,
+		      struct gf_rng *rng, uint32_t *crc)
+{
+	uint8_t frame[GF_FF_FRAME];
+	int rc = 0;
+
+	*crc = 0;
+	for (uint64_t j = 0; j < p->samples_per_file && !rc; j++) {
+		uint32_t rcrc = gf_ff_rec_crc_begin(p, f);
+		rc = fw_put(w, frame, gf_ff_rec_head(p, f, frame));
+		if (!rc)
+			rc = fw_payload(w, p, rng, sample, crc, &rcrc);
+		if (!rc)
+			rc = fw_put(w, frame, gf_ff_rec_tail(p, f, rcrc, frame));
+	}
+	return rc;
+}
+
+/* File f: head, records, tail. A head that carries the payload's CRC (npz) gets it from
+ * a dry pass over a copy of rng first. */
+static int write_file(const struct gf_plan *p, uint64_t f, struct gf_engine *eng, uint64_t fh,
+		      struct gf_rng *rng, uint8_t *scratch, size_t bufsz)
+{
+	struct fwriter w = { .eng = eng, .fh = fh, .cap = bufsz };
+	struct gf_ff_layout l;
+	uint8_t frame[GF_FF_FRAME], *tail;
+	size_t head = gf_ff_head(p, f, 0, frame);
+	uint32_t crc = 0;
+	int rc = 0;
+
+	gf_ff_layout(p, f, &l);
+	if (scratch) {
+		struct fwriter dry = { .scratch = scratch, .cap = bufsz };
+		struct gf_rng copy = *rng;
+		if (fw_put(&dry, frame, head) == 0)
+			fw_records(&dry, p, f, l.sample, &copy, &crc);
+	}
+	tail = malloc(l.tail ? l.tail : 1);
+	if (!tail)
+		return -ENOMEM;
+	rc = fw_put(&w, frame, gf_ff_head(p, f, crc, frame));
+	if (!rc)
+		rc = fw_records(&w, p, f, l.sample, rng, &crc);
+	if (!rc)
+		rc = fw_put(&w, tail, gf_ff_tail(p, f, crc, tail));
+	if (!rc)
+		rc = fw_flush(&w);
+	free(tail);
+	return rc;
+}
+
 int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const struct gf_io_ops *ops,
 		   const char *root, int rank, int ranks, struct gf_series *series,
 		   struct gf_datagen_result *res, char *err, size_t errlen)
@@ -257,6 +395,7 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 	struct gf_rng rng;
 	char path[4200];
 	uint64_t t0 = gf_now_ns();
+	uint8_t *scratch = NULL;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -273,9 +412,15 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 		goto out_io;
 	}
 	eng.series = series;
+	scratch = gf_ff_head_needs_crc(p) ? malloc(bufsz) : NULL;
+	if (gf_ff_head_needs_crc(p) && !scratch) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory for a %zu-byte buffer", bufsz);
+		goto out_eng;
+	}
 	gf_rng_seed(&rng, 0xda7a5eedull ^ (uint64_t)rank);
 	for (uint64_t f = (uint64_t)rank; f < p->files; f += (uint64_t)ranks) {
-		uint64_t size = gf_plan_file_size(p, f), fh;
+		uint64_t fh;
 
 		rc = gf_plan_file_path(w, p, root, f, path, sizeof(path));
 		if (rc) {
@@ -290,16 +435,7 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 				   "(remove the link)" : strerror(-rc));
 			break;
 		}
-		for (uint64_t off = 0; off < size && !rc; off += bufsz) {
-			size_t len = size - off < bufsz ? (size_t)(size - off) : bufsz;
-			void *buf = gf_engine_write_buf(&eng);
-			if (!buf) {
-				rc = eng.error ? eng.error : -EIO;
-				break;
-			}
-			gf_rng_fill(&rng, buf, len);
-			rc = gf_engine_write(&eng, fh, off, len, buf);
-		}
+		rc = write_file(p, f, &eng, fh, &rng, scratch, bufsz);
 		int drc = gf_engine_drain(&eng);
 		if (!rc)
 			rc = drc;
@@ -324,6 +460,8 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 	}
 	res->bytes = eng.bytes;
 	res->elapsed_s = (double)(gf_now_ns() - t0) / 1e9;
+	free(scratch);
+out_eng:
 	gf_engine_destroy(&eng);
 out_io:
 	gf_io_close_backend(io);

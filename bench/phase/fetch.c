@@ -15,6 +15,7 @@
 #include "stats/clock.h"
 #include "phase/dio.h"
 #include "model/dist.h"
+#include "model/fformat.h"
 
 struct gf_fetch_sample {
 	uint64_t file;
@@ -137,11 +138,12 @@ int gf_fetch_init(struct gf_fetch *f, const struct gf_fetch_cfg *cfg, struct gf_
 		return rc;
 	}
 	/* Buffers as large as the largest request, not the chunk limit: 4 KiB samples need
-	 * no 4 MiB buffers. A sample is at most twice the mean (sizes come in pairs around
-	 * it); an aligned read of it spans one more block. */
-	maxlen = p->stdev_bytes ? 2 * p->mean_bytes : p->mean_bytes;
-	if (p->loader == GF_LOADER_TF_STREAM)
-		maxlen = p->chunk; /* stream reads span records */
+	 * no 4 MiB buffers; an aligned read spans one more block. */
+	maxlen = p->mean_bytes;
+	/* Sizes that vary, reads of a whole file (fformat.c) and stream reads that span
+	 * records may take a whole chunk. */
+	if (p->stdev_bytes || p->layout == GF_LAYOUT_FILE_PER_SAMPLE || p->loader == GF_LOADER_TF_STREAM)
+		maxlen = p->chunk;
 	bufsize = align > 1 ? gf_align_up(maxlen, align) : maxlen;
 	/* Samples of equal, aligned sizes start aligned; others may straddle a block more. */
 	if (align > 1 && (p->stdev_bytes || p->mean_bytes % align))
@@ -272,8 +274,10 @@ static int open_sample(struct gf_fetch *f, struct gf_fetch_sample *ps)
 int gf_fetch_sample(struct gf_fetch *f, const struct gf_sample *s)
 {
 	struct gf_fetch_sample *ps;
+	struct gf_ff_reads reads;
 	struct gf_span_iter it;
 	struct gf_span sp;
+	uint64_t roff, rlen;
 	int rc;
 
 	if (f->error)
@@ -291,18 +295,24 @@ int gf_fetch_sample(struct gf_fetch *f, const struct gf_sample *s)
 	}
 	ps->outstanding = 1; /* the guard */
 	ps->failed = false;
-	gf_span_begin(&it, s->offset, s->length, (size_t)f->cfg->plan->chunk, f->cfg->align);
-	while (gf_span_next(&it, &sp)) {
-		uint64_t before = f->eng.requests + f->eng.inflight;
+	/* The framework's reads of the sample (model/fformat.c), each aligned for O_DIRECT. */
+	gf_ff_reads_begin(&reads, f->cfg->plan, s->file, s->id % f->cfg->plan->samples_per_file,
+			  (f->cfg->ops->caps & GF_IO_CAP_OBJECTS) != 0);
+	rc = 0;
+	while (!rc && gf_ff_reads_next(&reads, &roff, &rlen)) {
+		gf_span_begin(&it, roff, rlen, (size_t)f->cfg->plan->chunk, f->cfg->align);
+		while (gf_span_next(&it, &sp)) {
+			uint64_t before = f->eng.requests + f->eng.inflight;
 
-		ps->outstanding++;
-		rc = gf_engine_read_span(&f->eng, ps->handle, sp.offset, sp.length, sp.need, ps);
-		/* Not issued at all (an earlier error): take its count back. An issued request
-		 * is in flight or already completed, and the engine's totals say which. */
-		if (f->eng.requests + f->eng.inflight == before)
-			ps->outstanding--;
-		if (rc)
-			break;
+			ps->outstanding++;
+			rc = gf_engine_read_span(&f->eng, ps->handle, sp.offset, sp.length, sp.need, ps);
+			/* Not issued at all (an earlier error): take its count back. An issued request
+			 * is in flight or already completed, and the engine's totals say which. */
+			if (f->eng.requests + f->eng.inflight == before)
+				ps->outstanding--;
+			if (rc)
+				break;
+		}
 	}
 	f->requested_bytes += s->length;
 	if (--ps->outstanding == 0)

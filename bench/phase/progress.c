@@ -97,24 +97,171 @@ void gf_progress_shot_combine(void *acc, const void *in)
 	a->stall_ns += b->stall_ns;
 	a->read_bytes += b->read_bytes;
 	a->write_bytes += b->write_bytes;
+	a->burst_done += b->burst_done;
 }
 
 static const struct gf_combiner shot_combiner = { sizeof(struct gf_progress_shot), gf_progress_shot_combine };
 
-void gf_progress_estimate(double elapsed_s, double units, double total, double duration_s, double *done,
-			  double *eta_s)
+static double max2(double a, double b)
 {
+	return a > b ? a : b;
+}
+
+static unsigned left_of(unsigned planned, unsigned done)
+{
+	return planned > done ? planned - done : 0;
+}
+
+/* A burst of kind k, from the ended ones (of the other kind when none of k ended), else
+ * the one in progress projected from its bytes; -1 unknown. */
+static double burst_mean(const struct gf_progress_ckpts *c, int k)
+{
+	if (c->ended[k])
+		return c->ended_s[k] / c->ended[k];
+	if (c->ended[!k])
+		return c->ended_s[!k] / c->ended[!k];
+	if (c->kind >= 0 && c->burst_frac > 0)
+		return c->burst_s / (c->burst_frac < 1 ? c->burst_frac : 1);
+	return -1;
+}
+
+/* The rest of the burst in progress (0 without one, -1 unknown): what the ended ones of
+ * its kind took, less its time so far; past that, or with none ended, what its bytes
+ * still need at its rate so far (a burst's first second moves few of them: opening,
+ * allocating). A burst whose bytes are all moved may still be syncing: 0. */
+static double burst_rest(const struct gf_progress_ckpts *c)
+{
+	double mean = c->kind >= 0 && c->ended[c->kind] ? c->ended_s[c->kind] / c->ended[c->kind] : -1;
+
+	if (c->kind < 0)
+		return 0;
+	if (mean > c->burst_s)
+		return mean - c->burst_s;
+	if (c->burst_frac > 0)
+		return c->burst_frac >= 1 ? 0 : c->burst_s * (1 - c->burst_frac) / c->burst_frac;
+	return mean >= 0 ? 0 : -1;
+}
+
+/* Adds t to *left, or counts n unknown when t is. */
+static void add(double *left, unsigned *unknown, double t, unsigned n)
+{
+	if (t >= 0)
+		*left += t * n;
+	else
+		*unknown += n;
+}
+
+void gf_progress_ckpt_left(const struct gf_progress_ckpts *c, double *outside_s, double *left_s,
+			   unsigned *unknown)
+{
+	bool pausing = c->pause_s >= 0, bursting = c->kind >= 0;
+	unsigned to_come[2] = { left_of(c->planned[0], c->ended[0] + (c->kind == 0)),
+				left_of(c->planned[1], c->ended[1] + (c->kind == 1)) };
+	unsigned handed;
+	double m;
+
+	*outside_s = c->paused_s + (pausing ? c->pause_s : 0);
+	*left_s = 0;
+	*unknown = 0;
+	switch (c->mode) {
+	case GF_PROGRESS_CK_HALT:
+		/* A halt is the burst and what surrounds it (its folder, removing the one
+		 * before): as long as the ended halts, or the burst in progress projected. */
+		m = c->pauses ? c->paused_s / c->pauses : burst_mean(c, 0);
+		if (pausing) {
+			double by_halts = m >= 0 ? max2(0, m - c->pause_s) : -1;
+			add(left_s, unknown, max2(bursting ? burst_rest(c) : -1, by_halts), 1);
+		}
+		add(left_s, unknown, m, left_of(c->planned[0] + c->planned[1], c->pauses + pausing));
+		break;
+	case GF_PROGRESS_CK_ASYNC:
+		/* A wait lasts until the burst in flight ends; the waits to come as long, per
+		 * burst handed over, as the ones so far (none before the first: it overlaps). */
+		if (pausing)
+			add(left_s, unknown, burst_rest(c), 1);
+		handed = c->ended[0] + bursting;
+		add(left_s, unknown, handed ? c->paused_s / handed : 0, to_come[0]);
+		break;
+	case GF_PROGRESS_CK_ONLY:
+		/* The waits are known; the bursts, the phase's work, as long as the measured. */
+		if (c->wait_s > 0) {
+			*left_s += pausing ? max2(0, c->wait_s - c->pause_s) : 0;
+			*left_s += c->wait_s * left_of(to_come[0] + to_come[1], pausing);
+		}
+		if (bursting)
+			add(left_s, unknown, burst_rest(c), 1);
+		add(left_s, unknown, burst_mean(c, 0), to_come[0]);
+		add(left_s, unknown, burst_mean(c, 1), to_come[1]);
+		break;
+	case GF_PROGRESS_CK_NONE:
+		break;
+	}
+}
+
+void gf_progress_ckpt_words(const struct gf_progress_ckpts *c, char *buf, size_t len)
+{
+	char t[32];
+	int n;
+
+	buf[0] = '\0';
+	if (c->kind >= 0) {
+		unsigned k = (unsigned)c->kind, i = c->ended[k] + 1;
+		bool async = c->mode == GF_PROGRESS_CK_ASYNC;
+		/* Async, the steps go on unless they wait for it. */
+		n = snprintf(buf, len, "%s checkpoint %u", async && c->pause_s >= 0 ? "waiting for" : k ? "reading"
+			     : "writing", i);
+		if (c->planned[k] >= i && n >= 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, " of %u", c->planned[k]);
+		if (async && n >= 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, " (async)");
+		/* As the phase's percent: 99% at most until the burst ends (it may be syncing). */
+		if (c->burst_frac >= 0 && n >= 0 && (size_t)n < len)
+			snprintf(buf + n, len - (size_t)n, ": %.0f%%", 100 * (c->burst_frac < 0.99 ? c->burst_frac : 0.99));
+		return;
+	}
+	if (c->pause_s < 0)
+		return;
+	switch (c->mode) {
+	case GF_PROGRESS_CK_ONLY:
+		snprintf(buf, len, "next %s in %s", c->ended[0] < c->planned[0] ? "write" : "read",
+			 gf_format_time(max2(0, c->wait_s - c->pause_s), t, sizeof(t)));
+		break;
+	case GF_PROGRESS_CK_HALT:
+		snprintf(buf, len, "halted for checkpoint %u of %u", c->pauses + 1, c->planned[0]);
+		break;
+	default:
+		snprintf(buf, len, "waiting for the checkpoint burst");
+		break;
+	}
+}
+
+void gf_progress_estimate(double elapsed_s, double units, double total, double duration_s,
+			  const struct gf_progress_ckpts *c, double *done, double *eta_s, unsigned *more)
+{
+	double outside = 0, left = 0;
+	unsigned unknown = 0;
+
 	*done = -1;
 	*eta_s = -1;
+	*more = 0;
+	if (c && c->mode != GF_PROGRESS_CK_NONE)
+		gf_progress_ckpt_left(c, &outside, &left, &unknown);
 	if (total > 0) {
 		*done = units / total;
-		if (*done > 0)
-			*eta_s = elapsed_s * (1 - *done) / *done;
+		/* Checkpoint only: the bursts are the work, and left holds them all. */
+		if (c && c->mode == GF_PROGRESS_CK_ONLY)
+			*eta_s = left;
+		else if (*done > 0)
+			*eta_s = max2(0, (elapsed_s - outside) * (1 - *done) / *done) + left;
+		if (*eta_s >= 0)
+			*more = unknown;
 	}
 	if (duration_s > 0) {
-		double left = duration_s - elapsed_s > 0 ? duration_s - elapsed_s : 0;
-		if (*eta_s < 0 || left < *eta_s)
-			*eta_s = left;
+		double rest = duration_s - elapsed_s > 0 ? duration_s - elapsed_s : 0;
+		if (*eta_s < 0 || rest < *eta_s) {
+			*eta_s = rest;
+			*more = 0;
+		}
 		if (*done < 0 || elapsed_s / duration_s > *done)
 			*done = elapsed_s / duration_s;
 	}
@@ -122,7 +269,7 @@ void gf_progress_estimate(double elapsed_s, double units, double total, double d
 	 * end says 100%, not a guess. */
 	if (*done > 0.99)
 		*done = 0.99;
-	if (*done >= 0.99 && *eta_s < 1)
+	if (*done >= 0.99 && *eta_s < 1 && !*more)
 		*eta_s = -1;
 }
 
@@ -138,6 +285,8 @@ void gf_progress_format(char *buf, size_t len, const struct gf_progress_view *v)
 	ADD(" | %s elapsed", gf_format_time(v->elapsed_s, a, sizeof(a)));
 	if (v->eta_s >= 0)
 		ADD(", ETA %s", gf_format_time(v->eta_s, b, sizeof(b)));
+	if (v->eta_s >= 0 && v->more)
+		ADD(" + %u checkpoint%s", v->more, v->more > 1 ? "s" : "");
 	if (v->read_bps >= 0)
 		ADD(" | read %s", gf_format_rate(v->read_bps, a, sizeof(a)));
 	if (v->write_bps >= 0)
@@ -200,6 +349,16 @@ static void snapshot(struct gf_progress *p, struct gf_progress_shot *s)
 	 * moved. */
 	s->read_bytes = rd ? rd : gf_meter_get(GF_METER_READ) - p->meter0[GF_METER_READ];
 	s->write_bytes = gf_meter_get(GF_METER_WRITE) - p->meter0[GF_METER_WRITE];
+	s->burst_done = p->burst_ns ? gf_meter_get(p->ck.kind ? GF_METER_READ : GF_METER_WRITE) - p->burst_meter0 : 0;
+}
+
+/* The checkpoints at t_ns, into c (the burst's percent is the job's: consume sets it).
+ * Called with mu held. */
+static void ckpt_shot(const struct gf_progress *p, uint64_t t_ns, struct gf_progress_ckpts *c)
+{
+	*c = p->ck;
+	c->burst_s = p->burst_ns && t_ns > p->burst_ns ? (double)(t_ns - p->burst_ns) / 1e9 : 0;
+	c->pause_s = !p->pause_ns ? -1 : t_ns > p->pause_ns ? (double)(t_ns - p->pause_ns) / 1e9 : 0;
 }
 
 static double units_of(const struct gf_progress *p, const struct gf_progress_shot *s)
@@ -223,15 +382,21 @@ static double rate(uint64_t now, uint64_t before, double dt)
 static void consume(struct gf_progress *p, const struct gf_progress_shot *s, uint64_t t_ns)
 {
 	struct gf_progress_view v = { .phase = p->phase, .read_bps = -1, .write_bps = -1, .au_percent = -1,
-				      .checkpoint = p->checkpoint, .ranks = p->job || p->ranks == 1 ? 0 : 1 };
+				      .ranks = p->job || p->ranks == 1 ? 0 : 1 };
+	struct gf_progress_ckpts ck = p->ck_mine;
 	double dt = (double)(t_ns - p->prev_ns) / 1e9;
-	char line[320];
+	char line[400], words[96];
 
 	/* A sum that mixes phases, or of a phase rank 0 is not in yet, is passed over. */
 	if (!p->phase[0] || s->seq != p->seq || (p->job && s->ranks != (uint64_t)p->ranks) || t_ns <= p->phase_ns)
 		return;
 	v.elapsed_s = (double)(t_ns - p->phase_ns) / 1e9;
-	gf_progress_estimate(v.elapsed_s, units_of(p, s), p->total, p->duration_s, &v.done, &v.eta_s);
+	/* Without the reduction, rank 0's bytes against its share (an even split). */
+	ck.burst_frac = ck.kind >= 0 && p->burst_bytes > 0
+			? (double)s->burst_done / (p->burst_bytes * (double)s->ranks / p->ranks) : -1;
+	gf_progress_estimate(v.elapsed_s, units_of(p, s), p->total, p->duration_s, &ck, &v.done, &v.eta_s, &v.more);
+	gf_progress_ckpt_words(&ck, words, sizeof(words));
+	v.checkpoint = words;
 	p->last_done = v.done; /* for the line at a stop */
 	if (p->mode == GF_PROGRESS_LINE && !(p->lines == 0 ? v.elapsed_s >= FIRST_LINE_S
 					     : t_ns - p->line_ns + TICK_NS / 2 >= LINE_PERIOD_NS))
@@ -303,6 +468,7 @@ static void tick(struct gf_progress *p)
 		 * a time keeps the ranks' rounds in step. */
 		if (!p->req) {
 			snapshot(p, &p->mine);
+			ckpt_shot(p, now, &p->ck_mine);
 			p->mine_ns = now;
 			if (p->job)
 				start_round(p);
@@ -433,7 +599,11 @@ void gf_progress_phase(struct gf_progress *p, const char *name, enum gf_progress
 	memset(&p->prev, 0, sizeof(p->prev));
 	p->meter0[GF_METER_READ] = gf_meter_get(GF_METER_READ);
 	p->meter0[GF_METER_WRITE] = gf_meter_get(GF_METER_WRITE);
-	p->checkpoint[0] = '\0';
+	memset(&p->ck, 0, sizeof(p->ck));
+	p->ck.kind = -1;
+	p->ck.pause_s = -1;
+	p->ck_mine = p->ck;
+	p->burst_ns = p->pause_ns = 0;
 	p->lines = 0;
 	p->last_done = -1;
 	atomic_store(&p->steps, 0);
@@ -468,16 +638,60 @@ void gf_progress_end(struct gf_progress *p, int status)
 	}
 	/* Until the next phase begins, the rounds carry no phase rank 0 shows. */
 	p->phase[0] = '\0';
-	p->checkpoint[0] = '\0';
 	pthread_mutex_unlock(&p->mu);
 }
 
-void gf_progress_checkpoint(struct gf_progress *p, const char *what)
+void gf_progress_ckpts(struct gf_progress *p, enum gf_progress_ckpt_mode mode, unsigned writes,
+		       unsigned restores, double wait_s, double burst_bytes)
 {
 	if (!p)
 		return;
 	pthread_mutex_lock(&p->mu);
-	snprintf(p->checkpoint, sizeof(p->checkpoint), "%s", what ? what : "");
+	p->ck.mode = mode;
+	p->ck.planned[0] = writes;
+	p->ck.planned[1] = restores;
+	p->ck.wait_s = wait_s > 0 ? wait_s : 0;
+	p->burst_bytes = burst_bytes;
+	pthread_mutex_unlock(&p->mu);
+}
+
+void gf_progress_burst_begin(struct gf_progress *p, bool restore)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->ck.kind = restore;
+	p->burst_ns = gf_now_ns();
+	p->burst_meter0 = gf_meter_get(restore ? GF_METER_READ : GF_METER_WRITE);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void gf_progress_burst_end(struct gf_progress *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	if (p->burst_ns) {
+		p->ck.ended[p->ck.kind]++;
+		p->ck.ended_s[p->ck.kind] += (double)(gf_now_ns() - p->burst_ns) / 1e9;
+	}
+	p->ck.kind = -1;
+	p->burst_ns = 0;
+	pthread_mutex_unlock(&p->mu);
+}
+
+void gf_progress_pause(struct gf_progress *p, bool begin)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	if (begin) {
+		p->pause_ns = gf_now_ns();
+	} else if (p->pause_ns) {
+		p->ck.pauses++;
+		p->ck.paused_s += (double)(gf_now_ns() - p->pause_ns) / 1e9;
+		p->pause_ns = 0;
+	}
 	pthread_mutex_unlock(&p->mu);
 }
 

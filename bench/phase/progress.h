@@ -19,6 +19,14 @@
  * I/O go on. This needs MPI_THREAD_MULTIPLE; without it rank 0 shows its own figures,
  * labelled "rank 0".
  *
+ * The ETA counts a phase's checkpoints (gf_progress_ckpt_left): its units at the rate they
+ * moved outside the pauses (training's halts for a burst, an async accelerator's wait for
+ * the previous burst, checkpoint-only's time_between_checkpoints), plus the pauses and
+ * bursts to come from the schedule, each as long as the measured ones; the ones nothing
+ * measured yet are named ("ETA 4.00 s + 1 checkpoint"), never guessed. A burst in progress
+ * shows its own percent, the job's bytes moved over its bytes. Pauses and bursts are rank
+ * 0's own: every rank halts and bursts together.
+ *
  * It must never slow the emulated accelerators: the hot paths only add to relaxed atomic
  * counters (one uncontended atomic add per step, none when progress is off: the pointer
  * is NULL), and the progress thread does the arithmetic, the MPI calls and the printing. */
@@ -57,6 +65,7 @@ struct gf_progress_shot {
 	uint64_t ranks; /* ranks whose figures are in the sum */
 	uint64_t steps, compute_ns, stall_ns;
 	uint64_t read_bytes, write_bytes;
+	uint64_t burst_done;            /* a burst in progress: its bytes moved so far */
 };
 /* The reduction's combiner (commutative and associative). */
 void gf_progress_shot_combine(void *acc, const void *in);
@@ -66,16 +75,51 @@ struct gf_progress_view {
 	const char *phase;
 	double elapsed_s, done, eta_s;
 	double read_bps, write_bps, au_percent;
-	const char *checkpoint; /* a burst in progress, or NULL */
+	const char *checkpoint; /* a burst or pause in progress, or NULL */
 	int ranks;              /* whose figures: 0 = the whole job, r > 0 = rank r-1 only */
+	unsigned more;          /* checkpoints to come that the ETA has no time for */
 };
 /* The text of one line (no timestamp, no newline). */
 void gf_progress_format(char *buf, size_t len, const struct gf_progress_view *v);
+
+/* How a phase's checkpoints stand in its time. */
+enum gf_progress_ckpt_mode {
+	GF_PROGRESS_CK_NONE = 0,
+	GF_PROGRESS_CK_HALT,  /* training: the steps halt for every burst */
+	GF_PROGRESS_CK_ASYNC, /* training, async: bursts overlap the steps; an accelerator
+			       * waits when the previous burst still runs, and at the end */
+	GF_PROGRESS_CK_ONLY,  /* checkpoint only: the bursts are the phase's work, each after
+			       * a wait of known length */
+};
+
+/* A phase's checkpoints as the ETA sees them at one moment. Index 0 writes, 1 restores. */
+struct gf_progress_ckpts {
+	enum gf_progress_ckpt_mode mode;
+	unsigned planned[2];  /* bursts the phase makes */
+	double wait_s;        /* CK_ONLY: the wait before each burst */
+	unsigned ended[2];    /* bursts ended, and their time summed */
+	double ended_s[2];
+	int kind;             /* the burst in progress: 0, 1, or -1 none */
+	double burst_s;       /* its time so far */
+	double burst_frac;    /* its bytes moved over its bytes, -1 unknown */
+	unsigned pauses;      /* pauses ended (the units stood still), and their time summed */
+	double paused_s;
+	double pause_s;       /* the pause in progress: its time so far, -1 none */
+};
+/* Into *outside_s the time the units stood still so far, into *left_s the time the
+ * checkpoints still add (the pause or burst in progress, those to come), and into *unknown
+ * how many of those have no estimate yet (left out of *left_s). */
+void gf_progress_ckpt_left(const struct gf_progress_ckpts *c, double *outside_s, double *left_s,
+			   unsigned *unknown);
+/* "writing checkpoint 2 of 10: 45%", "next read in 3.00 s", "halted for checkpoint 1 of 2",
+ * or "" when neither a burst nor a pause is in progress. */
+void gf_progress_ckpt_words(const struct gf_progress_ckpts *c, char *buf, size_t len);
 /* Percent done (as a fraction, -1 unknown) and ETA (s, -1 unknown) after elapsed_s, with
- * units done out of total (0 = unknown) and a time limit duration_s (0 = none): the
- * larger fraction of the two, the nearer end. */
-void gf_progress_estimate(double elapsed_s, double units, double total, double duration_s, double *done,
-			  double *eta_s);
+ * units done out of total (0 = unknown), a time limit duration_s (0 = none) and the
+ * phase's checkpoints c (NULL = none): the larger fraction of the two, the nearer end.
+ * *more: checkpoints to come the ETA has no time for. */
+void gf_progress_estimate(double elapsed_s, double units, double total, double duration_s,
+			  const struct gf_progress_ckpts *c, double *done, double *eta_s, unsigned *more);
 /* "2026-12-01T20:14:05Z" for t (Unix seconds). */
 void gf_progress_timestamp(char *buf, size_t len, double t);
 
@@ -95,7 +139,6 @@ struct gf_progress {
 	char where[4200];               /* the partial results folder, for the interrupt line */
 	/* The phase. */
 	char phase[64];                 /* "sweep 3: 11 accelerators (5-6 per rank)" fits */
-	char checkpoint[64];
 	uint64_t seq;
 	enum gf_progress_unit unit;
 	double total;                   /* units of the whole job, 0 = unknown */
@@ -105,6 +148,12 @@ struct gf_progress {
 	double last_done;               /* the last percent shown */
 	unsigned lines;                 /* lines shown in the phase */
 	uint64_t line_ns;               /* when the last one was */
+	/* The phase's checkpoints, this rank's: the times so far in ck, the one in progress
+	 * since burst_ns / pause_ns (0: none); ck_mine is ck at the time of mine. */
+	struct gf_progress_ckpts ck, ck_mine;
+	uint64_t burst_ns, pause_ns;
+	uint64_t burst_meter0;          /* the meter of the burst's direction when it began */
+	double burst_bytes;             /* of one burst, over all ranks */
 	/* The reduction: one in flight at most. */
 	struct gf_world_ireq *req;
 	uint64_t rounds;                /* started */
@@ -123,10 +172,19 @@ int gf_progress_start(struct gf_progress *p, FILE *f, enum gf_progress_mode mode
  * and its time limit (0 = none). Counters restart. p may be NULL. */
 void gf_progress_phase(struct gf_progress *p, const char *name, enum gf_progress_unit unit, double total,
 		       double duration_s);
+/* The phase's checkpoints (after gf_progress_phase): how they stand in its time, the
+ * writes and restores planned, the wait before each (CK_ONLY), and the bytes of one burst
+ * over all ranks. p may be NULL. */
+void gf_progress_ckpts(struct gf_progress *p, enum gf_progress_ckpt_mode mode, unsigned writes,
+		       unsigned restores, double wait_s, double burst_bytes);
 /* The phase ended, with the status every rank agreed on (0 = complete). p may be NULL. */
 void gf_progress_end(struct gf_progress *p, int status);
-/* A checkpoint burst began ("checkpoint 2: writing") or ended (NULL). p may be NULL. */
-void gf_progress_checkpoint(struct gf_progress *p, const char *what);
+/* A checkpoint burst (a write or a restore) began on this rank, or ended. p may be NULL. */
+void gf_progress_burst_begin(struct gf_progress *p, bool restore);
+void gf_progress_burst_end(struct gf_progress *p);
+/* The phase's units stand still (a halt or a wait for a checkpoint), or move again.
+ * p may be NULL. */
+void gf_progress_pause(struct gf_progress *p, bool begin);
 /* Stop (collective, like start). p may be NULL. */
 void gf_progress_stop(struct gf_progress *p);
 /* Rank 0, after an interrupted run wrote what it had: the line that says where. */

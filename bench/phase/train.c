@@ -1,10 +1,11 @@
 /* train: see train.h.
  *
- * Work is handed out as jobs: job j is step j / A of accelerator j % A (A accelerators
- * on this rank), so readers fill batches in the order accelerators will want them. A
- * reader may run at most prefetch_size steps ahead of its accelerator: the slot it
- * fills must have been released. One mutex guards the small shared state; the I/O
- * itself happens outside it.
+ * Work is handed out as jobs: job j of an epoch is step j / A of accelerator j % A (A
+ * accelerators on this rank), reader thread t of T taking jobs t, t + T, ... in order, as
+ * PyTorch hands batches to its workers in turn. A reader may run at most the plan's
+ * in_flight steps ahead of its accelerator (a DataLoader's prefetch_factor x workers):
+ * the slot it fills must have been released. One mutex guards the small shared state;
+ * the I/O itself happens outside it.
  *
  * checkpoint.mode async adds one checkpoint thread per rank (ckpt_async.c): the
  * accelerator hands it a burst and goes on; readers count what completes during one. */
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 
 #include "stats/clock.h"
@@ -24,6 +26,7 @@
 #include "phase/ckpt_async.h"
 #include "phase/fetch.h"
 #include "phase/progress.h"
+#include "phase/stepsync.h"
 
 enum slot_state { SLOT_EMPTY = 0, SLOT_FILLING, SLOT_READY };
 
@@ -35,7 +38,7 @@ struct slot {
 };
 
 struct accel_q {
-	struct slot *slots;  /* prefetch_size */
+	struct slot *slots;  /* the plan's in_flight */
 	uint64_t consumed;   /* steps whose batch the accelerator has taken */
 	uint64_t epochs_done; /* epochs the accelerator finished, checkpoint included */
 };
@@ -45,11 +48,13 @@ struct shared {
 	struct gf_train_result *res;
 	pthread_mutex_t mu;
 	pthread_cond_t ready, room;
+	struct gf_stepsync sync; /* the step barrier, with cfg->sync */
 	struct accel_q *q;
 	unsigned naccel;      /* this rank's accelerators: 0 for an idle rank (gf_plan_rank_accels) */
 	unsigned first;       /* the global index of its first */
-	uint64_t prefetch;
-	uint64_t next_job, njobs;
+	uint64_t prefetch;    /* the plan's in_flight: slots per accelerator */
+	unsigned nreaders;
+	uint64_t njobs;
 	uint64_t deadline_ns; /* stop claiming work after this (duration) */
 	atomic_uint_fast64_t rq_wait_ns; /* run-queue wait of the phase's threads, summed */
 	bool abort;
@@ -280,56 +285,66 @@ static void stream_reader(struct reader *r, struct gf_fetch *f)
 	}
 }
 
-/* A DataLoader worker (or the asynchronous loader): claim the next batch of the schedule,
- * read its samples through the fetch (read_depth in flight), hand it over. */
+/* Under sh->mu: wait until step of accelerator a may be read (its slot free, its epoch
+ * begun); then mark the slot filling. Returns false when the run stops. */
+static bool claim_slot(struct shared *sh, unsigned a, uint64_t step, struct slot **slot)
+{
+	uint64_t spe = sh->cfg->plan->steps_per_epoch;
+
+	/* Room in the loader's window, and the accelerator done with the previous epoch: a
+	 * framework's loader starts an epoch's reads when the epoch starts. */
+	while (!should_stop(sh) && (step >= sh->q[a].consumed + sh->prefetch || step / spe > sh->q[a].epochs_done))
+		pthread_cond_wait(&sh->room, &sh->mu);
+	if (should_stop(sh))
+		return false;
+	*slot = &sh->q[a].slots[step % sh->prefetch];
+	(*slot)->state = SLOT_FILLING;
+	(*slot)->step = step;
+	return true;
+}
+
+/* A DataLoader worker (or the asynchronous loader): PyTorch hands an epoch's batches to
+ * the workers in turn (dataloader.py _try_put_index cycles over them, from the first
+ * worker again each epoch), and each worker reads its own batches in order, one sample
+ * at a time. Reader thread t of T takes the epoch's jobs t, t + T, ... (job j is step
+ * j / A of accelerator j % A): read through the fetch (read_depth in flight), hand over. */
 static void worker_loop(struct reader *r, struct gf_fetch *f)
 {
 	struct shared *sh = r->sh;
 	const struct gf_train_cfg *cfg = sh->cfg;
+	const struct gf_plan *p = cfg->plan;
+	uint64_t per_epoch = p->steps_per_epoch * sh->naccel;
 	int rc;
 
-	for (;;) {
-		uint64_t job, step, samples0, bytes0;
-		unsigned a;
-		struct slot *slot;
+	for (uint64_t e = 0; e < p->epochs; e++) {
+		for (uint64_t j = r->idx; j < per_epoch; j += sh->nreaders) {
+			unsigned a = (unsigned)(j % sh->naccel);
+			uint64_t step = e * p->steps_per_epoch + j / sh->naccel, samples0, bytes0;
+			struct slot *slot;
 
-		pthread_mutex_lock(&sh->mu);
-		if (sh->next_job >= sh->njobs || should_stop(sh)) {
+			pthread_mutex_lock(&sh->mu);
+			if (!claim_slot(sh, a, step, &slot)) {
+				pthread_mutex_unlock(&sh->mu);
+				return;
+			}
 			pthread_mutex_unlock(&sh->mu);
-			break;
-		}
-		job = sh->next_job++;
-		a = (unsigned)(job % sh->naccel);
-		step = job / sh->naccel;
-		/* Room in the prefetch queue, and the accelerator done with the previous epoch: a
-		 * framework's loader starts an epoch's reads when the epoch starts. */
-		while (!should_stop(sh) && (step >= sh->q[a].consumed + sh->prefetch ||
-					    step / cfg->plan->steps_per_epoch > sh->q[a].epochs_done))
-			pthread_cond_wait(&sh->room, &sh->mu);
-		if (should_stop(sh)) {
-			pthread_mutex_unlock(&sh->mu);
-			break;
-		}
-		slot = &sh->q[a].slots[step % sh->prefetch];
-		slot->state = SLOT_FILLING;
-		slot->step = step;
-		pthread_mutex_unlock(&sh->mu);
 
-		bytes0 = f->eng.bytes;
-		samples0 = f->samples;
-		rc = gf_fetch_batch(f, sh->first + a, step, true, true);
-		if (rc) {
-			set_error(sh, rc, f->errmsg);
-			break;
+			bytes0 = f->eng.bytes;
+			samples0 = f->samples;
+			rc = gf_fetch_batch(f, sh->first + a, step, true, true);
+			if (rc) {
+				set_error(sh, rc, f->errmsg);
+				return;
+			}
+			gf_progress_read(cfg->progress, f->eng.bytes - bytes0);
+			pthread_mutex_lock(&sh->mu);
+			slot->state = SLOT_READY;
+			slot->ready_ns = gf_now_ns();
+			slot->bytes = f->eng.bytes - bytes0;
+			slot->samples = f->samples - samples0;
+			pthread_cond_broadcast(&sh->ready);
+			pthread_mutex_unlock(&sh->mu);
 		}
-		gf_progress_read(cfg->progress, f->eng.bytes - bytes0);
-		pthread_mutex_lock(&sh->mu);
-		slot->state = SLOT_READY;
-		slot->ready_ns = gf_now_ns();
-		slot->bytes = f->eng.bytes - bytes0;
-		slot->samples = f->samples - samples0;
-		pthread_cond_broadcast(&sh->ready);
-		pthread_mutex_unlock(&sh->mu);
 	}
 }
 
@@ -373,6 +388,24 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
+/* After step's compute ended at deadline: the barrier, its wait counted as stall. Returns
+ * true when the run stops everywhere. */
+static bool accel_sync(struct accel_thread *t, struct gf_accel *acc, uint64_t deadline)
+{
+	struct shared *sh = t->sh;
+	bool counted = acc->last_step_counted, all = gf_stepsync_wait(&sh->sync, t->local, false);
+	uint64_t end = gf_now_ns();
+
+	gf_accel_sync(acc, end);
+	if (end > deadline) {
+		gf_series_span(&t->series, deadline, end, GF_TS_STALL_NS);
+		if (sh->ck && counted)
+			sh->res->async.elapsed_in_ns[t->local] +=
+				gf_ckpt_async_in_windows(sh->ck, &t->win_cursor, deadline, end);
+	}
+	return all;
+}
+
 /* One emulated accelerator: take each step's batch in order, compute until its deadline. */
 static void *accel_main(void *arg)
 {
@@ -382,11 +415,20 @@ static void *accel_main(void *arg)
 	struct gf_accel *acc = &sh->res->accel[t->local];
 	struct accel_q *q = &sh->q[t->local];
 	uint64_t total = cfg->plan->total_steps, rq0 = rq_wait_ns();
+	bool owe = false; /* a barrier round the other accelerators will hold */
+
+#ifdef PR_SET_TIMERSLACK
+	/* A compute ends at its deadline, not up to 50 us later (the default slack): with the
+	 * step barrier every accelerator would wait for the latest wake-up. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
 
 	for (uint64_t step = 0; step < total; step++) {
 		struct slot *slot = &q->slots[step % sh->prefetch];
 		uint64_t ready_ns, start_ns, deadline, compute_ns;
 		double c;
+
+		owe = cfg->sync;
 
 		pthread_mutex_lock(&sh->mu);
 		/* A duration or a signal ends the wait and leaves what was read ahead uncomputed:
@@ -434,8 +476,12 @@ static void *accel_main(void *arg)
 			sh->res->async.compute_in_ns[t->local] += cin;
 			sh->res->async.elapsed_in_ns[t->local] += cin + sin;
 		}
-		if (cfg->step_barrier)
-			cfg->step_barrier();
+		if (cfg->sync) {
+			owe = false;
+			if (accel_sync(t, acc, deadline))
+				break;
+			owe = step + 1 < total; /* leaving before the next round still owes it */
+		}
 		if (sh->ck && gf_train_checkpoint_due(cfg->w, cfg->plan, step)) {
 			int rc = gf_ckpt_async_hand_over(sh->ck, acc, step);
 			if (rc) {
@@ -447,9 +493,9 @@ static void *accel_main(void *arg)
 			 * (gf_accel_halt ends it). Readers already filling this epoch's batches go on,
 			 * as a real data loader's workers do. */
 			uint64_t halt = gf_now_ns();
-			gf_progress_checkpoint(cfg->progress, "checkpoint burst in progress");
+			gf_progress_pause(cfg->progress, true);
 			int rc = cfg->checkpoint(cfg->checkpoint_arg, step);
-			gf_progress_checkpoint(cfg->progress, NULL);
+			gf_progress_pause(cfg->progress, false);
 			uint64_t resume = gf_now_ns();
 			gf_accel_halt(acc, resume);
 			gf_series_span(&t->series, halt, resume, GF_TS_CKPT_NS);
@@ -469,6 +515,8 @@ static void *accel_main(void *arg)
 			pthread_mutex_unlock(&sh->mu);
 		}
 	}
+	if (owe)
+		gf_stepsync_wait(&sh->sync, t->local, true);
 	/* Readers may wait for room that this accelerator will never free. */
 	pthread_mutex_lock(&sh->mu);
 	q->consumed = UINT64_MAX / 2;
@@ -519,7 +567,7 @@ static void shared_init(struct shared *sh, const struct gf_train_cfg *cfg, struc
 	sh->res = res;
 	sh->naccel = gf_plan_rank_accels(p, (unsigned)cfg->rank);
 	sh->first = gf_plan_rank_first(p, (unsigned)cfg->rank);
-	sh->prefetch = (uint64_t)cfg->w->reader.prefetch_size;
+	sh->prefetch = p->in_flight;
 	sh->njobs = p->total_steps * sh->naccel;
 	if (cfg->duration_s > 0)
 		sh->deadline_ns = gf_now_ns() + gf_s_to_ns(cfg->duration_s);
@@ -528,6 +576,7 @@ static void shared_init(struct shared *sh, const struct gf_train_cfg *cfg, struc
 	pthread_mutex_init(&sh->mu, NULL);
 	pthread_cond_init(&sh->ready, NULL);
 	pthread_cond_init(&sh->room, NULL);
+	gf_stepsync_init(&sh->sync, sh->naccel, cfg->step_barrier);
 }
 
 /* The queues, the per-thread records and the result's accelerators; 0 or -ENOMEM (what
@@ -575,6 +624,7 @@ static void shared_free(struct shared *sh, unsigned nreaders, struct reader *rea
 	free(sh->st_produced);
 	free(accels);
 	free(readers);
+	gf_stepsync_destroy(&sh->sync);
 	pthread_cond_destroy(&sh->room);
 	pthread_cond_destroy(&sh->ready);
 	pthread_mutex_destroy(&sh->mu);
@@ -600,8 +650,8 @@ static unsigned start_readers(struct shared *sh, struct reader *readers, unsigne
 	return i;
 }
 
-/* Accelerator 0 runs on this thread: MPI (the optional step barrier) stays on the
- * thread that initialised it. Returns when every accelerator is done. */
+/* Accelerator 0 runs on this thread: MPI (the step barrier) stays on the thread that
+ * initialised it. Returns when every accelerator is done. */
 static void run_accels(struct shared *sh, struct accel_thread *accels)
 {
 	const struct gf_train_cfg *cfg = sh->cfg;
@@ -618,6 +668,7 @@ static void run_accels(struct shared *sh, struct accel_thread *accels)
 	for (started = 1; started < naccel; started++)
 		if (pthread_create(&accels[started].tid, NULL, accel_main, &accels[started])) {
 			set_error(sh, -EAGAIN, "cannot start an accelerator thread");
+			gf_stepsync_resize(&sh->sync, started); /* the rounds hold those running */
 			break;
 		}
 	accel_main(&accels[0]);
@@ -703,6 +754,7 @@ int gf_train_run(const struct gf_train_cfg *cfg, struct gf_train_result *res, ch
 		nreaders = (nreaders * sh.naccel + p->per_rank / 2) / p->per_rank;
 		nreaders = nreaders ? nreaders : 1;
 	}
+	sh.nreaders = nreaders;
 	rc = shared_alloc(&sh, nreaders, &readers, &accels);
 	if (rc) {
 		snprintf(err, errlen, "out of memory");

@@ -28,7 +28,11 @@ struct gf_train_cfg {
 	uint64_t t0_ns;          /* start of the time series (after the start barrier) */
 	double duration_s;       /* 0 = all steps */
 	volatile sig_atomic_t *stop; /* set by a signal */
-	void (*step_barrier)(void);  /* NULL unless accelerator.step_barrier */
+	/* accelerator.step_barrier: this rank's accelerators meet after every step, and
+	 * step_barrier (when not NULL) meets the other ranks: every rank passes whether it
+	 * stops and learns whether any does (mpi/ gf_world_any). */
+	bool sync;
+	bool (*step_barrier)(bool stop);
 	/* A checkpoint burst, called after every step for which gf_train_checkpoint_due()
 	 * holds; it must return 0 or -errno with a message. Synchronous: on accelerator 0's
 	 * thread, which halts meanwhile. checkpoint_async: on one background thread of the

@@ -11,117 +11,12 @@
 #include <unistd.h>
 
 #include "exit.h"
-#include "report/load.h"
-#include "report/plot.h"
+#include "report/compare_out.h"
+#include "report/comparison.h"
+#include "results/doc.h"
+#include "results/load.h"
 
 #define DEFAULT_TOLERANCE 5.0
-
-#define F(key, tick, label, unit, ptr, better, scale, phase, group) \
-	{ key, label, unit, ptr, GF_BETTER_##better, scale, GF_CMP_##phase, GF_CMPG_##group, tick }
-const struct gf_cmp_figure gf_cmp_figures[] = {
-	F("au_mean", "mean", "AU mean", "%", "/train/au_percent/mean", HIGHER, 1, TRAIN, AU),
-	F("au_min", "min", "AU min", "%", "/train/au_percent/min", HIGHER, 1, TRAIN, AU),
-	F("samples_per_s", "train", "samples/s", "1/s", "/train/samples_per_s", HIGHER, 1, TRAIN, SAMPLES),
-	F("read_bandwidth", "train read", "read bandwidth", "MB/s", "/train/read_bytes_per_s", HIGHER, 1e-6, TRAIN, BANDWIDTH),
-	F("read_p50", "train p50", "read latency p50", "us", "/train/read_latency_us/p50", LOWER, 1, TRAIN, LATENCY),
-	F("read_p90", "train p90", "read latency p90", "us", "/train/read_latency_us/p90", LOWER, 1, TRAIN, LATENCY),
-	F("read_p99", "train p99", "read latency p99", "us", "/train/read_latency_us/p99", LOWER, 1, TRAIN, LATENCY),
-	F("read_p999", "train p99.9", "read latency p99.9", "us", "/train/read_latency_us/p999", LOWER, 1, TRAIN, LATENCY),
-	F("ceiling_accelerators_fed", "at threshold", "ceiling: accelerators fed", "count", "/ceiling/accelerators_fed", HIGHER, 1,
-	  CEILING, ACCELS),
-	F("ceiling_samples_per_s", "ceiling", "ceiling samples/s", "1/s", "/ceiling/samples_per_s", HIGHER, 1, CEILING, SAMPLES),
-	F("ceiling_read_bandwidth", "ceiling read", "ceiling read bandwidth", "MB/s", "/ceiling/read_bytes_per_s", HIGHER, 1e-6,
-	  CEILING, BANDWIDTH),
-	F("ceiling_requests_per_s", "ceiling", "ceiling requests/s", "1/s", "/ceiling/read_requests_per_s", HIGHER, 1, CEILING,
-	  REQUESTS),
-	F("ceiling_read_p50", "ceiling p50", "ceiling read latency p50", "us", "/ceiling/read_latency_us/p50", LOWER, 1, CEILING,
-	  LATENCY),
-	F("ceiling_read_p99", "ceiling p99", "ceiling read latency p99", "us", "/ceiling/read_latency_us/p99", LOWER, 1, CEILING,
-	  LATENCY),
-	F("ckpt_write_burst", "write burst", "checkpoint write burst", "s", "/checkpoint/write_burst_s", LOWER, 1, CHECKPOINT, BURST),
-	F("ckpt_write_bandwidth", "ckpt write", "checkpoint write bandwidth", "MB/s", "/checkpoint/write_bytes_per_s", HIGHER, 1e-6,
-	  CHECKPOINT, BANDWIDTH),
-	F("ckpt_write_slowest_rank", "slowest writer", "checkpoint write, slowest rank", "s", "/checkpoint/per_rank_write_s/max",
-	  LOWER, 1, CHECKPOINT, BURST),
-	F("ckpt_restore_burst", "restore burst", "checkpoint restore burst", "s", "/checkpoint/restore_burst_s", LOWER, 1, CHECKPOINT,
-	  BURST),
-	F("ckpt_restore_bandwidth", "ckpt restore", "checkpoint restore bandwidth", "MB/s", "/checkpoint/restore_bytes_per_s", HIGHER,
-	  1e-6, CHECKPOINT, BANDWIDTH),
-	F("s3_train_requests_per_s", "S3 train", "S3 train requests/s", "1/s", "/s3/phases/train/requests_per_s", HIGHER, 1, TRAIN,
-	  REQUESTS),
-	F("s3_train_ttfb_p50", "S3 train TTFB p50", "S3 train time to first byte p50", "us", "/s3/phases/train/ttfb_us/p50", LOWER, 1, TRAIN,
-	  LATENCY),
-	F("s3_train_ttfb_p99", "S3 train TTFB p99", "S3 train time to first byte p99", "us", "/s3/phases/train/ttfb_us/p99", LOWER, 1, TRAIN,
-	  LATENCY),
-	F("s3_ceiling_requests_per_s", "S3 ceiling", "S3 ceiling requests/s", "1/s", "/s3/phases/ceiling/requests_per_s", HIGHER, 1,
-	  CEILING, REQUESTS),
-	F("s3_ceiling_ttfb_p99", "S3 ceiling TTFB p99", "S3 ceiling time to first byte p99", "us", "/s3/phases/ceiling/ttfb_us/p99", LOWER, 1,
-	  CEILING, LATENCY),
-	F("s3_ckpt_write_requests_per_s", "S3 ckpt write", "S3 checkpoint write requests/s", "1/s",
-	  "/s3/phases/checkpoint_write/requests_per_s", HIGHER, 1, CHECKPOINT, REQUESTS),
-	F("s3_ckpt_write_ttfb_p99", "S3 write TTFB p99", "S3 checkpoint write time to first byte p99", "us",
-	  "/s3/phases/checkpoint_write/ttfb_us/p99", LOWER, 1, CHECKPOINT, LATENCY),
-	F("s3_ckpt_restore_requests_per_s", "S3 ckpt restore", "S3 checkpoint restore requests/s", "1/s",
-	  "/s3/phases/checkpoint_restore/requests_per_s", HIGHER, 1, CHECKPOINT, REQUESTS),
-	F("s3_ckpt_restore_ttfb_p99", "S3 restore TTFB p99", "S3 checkpoint restore time to first byte p99", "us",
-	  "/s3/phases/checkpoint_restore/ttfb_us/p99", LOWER, 1, CHECKPOINT, LATENCY),
-};
-#undef F
-const size_t gf_cmp_nfigures = sizeof(gf_cmp_figures) / sizeof(gf_cmp_figures[0]);
-
-double gf_compare_change(double base, double v)
-{
-	if (!isfinite(base) || !isfinite(v))
-		return NAN;
-	if (base == 0)
-		return v == 0 ? 0 : NAN;
-	return (v - base) / fabs(base) * 100.0;
-}
-
-bool gf_compare_worse(enum gf_better b, double base, double v, double tol_pct)
-{
-	double c = gf_compare_change(base, v);
-
-	return !isnan(c) && (b == GF_BETTER_HIGHER ? c < -tol_pct : c > tol_pct);
-}
-
-bool gf_compare_better(enum gf_better b, double base, double v, double tol_pct)
-{
-	double c = gf_compare_change(base, v);
-
-	return !isnan(c) && (b == GF_BETTER_HIGHER ? c > tol_pct : c < -tol_pct);
-}
-
-int gf_compare_parse_tolerance(const char *s, double *pct)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno)
-		return -EINVAL;
-	while (*end == ' ')
-		end++;
-	if (*end == '%')
-		end++;
-	if (*end || !isfinite(v) || v < 0 || v > 1000)
-		return -EINVAL;
-	*pct = v;
-	return 0;
-}
-
-const char *const gf_cmp_group_title[GF_CMPG_GROUPS] = {
-	[GF_CMPG_AU] = "accelerator utilisation",
-	[GF_CMPG_SAMPLES] = "samples per second",
-	[GF_CMPG_BANDWIDTH] = "bandwidth",
-	[GF_CMPG_LATENCY] = "latency",
-	[GF_CMPG_ACCELS] = "accelerators the ceiling feeds",
-	[GF_CMPG_BURST] = "checkpoint time",
-	[GF_CMPG_REQUESTS] = "requests per second",
-};
 
 /* --- what makes two runs comparable --- */
 
@@ -129,52 +24,44 @@ const char *const gf_cmp_group_title[GF_CMPG_GROUPS] = {
  * that phase's figures do not measure the same thing. The target, engine, data-loader
  * tuning (reader threads, prefetch, preprocessing), epochs, thresholds, durations and
  * checkpoint layout may differ: those are what people compare. */
-#define DATASET_KEYS                                                                                  \
-	"/workload/dataset/format", "/workload/dataset/num_files_train", "/workload/dataset/num_samples_per_file", \
-		"/workload/dataset/record_length_bytes", "/workload/dataset/record_length_bytes_stdev",     \
-		"/workload/dataset/record_length_bytes_resize"
-static const char *const train_keys[] = {
-	DATASET_KEYS, "/workload/reader/batch_size", "/workload/train/computation_time",
-	"/workload/accelerator/profile", "/workload/accelerator/per_rank", "/environment/accelerators", NULL,
+#define DATASET_KEYS GF_F_W_FORMAT, GF_F_W_FILES, GF_F_W_SAMPLES_PER_FILE, GF_F_W_RECORD_BYTES, GF_F_W_RECORD_STDEV, \
+	GF_F_W_RECORD_RESIZE
+static const int train_keys[] = {
+	DATASET_KEYS, GF_F_W_BATCH, GF_F_W_COMPUTE_S, GF_F_W_PROFILE, GF_F_W_PER_RANK, GF_F_ENV_ACCELS, -1,
 };
 /* The ceiling has no compute, but its accelerator count divides by the demand. */
-static const char *const ceiling_keys[] = {
-	DATASET_KEYS, "/workload/reader/batch_size", "/workload/train/computation_time",
-	"/workload/accelerator/profile", NULL,
-};
-static const char *const checkpoint_keys[] = { "/checkpoint/bytes", NULL };
+static const int ceiling_keys[] = { DATASET_KEYS, GF_F_W_BATCH, GF_F_W_COMPUTE_S, GF_F_W_PROFILE, -1 };
+static const int checkpoint_keys[] = { GF_F_CKPT_BYTES, -1 };
+/* A sweep searches the count for a dataset and a step; the ranks split it. */
+static const int sweep_keys[] = { DATASET_KEYS, GF_F_W_BATCH, GF_F_W_COMPUTE_S, GF_F_W_PROFILE, -1 };
 
 static const struct {
-	const char *name, *section, *what;
-	const char *const *keys;
+	const char *name, *what;
+	enum gf_fig section;
+	const int *keys;
 } phases[GF_CMP_PHASES] = {
-	[GF_CMP_TRAIN] = { "training", "/train", "read different datasets or ran different accelerators", train_keys },
-	[GF_CMP_CEILING] = { "storage ceiling", "/ceiling", "read different datasets", ceiling_keys },
-	[GF_CMP_CHECKPOINT] = { "checkpoint", "/checkpoint", "wrote checkpoints of different sizes", checkpoint_keys },
+	[GF_CMP_TRAIN] = { "training", "read different datasets or ran different accelerators", GF_F_TRAIN, train_keys },
+	[GF_CMP_CEILING] = { "storage ceiling", "read different datasets", GF_F_CEILING, ceiling_keys },
+	[GF_CMP_CHECKPOINT] = { "checkpoint", "wrote checkpoints of different sizes", GF_F_CKPT, checkpoint_keys },
+	[GF_CMP_SWEEP] = { "sweep", "searched different datasets or steps", GF_F_SWEEP, sweep_keys },
 };
-
-static struct json_object *json_at(struct json_object *root, const char *ptr)
-{
-	struct json_object *v = NULL;
-
-	return json_pointer_get(root, ptr, &v) ? NULL : v;
-}
 
 /* Append "key: A in run a, B in run b" for each of keys where b differs from a. Returns
  * the count. */
-static int differences(const char *const *keys, struct json_object *a, struct json_object *b, const char *na,
-		       const char *nb, char *msg, size_t len)
+static int differences(const int *keys, struct gf_doc *a, struct gf_doc *b, const char *na, const char *nb,
+		       char *msg, size_t len)
 {
 	int n = 0;
 
-	for (size_t i = 0; keys[i]; i++) {
-		struct json_object *va = json_at(a, keys[i]), *vb = json_at(b, keys[i]);
+	for (size_t i = 0; keys[i] >= 0; i++) {
+		struct json_object *va = gf_obj(a, keys[i]), *vb = gf_obj(b, keys[i]);
+		char key[96];
 		if ((!va && !vb) || (va && vb && json_object_equal(va, vb)))
 			continue;
 		if (n < 6) {
 			size_t l = strlen(msg);
 			/* Each object keeps its own string buffer, so both texts stay valid here. */
-			snprintf(msg + l, len - l, "\n  %s: %.120s in %s, %.120s in %s", keys[i] + 1,
+			snprintf(msg + l, len - l, "\n  %s: %.120s in %s, %.120s in %s", gf_field_key(keys[i], key, sizeof(key)),
 				 va ? json_object_to_json_string_ext(va, JSON_C_TO_STRING_PLAIN) : "(absent)", na,
 				 vb ? json_object_to_json_string_ext(vb, JSON_C_TO_STRING_PLAIN) : "(absent)", nb);
 		}
@@ -243,7 +130,7 @@ static int comparable(const struct gf_cmp *c, int r, bool force, bool quiet, boo
 		char msg[2048] = "";
 		int d;
 		ok[p] = false;
-		if (!json_at(b->s, phases[p].section) || !json_at(x->s, phases[p].section))
+		if (!gf_has(b->s, phases[p].section) || !gf_has(x->s, phases[p].section))
 			continue;
 		both++;
 		d = differences(phases[p].keys, b->s, x->s, b->name, x->name, msg, sizeof(msg));
@@ -262,37 +149,49 @@ static int comparable(const struct gf_cmp *c, int r, bool force, bool quiet, boo
 	return both && !n ? -1 : n;
 }
 
+/* Load run x: its summary, its verdict and validity as it decided them, its figures. */
+static int load_run(struct gf_cmp_run *x, FILE *errf)
+{
+	char err[4600];
+
+	if (gf_load_run(x->dir, &x->s, err, sizeof(err))) {
+		fprintf(errf, "gpufeed compare: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
+	gf_load_say_problems(errf, "gpufeed compare", x->s);
+	gf_verdict_read(x->s, &x->verdict);
+	x->quals = gf_verdict_quals(&x->verdict.v);
+	/* A run's label names it in tables and legends; else its folder does. */
+	if (gf_str(x->s, GF_F_LABEL, NULL))
+		snprintf(x->name, sizeof(x->name), "%s", gf_str(x->s, GF_F_LABEL, ""));
+	else
+		gf_path_base(x->dir, x->name, sizeof(x->name));
+	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+		enum gf_fig f = gf_cmp_figure(i);
+		const char *unit;
+		double k = gf_cmp_scale(f, &unit);
+		x->v[i] = gf_nan(x->s, f) * k;
+		/* AU is no figure when the run had no compute to keep fed. */
+		if ((f == GF_F_TRAIN_AU_MEAN || f == GF_F_TRAIN_AU_MIN) && !x->verdict.measured)
+			x->v[i] = NAN;
+	}
+	if (x->verdict.v.incomplete)
+		fprintf(errf, "gpufeed compare: warning: %s is %s: its figures cover only what ran\n", x->dir,
+			x->verdict.status);
+	return GF_EXIT_OK;
+}
+
 /* Load the runs, keep each figure only where the phase may be compared. Returns an exit
  * code, GF_EXIT_OK to go on. */
 static int load(struct gf_cmp *c, bool force, bool quiet, FILE *errf)
 {
 	bool ok[GF_CMP_MAX_RUNS][GF_CMP_PHASES], any[GF_CMP_PHASES] = { false };
-	char err[4600];
+	size_t nf = gf_cmp_nfigures();
+	int rc;
 
-	for (int r = 0; r < c->nruns; r++) {
-		struct gf_cmp_run *x = &c->run[r];
-		double compute = 0;
-		if (gf_load_summary(x->dir, &x->s, err, sizeof(err))) {
-			fprintf(errf, "gpufeed compare: %s\n", err);
-			return GF_EXIT_USAGE;
-		}
-		/* A run's label names it in tables and legends; else its folder does. */
-		if (gf_json_str(x->s, "/label", NULL))
-			snprintf(x->name, sizeof(x->name), "%s", gf_json_str(x->s, "/label", ""));
-		else
-			gf_path_base(x->dir, x->name, sizeof(x->name));
-		for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-			double v;
-			x->v[i] = gf_json_num(x->s, gf_cmp_figures[i].ptr, &v) ? v * gf_cmp_figures[i].scale : NAN;
-		}
-		/* AU is no figure when the run had no compute to keep fed. */
-		gf_json_num(x->s, "/plan/compute_s_per_step", &compute);
-		if (compute <= 0)
-			x->v[0] = x->v[1] = NAN;
-		if (strcmp(gf_json_str(x->s, "/status", "?"), "complete"))
-			fprintf(errf, "gpufeed compare: warning: %s is %s: its figures cover only what ran\n", x->dir,
-				gf_json_str(x->s, "/status", "?"));
-	}
+	for (int r = 0; r < c->nruns; r++)
+		if ((rc = load_run(&c->run[r], errf)))
+			return rc;
 	for (int r = 0; r < c->nruns; r++) {
 		int n;
 		if (r == c->base)
@@ -305,21 +204,21 @@ static int load(struct gf_cmp *c, bool force, bool quiet, FILE *errf)
 		}
 		if (n == 0) {
 			fprintf(errf, "gpufeed compare: %s and %s ran no phase in common (training, ceiling, "
-				"checkpoint)\n", c->run[c->base].name, c->run[r].name);
+				"checkpoint, sweep)\n", c->run[c->base].name, c->run[r].name);
 			return GF_EXIT_USAGE;
 		}
 		for (int p = 0; p < GF_CMP_PHASES; p++)
 			any[p] |= ok[r][p];
 	}
 	for (int r = 0; r < c->nruns; r++)
-		for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-			enum gf_cmp_phase p = gf_cmp_figures[i].phase;
+		for (size_t i = 0; i < nf; i++) {
+			enum gf_cmp_phase p = gf_cmp_phase_of(gf_cmp_figure(i));
 			if (r == c->base ? !any[p] : !ok[r][p])
 				c->run[r].v[i] = NAN;
 			else if (r != c->base && !isnan(c->run[r].v[i]))
 				c->shown[i] = true;
 		}
-	for (size_t i = 0; i < gf_cmp_nfigures; i++)
+	for (size_t i = 0; i < nf; i++)
 		c->shown[i] = c->shown[i] && !isnan(c->run[c->base].v[i]);
 	return GF_EXIT_OK;
 }
@@ -330,57 +229,73 @@ static int count_regressions(const struct gf_cmp *c)
 	int n = 0;
 
 	for (int r = 0; r < c->nruns; r++)
-		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures; i++)
-			n += c->shown[i] && gf_compare_worse(gf_cmp_figures[i].better, c->run[c->base].v[i], c->run[r].v[i],
-								c->tol);
+		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures(); i++)
+			n += c->shown[i] && gf_compare_worse(gf_schema[gf_cmp_figure(i)].better, c->run[c->base].v[i],
+							     c->run[r].v[i], c->tol);
 	return n;
+}
+
+static struct json_object *runs_json(const struct gf_cmp *c)
+{
+	struct json_object *ra = json_object_new_array();
+	char q[256];
+
+	for (int r = 0; r < c->nruns; r++) {
+		struct json_object *o = json_object_new_object();
+		struct gf_doc *s = c->run[r].s;
+		json_object_object_add(o, "dir", json_object_new_string(c->run[r].dir));
+		json_object_object_add(o, "name", json_object_new_string(c->run[r].name));
+		json_object_object_add(o, "workload_name", json_object_new_string(gf_str(s, GF_F_WORKLOAD_NAME, "")));
+		json_object_object_add(o, "target", json_object_new_string(gf_str(s, GF_F_TARGET_URI, "")));
+		json_object_object_add(o, "engine", json_object_new_string(gf_str(s, GF_F_TARGET_ENGINE, "")));
+		json_object_object_add(o, "status", json_object_new_string(c->run[r].verdict.status));
+		/* Each run's own verdict and the validity flags that qualify its figures. */
+		json_object_object_add(o, "verdict", json_object_new_string(c->run[r].verdict.head.word));
+		json_object_object_add(o, "qualifiers",
+				       json_object_new_string(gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q))));
+		json_object_array_add(ra, o);
+	}
+	return ra;
 }
 
 static void print_json(FILE *out, const struct gf_cmp *c, const char *const *incomplete, int nincomplete)
 {
-	struct json_object *root = json_object_new_object(), *ra = json_object_new_array();
-	struct json_object *fa = json_object_new_array(), *rg = json_object_new_array(), *ia = json_object_new_array();
+	struct json_object *root = json_object_new_object(), *fa = json_object_new_array();
+	struct json_object *rg = json_object_new_array(), *ia = json_object_new_array();
 	const struct gf_cmp_run *b = &c->run[c->base];
+	char key[96];
 
-	json_object_object_add(root, "schema", json_object_new_string("gpufeed.compare/1"));
+	json_object_object_add(root, "schema", json_object_new_string("gpufeed.compare/2"));
 	json_object_object_add(root, "baseline", json_object_new_string(b->dir));
 	json_object_object_add(root, "tolerance_percent", json_object_new_double(c->tol));
 	json_object_object_add(root, "checked", json_object_new_boolean(c->check));
-	for (int r = 0; r < c->nruns; r++) {
-		struct json_object *o = json_object_new_object();
-		json_object_object_add(o, "dir", json_object_new_string(c->run[r].dir));
-		json_object_object_add(o, "name", json_object_new_string(c->run[r].name));
-		json_object_object_add(o, "workload_name", json_object_new_string(gf_json_str(c->run[r].s, "/workload_name", "")));
-		json_object_object_add(o, "target", json_object_new_string(gf_json_str(c->run[r].s, "/target/uri", "")));
-		json_object_object_add(o, "engine", json_object_new_string(gf_json_str(c->run[r].s, "/target/engine", "")));
-		json_object_object_add(o, "status", json_object_new_string(gf_json_str(c->run[r].s, "/status", "")));
-		json_object_array_add(ra, o);
-	}
-	json_object_object_add(root, "runs", ra);
-	for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-		const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
+	json_object_object_add(root, "runs", runs_json(c));
+	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+		enum gf_fig f = gf_cmp_figure(i);
+		const char *unit;
 		struct json_object *o, *vals, *ch, *wr;
 		if (!c->shown[i])
 			continue;
+		gf_cmp_scale(f, &unit);
 		o = json_object_new_object();
 		vals = json_object_new_array();
 		ch = json_object_new_array();
 		wr = json_object_new_array();
-		json_object_object_add(o, "key", json_object_new_string(fg->key));
-		json_object_object_add(o, "label", json_object_new_string(fg->label));
-		json_object_object_add(o, "unit", json_object_new_string(fg->unit));
-		json_object_object_add(o, "better", json_object_new_string(fg->better == GF_BETTER_HIGHER ? "higher" : "lower"));
+		json_object_object_add(o, "key", json_object_new_string(gf_field_key(f, key, sizeof(key))));
+		json_object_object_add(o, "label", json_object_new_string(gf_schema[f].label));
+		json_object_object_add(o, "unit", json_object_new_string(unit));
+		json_object_object_add(o, "better", json_object_new_string(gf_schema[f].better == GF_BETTER_HIGHER ? "higher" : "lower"));
 		for (int r = 0; r < c->nruns; r++) {
 			double v = c->run[r].v[i], bv = b->v[i], d = gf_compare_change(bv, v);
-			bool worse = r != c->base && gf_compare_worse(fg->better, bv, v, c->tol);
+			bool worse = r != c->base && gf_compare_worse(gf_schema[f].better, bv, v, c->tol);
 			json_object_array_add(vals, isnan(v) ? NULL : json_object_new_double(v));
 			json_object_array_add(ch, r == c->base || isnan(d) ? NULL : json_object_new_double(d));
 			json_object_array_add(wr, json_object_new_boolean(worse));
 			if (worse) {
 				struct json_object *g = json_object_new_object();
 				json_object_object_add(g, "run", json_object_new_string(c->run[r].dir));
-				json_object_object_add(g, "figure", json_object_new_string(fg->key));
-				json_object_object_add(g, "label", json_object_new_string(fg->label));
+				json_object_object_add(g, "figure", json_object_new_string(key));
+				json_object_object_add(g, "label", json_object_new_string(gf_schema[f].label));
 				json_object_object_add(g, "baseline", json_object_new_double(bv));
 				json_object_object_add(g, "value", json_object_new_double(v));
 				json_object_object_add(g, "change_percent", json_object_new_double(d));
@@ -403,66 +318,97 @@ static void print_json(FILE *out, const struct gf_cmp *c, const char *const *inc
 	json_object_put(root);
 }
 
-static void print_table(FILE *out, const struct gf_cmp *c)
+/* The runs first: each one's verdict and what qualifies its figures. */
+static void print_runs(FILE *out, const struct gf_cmp *c)
 {
-	const struct gf_cmp_run *b = &c->run[c->base];
-	char cell[64], val[48];
+	char q[256];
 
 	fprintf(out, "runs (baseline marked *):\n");
-	for (int r = 0; r < c->nruns; r++)
-		fprintf(out, " %c %c  %s  (%s on %s, engine %s)\n", r == c->base ? '*' : ' ', 'A' + r, c->run[r].dir,
-			gf_json_str(c->run[r].s, "/workload_name", "?"), gf_json_str(c->run[r].s, "/target/uri", "?"),
-			gf_json_str(c->run[r].s, "/target/engine", "?"));
-	fprintf(out, "\n%-44s %-5s", "figure", "unit");
 	for (int r = 0; r < c->nruns; r++) {
-		snprintf(cell, sizeof(cell), "%c%s", 'A' + r, r == c->base ? " (baseline)" : " (change)");
-		fprintf(out, " %22s", cell);
+		struct gf_doc *s = c->run[r].s;
+		fprintf(out, " %c %c  %s  %s  (%s on %s, engine %s)\n", r == c->base ? '*' : ' ', 'A' + r,
+			c->run[r].verdict.head.word, c->run[r].dir, gf_str(s, GF_F_WORKLOAD_NAME, "?"),
+			gf_str(s, GF_F_TARGET_URI, "?"), gf_str(s, GF_F_TARGET_ENGINE, "?"));
+		if (c->run[r].quals)
+			fprintf(out, "        validity: %s\n", gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q)));
 	}
-	fprintf(out, "\n");
-	for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-		const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
-		if (!c->shown[i])
-			continue;
-		fprintf(out, "%-44s %-5s", fg->label, fg->unit);
-		for (int r = 0; r < c->nruns; r++) {
-			double d = gf_compare_change(b->v[i], c->run[r].v[i]);
-			format_value(val, sizeof(val), c->run[r].v[i]);
-			if (r == c->base || isnan(d))
-				snprintf(cell, sizeof(cell), "%s", val);
-			else
-				snprintf(cell, sizeof(cell), "%s (%+.1f%%)%s", val, d,
-					 gf_compare_worse(fg->better, b->v[i], c->run[r].v[i], c->tol) ? "!" : " ");
-			fprintf(out, " %22s", cell);
-		}
-		fprintf(out, "\n");
-	}
-	fprintf(out, "\n! = worse than the baseline by more than %g%%\n", c->tol);
+}
+
+static void print_moves(FILE *out, const struct gf_cmp *c)
+{
+	const struct gf_cmp_run *b = &c->run[c->base];
+
 	/* Which figures moved, in words: what a CI log reader looks for. */
 	for (int pass = 0; pass < 2; pass++) {
 		bool header = false;
 		for (int r = 0; r < c->nruns; r++) {
-			for (size_t i = 0; r != c->base && i < gf_cmp_nfigures; i++) {
-				const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
+			for (size_t i = 0; r != c->base && i < gf_cmp_nfigures(); i++) {
+				enum gf_fig f = gf_cmp_figure(i);
 				double bv = b->v[i], v = c->run[r].v[i];
-				char vb[48], vv[48];
-				if (!c->shown[i] || !(pass == 0 ? gf_compare_worse(fg->better, bv, v, c->tol)
-								: gf_compare_better(fg->better, bv, v, c->tol)))
+				char vb[48], vv[48], q[256];
+				const char *unit;
+				if (!c->shown[i] || !(pass == 0 ? gf_compare_worse(gf_schema[f].better, bv, v, c->tol)
+								: gf_compare_better(gf_schema[f].better, bv, v, c->tol)))
 					continue;
 				if (!header)
 					fprintf(out, "\n%s (more than %g%% %s than baseline %s):\n",
 						pass == 0 ? "REGRESSIONS" : "improvements", c->tol, pass == 0 ? "worse" : "better",
 						b->name);
 				header = true;
+				gf_cmp_scale(f, &unit);
 				format_value(vb, sizeof(vb), bv);
 				format_value(vv, sizeof(vv), v);
-				fprintf(out, "  %c %s: %s %s -> %s %s (%+.1f%%, %s is better)\n", 'A' + r, fg->label, vb,
-					fg->unit, vv, fg->unit, gf_compare_change(bv, v),
-					fg->better == GF_BETTER_HIGHER ? "higher" : "lower");
+				fprintf(out, "  %c %s: %s %s -> %s %s (%+.1f%%, %s is better)%s%s\n", 'A' + r, gf_schema[f].label, vb,
+					unit, vv, unit, gf_compare_change(bv, v),
+					gf_schema[f].better == GF_BETTER_HIGHER ? "higher" : "lower",
+					*gf_cmp_quals(c, r, i, q, sizeof(q)) ? "; qualified: " : "", q);
 			}
 		}
 		if (pass == 0 && !header)
 			fprintf(out, "\nno figure is worse than baseline %s by more than %g%%\n", b->name, c->tol);
 	}
+}
+
+static void print_table(FILE *out, const struct gf_cmp *c)
+{
+	const struct gf_cmp_run *b = &c->run[c->base];
+	char cell[64], val[48], q[256];
+	bool marked = false;
+
+	print_runs(out, c);
+	fprintf(out, "\n%-44s %-5s", "figure", "unit");
+	for (int r = 0; r < c->nruns; r++) {
+		snprintf(cell, sizeof(cell), "%c%s", 'A' + r, r == c->base ? " (baseline)" : " (change)");
+		fprintf(out, " %22s", cell);
+	}
+	fprintf(out, "\n");
+	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+		enum gf_fig f = gf_cmp_figure(i);
+		const char *unit;
+		if (!c->shown[i])
+			continue;
+		gf_cmp_scale(f, &unit);
+		fprintf(out, "%-44s %-5s", gf_schema[f].label, unit);
+		for (int r = 0; r < c->nruns; r++) {
+			double d = gf_compare_change(b->v[i], c->run[r].v[i]);
+			/* A figure its own run's validity flags qualify: marked, never passed off plain. */
+			bool qual = *gf_cmp_quals(c, r, i, q, sizeof(q));
+			marked |= qual;
+			format_value(val, sizeof(val), c->run[r].v[i]);
+			if (r == c->base || isnan(d))
+				snprintf(cell, sizeof(cell), "%s%s", val, qual ? "~" : "");
+			else
+				snprintf(cell, sizeof(cell), "%s (%+.1f%%)%s%s", val, d,
+					 gf_compare_worse(gf_schema[f].better, b->v[i], c->run[r].v[i], c->tol) ? "!" : " ",
+					 qual ? "~" : "");
+			fprintf(out, " %22s", cell);
+		}
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\n! = worse than the baseline by more than %g%%\n", c->tol);
+	if (marked)
+		fprintf(out, "~ = qualified by its run's validity flags (listed under runs): not a plain storage figure\n");
+	print_moves(out, c);
 }
 
 /* Parse the command line into c. Returns GF_EXIT_OK to go on, or an exit code. */
@@ -571,7 +517,7 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 	/* A failed or interrupted run measured only part of what it was to: it can never pass
 	 * a regression check, whatever its figures say. */
 	for (int r = 0; r < c->nruns; r++)
-		if (strcmp(gf_json_str(c->run[r].s, "/status", "?"), "complete"))
+		if (c->run[r].verdict.v.incomplete)
 			incomplete[nincomplete++] = c->run[r].dir;
 	if (json)
 		print_json(out, c, incomplete, nincomplete);
@@ -589,18 +535,17 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 	}
 	if (c->check && nincomplete) {
 		for (int r = 0; r < c->nruns; r++)
-			if (strcmp(gf_json_str(c->run[r].s, "/status", "?"), "complete"))
+			if (c->run[r].verdict.v.incomplete)
 				fprintf(errf, "gpufeed compare: %s is %s (%s): a failed or interrupted run cannot pass "
-					"a regression check\n", c->run[r].dir, gf_json_str(c->run[r].s, "/status", "?"),
-					gf_json_str(c->run[r].s, "/error", "no reason given"));
+					"a regression check\n", c->run[r].dir, c->run[r].verdict.status,
+					gf_str(c->run[r].s, GF_F_ERROR, "no reason given"));
 		rc = GF_EXIT_CHECK;
 	}
 	if (c->check && c->regressions)
 		rc = GF_EXIT_CHECK;
 out:
 	for (int r = 0; r < c->nruns; r++)
-		if (c->run[r].s)
-			json_object_put(c->run[r].s);
+		gf_doc_free(c->run[r].s);
 	free(c);
 	return rc;
 }

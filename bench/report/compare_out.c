@@ -1,6 +1,4 @@
-/* compare_out: the compare plot (one panel per kind of figure, absolute values with units,
- * the runs side by side, the baseline's tolerance band) and the comparison as a web page.
- * See compare.h. */
+/* compare_out: see compare_out.h. */
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -9,18 +7,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/compare.h"
+#include "report/compare_out.h"
 #include "report/html.h"
-#include "report/load.h"
 #include "report/plot.h"
+#include "results/doc.h"
 
 /* The unit a panel shows its group in, and the factor from the table's unit to it. */
-static double group_unit(enum gf_cmp_group g, double max, const char **unit)
+static double group_unit(enum gf_cmp_panel g, double max, const char **unit)
 {
 	switch (g) {
 	case GF_CMPG_AU: *unit = "%"; return 1;
 	case GF_CMPG_SAMPLES: *unit = "samples/s"; return 1;
-	case GF_CMPG_BANDWIDTH: /* the table's MB/s */
+	case GF_CMPG_READ_BW: /* the table's MB/s */
+	case GF_CMPG_CKPT_BW:
 		*unit = max >= 2000 ? "GB/s" : "MB/s";
 		return max >= 2000 ? 1e-3 : 1;
 	case GF_CMPG_LATENCY: { /* the table's us */
@@ -28,11 +27,11 @@ static double group_unit(enum gf_cmp_group g, double max, const char **unit)
 		return 1 / d;
 	}
 	case GF_CMPG_ACCELS: *unit = "accelerators"; return 1;
-	case GF_CMPG_BURST:
+	case GF_CMPG_TIME:
 		*unit = max < 1 ? "ms" : "s";
 		return max < 1 ? 1e3 : 1;
 	case GF_CMPG_REQUESTS: *unit = "requests/s"; return 1;
-	case GF_CMPG_GROUPS: break;
+	case GF_CMPG_PANELS: break;
 	}
 	*unit = "";
 	return 1;
@@ -75,26 +74,26 @@ static int plot_data(const struct gf_cmp *c, const char *data, const char *group
 		goto out;
 	}
 	fprintf(fg, "panel,title,unit,figures,log\n");
-	for (int g = 0; g < GF_CMPG_GROUPS; g++) {
+	for (int g = 0; g < GF_CMPG_PANELS; g++) {
 		double max = 0, min = INFINITY, k;
 		const char *unit;
 		int x = 0;
-		for (size_t i = 0; i < gf_cmp_nfigures; i++)
-			for (int r = 0; gf_cmp_figures[i].group == (enum gf_cmp_group)g && c->shown[i] && r < c->nruns; r++)
+		for (size_t i = 0; i < gf_cmp_nfigures(); i++)
+			for (int r = 0; gf_cmp_panel_of(gf_cmp_figure(i)) == (enum gf_cmp_panel)g && c->shown[i] && r < c->nruns; r++)
 				if (isfinite(c->run[r].v[i]) && c->run[r].v[i] > 0) {
 					max = c->run[r].v[i] > max ? c->run[r].v[i] : max;
 					min = c->run[r].v[i] < min ? c->run[r].v[i] : min;
 				}
 		k = group_unit(g, max, &unit);
-		for (size_t i = 0; i < gf_cmp_nfigures; i++) {
+		for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
 			double b = c->run[c->base].v[i] * k, t = c->tol / 100;
-			if (gf_cmp_figures[i].group != (enum gf_cmp_group)g || !c->shown[i])
+			if (gf_cmp_panel_of(gf_cmp_figure(i)) != (enum gf_cmp_panel)g || !c->shown[i])
 				continue;
 			/* One block per panel (gnuplot's index), each with the header. */
 			if (!x)
 				header(fd, c, ng);
 			fprintf(fd, "%d,%d,", ng + 1, x++);
-			csv_word(fd, gf_cmp_figures[i].tick);
+			csv_word(fd, gf_schema[gf_cmp_figure(i)].label);
 			put(fd, c->check ? b * (1 - t) : NAN);
 			put(fd, c->check ? b * (1 + t) : NAN);
 			for (int r = 0; r < c->nruns; r++)
@@ -103,7 +102,7 @@ static int plot_data(const struct gf_cmp *c, const char *data, const char *group
 		}
 		/* Latencies a hundredfold apart (p50 and p99.9) on a log axis, so that both show. */
 		if (x)
-			fprintf(fg, "%d,%s,%s,%d,%d\n", ++ng, gf_cmp_group_title[g], unit, x,
+			fprintf(fg, "%d,%s,%s,%d,%d\n", ++ng, gf_cmp_panel_title[g], unit, x,
 				g == GF_CMPG_LATENCY && max > 20 * min);
 	}
 	rc = ng;
@@ -135,7 +134,7 @@ static int render(const struct gf_cmp *c, const char *tmp, const char *out, cons
 			 ng ? tmp : "", ng ? strerror(-ng) : "");
 		return ng ? ng : -ENODATA;
 	}
-	snprintf(title, sizeof(title), "%s, baseline %s", gf_json_str(c->run[c->base].s, "/workload_name", "?"),
+	snprintf(title, sizeof(title), "%s, baseline %s", gf_str(c->run[c->base].s, GF_F_WORKLOAD_NAME, "?"),
 		 c->run[c->base].name);
 	gf_plot_var_num(nums, sizeof(nums), "nruns", c->nruns);
 	gf_plot_var_num(nums, sizeof(nums), "ng", ng);
@@ -159,7 +158,7 @@ static int tmp_dir(char *buf, size_t len)
 
 static void tmp_remove(const char *dir)
 {
-	static const char *const names[] = { "compare.csv", "panels.csv", "compare.svg" };
+	static const char *const names[] = { "compare.csv", "panels.csv", "compare.png" };
 	char path[4300];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -198,41 +197,33 @@ static const char *const css =
 	"*{box-sizing:border-box}body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
 	"max-width:1100px;margin:0 auto;padding:1.2em 1.5em;color:#1f2328;line-height:1.45;overflow-wrap:break-word}\n"
 	"h1{font-size:1.45em}h2{font-size:1.2em;border-bottom:1px solid #d0d7de;padding-bottom:.25em;margin-top:1.6em}\n"
-	".card{border-left:8px solid var(--c);background:var(--bg);padding:.9em 1.2em;border-radius:6px}\n"
-	".good{--c:#1a7f37;--bg:#e8f5ec}.bad{--c:#b42318;--bg:#fde8e6}.none{--c:#57606a;--bg:#eef1f4}\n"
-	".word{font-size:1.6em;font-weight:700;color:var(--c)}\n"
+	".cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:.8em}\n"
+	".card{border-left:8px solid var(--c);background:var(--bg);padding:.7em 1em;border-radius:6px}\n"
+	".card p{margin:.3em 0}.name{font-weight:600}.sub{color:#57606a;font-size:.9em}\n"
+	".check{border-left:6px solid var(--c);background:var(--bg);padding:.5em 1em;border-radius:4px}\n"
+	".good{--c:#1a7f37;--bg:#e8f5ec}.warn{--c:#8a5a00;--bg:#fff3d1}.bad{--c:#b42318;--bg:#fde8e6}"
+	".none{--c:#57606a;--bg:#eef1f4}\n"
+	".word{font-size:1.4em;font-weight:700;color:var(--c)}\n"
+	".qual{font-size:.85em;color:#8a5a00;background:#fff3d1;border-radius:3px;padding:0 .3em}\n"
 	"table{border-collapse:collapse;width:100%;table-layout:fixed;margin:.4em 0;font-variant-numeric:tabular-nums}\n"
 	"th,td{text-align:left;vertical-align:top;padding:.3em .5em;border-bottom:1px solid #e6e9ed}\n"
-	"td.worse{color:#b42318;font-weight:600}figure{margin:1em 0}figure svg{display:block;width:100%;height:auto;"
+	"td.worse{color:#b42318;font-weight:600}figure{margin:1em 0}figure img{display:block;width:100%;height:auto;"
 	"border:1px solid #d0d7de;border-radius:4px}\n@media print{body{max-width:none;padding:0}}\n";
 
-/* The SVG of the plot, into the page: declaration dropped, script-free or left out. */
-static void inline_svg(FILE *o, const char *path)
+/* The plot this page drew, into the page (html.h: a PNG as a data: URI). */
+static void figure(FILE *o, const char *png)
 {
-	FILE *f = fopen(path, "r");
-	char line[8192];
-	bool started = false;
-
-	if (!f)
-		return;
-	fputs("<figure>", o);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = started ? line : strstr(line, "<svg");
-		if (!p)
-			continue;
-		if (strstr(line, "<script") || strstr(line, " onload"))
-			continue;
-		started = true;
-		fputs(p, o);
-	}
+	fputs("<figure id=\"plot-compare\">", o);
+	if (gf_html_png(o, png, "compare plot"))
+		fputs("<p>The plot could not be read.</p>", o);
 	fputs("<figcaption>One panel per kind of figure, the runs side by side; the grey band is the baseline "
 	      "within the tolerance.</figcaption></figure>\n", o);
-	fclose(f);
 }
 
 static void figures_table(FILE *o, const struct gf_cmp *c)
 {
 	const struct gf_cmp_run *b = &c->run[c->base];
+	char key[96], q[256];
 
 	fputs("<table id=\"figures\"><thead><tr><th>figure</th><th>unit</th>", o);
 	for (int r = 0; r < c->nruns; r++) {
@@ -241,21 +232,32 @@ static void figures_table(FILE *o, const struct gf_cmp *c)
 		fputs(r == c->base ? " (baseline)</th>" : "</th>", o);
 	}
 	fputs("</tr></thead><tbody>\n", o);
-	for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-		const struct gf_cmp_figure *fg = &gf_cmp_figures[i];
+	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+		enum gf_fig f = gf_cmp_figure(i);
+		const char *unit;
 		if (!c->shown[i])
 			continue;
-		fprintf(o, "<tr><th>%s</th><td>%s</td>", fg->label, fg->unit);
+		gf_cmp_scale(f, &unit);
+		fputs("<tr><th>", o);
+		gf_html_esc(o, gf_schema[f].label);
+		fprintf(o, "</th><td>%s</td>", unit);
 		for (int r = 0; r < c->nruns; r++) {
 			double v = c->run[r].v[i], d = gf_compare_change(b->v[i], v);
-			bool worse = r != c->base && gf_compare_worse(fg->better, b->v[i], v, c->tol);
-			fprintf(o, "<td%s data-key=\"%s\" data-run=\"%d\"", worse ? " class=\"worse\"" : "", fg->key, r);
+			bool worse = r != c->base && gf_compare_worse(gf_schema[f].better, b->v[i], v, c->tol);
+			fprintf(o, "<td%s data-key=\"%s\" data-run=\"%d\"", worse ? " class=\"worse\"" : "",
+				gf_field_key(f, key, sizeof(key)), r);
 			if (isfinite(v))
 				fprintf(o, " data-value=\"%.17g\">%.*f", v, fabs(v) >= 1000 ? 0 : fabs(v) >= 10 ? 1 : 3, v);
 			else
 				fputs(">-", o);
 			if (r != c->base && isfinite(d))
 				fprintf(o, " (%+.1f%%)", d);
+			/* The run's validity flags that qualify this figure, beside it. */
+			if (*gf_cmp_quals(c, r, i, q, sizeof(q))) {
+				fputs(" <span class=\"qual\">", o);
+				gf_html_esc(o, q);
+				fputs("</span>", o);
+			}
 			fputs("</td>", o);
 		}
 		fputs("</tr>\n", o);
@@ -263,16 +265,50 @@ static void figures_table(FILE *o, const struct gf_cmp *c)
 	fputs("</tbody></table>\n", o);
 }
 
+/* Each run's own verdict first, as a card, with the flags that qualify its figures. */
+static void run_cards(FILE *o, const struct gf_cmp *c)
+{
+	char q[256];
+
+	fputs("<h2>Runs</h2>\n<div class=\"cards\">\n", o);
+	for (int r = 0; r < c->nruns; r++) {
+		const struct gf_verdict *v = &c->run[r].verdict;
+		fprintf(o, "<section class=\"card %s\" data-run=\"%d\" data-word=\"", gf_tone_name(v->head.tone), r);
+		gf_html_esc(o, v->head.word);
+		fputs("\"><div class=\"name\">", o);
+		gf_html_esc(o, c->run[r].name);
+		fputs(r == c->base ? " (baseline)" : "", o);
+		fputs("</div><div class=\"word\">", o);
+		gf_html_esc(o, v->head.word);
+		fputs("</div><p>", o);
+		gf_html_esc(o, v->head.line);
+		fputs("</p><p class=\"sub\">", o);
+		gf_html_esc(o, gf_str(c->run[r].s, GF_F_TARGET_URI, "?"));
+		fputs(", engine ", o);
+		gf_html_esc(o, gf_str(c->run[r].s, GF_F_TARGET_ENGINE, "?"));
+		fputs("; ", o);
+		gf_html_esc(o, c->run[r].dir);
+		fputs("</p>", o);
+		if (c->run[r].quals) {
+			fputs("<p class=\"qual\">validity: ", o);
+			gf_html_esc(o, gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q)));
+			fputs("</p>", o);
+		}
+		fputs("</section>\n", o);
+	}
+	fputs("</div>\n", o);
+}
+
 int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t errlen)
 {
-	char tmp[4200], out[4300], svg[4400], why[1024];
+	char tmp[4200], out[4300], png[4400], why[1024];
 	const char *word = !c->check ? "NOT CHECKED" : c->regressions ? "REGRESSION" : "OK";
 	bool incomplete = false;
 	FILE *o;
 	int rc;
 
 	for (int r = 0; r < c->nruns; r++)
-		incomplete |= strcmp(gf_json_str(c->run[r].s, "/status", "?"), "complete") != 0;
+		incomplete |= c->run[r].verdict.v.incomplete;
 	if (c->check && !c->regressions && incomplete)
 		word = "INCOMPLETE RUN";
 	rc = tmp_dir(tmp, sizeof(tmp));
@@ -281,10 +317,10 @@ int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t 
 		return rc;
 	}
 	snprintf(out, sizeof(out), "%s/compare", tmp);
-	snprintf(svg, sizeof(svg), "%s.svg", out);
+	snprintf(png, sizeof(png), "%s.png", out);
 	/* Without gnuplot the page has the tables and no plot. */
-	if (render(c, tmp, out, "svg", why, sizeof(why)))
-		svg[0] = '\0';
+	if (render(c, tmp, out, "png", why, sizeof(why)))
+		png[0] = '\0';
 	o = fopen(file, "w");
 	if (!o) {
 		rc = -errno;
@@ -293,32 +329,21 @@ int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t 
 	}
 	fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" "
 		   "content=\"width=device-width, initial-scale=1\">\n<title>gpufeed compare</title>\n<style>\n%s</style>\n"
-		   "</head><body>\n<h1>gpufeed compare</h1>\n<section class=\"card %s\" id=\"verdict\" data-word=\"%s\">"
-		   "<div class=\"word\">%s</div><p>", css, !c->check ? "none" : c->regressions || incomplete ? "bad" : "good",
-		word, word);
+		   "</head><body>\n<h1>gpufeed compare</h1>\n", css);
+	/* Each run's verdict leads; the regression check, when asked for, follows. */
+	run_cards(o, c);
+	fputs("<h2>Regression check</h2>\n", o);
+	fprintf(o, "<section class=\"check %s\" id=\"verdict\" data-word=\"%s\"><b>%s</b>: ",
+		!c->check ? "none" : c->regressions || incomplete ? "bad" : "good", word, word);
 	if (c->check)
 		fprintf(o, "%d figure(s) worse than the baseline by more than %g%%%s.", c->regressions, c->tol,
 			incomplete ? "; a run did not complete, so the check cannot pass" : "");
 	else
-		fprintf(o, "No check asked for (--baseline or --tolerance); changes against the first run.");
-	fputs("</p></section>\n<h2>Runs</h2>\n<table><thead><tr><th>run</th><th>folder</th><th>target</th>"
-	      "<th>engine</th><th>status</th></tr></thead><tbody>\n", o);
-	for (int r = 0; r < c->nruns; r++) {
-		static const char *const cols[] = { "/target/uri", "/target/engine", "/status" };
-		fputs("<tr><th>", o);
-		gf_html_esc(o, c->run[r].name);
-		fputs(r == c->base ? " (baseline)</th><td>" : "</th><td>", o);
-		gf_html_esc(o, c->run[r].dir);
-		for (size_t k = 0; k < 3; k++) {
-			fputs("</td><td>", o);
-			gf_html_esc(o, gf_json_str(c->run[r].s, cols[k], "?"));
-		}
-		fputs("</td></tr>\n", o);
-	}
-	fputs("</tbody></table>\n<h2>Figures</h2>\n", o);
+		fprintf(o, "none asked for (--baseline or --tolerance); the changes are against the first run.");
+	fputs("</section>\n<h2>Figures</h2>\n", o);
 	figures_table(o, c);
-	if (svg[0])
-		inline_svg(o, svg);
+	if (png[0])
+		figure(o, png);
 	else {
 		fputs("<p>No plot: ", o);
 		gf_html_esc(o, why);

@@ -1,21 +1,24 @@
-/* html: see html.h. Every text is escaped; the SVG plots are gnuplot's own files, whose
- * text gnuplot escapes, inlined with their ids prefixed so that several plots can share
- * one page. */
+/* html: see html.h. Every text is escaped. A plot is the PNG this very render drew, as
+ * an <img> with a data: URI: one file still, drawn once for the slide and the page alike,
+ * and a picture runs no script whatever the folder held (gnuplot's SVG, inlined, rendered
+ * with other font metrics than its PNG and needed a filter that let handlers through). */
 #include "report/html.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <resolv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "report/load.h"
 #include "report/page.h"
+#include "results/doc.h"
+#include "results/load.h"
 
-/* A plot larger than this is linked by name instead of inlined (a timeline of a week). */
-#define SVG_MAX_BYTES (8u << 20)
+/* A plot larger than this is left out with a note (gnuplot's 1600x900 PNGs are 50-150 KB). */
+#define PNG_MAX_BYTES (8u << 20)
 
 void gf_html_esc(FILE *o, const char *s)
 {
@@ -52,7 +55,7 @@ static const char *const css =
 	"table{border-collapse:collapse;width:100%;table-layout:fixed;margin:.4em 0}\n"
 	"th,td{text-align:left;vertical-align:top;padding:.35em .6em;border-bottom:1px solid #e6e9ed}\n"
 	"th{width:22%;font-weight:600}td.v{width:36%;font-variant-numeric:tabular-nums}td.n{color:#57606a}\n"
-	"figure{margin:1em 0;break-inside:avoid}figure svg{display:block;width:100%;height:auto;"
+	"figure{margin:1em 0;break-inside:avoid}figure img{display:block;width:100%;height:auto;"
 	"border:1px solid #d0d7de;border-radius:4px;background:#fff}\n"
 	"figcaption{color:#57606a;font-size:.9em;margin-top:.3em}\n"
 	"ul.hints li{margin:.3em 0}\n"
@@ -60,6 +63,8 @@ static const char *const css =
 	"summary{cursor:pointer;font-weight:600}\n"
 	"pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:.5em 0}\n"
 	".foot{color:#57606a;font-size:.9em;margin-top:2em}\n"
+	".qual{display:inline-block;font-size:.8em;color:var(--warn);background:var(--warn-bg);border-radius:3px;"
+	"padding:0 .35em;margin-left:.3em}\n"
 	"@media (max-width:700px){th,td.v,td.n{display:block;width:auto;border:0;padding:.1em .3em}"
 	"tr{display:block;border-bottom:1px solid #e6e9ed;padding:.3em 0}}\n"
 	"@media print{body{max-width:none;padding:0;font-size:11pt}.card,.warnings{-webkit-print-color-adjust:exact;"
@@ -79,6 +84,12 @@ static void rows(FILE *o, const struct gf_page_row *r, int n)
 		}
 		fputc('>', o);
 		gf_html_esc(o, r[i].value);
+		if (r[i].qual[0]) {
+			/* The validity flags that qualify this figure, beside it wherever it is shown. */
+			fputs(" <span class=\"qual\">", o);
+			gf_html_esc(o, r[i].qual);
+			fputs("</span>", o);
+		}
 		fputs("</td><td class=\"n\">", o);
 		gf_html_esc(o, r[i].note);
 		fputs("</td></tr>\n", o);
@@ -97,78 +108,86 @@ static const struct {
 	{ "sweep", "AU and samples/s at each point of the sweep, the threshold and the largest passing count marked." },
 };
 
-/* Copy an SVG made by gnuplot into the page: its XML declaration dropped, its ids and
- * references to them prefixed with the plot's name. Returns 0, or -errno (too large,
- * unreadable, or holding what a plot never holds: a script or an event handler). */
-static int inline_svg(FILE *o, const char *path, const char *name)
+int gf_html_png(FILE *o, const char *path, const char *alt)
 {
-	FILE *f = gf_load_fopen(path, SVG_MAX_BYTES);
-	char *buf = NULL, *p, *start;
-	long len;
+	static const unsigned char magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	FILE *f = gf_load_fopen(path, PNG_MAX_BYTES);
+	unsigned char *png = NULL;
+	char *b64 = NULL;
+	size_t len, cap;
+	long n;
 	int rc = 0;
 
 	if (!f)
 		return -errno;
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
 		rc = -EIO;
 		goto out;
 	}
-	if ((unsigned long)len > SVG_MAX_BYTES) {
-		rc = -EFBIG;
-		goto out;
-	}
-	buf = malloc((size_t)len + 1);
-	if (!buf) {
+	len = (size_t)n;
+	cap = (len + 2) / 3 * 4 + 1;
+	png = malloc(len ? len : 1);
+	b64 = malloc(cap);
+	if (!png || !b64) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+	if (fread(png, 1, len, f) != len) {
 		rc = -EIO;
 		goto out;
 	}
-	buf[len] = '\0';
-	start = strstr(buf, "<svg");
-	if (!start || strcasestr(buf, "<script") || strcasestr(buf, " onload") || strcasestr(buf, "javascript:")) {
+	/* The signature and the IHDR chunk, which holds the size: what the data: URI says. */
+	if (len < 24 || memcmp(png, magic, sizeof(magic)) || memcmp(png + 12, "IHDR", 4) ||
+	    b64_ntop(png, len, b64, cap) < 0) {
 		rc = -EINVAL;
 		goto out;
 	}
-	fprintf(o, "<svg class=\"plot\" role=\"img\" aria-label=\"%s plot\"", name);
-	p = start + 4;
-	while (*p) {
-		static const char *const pats[] = { "id='", "id=\"", "href='#", "href=\"#", "url(#" };
-		size_t k, best = 0, at = strlen(p);
-		for (k = 0; k < sizeof(pats) / sizeof(pats[0]); k++) {
-			char *q = strstr(p, pats[k]);
-			if (q && (size_t)(q - p) < at) {
-				at = (size_t)(q - p);
-				best = k;
-			}
-		}
-		fwrite(p, 1, at, o);
-		if (!p[at])
-			break;
-		fprintf(o, "%s%s-", pats[best], name);
-		p += at + strlen(pats[best]);
-	}
+	fprintf(o, "<img alt=\"");
+	gf_html_esc(o, alt);
+	fprintf(o, "\" width=\"%u\" height=\"%u\" src=\"data:image/png;base64,%s\">",
+		(unsigned)png[16] << 24 | (unsigned)png[17] << 16 | (unsigned)png[18] << 8 | png[19],
+		(unsigned)png[20] << 24 | (unsigned)png[21] << 16 | (unsigned)png[22] << 8 | png[23], b64);
+	rc = ferror(o) ? -EIO : 0;
 out:
-	free(buf);
+	free(b64);
+	free(png);
 	fclose(f);
 	return rc;
 }
 
-static void plots(FILE *o, const char *dir, const struct gf_page_section *sec)
+/* name is a word of the space-separated list. */
+static bool listed(const char *list, const char *name)
 {
-	char path[4300];
+	size_t n = strlen(name);
+
+	while (list && *list) {
+		size_t w = strcspn(list, " ");
+		if (w == n && !strncmp(list, name, n))
+			return true;
+		list += w;
+		list += *list == ' ';
+	}
+	return false;
+}
+
+/* The section's plots that this render drew (drawn: their names); a file in plots/ that
+ * it did not draw is never shown, whatever its name. */
+static void plots(FILE *o, const char *dir, const struct gf_page_section *sec, const char *drawn)
+{
+	char path[4300], alt[64];
 
 	for (int i = 0; i < sec->nplots; i++) {
 		const char *cap = "";
+		if (!listed(drawn, sec->plot[i]))
+			continue;
 		for (size_t k = 0; k < sizeof(captions) / sizeof(captions[0]); k++)
 			if (!strcmp(captions[k].name, sec->plot[i]))
 				cap = captions[k].caption;
-		snprintf(path, sizeof(path), "%s/plots/%s.svg", dir, sec->plot[i]);
+		snprintf(path, sizeof(path), "%s/plots/%s.png", dir, sec->plot[i]);
+		snprintf(alt, sizeof(alt), "%s plot", sec->plot[i]);
 		fprintf(o, "<figure id=\"plot-%s\">\n", sec->plot[i]);
-		if (inline_svg(o, path, sec->plot[i]))
-			fprintf(o, "<p>plots/%s.svg could not be inlined; open it next to this file.</p>", sec->plot[i]);
+		if (gf_html_png(o, path, alt))
+			fprintf(o, "<p>plots/%s.png could not be read; open it next to this file.</p>", sec->plot[i]);
 		fprintf(o, "\n<figcaption>plots/%s.png, .svg: ", sec->plot[i]);
 		gf_html_esc(o, cap);
 		fputs("</figcaption></figure>\n", o);
@@ -244,18 +263,17 @@ static void kv_table(FILE *o, struct json_object *obj)
 	fputs("</table>\n", o);
 }
 
-static void folded(FILE *o, struct json_object *s)
+static void folded(FILE *o, struct gf_doc *s)
 {
-	struct json_object *w = NULL, *env = NULL, *tgt = NULL;
+	struct json_object *w = gf_obj(s, GF_F_WORKLOAD), *env = gf_obj(s, GF_F_ENV), *tgt = gf_obj(s, GF_F_TARGET);
 
-	if (!json_pointer_get(s, "/environment", &env)) {
+	if (env) {
 		fputs("<details id=\"environment\"><summary>Environment and target</summary>\n", o);
 		kv_table(o, env);
-		if (!json_pointer_get(s, "/target", &tgt))
-			kv_table(o, tgt);
+		kv_table(o, tgt);
 		fputs("</details>\n", o);
 	}
-	if (!json_pointer_get(s, "/workload", &w)) {
+	if (w) {
 		fputs("<details id=\"workload\"><summary>Resolved workload (every key, after defaults and --set)</summary>\n<pre>", o);
 		gf_html_esc(o, json_object_to_json_string_ext(w, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		fputs("</pre></details>\n", o);
@@ -267,11 +285,16 @@ static void diagnosis(FILE *o, const char *id, const char *head, const struct gf
 {
 	fprintf(o, "<h2 id=\"%s\">", id);
 	gf_html_esc(o, head);
-	gf_html_esc(o, gf_diag_class_name(d->cls));
+	gf_html_esc(o, d->missing ? "missing (summary.json has none)" : gf_diag_class_name(d->cls));
 	fputs("</h2>\n<ul class=\"hints\">\n", o);
 	for (int i = 0; i < d->nevidence; i++) {
 		fputs("<li>", o);
 		gf_html_esc(o, d->evidence[i]);
+		fputs("</li>\n", o);
+	}
+	for (int i = 0; i < d->nnotes; i++) {
+		fputs("<li class=\"note\"><b>Note:</b> ", o);
+		gf_html_esc(o, d->notes[i]);
 		fputs("</li>\n", o);
 	}
 	fputs("</ul>\n<p><b>Next step:</b> ", o);
@@ -286,7 +309,7 @@ static void diagnosis(FILE *o, const char *id, const char *head, const struct gf
 	fputs("</ul></details>\n", o);
 }
 
-static int write_page(FILE *o, const char *dir, struct json_object *s, const struct gf_page *p)
+static int write_page(FILE *o, const char *dir, struct gf_doc *s, const struct gf_page *p, const char *drawn)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gpufeed report: ", o);
@@ -302,7 +325,7 @@ static int write_page(FILE *o, const char *dir, struct json_object *s, const str
 		gf_html_esc(o, p->sec[i].title);
 		fputs("</h2>\n", o);
 		rows(o, p->sec[i].row, p->sec[i].nrows);
-		plots(o, dir, &p->sec[i]);
+		plots(o, dir, &p->sec[i], drawn);
 		fputs("</section>\n", o);
 	}
 	if (p->fail_accels > 0) {
@@ -329,7 +352,8 @@ static int write_page(FILE *o, const char *dir, struct json_object *s, const str
 	return ferror(o) ? -EIO : 0;
 }
 
-int gf_html_write(const char *path, const char *dir, struct json_object *s, const char *plots_note)
+int gf_html_write(const char *path, const char *dir, struct gf_doc *s, const char *plots_note,
+		  const char *drawn)
 {
 	struct gf_page *p = malloc(sizeof(*p));
 	FILE *o;
@@ -343,7 +367,7 @@ int gf_html_write(const char *path, const char *dir, struct json_object *s, cons
 		rc = -errno;
 		goto out;
 	}
-	rc = write_page(o, dir, s, p);
+	rc = write_page(o, dir, s, p, drawn);
 	if (fclose(o) && !rc)
 		rc = -errno;
 out:

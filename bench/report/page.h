@@ -10,23 +10,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/diagnosis.h"
-#include "report/verdict.h"
+#include "results/diagnosis.h"
+#include "results/verdict.h"
 
-struct json_object;
+struct gf_doc;
 
 #define GF_PAGE_ROWS 24
 #define GF_PAGE_NOTES 12
+#define GF_PAGE_RUN_ROWS 10
 
-/* One key figure: a label, the value with its unit, and a note. key is the figure's
- * JSON pointer in summary.json and raw its value there, so that a reader (and the
- * tests) can find the exact number behind the rounded text; "" when none. */
+/* One key figure: a label (its figure's, from the schema table), the value with its unit,
+ * and a note. key is the figure's JSON pointer in summary.json and raw its value there,
+ * so that a reader (and the tests) can find the exact number behind the rounded text; ""
+ * when none. A figure the summary lacks reads "missing: ...", never 0. */
 struct gf_page_row {
 	char label[48];
 	char value[192];
 	char note[320];
 	char key[80];
 	double raw;
+	char qual[160];      /* the validity qualifiers of its figure that hold ("" none) */
 };
 
 struct gf_page_section {
@@ -42,7 +45,8 @@ struct gf_page_section {
 struct gf_page {
 	char name[256];      /* the run's folder name */
 	struct gf_verdict verdict;
-	struct gf_diagnosis diag; /* the bottleneck, decided again from the figures */
+	unsigned quals;           /* the validity flags that hold, GF_Q_* */
+	struct gf_diagnosis diag; /* the bottleneck, as summary.json says */
 	/* A sweep's smallest failing count (fail_accels > 0): what stops one step more. */
 	struct gf_diagnosis fail_diag;
 	double fail_accels, fed_accels;
@@ -52,17 +56,17 @@ struct gf_page {
 	int nhints;
 	struct gf_page_section sec[6];
 	int nsec;
-	struct gf_page_row run[10];       /* what ran where: run, workload, target, ... */
+	struct gf_page_row run[GF_PAGE_RUN_ROWS]; /* what ran where: run, workload, target, ... */
 	int nrun;
 	char files[1024];    /* the files of the folder that exist, comma separated */
 };
 
 /* Build the page of the run in dir whose summary.json is s. plots_note: what plot.c
  * said (may be NULL); its lines become warnings. Returns 0. */
-int gf_page_build(struct gf_page *p, const char *dir, struct json_object *s, const char *plots_note);
+int gf_page_build(struct gf_page *p, const char *dir, struct gf_doc *s, const char *plots_note);
 
 /* The run's name: its folder's, without the ".partial" of a run that completed (a run
  * writes its report before it renames its folder). */
-const char *gf_page_run_name(const char *dir, struct json_object *s, char *buf, size_t len);
+const char *gf_page_run_name(const char *dir, struct gf_doc *s, char *buf, size_t len);
 
 #endif

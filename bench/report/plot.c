@@ -19,10 +19,11 @@
 #include <unistd.h>
 
 #include "model/units.h"
-#include "report/load.h"
+#include "results/doc.h"
+#include "results/load.h"
 #include "report/plotdata.h"
 #include "report/sweep.h"
-#include "report/verdict.h"
+#include "results/verdict.h"
 
 extern char **environ;
 
@@ -164,17 +165,17 @@ double gf_plot_rate_unit(double max_bytes_per_s, const char **unit)
 	return 1e6;
 }
 
-void gf_plot_title(struct json_object *s, char *buf, size_t len)
+void gf_plot_title(struct gf_doc *s, char *buf, size_t len)
 {
 	double accels = 0;
 
-	gf_json_num(s, "/environment/accelerators", &accels);
+	gf_get(s, GF_F_ENV_ACCELS, &accels);
 	/* A labelled run is named by its label first. */
-	snprintf(buf, len, "%s%s%s on %s (%s, %s), %.0f x %s", gf_json_str(s, "/label", ""),
-		 gf_json_str(s, "/label", NULL) ? ": " : "", gf_json_str(s, "/workload_name", "?"),
-		 gf_json_str(s, "/target/uri", "?"), gf_json_str(s, "/environment/fs_type", "?"),
-		 gf_json_str(s, "/target/engine", "?"), accels,
-		 gf_json_str(s, "/environment/accelerator_profile", "?"));
+	snprintf(buf, len, "%s%s%s on %s (%s, %s), %.0f x %s", gf_str(s, GF_F_LABEL, ""),
+		 gf_str(s, GF_F_LABEL, NULL) ? ": " : "", gf_str(s, GF_F_WORKLOAD_NAME, "?"),
+		 gf_str(s, GF_F_TARGET_URI, "?"), gf_str(s, GF_F_ENV_FS_TYPE, "?"),
+		 gf_str(s, GF_F_TARGET_ENGINE, "?"), accels,
+		 gf_str(s, GF_F_ENV_PROFILE, "?"));
 }
 
 /* --- one plot each --- */
@@ -182,7 +183,7 @@ void gf_plot_title(struct json_object *s, char *buf, size_t len)
 struct ctx {
 	const char *dir;
 	char plots[4200], sdir[1024], log[4300], title[1024];
-	struct json_object *s;
+	struct gf_doc *s;
 	struct gf_plot_report *rep;
 	char nums[2048];
 };
@@ -192,13 +193,6 @@ static void add_note(struct gf_plot_report *rep, const char *name, const char *w
 	size_t n = strlen(rep->note);
 
 	snprintf(rep->note + n, sizeof(rep->note) - n, "%s: %s\n", name, why);
-}
-
-static double num(struct json_object *s, const char *ptr, double fallback)
-{
-	double v;
-
-	return gf_json_num(s, ptr, &v) ? v : fallback;
 }
 
 /* x: a path under the run's plots folder. */
@@ -245,14 +239,16 @@ static bool exists(const struct ctx *c, const char *name, char *path, size_t len
  * a plot with a point or two would otherwise look like a run that read nothing. */
 static void timeline_status(const struct ctx *c, int intervals, char *buf, size_t len)
 {
-	const char *status = gf_json_str(c->s, "/status", "complete");
-	double t = num(c->s, "/train/elapsed_s", 0);
+	const char *status = gf_str(c->s, GF_F_STATUS, "complete");
+	const char *error = gf_str(c->s, GF_F_ERROR, "see summary.json");
+	double t = gf_num(c->s, GF_F_TRAIN_ELAPSED_S, 0);
 
 	buf[0] = '\0';
+	/* The error on a line of its own, cut to what a line of the plot holds at its font. */
 	if (strcmp(status, "complete"))
-		snprintf(buf, len, "the run %s after %.3g s of training: the data ends there (%.160s)",
-			 !strcmp(status, "interrupted") ? "was interrupted" : "failed", t,
-			 gf_json_str(c->s, "/error", "see summary.json"));
+		snprintf(buf, len, "the run %s after %.3g s of training: the data ends there (%.100s%s)",
+			 !strcmp(status, "interrupted") ? "was interrupted" : "failed", t, error,
+			 strlen(error) > 100 ? "..." : "");
 	else if (intervals < 2)
 		snprintf(buf, len, "one interval of %.3g s only: too short a run to show a course over time", t);
 }
@@ -261,17 +257,18 @@ static int plot_timeline(struct ctx *c)
 {
 	char in[4300], data[4300], spans[4300], status[320];
 	struct gf_series_info info;
-	double compute = num(c->s, "/plan/compute_s_per_step", 0), demand = 0, thr = 0, bdiv;
+	double compute = gf_num(c->s, GF_F_PLAN_COMPUTE_S, 0), demand = 0, thr = 0, bdiv;
 	const char *bunit;
 	int rc, nspans;
 
 	if (!exists(c, "timeseries.csv", in, sizeof(in))) {
-		if (!json_pointer_get(c->s, "/train", NULL))
+		if (gf_has(c->s, GF_F_TRAIN))
 			add_note(c->rep, "timeline", "no timeseries.csv: the training phase wrote none");
 		return 0;
 	}
 	rc = gf_plotdata_series(in, in_plots(c, "timeline.csv", data, sizeof(data)),
-				num(c->s, "/train/elapsed_s", 0), num(c->s, "/environment/accelerators", 0), &info);
+				gf_num(c->s, GF_F_TRAIN_ELAPSED_S, 0), gf_num(c->s, GF_F_ENV_ACCELS, 0),
+				!gf_has(c->s, GF_F_CKPT_ASYNC), &info);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
@@ -283,12 +280,12 @@ static int plot_timeline(struct ctx *c)
 	if (nspans < 0)
 		return nspans;
 	if (compute > 0) {
-		thr = num(c->s, "/train/au_threshold_percent", 0);
-		demand = num(c->s, "/train/demand_read_bytes_per_s", 0);
+		thr = gf_num(c->s, GF_F_TRAIN_AU_THRESHOLD, 0);
+		demand = gf_num(c->s, GF_F_TRAIN_DEMAND_BPS, 0);
 	}
 	bdiv = gf_plot_rate_unit(info.max_rate > demand ? info.max_rate : demand, &bunit);
 	c->nums[0] = '\0';
-	gf_plot_var_num(c->nums, sizeof(c->nums), "t_end", num(c->s, "/train/elapsed_s", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "t_end", gf_num(c->s, GF_F_TRAIN_ELAPSED_S, 0));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "iv", info.iv);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", thr);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "demand", demand);
@@ -296,7 +293,7 @@ static int plot_timeline(struct ctx *c)
 	gf_plot_var_num(c->nums, sizeof(c->nums), "nspans", nspans);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "has_au", compute > 0);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "exclude_steps",
-			num(c->s, "/workload/output/metric/exclude_start_steps", 1));
+			gf_num(c->s, GF_F_W_EXCLUDE_START, 1));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "dropped_last", info.dropped_last);
 	timeline_status(c, rc, status, sizeof(status));
 	render(c, "timeline", &(struct gf_plot_args){ .data = data, .extra = { bunit, spans, status } });
@@ -307,42 +304,42 @@ static int plot_ceiling(struct ctx *c)
 {
 	char in[4300], data[4300], sub[512];
 	struct gf_series_info info;
-	double fed, thr = num(c->s, "/ceiling/au_threshold_percent", 0), bdiv, ldiv;
-	double p99 = num(c->s, "/ceiling/read_latency_us/p99", 0);
+	double fed, thr = gf_num(c->s, GF_F_CEILING_AU_THRESHOLD, 0), bdiv, ldiv;
+	double p99 = gf_num(c->s, GF_F_CEILING_LAT_P99, 0);
 	const char *bunit, *lunit;
 	int rc;
 
-	if (json_pointer_get(c->s, "/ceiling", NULL))
+	if (!gf_has(c->s, GF_F_CEILING))
 		return 0;
 	if (!exists(c, "ceiling_timeseries.csv", in, sizeof(in))) {
 		add_note(c->rep, "ceiling", "no ceiling_timeseries.csv (a run of an older gpufeed)");
 		return 0;
 	}
 	rc = gf_plotdata_series(in, in_plots(c, "ceiling.csv", data, sizeof(data)),
-				num(c->s, "/ceiling/elapsed_s", 0), 0, &info);
+				gf_num(c->s, GF_F_CEILING_ELAPSED_S, 0), 0, false, &info);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
 		add_note(c->rep, "ceiling", "no data: the ceiling recorded no interval");
 		return 0;
 	}
-	if (gf_json_num(c->s, "/ceiling/accelerators_fed", &fed))
+	if (gf_get(c->s, GF_F_CEILING_FED, &fed))
 		snprintf(sub, sizeof(sub), "feeds %.0f accelerator(s) of profile %s at AU >= %.0f%%", fed,
-			 gf_json_str(c->s, "/ceiling/accelerator_profile", "?"), thr);
+			 gf_str(c->s, GF_F_CEILING_PROFILE, "?"), thr);
 	else
 		snprintf(sub, sizeof(sub), "no compute in the workload: no accelerator count");
-	if (num(c->s, "/ceiling/elapsed_s", 0) < GF_STEADY_MIN_S ||
-	    num(c->s, "/ceiling/read_requests", 0) < GF_STEADY_MIN_REQUESTS) {
+	if (gf_num(c->s, GF_F_CEILING_ELAPSED_S, 0) < GF_STEADY_MIN_S ||
+	    gf_num(c->s, GF_F_CEILING_REQS, 0) < GF_STEADY_MIN_REQUESTS) {
 		size_t n = strlen(sub);
 		snprintf(sub + n, sizeof(sub) - n, " (too short: not a steady state)");
 	}
 	bdiv = gf_plot_rate_unit(info.max_rate, &bunit);
 	ldiv = gf_plot_latency_unit(info.max_lat_us > p99 ? info.max_lat_us : p99, &lunit);
 	c->nums[0] = '\0';
-	gf_plot_var_num(c->nums, sizeof(c->nums), "t_end", num(c->s, "/ceiling/elapsed_s", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "t_end", gf_num(c->s, GF_F_CEILING_ELAPSED_S, 0));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "bw_div", bdiv);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "lat_div", ldiv);
-	gf_plot_var_num(c->nums, sizeof(c->nums), "mean_rate", num(c->s, "/ceiling/read_bytes_per_s", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "mean_rate", gf_num(c->s, GF_F_CEILING_READ_BPS, 0));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "p99_us", p99);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "has_lat", info.max_lat_us > 0);
 	render(c, "ceiling", &(struct gf_plot_args){ .data = data, .extra = { bunit, lunit, sub } });
@@ -382,16 +379,16 @@ static int plot_accelerators(struct ctx *c)
 
 	if (!exists(c, "ranks.csv", in, sizeof(in)))
 		return 0;
-	if (num(c->s, "/train/accelerators_counted", 0) <= 0) {
+	if (gf_num(c->s, GF_F_TRAIN_COUNTED, 0) <= 0) {
 		add_note(c->rep, "accelerators", "no data: no accelerator ran enough steps to count its AU");
 		return 0;
 	}
-	if (num(c->s, "/plan/compute_s_per_step", 0) > 0)
-		thr = num(c->s, "/train/au_threshold_percent", 0);
+	if (gf_num(c->s, GF_F_PLAN_COMPUTE_S, 0) > 0)
+		thr = gf_num(c->s, GF_F_TRAIN_AU_THRESHOLD, 0);
 	below = gf_plotdata_below(in, thr);
 	c->nums[0] = '\0';
 	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", thr);
-	gf_plot_var_num(c->nums, sizeof(c->nums), "mean_au", num(c->s, "/train/au_percent/mean", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "mean_au", gf_num(c->s, GF_F_TRAIN_AU_MEAN, 0));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "n_below", below > 0 ? below : 0);
 	render(c, "accelerators", &(struct gf_plot_args){ .data = in });
 	return 0;
@@ -406,7 +403,7 @@ static int plot_checkpoint(struct ctx *c)
 
 	bool have_csv = exists(c, "checkpoint_ranks.csv", in, sizeof(in));
 
-	if (json_pointer_get(c->s, "/checkpoint", NULL) && !have_csv)
+	if (!gf_has(c->s, GF_F_CKPT) && !have_csv)
 		return 0;
 	nb = gf_plotdata_checkpoint(c->s, in, in_plots(c, "checkpoint.csv", data, sizeof(data)), &max_bw, &max_s);
 	if (nb < 0)
@@ -415,12 +412,12 @@ static int plot_checkpoint(struct ctx *c)
 		add_note(c->rep, "checkpoint", "no data: no burst is listed in summary.json or checkpoint_ranks.csv");
 		return 0;
 	}
-	if (gf_json_bool(c->s, "/checkpoint/scaled", false)) {
+	if (gf_bool(c->s, GF_F_CKPT_SCALED, false)) {
 		char a[64], b[64];
 		snprintf(scaled, sizeof(scaled), "SCALED checkpoint: %s written of the model's %s (scale %.3g)",
-			 gf_format_size((uint64_t)num(c->s, "/checkpoint/bytes", 0), a, sizeof(a)),
-			 gf_format_size((uint64_t)num(c->s, "/checkpoint/unscaled_bytes", 0), b, sizeof(b)),
-			 num(c->s, "/checkpoint/scale", 1));
+			 gf_format_size((uint64_t)gf_num(c->s, GF_F_CKPT_BYTES, 0), a, sizeof(a)),
+			 gf_format_size((uint64_t)gf_num(c->s, GF_F_CKPT_UNSCALED_BYTES, 0), b, sizeof(b)),
+			 gf_num(c->s, GF_F_CKPT_SCALE, 1));
 	}
 	div = gf_plot_rate_unit(max_bw, &unit);
 	c->nums[0] = '\0';
@@ -435,11 +432,11 @@ static int plot_checkpoint(struct ctx *c)
 static int plot_sweep(struct ctx *c)
 {
 	char data[4300], sub[512], estimate[64];
-	bool vary = !strcmp(gf_json_str(c->s, "/sweep/mode", ""), "vary");
-	double lo = 0, hi = 1, a, est = num(c->s, "/sweep/ceiling_estimate_accelerators", 0);
+	bool vary = gf_has(c->s, GF_F_SWEEP_VARY);
+	double lo = 0, hi = 1, a, est = gf_num(c->s, GF_F_SWEEP_ESTIMATE, 0);
 	int n;
 
-	if (json_pointer_get(c->s, "/sweep", NULL))
+	if (!gf_has(c->s, GF_F_SWEEP))
 		return 0;
 	n = gf_sweep_plot_data(c->s, in_plots(c, "sweep.csv", data, sizeof(data)));
 	if (n < 0)
@@ -450,29 +447,27 @@ static int plot_sweep(struct ctx *c)
 	}
 	snprintf(estimate, sizeof(estimate), "ceiling estimate %.1f", est);
 	if (vary)
-		snprintf(sub, sizeof(sub), "best %s: %s", gf_json_str(c->s, "/sweep/vary/key", "?"),
-			 gf_json_str(c->s, "/sweep/vary/best_value", "?"));
+		snprintf(sub, sizeof(sub), "best %s: %s", gf_str(c->s, GF_F_SWEEP_VARY_KEY, "?"),
+			 gf_str(c->s, GF_F_SWEEP_VARY_BEST, "?"));
 	else
 		snprintf(sub, sizeof(sub), "feeds %.0f x %s at AU >= %.0f%% (%s)",
-			 num(c->s, "/sweep/accelerators_fed", 0), gf_json_str(c->s, "/environment/accelerator_profile", "?"),
-			 num(c->s, "/sweep/au_threshold_percent", 0), est > 0 ? estimate : "no ceiling estimate: --start");
+			 gf_num(c->s, GF_F_SWEEP_FED, 0), gf_str(c->s, GF_F_ENV_PROFILE, "?"),
+			 gf_num(c->s, GF_F_SWEEP_AU_THRESHOLD, 0), est > 0 ? estimate : "no ceiling estimate: --start");
 	/* Count mode: from below the smallest count to past the largest, so that one point
 	 * alone has a range too. */
 	for (int i = 0; !vary && i < n; i++) {
-		char ptr[64];
-		snprintf(ptr, sizeof(ptr), "/sweep/points/%d/accelerators", i);
-		a = num(c->s, ptr, 0);
+		a = gf_el_num(c->s, GF_F_POINT_ACCELS, (size_t)i, 0);
 		lo = i == 0 || a < lo ? a : lo;
 		hi = i == 0 || a > hi ? a : hi;
 	}
 	c->nums[0] = '\0';
 	gf_plot_var_num(c->nums, sizeof(c->nums), "x_lo", vary ? 0.5 : lo - 0.1 * hi - 1 > 0 ? lo - 0.1 * hi - 1 : 0);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "x_hi", vary ? n + 0.5 : hi * 1.1 + 1);
-	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", num(c->s, "/sweep/au_threshold_percent", 0));
-	gf_plot_var_num(c->nums, sizeof(c->nums), "answer", num(c->s, "/sweep/accelerators_fed", 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", gf_num(c->s, GF_F_SWEEP_AU_THRESHOLD, 0));
+	gf_plot_var_num(c->nums, sizeof(c->nums), "answer", gf_num(c->s, GF_F_SWEEP_FED, 0));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "vary", vary);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "npoints", n);
-	render(c, "sweep", &(struct gf_plot_args){ .data = data, .extra = { sub, gf_json_str(c->s, "/sweep/vary/key", "") } });
+	render(c, "sweep", &(struct gf_plot_args){ .data = data, .extra = { sub, gf_str(c->s, GF_F_SWEEP_VARY_KEY, "") } });
 	return 0;
 }
 
@@ -523,7 +518,7 @@ int gf_plot_results(const char *dir, struct gf_plot_report *rep)
 		snprintf(rep->note, sizeof(rep->note), "plots skipped: %s\n", c->sdir);
 		goto note;
 	}
-	if (gf_load_summary(dir, &c->s, err, sizeof(err))) {
+	if (gf_load_run(dir, &c->s, err, sizeof(err))) {
 		snprintf(rep->note, sizeof(rep->note), "plots skipped: %s\n", err);
 		goto note;
 	}
@@ -540,8 +535,7 @@ int gf_plot_results(const char *dir, struct gf_plot_report *rep)
 note:
 	write_note(c->plots, rep->note);
 out:
-	if (c->s)
-		json_object_put(c->s);
+	gf_doc_free(c->s);
 	free(c);
 	return rc;
 }

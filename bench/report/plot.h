@@ -42,7 +42,8 @@ int gf_plot_gnuplot(const char *script_dir, const char *script, const char *nums
 int gf_plot_var_num(char *buf, size_t len, const char *name, double value);
 
 /* The one-line title of a run for its plots: its label, workload, target, accelerators. */
-void gf_plot_title(struct json_object *summary, char *buf, size_t len);
+struct gf_doc;
+void gf_plot_title(struct gf_doc *summary, char *buf, size_t len);
 
 /* A unit for an axis of values up to max (in the base unit): the divisor and its name.
  * Latency in microseconds: "us", "ms" or "s"; rates in bytes/s: "MB/s" or "GB/s". */

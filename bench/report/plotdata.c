@@ -2,13 +2,13 @@
 #include "report/plotdata.h"
 
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/load.h"
+#include "results/doc.h"
+#include "results/load.h"
 
 /* --- reading a CSV file by column names --- */
 
@@ -123,7 +123,7 @@ static double interval_of(const struct table *t)
 
 /* --- time series summed over ranks --- */
 
-enum { S_T, S_BYTES, S_SAMPLES, S_REQ, S_COMPUTE, S_LAT, S_COLS };
+enum { S_T, S_BYTES, S_SAMPLES, S_REQ, S_COMPUTE, S_LAT, S_CKPT, S_RANKS, S_COLS };
 
 static void put_num(FILE *f, double v, const char *fmt)
 {
@@ -133,11 +133,12 @@ static void put_num(FILE *f, double v, const char *fmt)
 		fputs("NaN", f);
 }
 
-int gf_plotdata_series(const char *in, const char *out, double t_end, double accels,
+int gf_plotdata_series(const char *in, const char *out, double t_end, double accels, bool halts,
 		       struct gf_series_info *info)
 {
-	static const char *const cols[S_COLS] = { "t_s", "read_bytes", "samples", "requests", "compute_s",
-						  "latency_sum_s" };
+	/* S_RANKS counts the rows of an interval: no column of its own. */
+	static const char *const cols[S_RANKS] = { "t_s", "read_bytes", "samples", "requests", "compute_s",
+						   "latency_sum_s", "checkpoint_s" };
 	struct table t;
 	double (*bin)[S_COLS] = NULL;
 	size_t nbins = 0;
@@ -146,7 +147,7 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 
 	memset(info, 0, sizeof(*info));
 	info->iv = 1.0;
-	rc = table_read(in, cols, S_COLS, NULL, &t);
+	rc = table_read(in, cols, S_RANKS, NULL, &t);
 	if (rc)
 		return rc;
 	if (!t.n)
@@ -167,8 +168,9 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 		double k = floor(cell(&t, i, S_T) / info->iv + 0.5);
 		if (k < 0)
 			continue;
-		for (int c = S_BYTES; c < S_COLS; c++)
+		for (int c = S_BYTES; c < S_RANKS; c++)
 			bin[(size_t)k][c] += isnan(cell(&t, i, c)) ? 0 : cell(&t, i, c);
+		bin[(size_t)k][S_RANKS]++;
 		/* A column the file lacks stays absent, not zero. */
 		if (isnan(cell(&t, i, S_LAT)))
 			bin[(size_t)k][S_LAT] = NAN;
@@ -181,9 +183,9 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 		goto out;
 	}
 	fprintf(f, "t_s,width_s,t_mid_s,read_bytes_per_s,samples_per_s,requests_per_s,au_percent,"
-		"read_latency_mean_us\n");
+		"read_latency_mean_us,halted_percent\n");
 	for (size_t k = 0; k < nbins; k++) {
-		double t0 = (double)k * info->iv, w = info->iv, rate, lat;
+		double t0 = (double)k * info->iv, w = info->iv, rate, lat, halted = 0;
 		/* The last interval is cut short by the end of the phase: rates over the part
 		 * the phase lasted, so the run does not seem to slow down at its end. */
 		if (t_end > 0 && t_end - t0 < w)
@@ -196,10 +198,16 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 		lat = bin[k][S_REQ] > 0 ? bin[k][S_LAT] / bin[k][S_REQ] * 1e6 : NAN;
 		fprintf(f, "%.6f,%.6f,%.6f,%.6e,%.6e,%.6e,", t0, w, t0 + w / 2, rate, bin[k][S_SAMPLES] / w,
 			bin[k][S_REQ] / w);
-		put_num(f, accels > 0 ? 100.0 * bin[k][S_COMPUTE] / (w * accels) : NAN, "%.4f");
+		/* AU as summary.json counts it: a checkpoint halt is no time the accelerators
+		 * waited for data, so it leaves the interval's time; an interval halted all
+		 * through has no AU (a gap, its burst shaded), never 0%. */
+		if (halts && bin[k][S_RANKS] > 0)
+			halted = fmin(1, bin[k][S_CKPT] / (bin[k][S_RANKS] * w));
+		put_num(f, accels > 0 && halted < 0.95 ? 100.0 * bin[k][S_COMPUTE] / (w * accels * (1 - halted)) : NAN,
+			"%.4f");
 		fputc(',', f);
 		put_num(f, lat, "%.6e");
-		fputc('\n', f);
+		fprintf(f, ",%.2f\n", 100 * halted);
 		info->rows++;
 		info->bytes += bin[k][S_BYTES];
 		info->width += w;
@@ -219,27 +227,22 @@ out:
 
 /* --- checkpoint bursts on the timeline --- */
 
-int gf_plotdata_spans(struct json_object *s, const char *timeseries, double iv, const char *out)
+int gf_plotdata_spans(struct gf_doc *s, const char *timeseries, double iv, const char *out)
 {
-	struct json_object *arr = NULL;
+	size_t len = gf_len(s, GF_F_CKPT_BURSTS);
 	int n = 0;
 	FILE *f = fopen(out, "w");
 
 	if (!f)
 		return -errno;
 	fprintf(f, "start_s,end_s,label\n");
-	if (!json_pointer_get(s, "/checkpoint/bursts", &arr) && json_object_is_type(arr, json_type_array)) {
-		size_t len = json_object_array_length(arr);
-		for (size_t i = 0; i < len; i++) {
-			struct json_object *b = json_object_array_get_idx(arr, i);
-			double st, el, ck = (double)i;
-			if (!gf_json_num(b, "/start_s", &st) || !gf_json_num(b, "/burst_s", &el))
-				continue;
-			gf_json_num(b, "/checkpoint", &ck);
-			fprintf(f, "%.6f,%.6f,%s %.0f\n", st, st + el,
-				!strcmp(gf_json_str(b, "/kind", "write"), "restore") ? "restore" : "ckpt", ck);
-			n++;
-		}
+	for (size_t i = 0; i < len; i++) {
+		double st, el, ck = gf_el_num(s, GF_F_BURST_CKPT, i, (double)i);
+		if (!gf_el_get(s, GF_F_BURST_START_S, i, &st) || !gf_el_get(s, GF_F_BURST_S, i, &el))
+			continue;
+		fprintf(f, "%.6f,%.6f,%s %.0f\n", st, st + el,
+			!strcmp(gf_el_str(s, GF_F_BURST_KIND, i, "write"), "restore") ? "restore" : "ckpt", ck);
+		n++;
 	}
 	if (!n && timeseries) {
 		/* No start times: the intervals in which a rank was halted for a burst. */
@@ -298,11 +301,11 @@ static void ranks_of(const struct table *t, double b, double *lo, double *med, d
 	free(v);
 }
 
-int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const char *out,
+int gf_plotdata_checkpoint(struct gf_doc *s, const char *ranks_csv, const char *out,
 			   double *max_bw, double *max_s)
 {
 	static const char *const cols[3] = { "burst", "checkpoint", "seconds" };
-	struct json_object *arr = NULL;
+	size_t narr = gf_len(s, GF_F_CKPT_BURSTS);
 	struct table t;
 	size_t nb = 0;
 	FILE *f;
@@ -313,10 +316,7 @@ int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const c
 	if (rc && rc != -ENOENT)
 		return rc;
 	rc = 0;
-	if (!json_pointer_get(s, "/checkpoint/bursts", &arr) && json_object_is_type(arr, json_type_array))
-		nb = json_object_array_length(arr);
-	else
-		arr = NULL;
+	nb = narr;
 	for (size_t i = 0; i < t.n; i++)
 		if (cell(&t, i, 0) >= 0 && cell(&t, i, 0) + 1 > (double)nb)
 			nb = (size_t)cell(&t, i, 0) + 1;
@@ -327,8 +327,8 @@ int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const c
 	}
 	fprintf(f, "burst,kind,label,checkpoint,restore,fastest_s,median_s,slowest_s,bytes_per_s\n");
 	for (size_t b = 0; b < nb; b++) {
-		struct json_object *j = arr && b < json_object_array_length(arr) ? json_object_array_get_idx(arr, b) : NULL;
-		const char *kind = j ? gf_json_str(j, "/kind", NULL) : NULL;
+		bool j = b < narr;
+		const char *kind = j ? gf_el_str(s, GF_F_BURST_KIND, b, NULL) : NULL;
 		double ck = NAN, lo = NAN, med = NAN, hi = NAN, bw = NAN;
 		bool from_csv = false;
 
@@ -342,16 +342,16 @@ int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const c
 		if (!kind || (strcmp(kind, "write") && strcmp(kind, "restore")))
 			continue;
 		if (j) {
-			gf_json_num(j, "/checkpoint", &ck);
-			gf_json_num(j, "/bytes_per_s", &bw);
-			from_csv = !gf_json_num(j, "/rank_min_s", &lo) | !gf_json_num(j, "/rank_median_s", &med) |
-				   !gf_json_num(j, "/rank_max_s", &hi);
+			gf_el_get(s, GF_F_BURST_CKPT, b, &ck);
+			gf_el_get(s, GF_F_BURST_BPS, b, &bw);
+			from_csv = !gf_el_get(s, GF_F_BURST_RANK_MIN_S, b, &lo) | !gf_el_get(s, GF_F_BURST_RANK_MEDIAN_S, b, &med) |
+				   !gf_el_get(s, GF_F_BURST_RANK_MAX_S, b, &hi);
 		}
 		if (!j || from_csv)
 			ranks_of(&t, (double)b, &lo, &med, &hi);
 		/* The burst's own time when no rank's time is known: its slowest rank. */
 		if (isnan(hi) && j)
-			gf_json_num(j, "/burst_s", &hi);
+			gf_el_get(s, GF_F_BURST_S, b, &hi);
 		if (!(bw > 0))
 			bw = NAN;
 		if (isnan(ck))

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct json_object;
+struct gf_doc;
 
 /* A time series' last interval shorter than this share of an interval is left out: too
  * short to say anything (a rate over 50 ms is mostly noise), except when it is the only
@@ -28,11 +28,13 @@ struct gf_series_info {
 /* Sum a per-rank time series (timeseries.csv, ceiling_timeseries.csv) over the ranks
  * per interval and write out as CSV with the columns
  *   t_s,width_s,t_mid_s,read_bytes_per_s,samples_per_s,requests_per_s,au_percent,
- *   read_latency_mean_us
+ *   read_latency_mean_us,halted_percent
  * Rates divide by the part of the interval the phase lasted (t_end, s, the phase's
  * elapsed time); AU divides compute by width x accels (all accelerators of the job; 0:
- * AU left empty). Returns the rows written (0: no data) or -errno. */
-int gf_plotdata_series(const char *in, const char *out, double t_end, double accels,
+ * AU left empty), less the share the ranks were halted for checkpoints when halts (a
+ * synchronous checkpoint's checkpoint_s; an asynchronous one's is the burst's window, no
+ * halt), as summary.json's AU leaves halts out. Returns the rows written (0: no data) or -errno. */
+int gf_plotdata_series(const char *in, const char *out, double t_end, double accels, bool halts,
 		       struct gf_series_info *info);
 
 /* The checkpoint bursts to shade on the training timeline: start_s,end_s,label ("ckpt 3":
@@ -40,7 +42,7 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
  * files). From bursts[].start_s and burst_s; without start times, from the intervals of
  * timeseries (NULL: none) with checkpoint_s > 0, adjacent ones merged. Returns the number
  * of spans written or -errno. */
-int gf_plotdata_spans(struct json_object *s, const char *timeseries, double iv, const char *out);
+int gf_plotdata_spans(struct gf_doc *s, const char *timeseries, double iv, const char *out);
 
 /* One row per checkpoint burst, in order:
  *   burst,kind,label,checkpoint,restore,fastest_s,median_s,slowest_s,bytes_per_s
@@ -48,7 +50,7 @@ int gf_plotdata_spans(struct json_object *s, const char *timeseries, double iv, 
  * them, else from ranks_csv (checkpoint_ranks.csv) over ranks with a time above zero.
  * bytes_per_s is NaN when unknown. Returns the bursts written or -errno; *max_bw and
  * *max_s get the largest bandwidth and time. */
-int gf_plotdata_checkpoint(struct json_object *s, const char *ranks_csv, const char *out,
+int gf_plotdata_checkpoint(struct gf_doc *s, const char *ranks_csv, const char *out,
 			   double *max_bw, double *max_s);
 
 /* latency.csv as percentile curves for the latency plot: curves gets

@@ -13,17 +13,20 @@
 #include <unistd.h>
 
 #include "exit.h"
-#include "report/load.h"
 #include "report/html.h"
 #include "report/page.h"
 #include "report/plot.h"
 #include "report/simulated.h"
+#include "results/doc.h"
+#include "results/load.h"
 #include "model/units.h"
 
 static void text_rows(FILE *o, const struct gf_page_row *r, int n)
 {
 	for (int i = 0; i < n; i++) {
-		fprintf(o, "  %-24s%s", r[i].label, r[i].value);
+		fprintf(o, "  %-31s %s", r[i].label, r[i].value);
+		if (r[i].qual[0])
+			fprintf(o, " [%s]", r[i].qual);
 		if (r[i].note[0])
 			fprintf(o, " (%s)", r[i].note);
 		fputc('\n', o);
@@ -39,16 +42,22 @@ static void text_upper(FILE *o, const char *s)
 
 static void text_diagnosis(FILE *o, const struct gf_diagnosis *d)
 {
+	if (d->missing) {
+		fprintf(o, "DIAGNOSIS: missing (summary.json has none)\n");
+		return;
+	}
 	fprintf(o, "DIAGNOSIS: %s\n", gf_diag_class_name(d->cls));
 	for (int i = 0; i < d->nevidence; i++)
 		fprintf(o, "  + %s\n", d->evidence[i]);
+	for (int i = 0; i < d->nnotes; i++)
+		fprintf(o, "  note: %s\n", d->notes[i]);
 	for (int c = 1; c < GF_DIAG_CLASSES; c++)
 		if (d->ruled_out[c][0])
 			fprintf(o, "  - not %s: %s\n", gf_diag_class_name(c), d->ruled_out[c]);
 	fprintf(o, "  next step: %s\n", d->next_step[0] ? d->next_step : d->summary);
 }
 
-int gf_report_text(FILE *o, const char *dir, struct json_object *s, const char *plots_note)
+int gf_report_text(FILE *o, const char *dir, struct gf_doc *s, const char *plots_note)
 {
 	struct gf_page *p = malloc(sizeof(*p));
 
@@ -102,7 +111,7 @@ int gf_report_text(FILE *o, const char *dir, struct json_object *s, const char *
 
 int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t errlen)
 {
-	struct json_object *s = NULL;
+	struct gf_doc *s = NULL;
 	struct gf_plot_report pr = { 0 };
 	char path[4200], *text = NULL;
 	size_t tlen = 0;
@@ -116,8 +125,10 @@ int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t e
 		rc = gf_load_any(dir, &s, err, errlen);
 	if (rc)
 		return rc;
-	if (gf_simulated_is(s)) {
-		rc = gf_simulated_report(dir, s, msgs, err, errlen);
+	if (msgs)
+		gf_load_say_problems(msgs, "gpufeed report", s);
+	if (s->simulate) {
+		rc = gf_simulated_report(dir, s, plots, msgs, err, errlen);
 		goto out_json;
 	}
 	if (plots)
@@ -150,7 +161,7 @@ int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t e
 		goto out_text;
 	}
 	snprintf(path, sizeof(path), "%s/report.html", dir);
-	rc = gf_html_write(path, dir, s, pr.note);
+	rc = gf_html_write(path, dir, s, pr.note, pr.made_list);
 	if (rc) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
 		goto out_text;
@@ -166,8 +177,23 @@ int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t e
 out_text:
 	free(text);
 out_json:
-	json_object_put(s);
+	gf_doc_free(s);
 	return rc;
+}
+
+void gf_report_print(const char *dir, FILE *out)
+{
+	char path[4200], buf[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/report.txt", dir);
+	f = gf_load_fopen(path, GF_LOAD_CSV_MAX);
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(f);
 }
 
 void gf_report_usage(FILE *f)
@@ -184,7 +210,7 @@ void gf_report_usage(FILE *f)
 		   "  report.txt          one page: the verdict of the run and of each phase, the\n"
 		   "                      warnings that affect validity, key figures with units per\n"
 		   "                      phase, bottleneck hints, the files of the folder\n"
-		   "  report.html         the same page with tables and the plots inline (SVG): one\n"
+		   "  report.html         the same page with tables and the plots inline (PNG): one\n"
 		   "                      file to attach, readable on screen and printable\n"
 		   "and prints report.txt. Every run writes these too; rerun this after editing the\n"
 		   "gnuplot scripts (scripts/plot/, or GPUFEED_PLOT_DIR) or on another machine.\n\n"
@@ -202,7 +228,7 @@ int gf_cmd_report(int argc, char **argv, FILE *out, FILE *errf)
 	};
 	const char *dir = NULL;
 	bool quiet = false, seen_cmd = false;
-	char err[4600], path[4200];
+	char err[4600];
 	int opt, rc;
 
 	opterr = 0;
@@ -240,17 +266,7 @@ int gf_cmd_report(int argc, char **argv, FILE *out, FILE *errf)
 		return rc == -ENOENT || rc == -EINVAL || rc == -ENOTDIR || rc == -EACCES ? GF_EXIT_USAGE
 											  : GF_EXIT_FAILED;
 	}
-	if (!quiet) {
-		FILE *f;
-		snprintf(path, sizeof(path), "%s/report.txt", dir);
-		f = gf_load_fopen(path, GF_LOAD_CSV_MAX);
-		if (f) {
-			char buf[4096];
-			size_t n;
-			while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-				fwrite(buf, 1, n, out);
-			fclose(f);
-		}
-	}
+	if (!quiet)
+		gf_report_print(dir, out);
 	return GF_EXIT_OK;
 }

@@ -7,21 +7,22 @@
 #define GF_REPORT_H
 
 #include <stdbool.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-struct json_object;
+struct gf_doc;
 
 /* Render the plots (unless plots is false: an interrupted run has a second before it is
- * killed, and gnuplot takes longer) and write report.txt and report.html into dir. quiet:
+ * killed, and gnuplot takes longer; a simulation asked --no-plot) and write report.txt and report.html into dir. quiet:
  * no message on msgs (which may be NULL). Returns 0 or -errno with err filled. */
 int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t errlen);
 
 /* The text of report.txt for a parsed summary.json (plots_note: what plot.c said, may be
  * NULL). Returns 0 or -errno. Exposed for tests. */
-int gf_report_text(FILE *out, const char *dir, struct json_object *summary, const char *plots_note);
+int gf_report_text(FILE *out, const char *dir, struct gf_doc *summary, const char *plots_note);
 
+/* report.txt of dir onto out, as gpufeed report prints it. */
+void gf_report_print(const char *dir, FILE *out);
 /* gpufeed report RESULTS_DIR [--quiet]: returns an exit code (enum gf_exit). */
 int gf_cmd_report(int argc, char **argv, FILE *out, FILE *errf);
 void gf_report_usage(FILE *f);

@@ -1,8 +1,7 @@
-/* simulated: see simulated.h. */
+/* simulated (report): see simulated.h. */
 #include "report/simulated.h"
 
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,135 +11,60 @@
 
 #include "model/units.h"
 #include "report/html.h"
-#include "report/load.h"
 #include "report/plot.h"
-#include "report/summary.h"
-
-bool gf_simulated_is(struct json_object *s)
-{
-	const char *schema = gf_json_str(s, "/schema", "");
-	size_t n = strlen(GF_SIMULATE_SCHEMA);
-
-	return !strncmp(schema, GF_SIMULATE_SCHEMA, n) && (!schema[n] || schema[n] == '.');
-}
-
-static struct json_object *get(struct json_object *o, const char *ptr)
-{
-	struct json_object *v = NULL;
-
-	return o && !json_pointer_get(o, ptr, &v) ? v : NULL;
-}
-
-/* Add o's member at ptr to to as key (a new reference), when o has it. */
-static void share(struct json_object *to, const char *key, struct json_object *o, const char *ptr)
-{
-	struct json_object *v = get(o, ptr);
-
-	if (v)
-		json_object_object_add(to, key, json_object_get(v));
-}
-
-static struct json_object *as_run(struct json_object *sim, struct json_object *pt)
-{
-	struct json_object *run = json_object_new_object(), *env = json_object_new_object();
-	struct json_object *tgt = json_object_new_object(), *plan = json_object_new_object();
-	const char *sys = gf_json_str(sim, "/system/name", "?");
-	double nodes = 0, compute = 0;
-	char buf[512];
-
-	gf_json_num(pt, "/nodes", &nodes);
-	json_object_object_add(run, "schema", json_object_new_string(GF_SUMMARY_SCHEMA));
-	share(run, "status", sim, "/status");
-	json_object_object_add(run, "command", json_object_new_string("simulate"));
-	snprintf(buf, sizeof(buf), "simulated on %s, %.0f nodes", sys, nodes);
-	json_object_object_add(run, "label", json_object_new_string(buf));
-	share(run, "workload_name", sim, "/workload_name");
-	share(run, "workload", sim, "/workload");
-	share(env, "ranks", pt, "/ranks");
-	share(env, "nodes", pt, "/nodes");
-	share(env, "accelerators", pt, "/accelerators");
-	json_object_object_add(run, "environment", env);
-	snprintf(buf, sizeof(buf), "simulate:%s", sys);
-	json_object_object_add(tgt, "uri", json_object_new_string(buf));
-	json_object_object_add(tgt, "engine", json_object_new_string("simulate"));
-	json_object_object_add(run, "target", tgt);
-	/* A simulated accelerator computes for the workload's compute time (AU needs one). */
-	gf_json_num(sim, "/workload/train/computation_time", &compute);
-	json_object_object_add(plan, "compute_s_per_step", json_object_new_double(compute > 0 ? compute : 1));
-	json_object_object_add(run, "plan", plan);
-	share(run, "checkpoint", pt, "/checkpoint");
-	share(run, "train", pt, "/train");
-	return run;
-}
-
-int gf_simulated_point(struct json_object *sim, long nodes, struct json_object **run, char *err, size_t errlen)
-{
-	struct json_object *pts = get(sim, "/points");
-	size_t n = pts && json_object_is_type(pts, json_type_array) ? json_object_array_length(pts) : 0;
-	size_t len = 0;
-
-	*run = NULL;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *pt = json_object_array_get_idx(pts, i);
-		double v = 0;
-		gf_json_num(pt, "/nodes", &v);
-		if ((nodes == 0 && n == 1) || (nodes > 0 && v == (double)nodes)) {
-			*run = as_run(sim, pt);
-			return 0;
-		}
-	}
-	len = (size_t)snprintf(err, errlen, "%s: ", nodes ? "no simulated point at that node count"
-						     : "a sweep of several node counts: name one as DIR:nodes=N");
-	for (size_t i = 0; i < n && len < errlen; i++) {
-		double v = 0;
-		gf_json_num(json_object_array_get_idx(pts, i), "/nodes", &v);
-		len += (size_t)snprintf(err + len, errlen - len, "%s%.0f", i ? ", " : "nodes ", v);
-	}
-	if (!n && len < errlen)
-		snprintf(err + len, errlen - len, "it holds no point");
-	return -ENOENT;
-}
+#include "results/doc.h"
 
 /* --- the table --- */
 
-static double num(struct json_object *o, const char *ptr)
+static double num(struct gf_doc *s, enum gf_fig f, size_t i)
 {
-	double v = NAN;
-
-	return gf_json_num(o, ptr, &v) ? v : NAN;
+	return gf_el_num(s, f, i, NAN);
 }
 
-static void header(FILE *o, struct json_object *s, struct json_object *p0)
+/* The node counts simulate left out, and why. */
+static void skipped(FILE *o, struct gf_doc *s)
+{
+	size_t n = gf_len(s, GF_F_SIM_SKIPPED);
+
+	if (!n)
+		return;
+	fprintf(o, "  skipped: ");
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%s%.0f", i ? ", " : "", gf_el_num(s, GF_F_SIM_SKIPPED_NODES, i, NAN));
+	fprintf(o, " node%s: %s\n", n == 1 ? "" : "s", gf_str(s, GF_F_SIM_SKIPPED_WHY, "?"));
+}
+
+static void header(FILE *o, struct gf_doc *s)
 {
 	char a[32], b[32];
-	double params = num(p0, "/checkpoint/parameters");
+	double params = num(s, GF_F_SIM_CKPT_PARAMETERS, 0);
 
-	fprintf(o, "gpufeed simulate: %s on %s\n", gf_json_str(s, "/workload_name", "?"),
-		gf_json_str(s, "/system/name", "?"));
-	gf_format_rate(num(s, "/system/servers/write_bandwidth_bytes_per_s"), a, sizeof(a));
-	gf_format_rate(num(s, "/system/servers/read_bandwidth_bytes_per_s"), b, sizeof(b));
-	fprintf(o, "  system: %.0f servers x %s write, %s read; %.0f ranks per node", num(s, "/system/servers/count"),
-		a, b, num(s, "/system/clients/ranks_per_node"));
-	if (num(s, "/system/clients/nic_bandwidth_bytes_per_s") > 0) {
-		gf_format_rate(num(s, "/system/clients/nic_bandwidth_bytes_per_s"), a, sizeof(a));
+	fprintf(o, "gpufeed simulate: %s on %s\n", gf_str(s, GF_F_WORKLOAD_NAME, "?"), gf_str(s, GF_F_SIM_SYSTEM_NAME, "?"));
+	gf_format_rate(gf_nan(s, GF_F_SIM_SERVER_WRITE_BPS), a, sizeof(a));
+	gf_format_rate(gf_nan(s, GF_F_SIM_SERVER_READ_BPS), b, sizeof(b));
+	fprintf(o, "  system: %.0f servers x %s write, %s read; %.0f ranks per node", gf_nan(s, GF_F_SIM_SERVERS), a, b,
+		gf_nan(s, GF_F_SIM_RPN));
+	if (gf_num(s, GF_F_SIM_NIC_BPS, 0) > 0) {
+		gf_format_rate(gf_num(s, GF_F_SIM_NIC_BPS, 0), a, sizeof(a));
 		fprintf(o, ", NIC %s", a);
 	}
 	fprintf(o, "\n");
-	if (get(p0, "/checkpoint")) {
-		gf_format_size((uint64_t)fmax(0, num(p0, "/checkpoint/unscaled_bytes")), a, sizeof(a));
+	if (gf_el_has(s, GF_F_SIM_CKPT, 0)) {
+		gf_format_size((uint64_t)fmax(0, num(s, GF_F_SIM_CKPT_UNSCALED, 0)), a, sizeof(a));
 		fprintf(o, "  checkpoint: %s", a);
+		/* "406 billion parameters": a count, never bytes. */
 		if (params > 0)
-			fprintf(o, ", %.*f B parameters, tensor %.0f x pipeline %.0f, ZeRO %.0f%s",
-				params >= 1e11 ? 0 : params >= 1e10 ? 1 : 2, params / 1e9, num(p0, "/checkpoint/tensor"),
-				num(p0, "/checkpoint/pipeline"), num(p0, "/checkpoint/zero_stage"),
-				gf_json_bool(s, "/data_parallel_follows_ranks", false)
-					? "; data parallel = ranks / (tensor x pipeline)" : "");
+			fprintf(o, ", %s parameters, tensor %.0f x pipeline %.0f, ZeRO %.0f%s",
+				gf_format_count(params, b, sizeof(b)), num(s, GF_F_SIM_CKPT_TENSOR, 0),
+				num(s, GF_F_SIM_CKPT_PIPELINE, 0), num(s, GF_F_SIM_CKPT_ZERO, 0),
+				gf_bool(s, GF_F_SIM_DP_FOLLOWS, false) ? "; data parallel = ranks / (tensor x pipeline)" : "");
 		fprintf(o, "\n");
 	}
-	if (get(p0, "/train")) {
-		gf_format_rate(num(p0, "/train/demand_read_bytes_per_s_per_accelerator"), a, sizeof(a));
+	if (gf_el_has(s, GF_F_SIM_TRAIN, 0)) {
+		gf_format_rate(num(s, GF_F_SIM_TRAIN_DEMAND_EACH, 0), a, sizeof(a));
 		fprintf(o, "  training reads: %s per accelerator\n", a);
 	}
+	skipped(o, s);
 }
 
 /* Fewer counted steps than this an accelerator and a run's AU says more about what its
@@ -149,69 +73,64 @@ static void header(FILE *o, struct json_object *s, struct json_object *p0)
 
 /* The AU cell's mark: '*' the steady state standing in for a run that counts no step,
  * '~' a run that counts too few; ' ' otherwise. */
-static char au_mark(struct json_object *p)
+static char au_mark(struct gf_doc *s, size_t i)
 {
-	if (strcmp(gf_json_str(p, "/train/au_from", "finite_run"), "steady_state") == 0)
+	if (strcmp(gf_el_str(s, GF_F_SIM_TRAIN_AU_FROM, i, "finite_run"), "steady_state") == 0)
 		return '*';
-	return num(p, "/train/counted_steps_per_accelerator") < FEW_COUNTED_STEPS ? '~' : ' ';
+	return num(s, GF_F_SIM_TRAIN_COUNTED, i) < FEW_COUNTED_STEPS ? '~' : ' ';
 }
 
-static void row(FILE *o, struct json_object *p, bool ckpt, bool reads)
+static void row(FILE *o, struct gf_doc *s, size_t i, bool ckpt, bool reads)
 {
 	char t1[32], t2[32], t3[32], t4[32], r1[32], span[72];
 
-	fprintf(o, "  %6.0f %7.0f", num(p, "/nodes"), num(p, "/ranks"));
+	fprintf(o, "  %6.0f %7.0f", num(s, GF_F_SIM_NODES, i), num(s, GF_F_SIM_RANKS, i));
 	if (ckpt) {
-		gf_format_time(num(p, "/checkpoint/write_burst_s"), t1, sizeof(t1));
-		gf_format_rate(num(p, "/checkpoint/write_bytes_per_s"), r1, sizeof(r1));
-		gf_format_time(num(p, "/checkpoint/per_rank_write_s/min"), t2, sizeof(t2));
-		gf_format_time(num(p, "/checkpoint/per_rank_write_s/max"), t3, sizeof(t3));
-		gf_format_time(num(p, "/checkpoint/restore_burst_s"), t4, sizeof(t4));
+		gf_format_time(num(s, GF_F_SIM_CKPT_WRITE_S, i), t1, sizeof(t1));
+		gf_format_rate(num(s, GF_F_SIM_CKPT_WRITE_BPS, i), r1, sizeof(r1));
+		gf_format_time(num(s, GF_F_SIM_CKPT_RANK_MIN_S, i), t2, sizeof(t2));
+		gf_format_time(num(s, GF_F_SIM_CKPT_RANK_MAX_S, i), t3, sizeof(t3));
+		gf_format_time(num(s, GF_F_SIM_CKPT_RESTORE_S, i), t4, sizeof(t4));
 		snprintf(span, sizeof(span), "%s..%s", t2, t3);
 		fprintf(o, " %10s %10s %21s %10s", t1, r1, span, t4);
 	}
 	if (reads) {
-		gf_format_rate(num(p, "/train/read_bytes_per_s"), r1, sizeof(r1));
-		fprintf(o, " %5.1f%c %10s", num(p, "/train/au_percent/mean"), au_mark(p), r1);
+		gf_format_rate(num(s, GF_F_SIM_TRAIN_READ_BPS, i), r1, sizeof(r1));
+		fprintf(o, " %5.1f%c %10s", num(s, GF_F_SIM_TRAIN_AU, i), au_mark(s, i), r1);
 	}
 	if (ckpt && reads) {
-		gf_format_time(num(p, "/async/burst_s"), t1, sizeof(t1));
-		fprintf(o, " %10s %8.1f %8.1f / %-8.1f", t1, num(p, "/async/au_during_percent"),
-			num(p, "/failures/sync/goodput_percent"), num(p, "/failures/async/goodput_percent"));
-		fprintf(o, "  %s / %s\n", gf_json_str(p, "/checkpoint/write_limit", "?"),
-			gf_json_str(p, "/train/limit", "?"));
+		gf_format_time(num(s, GF_F_SIM_ASYNC_BURST_S, i), t1, sizeof(t1));
+		fprintf(o, " %10s %8.1f %8.1f / %-8.1f", t1, num(s, GF_F_SIM_ASYNC_AU_DURING, i),
+			num(s, GF_F_SIM_GOODPUT_SYNC, i), num(s, GF_F_SIM_GOODPUT_ASYNC, i));
+		fprintf(o, "  %s / %s\n", gf_el_str(s, GF_F_SIM_CKPT_WRITE_LIMIT, i, "?"),
+			gf_el_str(s, GF_F_SIM_TRAIN_LIMIT, i, "?"));
 		return;
 	}
 	if (ckpt)
-		fprintf(o, " %8.1f  ", num(p, "/failures/sync/goodput_percent"));
+		fprintf(o, " %8.1f  ", num(s, GF_F_SIM_GOODPUT_SYNC, i));
 	else
 		fprintf(o, " %8s  ", "-"); /* no checkpoints: nothing to lose to failures */
-	fprintf(o, "  %s\n", gf_json_str(p, ckpt ? "/checkpoint/write_limit" : "/train/limit", "?"));
+	fprintf(o, "  %s\n", gf_el_str(s, ckpt ? GF_F_SIM_CKPT_WRITE_LIMIT : GF_F_SIM_TRAIN_LIMIT, i, "?"));
 }
 
 /* Under the table, what a marked AU cell stands for: one line for the points whose AU is
  * the steady state's, one for each that counts too few steps. */
-static void au_notes(FILE *o, struct json_object *pts, size_t n)
+static void au_notes(FILE *o, struct gf_doc *s, size_t n)
 {
 	bool first = true;
 
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *p = json_object_array_get_idx(pts, i);
-		double nodes = num(p, "/nodes");
-
-		if (au_mark(p) == '~')
+		double nodes = num(s, GF_F_SIM_NODES, i);
+		if (au_mark(s, i) == '~')
 			fprintf(o, "  ~ %.0f node%s: AU from %.0f counted steps an accelerator, what a run this short "
 				   "reports: mostly the batches its prefetch read before the first counted step; the "
 				   "steady state's is %.1f%%\n",
-				nodes, nodes == 1 ? "" : "s", num(p, "/train/counted_steps_per_accelerator"),
-				num(p, "/train/steady_au_percent/mean"));
+				nodes, nodes == 1 ? "" : "s", num(s, GF_F_SIM_TRAIN_COUNTED, i), num(s, GF_F_SIM_TRAIN_STEADY_AU, i));
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *p = json_object_array_get_idx(pts, i);
-
-		if (au_mark(p) != '*')
+		if (au_mark(s, i) != '*')
 			continue;
-		fprintf(o, "%s%.0f", first ? "  * nodes " : ", ", num(p, "/nodes"));
+		fprintf(o, "%s%.0f", first ? "  * nodes " : ", ", num(s, GF_F_SIM_NODES, i));
 		first = false;
 	}
 	if (!first)
@@ -220,20 +139,18 @@ static void au_notes(FILE *o, struct json_object *pts, size_t n)
 			   "the steady state's, delivered / demand, stands in\n");
 }
 
-int gf_simulated_text(FILE *o, struct json_object *s)
+int gf_simulated_text(FILE *o, struct gf_doc *s)
 {
-	struct json_object *pts = get(s, "/points"), *p0;
-	size_t n = pts && json_object_is_type(pts, json_type_array) ? json_object_array_length(pts) : 0;
+	size_t n = gf_len(s, GF_F_SIM_POINTS);
 	bool ckpt, reads;
 
 	if (!n) {
 		fprintf(o, "gpufeed simulate: no point simulated\n");
 		return ferror(o) ? -EIO : 0;
 	}
-	p0 = json_object_array_get_idx(pts, 0);
-	ckpt = get(p0, "/checkpoint") != NULL;
-	reads = get(p0, "/train") != NULL;
-	header(o, s, p0);
+	ckpt = gf_el_has(s, GF_F_SIM_CKPT, 0);
+	reads = gf_el_has(s, GF_F_SIM_TRAIN, 0);
+	header(o, s);
 	fprintf(o, "\n  %6s %7s", "nodes", "ranks");
 	if (ckpt)
 		fprintf(o, " %10s %10s %21s %10s", "write", "write BW", "ranks (min..max)", "restore");
@@ -244,30 +161,30 @@ int gf_simulated_text(FILE *o, struct json_object *s)
 	fprintf(o, " %8s%s  %s\n", "goodput", reads && ckpt ? " %sync/async" : " %",
 		reads && ckpt ? "bottleneck write / reads" : "bottleneck");
 	for (size_t i = 0; i < n; i++)
-		row(o, json_object_array_get_idx(pts, i), ckpt, reads);
+		row(o, s, i, ckpt, reads);
 	if (reads)
-		au_notes(o, pts, n);
+		au_notes(o, s, n);
 	return ferror(o) ? -EIO : 0;
 }
 
 /* --- gpufeed report on a simulate folder --- */
 
-void gf_simulated_plot_what(struct json_object *s, char *buf, size_t len)
+void gf_simulated_plot_what(struct gf_doc *s, char *buf, size_t len)
 {
-	struct json_object *pts = get(s, "/points"), *p0 = get(s, "/points/0");
-	size_t n = pts && json_object_is_type(pts, json_type_array) ? json_object_array_length(pts) : 0;
-	bool ckpt = get(p0, "/checkpoint") != NULL, reads = get(p0, "/train") != NULL, standin = false;
+	size_t n = gf_len(s, GF_F_SIM_POINTS);
+	bool ckpt = gf_el_has(s, GF_F_SIM_CKPT, 0), reads = gf_el_has(s, GF_F_SIM_TRAIN, 0), standin = false;
 
 	for (size_t i = 0; reads && i < n; i++)
-		standin |= au_mark(json_object_array_get_idx(pts, i)) == '*';
+		standin |= au_mark(s, i) == '*';
 	snprintf(buf, len, "%s%s", ckpt && reads ? "checkpoint train" : ckpt ? "checkpoint" : "train",
 		 standin ? " standin" : "");
 }
 
-/* plots/simulate.png and .svg from sweep.csv; a note in *note when there is none. */
-static void plot(const char *dir, struct json_object *s, char *note, size_t len)
+/* plots/simulate.png and .svg from sweep.csv. Returns whether it drew them; a note in
+ * *note when it did not. */
+static bool plot(const char *dir, struct gf_doc *s, char *note, size_t len)
 {
-	char sdir[1024], data[4200], out[4200], log[4200], title[512], what[64];
+	char sdir[1024], data[4200], out[4200], log[4200], png[4300], title[512], what[64];
 	struct gf_plot_args a = { .data = data, .out = out, .title = title, .formats = "png svg",
 				  .extra = { what, NULL } };
 	struct stat st;
@@ -278,17 +195,17 @@ static void plot(const char *dir, struct json_object *s, char *note, size_t len)
 	snprintf(out, sizeof(out), "%s/plots", dir);
 	if (mkdir(out, 0755) && errno != EEXIST) {
 		snprintf(note, len, "no plot: cannot make %s: %s", out, strerror(errno));
-		return;
+		return false;
 	}
 	if (gf_plot_dir(sdir, sizeof(sdir))) {
 		snprintf(note, len, "no plot: %s", sdir);
-		return;
+		return false;
 	}
 	snprintf(data, sizeof(data), "%s/sweep.csv", dir);
 	snprintf(out, sizeof(out), "%s/plots/simulate", dir);
 	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
-	snprintf(title, sizeof(title), "%s on %s", gf_json_str(s, "/workload_name", "?"),
-		 gf_json_str(s, "/system/name", "?"));
+	snprintf(png, sizeof(png), "%s.png", out);
+	snprintf(title, sizeof(title), "%s on %s", gf_str(s, GF_F_WORKLOAD_NAME, "?"), gf_str(s, GF_F_SIM_SYSTEM_NAME, "?"));
 	rc = gf_plot_gnuplot(sdir, "simulate.gp", NULL, &a, log);
 	if (rc == -ENOENT)
 		snprintf(note, len, "no plot: gnuplot is not installed (apt-get install gnuplot-nox)");
@@ -296,42 +213,28 @@ static void plot(const char *dir, struct json_object *s, char *note, size_t len)
 		snprintf(note, len, "no plot: gnuplot failed, see plots/gnuplot.log");
 	if (stat(log, &st) == 0 && st.st_size == 0)
 		unlink(log);
+	/* gnuplot exits 0 only when the script ran to its end, which wrote the PNG. */
+	return rc == 0 && access(png, R_OK) == 0;
 }
 
-/* The SVG inline, so the page stands alone; nothing when there is none. */
-static void inline_svg(FILE *o, const char *dir)
+static int write_html(const char *path, const char *dir, struct gf_doc *s, const char *table,
+		      const char *note, bool drawn)
 {
-	char path[4200], buf[8192];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/plots/simulate.svg", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	fputs("<figure>", o);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, o);
-	fputs("</figure>\n", o);
-	fclose(f);
-}
-
-static int write_html(const char *path, const char *dir, struct json_object *s, const char *table,
-		      const char *note)
-{
+	char png[4200];
 	FILE *o = fopen(path, "w");
 
 	if (!o)
 		return -errno;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>gpufeed simulate: ", o);
-	gf_html_esc(o, gf_json_str(s, "/workload_name", "?"));
+	gf_html_esc(o, gf_str(s, GF_F_WORKLOAD_NAME, "?"));
 	fputs("</title><style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:0 auto;padding:1em}"
-	      "pre{overflow-x:auto;background:#f6f8fa;padding:.8em}svg{max-width:100%;height:auto}</style></head>"
+	      "pre{overflow-x:auto;background:#f6f8fa;padding:.8em}figure{margin:1em 0}figure img{display:block;"
+	      "box-sizing:border-box;width:100%;height:auto;border:1px solid #d0d7de}</style></head>"
 	      "<body>\n<h1>gpufeed simulate: ", o);
-	gf_html_esc(o, gf_json_str(s, "/workload_name", "?"));
+	gf_html_esc(o, gf_str(s, GF_F_WORKLOAD_NAME, "?"));
 	fputs(" on ", o);
-	gf_html_esc(o, gf_json_str(s, "/system/name", "?"));
+	gf_html_esc(o, gf_str(s, GF_F_SIM_SYSTEM_NAME, "?"));
 	fputs("</h1>\n<p>A prediction of the flow-level model, not a measurement (docs/simulate.md).</p>\n<pre>", o);
 	gf_html_esc(o, table);
 	fputs("</pre>\n", o);
@@ -340,19 +243,29 @@ static int write_html(const char *path, const char *dir, struct json_object *s, 
 		gf_html_esc(o, note);
 		fputs("</p>\n", o);
 	}
-	inline_svg(o, dir);
+	if (drawn) {
+		snprintf(png, sizeof(png), "%s/plots/simulate.png", dir);
+		fputs("<figure id=\"plot-simulate\">", o);
+		if (gf_html_png(o, png, "simulate plot"))
+			fputs("<p>plots/simulate.png could not be read.</p>", o);
+		fputs("</figure>\n", o);
+	}
 	fputs("</body></html>\n", o);
 	return fclose(o) ? -errno : 0;
 }
 
-int gf_simulated_report(const char *dir, struct json_object *s, FILE *msgs, char *err, size_t errlen)
+int gf_simulated_report(const char *dir, struct gf_doc *s, bool plots, FILE *msgs, char *err, size_t errlen)
 {
 	char path[4200], note[1200], *text = NULL;
 	size_t tlen = 0;
 	FILE *mem, *f;
+	bool drawn = false;
 	int rc;
 
-	plot(dir, s, note, sizeof(note));
+	if (plots)
+		drawn = plot(dir, s, note, sizeof(note));
+	else
+		snprintf(note, sizeof(note), "no plot: --no-plot was given; sweep.csv holds the data");
 	mem = open_memstream(&text, &tlen);
 	if (!mem) {
 		snprintf(err, errlen, "out of memory");
@@ -373,7 +286,7 @@ int gf_simulated_report(const char *dir, struct json_object *s, FILE *msgs, char
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/report.html", dir);
-	rc = write_html(path, dir, s, text, note);
+	rc = write_html(path, dir, s, text, note, drawn);
 	if (rc) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
 		goto out;

@@ -1,26 +1,22 @@
-/* sweep (report): what gpufeed sweep measured, written and read back: summary.json's
- * "sweep" section (gf_sweep_json, declared in summary.h so that summary.c stays small),
- * the terminal lines, the report's section (txt and html through page.c) and the plot's
- * data. The section and the plot read summary.json only, so `gpufeed report` redraws
+/* sweep (report): what gpufeed sweep measured, read back from summary.json's "sweep"
+ * (results/sweep.h writes it): the report's section (txt and html through page.c) and the
+ * plot's data. The section and the plot read summary.json only, so `gpufeed report` redraws
  * them from a finished folder. */
 #ifndef GF_REPORT_SWEEP_H
 #define GF_REPORT_SWEEP_H
 
 #include <stdio.h>
 
-#include "report/figures.h"
 #include "report/page.h"
 
-struct json_object;
+struct gf_doc;
 
-/* The answer and the points, a few lines for the terminal. */
-void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw);
 /* The report's "Sweep" section from summary.json's sweep: the answer, the ratio to the
  * ceiling's estimate, the search time, then one row per point. */
-void gf_sweep_section(struct gf_page_section *sec, struct json_object *s);
+void gf_sweep_section(struct gf_page_section *sec, struct gf_doc *s);
 /* plots/sweep.csv from summary.json's sweep.points, in the order measured: one row per
  * point (accelerators, value, AU mean/min/max, samples/s, passed). Returns the points
  * written, 0 when the summary has none, or -errno. */
-int gf_sweep_plot_data(struct json_object *s, const char *csv);
+int gf_sweep_plot_data(struct gf_doc *s, const char *csv);
 
 #endif

@@ -23,7 +23,7 @@
 #include "phase/fetch.h"
 #include "phase/progress.h"
 #include "phase/train.h"
-#include "report/summary.h"
+#include "results/summary.h"
 #include "run/diskstats.h"
 #include "run/guards.h"
 #include "run/resolved.h"

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/figures.h"
+#include "results/figures.h"
 
 /* One line of /proc/diskstats: the fields gpufeed uses (sectors are 512 bytes there
  * whatever the device's block size). */

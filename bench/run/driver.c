@@ -13,13 +13,14 @@
 #include <unistd.h>
 
 #include "io/beneath.h"
+#include "io/io.h"
 #include "io/ns.h"
 #include "model/restore.h"
 #include "mpi/world.h"
 #include "report/report.h"
-#include "report/results.h"
-#include "report/summary.h"
-#include "report/sweep.h"
+#include "results/folder.h"
+#include "results/summary.h"
+#include "results/sweep.h"
 #include "run/ctx.h"
 #include "run/env.h"
 #include "run/figures.h"
@@ -251,9 +252,16 @@ static void describe(struct gf_run_ctx *x)
 	s->nodes = world->nodes;
 	s->ranks_per_node = world->ranks_per_node;
 	snprintf(s->mpi_version, sizeof(s->mpi_version), "%s", world->mpi_version);
+	gf_env_launch(&s->launch, world->size);
 	gf_target_fs_type(x->target.root, s->fs_type, sizeof(s->fs_type));
 	s->client_cached = gf_target_client_cached(s->fs_type, gf_guard_direct_mode(x->w) == GF_DIRECT_ON,
 						   s->client_cache_reason, sizeof(s->client_cache_reason));
+	/* An engine that reads nothing can be served by no cache: never "from the page cache". */
+	if (x->target.ops && (x->target.ops->caps & GF_IO_CAP_NOIO)) {
+		s->client_cached = false;
+		snprintf(s->client_cache_reason, sizeof(s->client_cache_reason), "engine %s moves no bytes: "
+			 "nothing is read, so nothing comes from a cache", x->target.engine);
+	}
 	if (!x->root)
 		return;
 	if (!x->cli->quiet)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "mpi/world.h"
+#include "results/figures.h"
 
 double gf_env_node_memory(void)
 {
@@ -56,4 +57,33 @@ int gf_env_collect(const struct gf_world *world, struct gf_env *e)
 		return -ENOMEM;
 	gf_world_gather_hosts(world, e->hosts);
 	return 0;
+}
+
+static void copy_env(char *dst, size_t len, const char *name)
+{
+	const char *v = getenv(name);
+
+	snprintf(dst, len, "%s", v ? v : "");
+}
+
+void gf_env_launch(struct gf_fig_launch *l, int ranks)
+{
+	/* Open MPI 4's mpirun hands each rank its daemon's address; srun gives every task it
+	 * starts a step id. A rank that mpirun started inside a Slurm job (mpirun reaches the
+	 * other nodes through srun) may have both: mpirun it is. */
+	const char *who = "unknown";
+
+	if (getenv("OMPI_MCA_orte_hnp_uri"))
+		who = "mpirun";
+	else if (getenv("SLURM_STEP_ID"))
+		who = "srun";
+	else if (ranks == 1)
+		who = "none";
+	memset(l, 0, sizeof(*l));
+	snprintf(l->launcher, sizeof(l->launcher), "%s", who);
+	/* srun sets the tasks per node of its step; in a batch script's mpirun, rank 0 (on the
+	 * batch host) sees the job's. */
+	copy_env(l->slurm_job_id, sizeof(l->slurm_job_id), "SLURM_JOB_ID");
+	copy_env(l->slurm_nodelist, sizeof(l->slurm_nodelist), "SLURM_JOB_NODELIST");
+	copy_env(l->slurm_tasks_per_node, sizeof(l->slurm_tasks_per_node), "SLURM_TASKS_PER_NODE");
 }

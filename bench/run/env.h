@@ -1,6 +1,6 @@
 /* env: the figures of the environment a run records in summary.json: when it started,
  * the hosts of the ranks, the kernel, the CPUs a rank may use, the memory of a node, the
- * MPI library. */
+ * MPI library, the launcher and the Slurm job. */
 #ifndef GF_ENV_H
 #define GF_ENV_H
 
@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct gf_world;
+struct gf_fig_launch;
 
 struct gf_env {
 	char started_utc[32];
@@ -24,5 +25,9 @@ double gf_env_node_memory(void);
 /* A collective: every rank calls it, rank 0 gets the hosts and the fewest CPUs. Returns
  * 0 or -ENOMEM (rank 0's hosts; the rest is filled anyway). */
 int gf_env_collect(const struct gf_world *world, struct gf_env *e);
+
+/* What started this process (mpirun, srun, nothing) and the Slurm job it runs in, from
+ * its environment; ranks is the world's size. No MPI: rank 0 calls it for the summary. */
+void gf_env_launch(struct gf_fig_launch *l, int ranks);
 
 #endif

@@ -6,7 +6,7 @@
 
 #include "phase/ckpt.h"
 #include "phase/dio.h"
-#include "report/figures.h"
+#include "results/figures.h"
 #include "run/target.h"
 
 void gf_figures_target(struct gf_fig_target *f, const struct gf_target *t);

@@ -51,6 +51,14 @@ static int dlio_refuses(const struct gf_workload *w, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether the command writes checkpoints during training: datagen, ceiling and sweep
+ * (whose points drop the checkpoints) train with none, whatever the workflow says. */
+static bool ckpt_in_training(const struct gf_cli *c, const struct gf_workload *w)
+{
+	return w->workflow.checkpoint && w->workflow.train && c->cmd != GF_CMD_DATAGEN &&
+	       c->cmd != GF_CMD_CEILING && c->cmd != GF_CMD_SWEEP;
+}
+
 int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 		      const struct gf_world *world, char *err, size_t errlen)
 {
@@ -58,8 +66,7 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 
 	/* A burst inside training is a collective on the accelerator's thread: every rank must
 	 * reach the same step, which a duration limit or several accelerators per rank break. */
-	if (w->workflow.checkpoint && w->workflow.train &&
-	    (w->accelerator.per_rank != 1 || w->run.duration > 0)) {
+	if (ckpt_in_training(c, w) && (w->accelerator.per_rank != 1 || w->run.duration > 0)) {
 		snprintf(err, errlen, "%s: checkpoints during training need accelerator.per_rank = 1 and "
 			 "no run.duration (every rank must reach the same step)", src);
 		return -EINVAL;
@@ -89,7 +96,7 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 			return -EINVAL;
 		}
 	}
-	if (w->workflow.checkpoint && w->workflow.train && c->duration_s > 0) {
+	if (ckpt_in_training(c, w) && c->duration_s > 0) {
 		snprintf(err, errlen, "--duration cannot be combined with checkpoints during training "
 			 "(every rank must reach the same step)");
 		return -EINVAL;
@@ -99,16 +106,6 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 	if (w->workflow.evaluation) {
 		snprintf(err, errlen, "%s: workflow.evaluation is true, but this version of gpufeed "
 			 "does not emulate evaluation yet; set workflow.evaluation=false", src);
-		return -EINVAL;
-	}
-	if (w->accelerator.step_barrier && w->accelerator.per_rank != 1) {
-		snprintf(err, errlen, "%s: accelerator.step_barrier needs accelerator.per_rank = 1 "
-			 "(the barrier is per rank)", src);
-		return -EINVAL;
-	}
-	if (w->accelerator.step_barrier && w->run.duration > 0) {
-		snprintf(err, errlen, "%s: accelerator.step_barrier cannot be combined with a duration "
-			 "limit (ranks would stop at different steps)", src);
 		return -EINVAL;
 	}
 	return 0;

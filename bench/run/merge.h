@@ -10,7 +10,7 @@
 #include "phase/ceiling.h"
 #include "phase/datagen.h"
 #include "phase/train.h"
-#include "report/summary.h"
+#include "results/summary.h"
 #include "stats/hist.h"
 
 /* async: checkpoint.mode async (its figures are merged too). Returns 0 or -ENOMEM (on

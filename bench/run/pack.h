@@ -17,7 +17,7 @@
 #include "phase/ceiling.h"
 #include "phase/datagen.h"
 #include "phase/train.h"
-#include "report/summary.h"
+#include "results/summary.h"
 #include "stats/hist.h"
 #include "stats/moments.h"
 

@@ -4,6 +4,7 @@
 #include "run/ctx.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -159,7 +160,8 @@ static int ceiling_prepare(struct gf_run_ctx *x)
 
 	if (!rc && x->root && !x->cli->quiet)
 		fprintf(stderr, "ceiling: the training reads without compute, %s\n",
-			ceiling_duration(x) > 0 ? "until the duration is up" : "over the whole schedule");
+			ceiling_duration(x) > 0 ? "over the dataset as many times as it takes until the duration is up"
+			: "over the whole schedule once");
 	return rc;
 }
 
@@ -176,8 +178,9 @@ static int ceiling_run(struct gf_run_ctx *x)
 	};
 
 	x->s.ceiling_t0_unix_s = gf_figures_unix_now();
-	/* Without a duration it reads the whole schedule once. */
-	gf_progress_phase(x->prog, "ceiling", GF_PROGRESS_READ,
+	/* Without a duration it reads the whole schedule once; with one, it reads until the
+	 * time is up, and its bytes say nothing of how far it is. */
+	gf_progress_phase(x->prog, "ceiling", GF_PROGRESS_READ, cfg.duration_s > 0 ? 0 :
 			  x->plan.bytes_per_step * (double)x->plan.total_steps * x->plan.accels, cfg.duration_s);
 	return gf_ceiling_run(&cfg, &x->cr, x->msg, sizeof(x->msg));
 }
@@ -215,11 +218,6 @@ static int train_prepare(struct gf_run_ctx *x)
 	x->ckpt_phase.bytes_per_checkpoint = gf_model_written_bytes(x->w, &x->model, x->world->size);
 	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder, 1,
 				    x->ckpt_phase.bytes_per_checkpoint, x->msg, sizeof(x->msg));
-}
-
-static void step_barrier(void)
-{
-	gf_world_barrier();
 }
 
 /* Deletes of checkpoints that failed (every rank knows the totals): never silent. The run
@@ -285,7 +283,8 @@ static int train_run(struct gf_run_ctx *x)
 		.t0_ns = x->t0_ns,
 		.duration_s = x->cli->duration_s > 0 ? x->cli->duration_s : w->run.duration,
 		.stop = x->stop,
-		.step_barrier = w->accelerator.step_barrier ? step_barrier : NULL,
+		.sync = w->accelerator.step_barrier,
+		.step_barrier = w->accelerator.step_barrier ? gf_world_any : NULL,
 		.checkpoint = w->workflow.checkpoint ? train_checkpoint : NULL,
 		.checkpoint_arg = &tc,
 		.checkpoint_errmsg = tc.err,
@@ -295,9 +294,14 @@ static int train_run(struct gf_run_ctx *x)
 	int rc;
 
 	x->ck.origin_ns = x->t0_ns;
+	x->ck.progress = x->prog;
 	x->s.train_t0_unix_s = gf_figures_unix_now();
 	gf_progress_phase(x->prog, "train", GF_PROGRESS_STEPS, (double)x->plan.total_steps * x->plan.accels,
 			  cfg.duration_s);
+	if (w->workflow.checkpoint)
+		gf_progress_ckpts(x->prog, cfg.checkpoint_async ? GF_PROGRESS_CK_ASYNC : GF_PROGRESS_CK_HALT,
+				  (unsigned)gf_plan_checkpoints(w, &x->plan), 0, 0,
+				  (double)x->ckpt_phase.bytes_per_checkpoint);
 	rc = gf_train_run(&cfg, &x->tr, x->msg, sizeof(x->msg));
 	/* The last checkpoint goes too unless kept: a collective, made by every rank. A burst
 	 * a signal cut short left tc.count 0 and its removal to the driver. */
@@ -350,16 +354,18 @@ static int ckpt_prepare(struct gf_run_ctx *x)
 static int ckpt_run(struct gf_run_ctx *x)
 {
 	const struct gf_workload *w = x->w;
-	double between = w->checkpoint.time_between_checkpoints > 0 ? w->checkpoint.time_between_checkpoints : 0;
+	/* DLIO sleeps the key through utility.sleep, which takes abs() (utility.py:389) before
+	 * every checkpoint-only write and read (main.py:281, :300): the default -1 waits 1 s. */
+	double between = fabs(w->checkpoint.time_between_checkpoints);
+	double bytes = (double)gf_model_written_bytes(w, &x->model, x->world->size);
+	unsigned nw = ckpt_count(w->checkpoint.num_checkpoints_write), nr = ckpt_count(w->checkpoint.num_checkpoints_read);
 	int rc;
 
-	gf_progress_phase(x->prog, "checkpoint", GF_PROGRESS_MOVED,
-			  (double)gf_model_written_bytes(w, &x->model, x->world->size) * (ckpt_count(w->checkpoint.num_checkpoints_write) +
-			  ckpt_count(w->checkpoint.num_checkpoints_read)), 0);
+	gf_progress_phase(x->prog, "checkpoint", GF_PROGRESS_MOVED, bytes * (nw + nr), 0);
+	gf_progress_ckpts(x->prog, GF_PROGRESS_CK_ONLY, nw, nr, between, bytes);
 	x->ck.origin_ns = x->t0_ns;
-	rc = gf_ckpt_run(&x->ck, ckpt_count(w->checkpoint.num_checkpoints_write),
-			 ckpt_count(w->checkpoint.num_checkpoints_read), between, x->stop, &x->ckpt_phase,
-			 x->msg, sizeof(x->msg));
+	x->ck.progress = x->prog;
+	rc = gf_ckpt_run(&x->ck, nw, nr, between, x->stop, &x->ckpt_phase, x->msg, sizeof(x->msg));
 	/* Stopped by a signal (every rank agreed inside): the run ends "interrupted". */
 	if (rc == -EINTR)
 		return 0;

@@ -4,6 +4,7 @@
 #include "run/run.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -191,8 +192,7 @@ static int plan_checkpoint(const struct gf_workload *w, const struct gf_plan *p,
 		fprintf(out, "schedule      %lld write(s) then %lld read(s), each after %g s of compute (DLIO's "
 			"checkpoint-only loop)\n", (long long)(w->checkpoint.num_checkpoints_write > 0 ?
 			w->checkpoint.num_checkpoints_write : 0), (long long)(w->checkpoint.num_checkpoints_read > 0 ?
-			w->checkpoint.num_checkpoints_read : 0), w->checkpoint.time_between_checkpoints > 0 ?
-			w->checkpoint.time_between_checkpoints : 0);
+			w->checkpoint.num_checkpoints_read : 0), fabs(w->checkpoint.time_between_checkpoints));
 	}
 	return 0;
 }

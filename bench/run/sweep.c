@@ -22,7 +22,7 @@
 #include "model/units.h"
 #include "model/yaml.h"
 #include "mpi/world.h"
-#include "report/summary.h"
+#include "results/summary.h"
 #include "run/ctx.h"
 #include "run/figures.h"
 #include "run/iohook.h"
@@ -188,11 +188,6 @@ int gf_sweep_prepare(struct gf_run_ctx *x)
 	return 0;
 }
 
-static void step_barrier(void)
-{
-	gf_world_barrier();
-}
-
 /* AU of each full interval of the merged series, all accelerators: the steadiness test's
  * input. Returns the number of intervals in au (at most max), the partial last one left out. */
 static size_t interval_au(const struct gf_run_summary *s, double *au, size_t max)
@@ -329,7 +324,8 @@ static int measure(struct gf_run_ctx *x, unsigned n, const char *value, double s
 	cfg = (struct gf_train_cfg){
 		.w = &sw->pw, .plan = &sw->plan, .read = &sw->read, .rank = x->world->rank,
 		.duration_s = secs, .stop = x->stop, .progress = x->prog,
-		.step_barrier = sw->pw.accelerator.step_barrier ? step_barrier : NULL,
+		.sync = sw->pw.accelerator.step_barrier,
+		.step_barrier = sw->pw.accelerator.step_barrier ? gf_world_any : NULL,
 	};
 	split_words(&sw->plan, split, sizeof(split));
 	if (value)

@@ -10,11 +10,12 @@
 #include <time.h>
 
 #include "exit.h"
+#include "model/plan.h"
 #include "model/units.h"
-#include "report/load.h"
-#include "report/results.h"
+#include "results/doc.h"
+#include "results/load.h"
+#include "results/folder.h"
 #include "sim/cluster.h"
-#include "sim/out.h"
 #include "sim/placement.h"
 
 #define GRID_LO 5.0   /* log10 of the smallest bandwidth tried, 100 kB/s */
@@ -49,42 +50,22 @@ static double *param_field(struct gf_system *s, int p)
 	}
 }
 
-/* A number at a dotted path of j ("checkpoint.write_burst_s"); 0 when absent. */
-static double num(struct json_object *j, const char *path)
+/* A figure of a measured run's summary; 0 when absent (the loader checked its range). */
+static double num(struct gf_doc *d, enum gf_fig f)
 {
-	char part[64];
-
-	while (*path && j) {
-		size_t n = strcspn(path, ".");
-		snprintf(part, sizeof(part), "%.*s", (int)n, path);
-		if (!json_object_object_get_ex(j, part, &j))
-			return 0;
-		path += n + (path[n] == '.');
-	}
-	return j && (json_object_is_type(j, json_type_double) || json_object_is_type(j, json_type_int))
-		       ? json_object_get_double(j) : 0;
-}
-
-static const char *str(struct json_object *j, const char *section, const char *key)
-{
-	struct json_object *s, *v;
-
-	if (!json_object_object_get_ex(j, section, &s) || !json_object_object_get_ex(s, key, &v))
-		return "";
-	return json_object_get_string(v);
+	return gf_num(d, f, 0);
 }
 
 /* The training run's shape (loader.h) and its AU; none when a figure is missing or out
  * of range (the AU is then not compared). */
-static void load_loader(struct json_object *j, struct gf_calib_run *r)
+static void load_loader(struct gf_doc *j, struct gf_calib_run *r)
 {
 	struct gf_sim_loader *l = &r->loader;
-	double steps = num(j, "plan.steps_per_epoch"), total = num(j, "plan.steps");
-	double batch = num(j, "workload.reader.batch_size"), samples = num(j, "plan.samples");
-	double per_rank = num(j, "workload.accelerator.per_rank"), threads = num(j, "workload.reader.read_threads");
-	double prefetch = num(j, "workload.reader.prefetch_size"), au = num(j, "train.au_percent.mean");
-	double xs = num(j, "workload.output.metric.exclude_start_steps");
-	double xe = num(j, "workload.output.metric.exclude_end_steps");
+	double steps = num(j, GF_F_PLAN_STEPS_PER_EPOCH), total = num(j, GF_F_PLAN_STEPS);
+	double batch = num(j, GF_F_W_BATCH), samples = num(j, GF_F_PLAN_SAMPLES);
+	double per_rank = num(j, GF_F_W_PER_RANK), threads = num(j, GF_F_W_READ_THREADS);
+	double prefetch = num(j, GF_F_W_PREFETCH), au = num(j, GF_F_TRAIN_AU_MEAN);
+	double xs = num(j, GF_F_W_EXCLUDE_START), xe = num(j, GF_F_W_EXCLUDE_END);
 
 	memset(l, 0, sizeof(*l));
 	if (!(steps >= 1 && steps <= 1e9 && total >= steps && total <= 1e12 && batch >= 1 && batch <= 1e9 &&
@@ -95,98 +76,97 @@ static void load_loader(struct json_object *j, struct gf_calib_run *r)
 	l->epochs = (uint64_t)(total / steps);
 	l->accels = per_rank >= 1 ? (unsigned)per_rank : 1;
 	l->threads = (unsigned)threads;
-	l->prefetch = (uint64_t)prefetch;
+	l->prefetch = gf_plan_in_flight(GF_LOADER_WORKER, (uint64_t)threads, (uint64_t)prefetch);
 	l->exclude_start = (uint64_t)xs;
 	l->exclude_end = (uint64_t)xe;
-	l->compute_s = num(j, "plan.compute_s_per_step");
-	l->batch_bytes = batch * num(j, "plan.dataset_bytes") / samples;
+	l->compute_s = num(j, GF_F_PLAN_COMPUTE_S);
+	l->batch_bytes = batch * num(j, GF_F_PLAN_DATASET_BYTES) / samples;
 	if (r->measured[GF_CAL_TRAIN_READ] > 0 && au > 0)
 		r->measured[GF_CAL_TRAIN_AU] = au;
 }
 
-static void load_reads(struct json_object *j, struct gf_calib_run *r)
+static void load_reads(struct gf_doc *j, struct gf_calib_run *r)
 {
-	double samples = num(j, "plan.samples"), per_rank = num(j, "workload.accelerator.per_rank");
-	double mean = samples > 0 ? num(j, "plan.dataset_bytes") / samples : 0;
-	double chunk = num(j, "plan.request_max_bytes"), threads = num(j, "workload.reader.read_threads");
-	double qd = num(j, "workload.target.queue_depth");
+	double samples = num(j, GF_F_PLAN_SAMPLES), per_rank = num(j, GF_F_W_PER_RANK);
+	double mean = samples > 0 ? num(j, GF_F_PLAN_DATASET_BYTES) / samples : 0;
+	double chunk = num(j, GF_F_PLAN_REQUEST_MAX), threads = num(j, GF_F_W_READ_THREADS);
+	double qd = num(j, GF_F_W_QUEUE_DEPTH);
 
-	r->measured[GF_CAL_CEILING] = num(j, "ceiling.read_bytes_per_s");
-	r->demand_per_rank = num(j, "train.demand_read_bytes_per_s_per_accelerator") * (per_rank > 0 ? per_rank : 1);
-	/* What the storage delivered at the run's demand (see calibrate.h: not the AU). */
+	r->measured[GF_CAL_CEILING] = num(j, GF_F_CEILING_READ_BPS);
+	r->demand_per_rank = num(j, GF_F_TRAIN_DEMAND_BPS_EACH) * (per_rank > 0 ? per_rank : 1);
+	/* What the storage delivered at the run's demand (see calibrate.h: not the AU), over
+	 * the finite run's whole length, as sim/loader.c predicts it. */
 	if (r->demand_per_rank > 0)
-		r->measured[GF_CAL_TRAIN_READ] = num(j, "train.read_bytes_per_s");
+		r->measured[GF_CAL_TRAIN_READ] = num(j, GF_F_TRAIN_READ_BPS_WALL);
 	/* As point.c shapes the reads: one sample in flight per reader, in chunks. */
 	r->read_request_bytes = fmax(1.0, chunk > 0 && chunk < mean ? chunk : mean);
 	r->read_depth = fmax(1.0, (threads > 0 ? threads : 1) *
 				       fmin(ceil(mean / r->read_request_bytes), qd > 0 ? qd : 1));
-	r->sample_bytes = !strcmp(str(j, "plan", "layout"), "file_per_sample") ? fmax(1.0, mean) : 0;
+	r->sample_bytes = !strcmp(gf_str(j, GF_F_PLAN_LAYOUT, ""), "file_per_sample") ? fmax(1.0, mean) : 0;
 	load_loader(j, r);
+}
+
+/* checkpoint.recovery_rank_shift: false (a boolean or the word) restores every rank's
+ * own shard; restore_shift, how far. */
+static void load_shift(struct gf_doc *j, struct gf_calib_run *r)
+{
+	struct json_object *v = gf_obj(j, GF_F_W_CKPT_SHIFT);
+	double sh = num(j, GF_F_W_CKPT_RESTORE_SHIFT);
+
+	r->restore_shifts = true;
+	if (v)
+		r->restore_shifts = json_object_is_type(v, json_type_boolean) ? json_object_get_boolean(v)
+				    : !json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), "false");
+	r->restore_shift = sh > 0 && sh <= 1e9 ? (int64_t)sh : 0;
 }
 
 int gf_calib_load(const char *dir, struct gf_calib_run *r, char *err, size_t errlen)
 {
-	char path[1200];
-	struct json_object *j, *bursts, *b0;
-	const char *schema;
+	struct gf_doc *j;
+	double ranks, nodes, rpn, m;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	/* report's bounded loader: a summary.json that is a link to /dev/zero, a FIFO or a
-	 * copied disk image is refused with a message, never read without end. */
+	/* The bounded, typed loader: a summary.json that is a link to /dev/zero, a FIFO, a
+	 * copied disk image, or one with numbers no run writes is refused with a message. */
 	rc = gf_load_any(dir, &j, err, errlen);
 	if (rc)
 		return rc;
-	schema = json_object_object_get_ex(j, "schema", &b0) ? json_object_get_string(b0) : "";
-	if (strncmp(schema, "gpufeed.summary/", 16)) {
-		snprintf(err, errlen, "%s: schema '%s' is not a measured run's (gpufeed.summary/1)", path, schema);
-		json_object_put(j);
+	if (j->simulate) {
+		snprintf(err, errlen, "%s: a simulation's folder, not a measured run's (%s)", j->name, GF_SUMMARY_SCHEMA);
+		gf_doc_free(j);
 		return -EINVAL;
 	}
-	{
-		/* Checked before the casts: a double out of range does not fit an unsigned. */
-		double ranks = num(j, "environment.ranks"), nodes = num(j, "environment.nodes");
-		double rpn = num(j, "environment.ranks_per_node");
-		bool fits = ranks >= 1 && ranks <= 1e8 && nodes >= 1 && nodes <= ranks && rpn >= 1 && rpn <= ranks;
-		r->ranks = fits ? (unsigned)ranks : 0;
-		r->nodes = fits ? (unsigned)nodes : 0;
-		r->rpn = fits ? (unsigned)rpn : 0;
+	/* Checked before the casts: a double out of range does not fit an unsigned. */
+	ranks = num(j, GF_F_ENV_RANKS);
+	nodes = num(j, GF_F_ENV_NODES);
+	rpn = num(j, GF_F_ENV_RANKS_PER_NODE);
+	if (ranks >= 1 && ranks <= 1e8 && nodes >= 1 && nodes <= ranks && rpn >= 1 && rpn <= ranks) {
+		r->ranks = (unsigned)ranks;
+		r->nodes = (unsigned)nodes;
+		r->rpn = (unsigned)rpn;
 	}
 	if (!r->ranks || (uint64_t)r->rpn * r->nodes < r->ranks) {
-		snprintf(err, errlen, "%s: environment.ranks, nodes and ranks_per_node are missing or do not fit", path);
-		json_object_put(j);
+		snprintf(err, errlen, "%s: environment.ranks, nodes and ranks_per_node are missing or do not fit", j->name);
+		gf_doc_free(j);
 		return -EINVAL;
 	}
-	r->measured[GF_CAL_WRITE] = num(j, "checkpoint.write_burst_s");
-	r->measured[GF_CAL_RESTORE] = num(j, "checkpoint.restore_burst_s");
+	r->measured[GF_CAL_WRITE] = num(j, GF_F_CKPT_WRITE_S);
+	r->measured[GF_CAL_RESTORE] = num(j, GF_F_CKPT_RESTORE_S);
 	r->moving = r->ranks;
-	if (json_object_object_get_ex(j, "checkpoint", &b0) && json_object_object_get_ex(b0, "bursts", &bursts) &&
-	    json_object_array_length(bursts) > 0) {
-		double m = num(json_object_array_get_idx(bursts, 0), "ranks_moving_data");
-		if (m >= 1 && m <= r->ranks)
-			r->moving = (unsigned)m;
-	}
-	r->bytes_per_rank = num(j, "checkpoint.bytes") / r->moving;
+	m = gf_el_num(j, GF_F_BURST_MOVING, 0, 0);
+	if (m >= 1 && m <= r->ranks)
+		r->moving = (unsigned)m;
+	r->bytes_per_rank = num(j, GF_F_CKPT_BYTES) / r->moving;
 	if (!(r->bytes_per_rank >= 0 && r->bytes_per_rank < 1e18))
 		r->bytes_per_rank = 0;
-	r->request_bytes = num(j, "workload.checkpoint.buffer_size");
+	r->request_bytes = num(j, GF_F_W_CKPT_BUFFER);
 	if (!(r->request_bytes > 0))
 		r->request_bytes = 64.0 * 1024 * 1024;
 	load_reads(j, r);
-	{
-		/* false (a boolean or the word) restores every rank's own shard. */
-		struct json_object *ck = NULL, *v = NULL;
-		r->restore_shifts = true;
-		if (json_object_object_get_ex(j, "workload", &ck) && json_object_object_get_ex(ck, "checkpoint", &ck) &&
-		    json_object_object_get_ex(ck, "recovery_rank_shift", &v))
-			r->restore_shifts = json_object_is_type(v, json_type_boolean) ? json_object_get_boolean(v)
-					    : strcmp(json_object_get_string(v), "false") != 0;
-		double sh = num(j, "workload.checkpoint.restore_shift");
-		r->restore_shift = sh > 0 && sh <= 1e9 ? (int64_t)sh : 0;
-	}
-	json_object_put(j);
+	load_shift(j, r);
+	gf_doc_free(j);
 	return 0;
 }
 
@@ -756,7 +736,7 @@ int gf_cmd_calibrate(const char *const *dirs, int ndirs, const struct gf_system 
 	rc = write_fitted(partial, &fitted, runs, ndirs, &fit, &pick);
 	j = rc ? NULL : fit_json(&fitted, runs, ndirs, &fit, &pick);
 	if (!rc)
-		rc = j ? gf_sim_out_json(partial, "summary.json", j) : -ENOMEM;
+		rc = j ? gf_results_write_json(partial, "summary.json", j) : -ENOMEM;
 	if (!rc)
 		rc = gf_results_finish(partial, final);
 	if (rc) {

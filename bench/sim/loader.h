@@ -4,12 +4,12 @@
  * over its counted time (stall + compute), the first output.metric.exclude_start_steps
  * and the last exclude_end_steps of every epoch left out, averaged over epochs and
  * accelerators (phase/accel.c, after DLIO's utils/statscounter.py), and the loader reads
- * ahead: reader threads fill a queue of reader.prefetch_size batches per accelerator
+ * ahead: reader threads fill a queue of the loader's batches in flight per accelerator
  * (phase/train.c). So the first steps wait for the first batches (left out of AU by the
  * default exclusion of one step), and a batch read while an earlier one computes is not
  * waited for. This module replays that schedule with times instead of I/O: the jobs in
  * train.c's order (job j = step j / A of accelerator j % A), each claimed by the first free
- * reader thread, started when its accelerator's queue has room (the batch prefetch_size
+ * reader thread, started when its accelerator's queue has room (the batch in_flight
  * steps earlier taken) and its epoch has begun (the accelerator finished the one
  * before), and read in batch_s seconds; each accelerator computes compute_s a step. The
  * AU then follows accel.c's arithmetic. Pure, no allocation that grows with steps:
@@ -30,7 +30,7 @@ struct gf_sim_loader {
 	uint64_t epochs;
 	unsigned accels;          /* per rank */
 	unsigned threads;         /* reader threads per rank */
-	uint64_t prefetch;        /* batches per accelerator (reader.prefetch_size, 0 = 1) */
+	uint64_t prefetch;        /* batches in flight per accelerator (the plan's in_flight; 0 = 1) */
 	uint64_t exclude_start, exclude_end; /* output.metric.exclude_{start,end}_steps */
 	double compute_s;         /* per step (the mean of train.computation_time) */
 	double batch_bytes;       /* one accelerator's batch, mean */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/load.h"
+#include "results/load.h"
 #include "sim/calibrate.h"
 #include "sim/system.h"
 

@@ -1,5 +1,5 @@
 /* placement: servers.shard_placement from measured runs. A checkpoint run's
- * checkpoint_ranks.csv has a server column (report/ckpt_csv.c): the server holding each
+ * checkpoint_ranks.csv has a server column (results/csv.c): the server holding each
  * file a rank wrote (GlusterFS's brick, trusted.glusterfs.pathinfo), several files of one
  * rank separated by ';' in the order the rank writes them, quoted as CSV when a name holds
  * a comma or a quote, empty where the file system does not say (local disks, S3). The

@@ -136,7 +136,7 @@ static void loader_shape(const struct gf_workload *w, const struct gf_plan *plan
 	l->epochs = plan->epochs;
 	l->accels = (unsigned)w->accelerator.per_rank;
 	l->threads = (unsigned)w->reader.read_threads;
-	l->prefetch = (uint64_t)w->reader.prefetch_size;
+	l->prefetch = plan->in_flight;
 	l->exclude_start = (uint64_t)w->output.exclude_start_steps;
 	l->exclude_end = (uint64_t)w->output.exclude_end_steps;
 	l->compute_s = plan->compute_s;

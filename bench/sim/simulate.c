@@ -15,10 +15,10 @@
 #include "model/model.h"
 #include "model/units.h"
 #include "model/yaml.h"
-#include "report/results.h"
-#include "report/simulated.h"
+#include "results/folder.h"
+#include "results/put.h"
+#include "results/simulated.h"
 #include "sim/calibrate.h"
-#include "sim/out.h"
 #include "sim/point.h"
 #include "sim/system.h"
 
@@ -53,8 +53,9 @@ void gf_simulate_usage(FILE *f)
 		"  --system FILE       the cluster and its storage (required)\n"
 		"  --nodes LIST        client nodes: one count, a list (8,16,32) or a doubling range\n"
 		"                      (8..1024); ranks = nodes x clients.ranks_per_node and the data-\n"
-		"                      parallel degree follows them. Default: clients.nodes, else the\n"
-		"                      workload's ranks (tensor x pipeline x data)\n"
+		"                      parallel degree follows them (a count whose ranks are no whole\n"
+		"                      number of model replicas is skipped, and named). Default:\n"
+		"                      clients.nodes, else the workload's ranks (tensor x pipeline x data)\n"
 		"  --set KEY=VALUE     override a workload key (repeatable), as for run\n"
 		"  --set-system KEY=VALUE  override a system key (repeatable): what if, e.g.\n"
 		"                      --set-system servers.count=2048\n"
@@ -225,6 +226,9 @@ struct sweep {
 	struct gf_system sys;
 	struct gf_sim_point pts[MAX_POINTS];
 	int npts;
+	unsigned skipped[MAX_POINTS]; /* node counts the model's layout cannot fill */
+	int nskipped;
+	char skip_why[512];
 	bool data_follows; /* model.parallelism.data was set from the ranks */
 	char name[128];
 	char started[32];
@@ -270,12 +274,38 @@ static int load(const struct args *a, struct sweep *s, char *err, size_t errlen)
 	return 0;
 }
 
+static unsigned gcd(unsigned a, unsigned b)
+{
+	while (b) {
+		unsigned t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Why the node counts in s->skipped cannot be simulated: their ranks are no whole number
+ * of model replicas (tensor x pipeline ranks each), and which counts are. */
+static void skip_why(struct sweep *s, unsigned mp, unsigned rpn)
+{
+	size_t n = (size_t)snprintf(s->skip_why, sizeof(s->skip_why), "one model replica is tensor %u x pipeline "
+				    "%u = %u ranks, and ", (unsigned)s->w.model.tensor,
+				    (unsigned)s->w.model.pipeline, mp);
+
+	for (int i = 0; i < s->nskipped && n < sizeof(s->skip_why); i++)
+		n += (size_t)snprintf(s->skip_why + n, sizeof(s->skip_why) - n, "%s%u", i ? ", " : "",
+				      s->skipped[i] * rpn);
+	if (n < sizeof(s->skip_why))
+		snprintf(s->skip_why + n, sizeof(s->skip_why) - n, " ranks (%u per node) hold no whole number "
+			 "of them: node counts that do are multiples of %u", rpn, mp / gcd(mp, rpn));
+}
+
 static int run_sweep(const struct args *a, struct sweep *s, char *err, size_t errlen)
 {
 	unsigned rpn = (unsigned)s->sys.clients.ranks_per_node;
 	unsigned list[MAX_POINTS];
 	int n = a->nnodes;
-	unsigned fixed_ranks = 0;
+	unsigned fixed_ranks = 0, mp = 1;
 
 	memcpy(list, a->nodes, sizeof(list));
 	if (!n && s->sys.clients.nodes > 0)
@@ -287,16 +317,33 @@ static int run_sweep(const struct args *a, struct sweep *s, char *err, size_t er
 		/* The data-parallel degree follows the ranks of each node count. */
 		s->data_follows = s->w.model.data != 0;
 		s->w.model.data = 0;
+		if (s->w.checkpoint.mode != GF_CKPT_MODE_SUBSET)
+			mp = (unsigned)(s->w.model.tensor * s->w.model.pipeline);
 	}
 	for (int i = 0; i < n; i++) {
 		unsigned ranks = fixed_ranks ? fixed_ranks : list[i] * rpn;
 		char why[1024];
-		int rc = gf_sim_point(&s->w, &s->sys, list[i], ranks, &s->pts[i], why, sizeof(why));
+		int rc;
+
+		/* A sweep over counts asks what each count that can hold the model predicts: one
+		 * that cannot is left out and named, not the end of the sweep. */
+		if (mp > 1 && ranks % mp) {
+			s->skipped[s->nskipped++] = list[i];
+			continue;
+		}
+		rc = gf_sim_point(&s->w, &s->sys, list[i], ranks, &s->pts[s->npts], why, sizeof(why));
 		if (rc) {
 			snprintf(err, errlen, "%u nodes (%u ranks): %s", list[i], ranks, why);
 			return rc;
 		}
-		s->npts = i + 1;
+		s->npts++;
+	}
+	if (s->nskipped)
+		skip_why(s, mp, rpn);
+	if (!s->npts) {
+		snprintf(err, errlen, "--nodes: no count can be simulated: %s (e.g. --nodes %u)", s->skip_why,
+			 mp / gcd(mp, rpn));
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -442,6 +489,14 @@ static struct json_object *summary_json(const struct sweep *s)
 	json_object_object_add(root, "workload", gf_workload_to_json(&s->w));
 	json_object_object_add(root, "system", gf_system_to_json(&s->sys));
 	json_object_object_add(root, "data_parallel_follows_ranks", json_object_new_boolean(s->data_follows));
+	for (int i = 0; i < s->nskipped; i++) {
+		struct json_object *e = json_object_new_object();
+		gf_put_el_int(e, GF_F_SIM_SKIPPED_NODES, s->skipped[i]);
+		gf_put_el_int(e, GF_F_SIM_SKIPPED_RANKS, (int64_t)s->skipped[i] * s->sys.clients.ranks_per_node);
+		json_object_array_add(gf_put_at(root, GF_F_SIM_SKIPPED), e);
+	}
+	if (s->nskipped)
+		gf_put_str(root, GF_F_SIM_SKIPPED_WHY, s->skip_why);
 	for (int i = 0; i < s->npts; i++)
 		json_object_array_add(pts, point_json(&s->sys, &s->pts[i]));
 	json_object_object_add(root, "points", pts);
@@ -460,7 +515,7 @@ static int write_csv(const char *dir, const struct sweep *s)
 		return -errno;
 	fprintf(f, "nodes,ranks,accelerators,write_burst_s,write_bytes_per_s,rank_min_s,rank_max_s,"
 		   "restore_burst_s,au_percent,read_bytes_per_s,async_burst_s,async_au_percent,"
-		   "goodput_sync_percent,goodput_async_percent,limit,au_from\n");
+		   "goodput_sync_percent,goodput_async_percent,limit,au_from,read_limit\n");
 	for (int i = 0; i < s->npts; i++) {
 		const struct gf_sim_point *p = &s->pts[i];
 		fprintf(f, "%u,%u,%u,", p->nodes, p->ranks, p->accels);
@@ -485,8 +540,9 @@ static int write_csv(const char *dir, const struct sweep *s)
 			fprintf(f, "%.9g,", p->goodput_async);
 		else
 			fprintf(f, ",");
-		fprintf(f, "%s,%s\n", gf_sim_limit_key(p->ckpt ? p->write.limit : p->read.limit),
-			!p->reads ? "" : p->counted_steps ? "finite_run" : "steady_state");
+		fprintf(f, "%s,%s,%s\n", gf_sim_limit_key(p->ckpt ? p->write.limit : p->read.limit),
+			!p->reads ? "" : p->counted_steps ? "finite_run" : "steady_state",
+			p->reads ? gf_sim_limit_key(p->read.limit) : "");
 	}
 	return fclose(f) ? -errno : 0;
 }
@@ -507,41 +563,33 @@ static int write_system(const char *dir, const struct gf_system *sys)
 	return rc;
 }
 
-static int write_results(const struct args *a, struct sweep *s, struct json_object *j, FILE *out, FILE *errf)
+/* The results folder, written as a run's is (results/folder.h) and left .partial: the
+ * command's caller renders its report (the table, the plot, report.html) and renames it. */
+static int write_results(const struct args *a, struct sweep *s, struct json_object *j, struct gf_sim_outcome *o,
+			 FILE *errf)
 {
-	char partial[4096], final[4096], title[512], what[64];
-	int rc = gf_results_create(a->results, s->name, "simulate", NULL, partial, sizeof(partial), final,
-				   sizeof(final));
+	int rc = gf_results_create(a->results, s->name, "simulate", NULL, o->partial, sizeof(o->partial), o->final,
+				   sizeof(o->final));
 
 	if (rc) {
 		fprintf(errf, "gpufeed: cannot create a results folder under %s: %s\n", a->results, strerror(-rc));
 		return rc;
 	}
-	rc = gf_sim_out_json(partial, "summary.json", j);
+	rc = gf_results_write_json(o->partial, "summary.json", j);
 	if (!rc)
-		rc = write_csv(partial, s);
+		rc = write_csv(o->partial, s);
 	if (!rc)
-		rc = write_system(partial, &s->sys);
+		rc = write_system(o->partial, &s->sys);
 	if (rc) {
-		fprintf(errf, "gpufeed: writing %s: %s\n", partial, strerror(-rc));
+		fprintf(errf, "gpufeed: writing %s: %s\n", o->partial, strerror(-rc));
 		return rc;
 	}
-	snprintf(title, sizeof(title), "%s on %s", s->name, s->sys.name);
-	gf_simulated_plot_what(j, what, sizeof(what));
-	if (a->no_plot)
-		gf_sim_out_note(partial, "no plot: --no-plot was given; sweep.csv holds the data");
-	else if (gf_sim_out_plot(partial, "simulate.gp", "sweep.csv", "simulate", title, what))
-		fprintf(errf, "gpufeed: no plot (see %s/plots/NOTE.txt)\n", final);
-	rc = gf_results_finish(partial, final);
-	if (rc) {
-		fprintf(errf, "gpufeed: renaming %s: %s\n", partial, strerror(-rc));
-		return rc;
-	}
-	fprintf(out, "\nresults: %s\n", final);
+	o->plot = !a->no_plot;
+	o->quiet = a->quiet;
 	return 0;
 }
 
-int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
+int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf, struct gf_sim_outcome *o)
 {
 	struct args a;
 	struct sweep *s;
@@ -551,6 +599,7 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 	struct tm tm;
 	int rc;
 
+	memset(o, 0, sizeof(*o));
 	if (parse_args(argc, argv, &a, err, sizeof(err))) {
 		fprintf(errf, "gpufeed: %s\n", err);
 		return GF_EXIT_USAGE;
@@ -587,7 +636,6 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 		free(s);
 		return rc == -ENOMEM ? GF_EXIT_FAILED : GF_EXIT_USAGE;
 	}
-	/* The table from the summary, by the code gpufeed report runs on the folder later. */
 	j = summary_json(s);
 	if (!j) {
 		fprintf(errf, "gpufeed: out of memory\n");
@@ -595,9 +643,9 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf)
 		free(s);
 		return GF_EXIT_FAILED;
 	}
-	if (!a.quiet)
-		gf_simulated_text(out, j);
-	rc = write_results(&a, s, j, out, errf);
+	if (a.quiet && s->nskipped)
+		fprintf(errf, "gpufeed: skipped %d node count(s): %s\n", s->nskipped, s->skip_why);
+	rc = write_results(&a, s, j, o, errf);
 	json_object_put(j);
 	gf_system_free(&s->sys);
 	free(s);

@@ -18,7 +18,7 @@ SIZE=${SIZE:-1GiB}
 BLOCK=${BLOCK:-8MiB}
 QD=${QD:-8}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-command -v fio >/dev/null || { echo "fio is missing: scripts/install-deps.sh installs it" >&2; exit 2; }
+command -v fio >/dev/null || { echo "fio is missing: scripts/install-deps.sh --test installs it" >&2; exit 2; }
 [ -x "$GPUFEED" ] || { echo "no gpufeed at $GPUFEED: run scripts/build.sh first" >&2; exit 2; }
 
 bytes() { numfmt --from=iec "${1%iB}"; }

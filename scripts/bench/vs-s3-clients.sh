@@ -32,7 +32,7 @@
 # radosgw cluster it started running (its folder is printed). Defaults: 3 rounds, 3000
 # objects of 128KiB, 16 in flight. Needs mpirun, jq, rclone, Debian's /usr/bin/aws (package
 # awscli; AWS_CLI=PATH for another), /usr/bin/time and, without --endpoint, radosgw
-# (scripts/install-deps.sh installs them all). VSS3_RAW=1 prints every run on stderr.
+# (scripts/install-deps.sh --test installs them all). VSS3_RAW=1 prints every run on stderr.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -77,9 +77,9 @@ if [ -n "$ENDPOINT" ]; then
 		{ echo "vs-s3-clients: --endpoint needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment" >&2; exit 2; }
 fi
 for tool in jq mpirun rclone /usr/bin/time; do
-	command -v "$tool" >/dev/null || { echo "vs-s3-clients: $tool is needed (scripts/install-deps.sh)" >&2; exit 2; }
+	command -v "$tool" >/dev/null || { echo "vs-s3-clients: $tool is needed (scripts/install-deps.sh --test)" >&2; exit 2; }
 done
-[ -x "$AWS" ] || { echo "vs-s3-clients: no AWS CLI at $AWS: install Debian's awscli (scripts/install-deps.sh) or set AWS_CLI" >&2; exit 2; }
+[ -x "$AWS" ] || { echo "vs-s3-clients: no AWS CLI at $AWS: install Debian's awscli (scripts/install-deps.sh --test) or set AWS_CLI" >&2; exit 2; }
 [ -x "$GPUFEED" ] || { echo "vs-s3-clients: no gpufeed at $GPUFEED (--gpufeed BIN)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 WORK=$(mktemp -d /tmp/vs-s3-clients.XXXXXX)
@@ -103,7 +103,7 @@ cleanup() {
 trap cleanup EXIT
 
 if [ -z "$ENDPOINT" ]; then
-	command -v radosgw >/dev/null || { echo "vs-s3-clients: radosgw is needed without --endpoint (scripts/install-deps.sh)" >&2; exit 2; }
+	command -v radosgw >/dev/null || { echo "vs-s3-clients: radosgw is needed without --endpoint (scripts/install-deps.sh --test)" >&2; exit 2; }
 	BUCKET=gf-vs-s3
 	started_rgw=1
 	echo "starting radosgw in $RGW" >&2

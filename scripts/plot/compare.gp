@@ -31,37 +31,72 @@ set xtics scale 0 noenhanced
 
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
-	set multiplot layout rows, cols title "Run comparison\n" . title font ",18"
+	# The panels in rows and columns under the key, which gets a row of its own across the
+	# whole width: a panel's key is no wider than its panel (and in the first one, it took
+	# the panel's head room).
+	set multiplot title "Run comparison\n" . title font ",18"
+	pw = 1.0 / cols
+	ph = 0.81 / rows
+	unset key
 	do for [g=1:ng] {
+		set origin ((g - 1) % cols) * pw, 0.81 - ((g - 1) / cols + 1) * ph
+		set size pw, ph
 		set title ptitle[g] . " (" . punit[g] . ")" noenhanced
-		set xrange [-0.6:pn[g] - 0.4]
 		if (plog[g] > 0) {
 			set logscale y
 			set yrange [*:*]
 			set format y "%g"
+			set ytics autofreq
+			set offsets 0, 0, graph 0.12, 0
 		} else {
 			unset logscale y
-			set yrange [0:*]
+			# Up to a little above the highest bar or band (an AU panel ends near 110%, not
+			# at the next tick), with at most about 5 ticks: a short panel's labels never touch.
+			top = 0
+			set autoscale xy
+			do for [c=4:5 + nruns] {
+				stats data index (g - 1) using (valid(c) ? column(c) : 0) nooutput
+				top = STATS_max > top ? STATS_max : top
+			}
+			set offsets 0, 0, 0, 0
+			set yrange [0:(top > 0 ? top * 1.12 : 1)]
+			set ytics 0, tick_step(top * 1.12)
+			# A percent (AU, goodput) never runs past 100: its axis stops there.
+			if (punit[g] eq "%") {
+				set yrange [0:100]
+				set ytics 0, 25, 100
+			}
 		}
-		set offsets 0, 0, graph (g == 1 ? 0.45 : 0.12), 0
+		set xrange [-0.6:pn[g] - 0.4]
 		if (pn[g] > 3) { set xtics rotate by 20 right } else { set xtics norotate center }
-		if (g == 1) {
-			set key top left Left reverse opaque box lc rgb "#c0c0c0" noenhanced font ",11" maxrows 4
-		} else {
-			unset key
-		}
 		if (check > 0) {
 			plot data index (g - 1) using "x":(column(6 + base)):xticlabels(strcol("label")) with points ps 0 notitle, \
 				data index (g - 1) using "x":"band_lo":(column("x") - 0.45):(column("x") + 0.45):"band_lo":"band_hi" \
-					with boxxyerror fs solid 0.35 noborder lc rgb "#9a9a9a" title sprintf("baseline within %g%%", tol), \
+					with boxxyerror fs solid 0.35 noborder lc rgb "#9a9a9a" notitle, \
 				for [r=1:nruns] data index (g - 1) using (column("x") + (r - (nruns + 1) / 2.0) * w):(column(5 + r)) \
-					with boxes lc rgb word(colours, (r - 1) % 7 + 1) title columnhead(5 + r)
+					with boxes lc rgb word(colours, (r - 1) % 7 + 1) notitle
 		} else {
 			plot data index (g - 1) using "x":(column(6 + base)):xticlabels(strcol("label")) with points ps 0 notitle, \
 				for [r=1:nruns] data index (g - 1) using (column("x") + (r - (nruns + 1) / 2.0) * w):(column(5 + r)) \
-					with boxes lc rgb word(colours, (r - 1) % 7 + 1) title columnhead(5 + r)
+					with boxes lc rgb word(colours, (r - 1) % 7 + 1) notitle
 		}
 	}
+	# The key: the band and the runs named as in the data's header; the points lie outside
+	# the range, so only the key is drawn.
+	set origin 0, 0.81
+	set size 1, 0.09
+	unset title
+	unset border
+	unset tics
+	unset grid
+	unset logscale y
+	unset xlabel
+	unset ylabel
+	set xrange [0:1]
+	set yrange [0:1]
+	set key center center horizontal Left reverse noopaque nobox noenhanced
+	plot for [i=1:check] NaN with boxes fs solid 0.35 noborder lc rgb "#9a9a9a" title sprintf("baseline within %g%%", tol), \
+		for [r=1:nruns] data index 0 using (2):(0) with boxes lc rgb word(colours, (r - 1) % 7 + 1) title columnhead(5 + r)
 	unset multiplot
 	unset output
 }

@@ -1,6 +1,7 @@
 # latency: percentile curve of request latency per phase (p50 to p99.99) from the merged
 # histograms, latency on a log scale in a unit that fits (us, ms or s), each phase's p99
-# marked.
+# marked on its curve and written in the key (labels beside the curves ran into each
+# other when two phases had a similar p99).
 #
 # Reads:  ARG2 = plots/latency.csv (phase: 1-based index, nines, latency_us)
 #         ARG7 = plots/latency_phases.csv (phase name, p99_us, max_us)
@@ -36,13 +37,13 @@ do for [fmt in formats] {
 	set arrow 1 from 2, graph 0 to 2, graph 1 nohead dt 2 lw 1.5 lc rgb c_grey back
 	do for [i=1:np] {
 		if (p99[i] == p99[i]) {
-			set label 10 + i sprintf("%s p99 = %.4g %s", pname[i], p99[i], unit) at 2, p99[i] \
-				offset 0.8, -0.2 * (i - 1) - 0.7 left front textcolor rgb word(colours, i) noenhanced
 			set object 10 + i circle at 2, p99[i] size char 0.4 front fillcolor rgb word(colours, i) \
 				fillstyle solid noborder
 		}
 	}
 	plot for [i=1:np] data using (column("phase") == i ? column("nines") : NaN):(column("latency_us") / lat_div) \
-		with lines lw 2.5 lc rgb word(colours, i) title sprintf("%s (max %.4g %s)", pname[i], pmax[i], unit)
+		with lines lw 2.5 lc rgb word(colours, i) \
+		title (p99[i] == p99[i] ? sprintf("%s: p99 %.4g %s (dot), max %.4g %s", pname[i], p99[i], unit, pmax[i], unit) \
+			: sprintf("%s: max %.4g %s", pname[i], pmax[i], unit))
 	unset output
 }

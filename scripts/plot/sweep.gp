@@ -18,6 +18,10 @@ vary_key = ARG7
 
 # Points in order of count (the search measures out of order): "smooth unique" sorts by x.
 xcol = vary > 0 ? "order" : "accelerators"
+# A count is whole: ticks 1, 2 or 5 x 10^k apart, never below 1.
+x_step = tick_step(x_hi - x_lo) < 1 ? 1 : tick_step(x_hi - x_lo)
+stats data using "samples_per_s" nooutput
+smp_top = STATS_max * 1.15
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
 	set multiplot layout 2, 1 title "Sweep: accelerators fed, measured\n" . answer_line . "\n" . title \
@@ -35,18 +39,20 @@ do for [fmt in formats] {
 				with yerrorlines lw 2 pt 7 ps 1.2 lc rgb c_blue title "AU mean (min..max over accelerators)", \
 			threshold with lines dt 2 lw 2 lc rgb c_red title "threshold"
 	} else {
+		set xtics 0, x_step
 		set format x "%g"
 		set arrow 1 from answer, graph 0 to answer, graph 1 nohead dt 3 lw 2 lc rgb c_green
 		plot data using (column(xcol)):"au_mean_percent" smooth unique with lines lw 1 lc rgb c_grey notitle, \
 			data using (column(xcol)):"au_mean_percent":"au_min_percent":"au_max_percent" \
 				with yerrorbars lw 2 pt 7 ps 1.2 lc rgb c_blue title "AU mean (min..max over accelerators)", \
 			data using (column(xcol)):"au_mean_percent":(stringcolumn("label")) \
-				with labels left offset char 1, char 0.7 font ",13" tc rgb c_blue notitle, \
+				with labels left offset char 1, char 0.7 tc rgb c_blue notitle, \
 			threshold with lines dt 2 lw 2 lc rgb c_red title "threshold", \
 			NaN with lines dt 3 lw 2 lc rgb c_green title "largest passing count"
 		unset arrow 1
 	}
 	set yrange [0:*]
+	set ytics 0, tick_step(smp_top)
 	set ylabel "samples/s"
 	unset key
 	if (vary > 0) {

@@ -3,7 +3,8 @@
 # shaded and numbered as in the CSV files (0-based).
 #
 # Reads:  ARG2 = plots/timeline.csv (t_s, width_s, t_mid_s, read_bytes_per_s,
-#         samples_per_s, au_percent: summed over ranks; see results/README.md)
+#         samples_per_s, au_percent: summed over ranks, AU with checkpoint halts out, an
+#         interval halted all through left empty; see results/README.md)
 #         ARG7 = plots/timeline_bursts.csv (start_s, end_s, label)
 # Strings: ARG6 the bandwidth unit ("MB/s"), ARG8 a note for a run that failed or was
 #   interrupted, or that has one interval only ("" when none).
@@ -15,6 +16,13 @@ load script_dir . "/common.gp"
 bw_unit = ARG6
 spans = ARG7
 status_note = ARG8
+# A long note (an error with a path) goes on two lines, the error (cut by plot.c to fit
+# a line) on the second, and the panels move down for it.
+status_cut = strstrt(status_note, " (")
+status_2 = strlen(status_note) > 100 && status_cut > 0
+if (status_2) {
+	status_note = status_note[1:status_cut - 1] . "\n" . status_note[status_cut + 1:]
+}
 
 # The bursts, read as data: start, end, label.
 array bs[nspans > 0 ? nspans : 1]
@@ -44,13 +52,15 @@ do for [i=1:nspans] {
 do for [fmt in formats] {
 	load script_dir . "/term.gp"
 	set multiplot layout (has_au > 0 ? 3 : 2), 1 title "Training timeline\n" . title font ",20" \
-		margins 0.10, 0.96, 0.12, 0.83 spacing 0, 0.065
+		margins 0.10, 0.96, 0.12, (status_2 ? 0.76 : 0.83) spacing 0, 0.065
 	if (status_note ne "") {
-		set label 98 status_note at screen 0.5, screen 0.893 center front noenhanced textcolor rgb c_red font ",13"
+		set label 98 status_note at screen 0.5, screen (status_2 ? 0.865 : 0.893) center front noenhanced \
+			textcolor rgb c_red
 	}
 	# Read bandwidth.
 	set title "read bandwidth, whole job (sum over ranks)" offset 0, -0.6
-	set ylabel "read bandwidth (" . bw_unit . ")"
+	# Short: a panel is a third of the height.
+	set ylabel "read (" . bw_unit . ")"
 	set format x ""
 	set xlabel ""
 	# Head room above the data for the key, so that it never hides a point.
@@ -66,12 +76,14 @@ do for [fmt in formats] {
 		plot data using "t_mid_s":(column("read_bytes_per_s") / bw_div) \
 			with linespoints lw 2 pt 7 ps 0.8 lc rgb c_blue title "read"
 	}
+	# Drawn once, with the first panel, not again under each.
+	unset label 98
 	# Samples per second; the bursts are named in this panel, the one without a key.
-	set title "samples consumed, whole job"
+	set title "samples read by the loader, whole job"
 	set offsets 0, 0, graph 0.3, 0
 	do for [i=1:nspans] {
 		if ((i - 1) % label_every == 0) {
-			set label 100 + i bl[i] at (bs[i] + be[i]) / 2.0, graph 0.88 center front font ",14"
+			set label 100 + i bl[i] at (bs[i] + be[i]) / 2.0, graph 0.88 center front
 		}
 	}
 	set ylabel "samples/s"
@@ -87,14 +99,14 @@ do for [fmt in formats] {
 		# AU in summary.json leaves out the first steps of each epoch, as DLIO does
 		# (dlio_benchmark utils/statscounter.py:86, metric_exclude_start_steps); this
 		# panel counts every step, so its start may dip where the figure does not.
-		set title sprintf("AU of all accelerators, every step counted (summary.json leaves out the first %d of each epoch)", \
+		set title sprintf("AU of all accelerators, checkpoint halts left out as in summary.json (which also leaves out the first %d steps of each epoch)", \
 			int(exclude_steps))
 		set ylabel "AU (%)"
 		set format x "%g"
 		set xlabel xlabel_text
 		set offsets 0, 0, 0, 0
 		set yrange [0:135]
-		set ytics 0, 20, 100
+		set ytics 0, 50, 100
 		set key top right horizontal opaque box lc rgb "#c0c0c0"
 		if (threshold > 0) {
 			plot data using "t_mid_s":"au_percent" with linespoints lw 2 pt 7 ps 0.8 lc rgb c_purple title "AU", \

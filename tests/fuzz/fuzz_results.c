@@ -1,7 +1,9 @@
-/* fuzz_results: libFuzzer target for the results loader that `gpufeed report` and
- * `gpufeed compare` use on folders users hand them. Each input becomes summary.json in a
- * scratch folder and is loaded; the first bytes also become a CSV whose columns are looked
- * up and split as the report does. */
+/* fuzz_results: libFuzzer target for the typed results loader that `gpufeed report`,
+ * `compare`, `table` and `simulate --calibrate` use on folders users hand them. Each input
+ * becomes summary.json in a scratch folder, is loaded and checked against the schema
+ * table, and a loaded one is rendered as report.txt is (the verdict and diagnosis read
+ * back, every page row); the first bytes also become a CSV whose columns are looked up
+ * and split as the report does. */
 #include <json-c/json.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,7 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/load.h"
+#include "report/report.h"
+#include "report/simulated.h"
+#include "results/doc.h"
+#include "results/load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,7 +36,7 @@ static int put(const char *name, const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct json_object *root = NULL;
+	struct gf_doc *d = NULL;
 	char err[1024], path[128], line[512], *fields[16];
 
 	if (!dir[0]) {
@@ -41,12 +46,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (put("summary.json", data, size))
 		return 0;
-	if (!gf_load_summary(dir, &root, err, sizeof(err))) {
-		double v;
-		(void)gf_json_num(root, "/train/au_percent/mean", &v);
-		(void)gf_json_str(root, "/status", "");
-		(void)gf_json_bool(root, "/train/passed", false);
-		json_object_put(root);
+	if (!gf_load_any(dir, &d, err, sizeof(err))) {
+		FILE *null = fopen("/dev/null", "w");
+		if (null && d->simulate)
+			(void)gf_simulated_text(null, d);
+		else if (null)
+			(void)gf_report_text(null, dir, d, NULL);
+		if (null)
+			fclose(null);
+		gf_doc_free(d);
 	}
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	(void)gf_csv_column(path, "au_percent");

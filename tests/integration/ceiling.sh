@@ -7,8 +7,11 @@
 # both a ceiling and a train section; ceiling on a missing dataset is exit 2. A dataset
 # of 3,000 files read with read_type memory under a limit of 256 descriptors works: the
 # open-file cache stays under the limit.
+# A scaled-down unet3d (checkpoints on) takes ceiling --duration 3s and reads for 3 s,
+# over its dataset several times; train with checkpoints still refuses --duration.
 # Buggy: a ceiling that emulates compute, figures that do not match each other, a
-# duration ignored, or "Too many open files".
+# duration ignored, a ceiling refused for checkpoints it never writes, one that stops
+# when the dataset was read once, or "Too many open files".
 . "$(dirname "$0")/lib.sh"
 
 data=$TMP/data
@@ -30,6 +33,26 @@ gf 1 ceiling "$SMALL" --target "$data" --results "$TMP/r-d" --quiet --duration 1
 	bad "ceiling --duration failed"
 expect "ceiling --duration 1s stops it" "$(only_result "$TMP/r-d")/summary.json" \
 	'.ceiling.stopped_by_duration == true and .ceiling.elapsed_s < 1.5 and .ceiling.elapsed_s > 0.9 and .ceiling.samples > 128'
+
+# A unet3d workload scaled down to 16 files of about 256 KiB, its checkpoint on: a ceiling
+# writes none, so --duration is not refused, and it reads for the whole duration, over the
+# dataset as many times as that takes (the 30 s advice of a short ceiling works as printed).
+unet=("$SRCDIR/workloads/unet3d_h100.yaml" --set dataset.num_files_train=16 --set dataset.record_length_bytes=256KiB
+	--set dataset.record_length_bytes_stdev=64KiB)
+gf 2 datagen "${unet[@]}" --target "$TMP/unet" --results "$TMP/r-ug" --quiet >/dev/null 2>&1 || bad "unet3d datagen failed"
+gf 2 ceiling "${unet[@]}" --target "$TMP/unet" --results "$TMP/r-u" --quiet --duration 3s >"$TMP/out" 2>&1 ||
+	{ bad "unet3d ceiling --duration 3s (checkpoints on) failed"; cat "$TMP/out"; }
+expect "unet3d ceiling --duration 3s: read for 3 s, the 16-sample dataset more than twice" \
+	"$(only_result "$TMP/r-u")/summary.json" \
+	'.status == "complete" and .workload.workflow.checkpoint == true and .ceiling.stopped_by_duration == true and
+	 .ceiling.elapsed_s >= 3 and .ceiling.elapsed_s < 4.5 and .ceiling.samples > 2 * 16 and
+	 (.ceiling.read_bytes_per_s - .ceiling.read_bytes / .ceiling.elapsed_s | fabs) < 1e-6 * .ceiling.read_bytes_per_s'
+# Training with checkpoints still refuses a duration (every rank must reach the same step),
+# before any I/O: no mpirun needed.
+"$GPUFEED" train "${unet[@]}" --target "$TMP/unet" --results "$TMP/r-ut" --duration 3s >"$TMP/out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q "cannot be combined with checkpoints during training" "$TMP/out" &&
+	ok "train --duration with checkpoints: still exit 2" || { bad "train --duration with checkpoints: exit $rc"; cat "$TMP/out"; }
 
 # run with the ceiling phase.
 gf 2 run "$SMALL" --target "$data" --results "$TMP/r-run" --quiet --set run.ceiling=true >/dev/null 2>&1 || bad "run with ceiling failed"

@@ -57,7 +57,7 @@ rc=$?
 rc=$?
 [ $rc -eq 3 ] && ok "--json: exit 3" || bad "--json: exit $rc"
 expect "--json parses and names the regression" "$TMP/j" \
-	'.schema == "gpufeed.compare/1" and .verdict == "regression" and (.runs|length) == 2 and ([.regressions[].figure] | index("au_mean") != null) and ([.figures[] | select(.key == "read_p99") | .better] == ["lower"])'
+	'.schema == "gpufeed.compare/2" and .verdict == "regression" and (.runs|length) == 2 and ([.regressions[].figure] | index("train.au_percent.mean") != null) and ([.figures[] | select(.key == "train.read_latency_us.p99") | .better] == ["lower"]) and (.runs[0].verdict | length) > 0'
 
 "$GPUFEED" compare "$base" "$slow" "$TMP/copy" --plot "$TMP/cmp.png" >/dev/null 2>&1 && [ -s "$TMP/cmp.png" ] &&
 	file "$TMP/cmp.png" | grep -q "PNG image data, 1600 x 900" && ok "--plot writes a 1600x900 PNG" || bad "--plot"
@@ -74,7 +74,7 @@ jq '.ceiling.read_bytes_per_s = 0.967e9 | .ceiling.accelerators_fed = 20 | .ceil
 	"$ceil/summary.json" >"$TMP/c2/summary.json"
 "$GPUFEED" compare --baseline "$TMP/c1" "$TMP/c2" --tolerance 5% >"$TMP/cc" 2>&1
 rc=$?
-[ $rc -eq 3 ] && grep -q "ceiling: accelerators fed: 23 count -> 20 count" "$TMP/cc" && grep -q "ceiling read bandwidth: 1090" "$TMP/cc" &&
+[ $rc -eq 3 ] && grep -q "accelerators the ceiling feeds: 23 count -> 20 count" "$TMP/cc" && grep -q "ceiling read bandwidth: 1090" "$TMP/cc" &&
 	ok "a ceiling drop from 23 fed to 20 is a regression (exit 3)" || { bad "ceiling drop: exit $rc"; cat "$TMP/cc"; }
 
 # Checkpoints: the same size is compared even when the training read another dataset.
@@ -89,12 +89,12 @@ jq '.checkpoint.write_burst_s = 2.5 | .checkpoint.write_bytes_per_s = 0.8e9 | .t
 	"$ck/summary.json" >"$TMP/k2/summary.json"
 "$GPUFEED" compare --baseline "$TMP/k1" "$TMP/k2" --tolerance 5% >"$TMP/kc" 2>&1
 rc=$?
-[ $rc -eq 3 ] && grep -q "checkpoint write burst: 2 s -> 2.5 s" "$TMP/kc" &&
+[ $rc -eq 3 ] && grep -q "write burst (median): 2 s -> 2.5 s" "$TMP/kc" &&
 	ok "a longer checkpoint burst is a regression (exit 3)" || { bad "checkpoint burst: exit $rc"; cat "$TMP/kc"; }
 jq '.checkpoint.bytes = 12345' "$TMP/k2/summary.json" >"$TMP/k3/summary.json"
 "$GPUFEED" compare "$TMP/k1" "$TMP/k3" >"$TMP/kd" 2>&1
 rc=$?
-[ $rc -eq 2 ] && grep -q "checkpoint/bytes" "$TMP/kd" && ok "checkpoints of another size are refused (exit 2)" ||
+[ $rc -eq 2 ] && grep -q "checkpoint.bytes" "$TMP/kd" && ok "checkpoints of another size are refused (exit 2)" ||
 	{ bad "other checkpoint size: exit $rc"; cat "$TMP/kd"; }
 
 # A failed or interrupted run never passes the check, even with better figures.
@@ -111,8 +111,8 @@ rc=$?
 "$GPUFEED" compare --baseline "$TMP/c1" "$TMP/c2" --plot "$TMP/ceil.svg" --html "$TMP/cmp.html" >/dev/null 2>&1
 grep -q "accelerators the ceiling feeds" "$TMP/ceil.svg" && grep -q "baseline within 5%" "$TMP/ceil.svg" &&
 	ok "--plot: panels with units and the tolerance band" || bad "--plot svg lacks panels or band"
-grep -q 'data-key="ceiling_accelerators_fed" data-run="1" data-value="20"' "$TMP/cmp.html" &&
-	grep -q 'data-word="REGRESSION"' "$TMP/cmp.html" && grep -q "<svg" "$TMP/cmp.html" &&
+grep -q 'data-key="ceiling.accelerators_fed" data-run="1" data-value="20"' "$TMP/cmp.html" &&
+	grep -q 'data-word="REGRESSION"' "$TMP/cmp.html" && grep -q '<img alt="compare plot" [^>]*src="data:image/png;base64,' "$TMP/cmp.html" &&
 	ok "--html: verdict, figures and plot" || bad "--html page"
 
 # Bad input: exit 2 with a message that says what to do.

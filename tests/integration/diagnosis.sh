@@ -5,7 +5,8 @@
 # (client-CPU-bound), 20,000 files of 512 bytes, one per sample (metadata-bound), a small
 # buffered dataset (page-cache-served; metadata-bound when the opens are slow enough to
 # starve training, which local ext4 seldom makes them), a 64 MiB checkpoint every 4 steps
-# (checkpoint-bound). Not provoked here: storage-bandwidth-bound and storage-latency-bound
+# (FED: the halts lie outside AU, so the diagnosis agrees with the verdict and notes them;
+# tests/unit/test_diagnosis holds checkpoint-bound, for a starved run). Not provoked here: storage-bandwidth-bound and storage-latency-bound
 # (diagnosis_throttle.sh: a throttled loop device, an S3 proxy that delays), one-slow-client
 # (more than one node: tests/testbed/slowclient.sh); tests/unit/test_diagnosis covers their rules.
 # Expected: summary.json's diagnosis.class and knob per run; report.txt and report.html
@@ -34,9 +35,23 @@ expect "... names reader.read_threads and a predicted rate (or prefetch, threads
 grep -q '^DIAGNOSIS: configuration-bound' "$d/report.txt" && ok "report.txt: DIAGNOSIS line" || bad "report.txt has no DIAGNOSIS line"
 grep -q 'id="diagnosis">Diagnosis: configuration-bound' "$d/report.html" && ok "report.html: diagnosis" ||
 	bad "report.html has no diagnosis"
-jq 'del(.diagnosis)' "$d/summary.json" >"$TMP/s" && mv "$TMP/s" "$d/summary.json"
-"$GPUFEED" report "$d" --quiet && grep -q '^DIAGNOSIS: configuration-bound' "$d/report.txt" &&
-	ok "an old folder gets its diagnosis" || bad "gpufeed report on a folder without diagnosis"
+# A summary of the older schema is read as /2, its verdict and diagnosis worked out again
+# (and it says so); one of this schema that lacks its diagnosis names it as missing.
+cp "$d/summary.json" "$TMP/s2"
+jq 'del(.diagnosis, .verdict) | .schema = "gpufeed.summary/1"' "$TMP/s2" >"$d/summary.json"
+"$GPUFEED" report "$d" --quiet 2>"$TMP/old.err" && grep -q '^DIAGNOSIS: configuration-bound' "$d/report.txt" &&
+	grep -q "gpufeed.summary/1 (an older gpufeed): read as gpufeed.summary/2" "$d/report.txt" &&
+	ok "an older folder is read as /2 and gets its diagnosis, and says so" || bad "gpufeed report on a /1 folder"
+jq 'del(.diagnosis)' "$TMP/s2" >"$d/summary.json"
+"$GPUFEED" report "$d" 2>"$TMP/miss.err" >/dev/null && grep -q "diagnosis is missing" "$TMP/miss.err" &&
+	grep -q "^DIAGNOSIS: missing" "$d/report.txt" && grep -q "lacks 1 figure" "$d/report.txt" &&
+	ok "a /2 summary without its diagnosis: named as missing, never made up" ||
+	{ bad "a /2 summary without diagnosis"; cat "$TMP/miss.err"; }
+jq '.schema = "gpufeed.summary/9"' "$TMP/s2" >"$d/summary.json"
+"$GPUFEED" report "$d" >/dev/null 2>"$TMP/new.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "has schema 'gpufeed.summary/9'; this gpufeed reads gpufeed.summary/2" "$TMP/new.err" &&
+	ok "a newer schema is refused, naming both (exit 2)" || { bad "newer schema: exit $rc"; cat "$TMP/new.err"; }
+cp "$TMP/s2" "$d/summary.json"
 
 d=$(run cpu train "$SMALL" --engine null --target "$TMP/tn" --set reader.preprocess_time=20ms \
 	--set train.computation_time=1ms)
@@ -68,6 +83,8 @@ expect "small buffered dataset: page-cache-served" "$d/summary.json" \
 
 d=$(run ckpt run "$SMALL" --target "$TMP/t3" --set train.computation_time=5ms --set train.epochs=3 \
 	--set workflow.checkpoint=true --set checkpoint.steps_between_checkpoints=4 --set checkpoint.model_size=64MiB)
-expect "a checkpoint every 4 steps: checkpoint-bound" "$d/summary.json" \
-	'.diagnosis.class == "checkpoint-bound" and .diagnosis.knob == "checkpoint.mode" and (.diagnosis.ruled_out | has("configuration-bound"))'
+expect "a checkpoint every 4 steps: the diagnosis agrees with the verdict, the halts a note" "$d/summary.json" \
+	'if .verdict.passed then .diagnosis.class == (if .verdict.validity.page_cache then "page-cache-served" else "fed" end)
+	   and (.diagnosis.notes | map(test("halted each accelerator .* outside AU")) | any)
+	 else .diagnosis.class != "fed" and .diagnosis.class != "page-cache-served" end'
 finish

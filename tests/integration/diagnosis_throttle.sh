@@ -3,7 +3,7 @@
 # machine. An ext4 loop device stacked on a throttled one (throttle.lib, THR_STACKED=1,
 # so that the mounted device's /proc/diskstats shows it busy as a slow disk's would):
 #  - capped at 16 MB/s (rbps), 1 MiB samples read with O_DIRECT by 2 ranks x 2 threads:
-#    storage-bandwidth-bound, the device busy >= 95% named as evidence, its read bytes
+#    storage-bandwidth-bound, the device busy >= 90% named as evidence, its read bytes
 #    within 25% of what training read, the supply named within 25% of the cap;
 #  - capped at 150 reads/s (riops), 16 KiB samples, 2 ranks x 4 threads (enough reads
 #    in flight that the device never waits for one): storage-bandwidth-bound with
@@ -67,8 +67,8 @@ d=$(run bw --target "$THR_DIR/bw" --set dataset.record_length_bytes=1MiB --set d
 	--set train.epochs=2)
 echo "bandwidth: $(jq -c '[.diagnosis.class, .train.read_bytes_per_s, .train.device]' "$d/summary.json")"
 expect "16 MB/s cap: storage-bandwidth-bound" "$d/summary.json" '.diagnosis.class == "storage-bandwidth-bound"'
-expect "... the device busy >= 95% with requests queued, named as evidence" "$d/summary.json" \
-	'.train.device.util_percent >= 95 and .train.device.queue_size >= 1 and
+expect "... the device busy >= 90% with requests queued, named as evidence" "$d/summary.json" \
+	'.train.device.util_percent >= 90 and .train.device.queue_size >= 1 and
 	 (.diagnosis.evidence | any(test("busy [0-9]+% of the training")))'
 expect "... the device read what training read (O_DIRECT), within 25%" "$d/summary.json" \
 	'(.train.device.read_bytes / .train.read_bytes) as $r | $r > 0.75 and $r < 1.25'
@@ -95,7 +95,7 @@ echo "time: ${SECONDS}s"
 if ! grep -q '^#define HAVE_CURL 1' "$builddir/config.h" 2>/dev/null; then
 	echo "note: built without libcurl: no S3 case"
 elif ! command -v node >/dev/null || [ ! -d "$SRCDIR/tests/node_modules/@20minutes/s3rver" ]; then
-	bad "node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh"
+	bad "node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh --test"
 elif endpoint=$("$SRCDIR/scripts/s3rver-start.sh" "$srv" gf-test); then
 	mkdir -p "$proxy"
 	S3FAULT_DELAY_MS=40 node "$SRCDIR/tests/s3fault.js" "$proxy" "${endpoint##*:}" 0 >"$proxy/log" 2>&1 &
@@ -104,21 +104,22 @@ elif endpoint=$("$SRCDIR/scripts/s3rver-start.sh" "$srv" gf-test); then
 	AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1 \
 		AWS_ENDPOINT_URL=http://127.0.0.1:$(cat "$proxy/port") gf 2 run "$SMALL" --target s3://gf-test/far \
 		--results "$TMP/s3" --quiet --set train.epochs=1 --set dataset.num_files_train=240 \
-		--set train.computation_time=20ms --set metric.au=0.9 --set reader.prefetch_size=8 >"$TMP/s3.out" 2>&1 ||
+		--set train.computation_time=20ms --set metric.au=0.9 --set reader.prefetch_size=8 --set accelerator.step_barrier=false >"$TMP/s3.out" 2>&1 ||
 		{ bad "S3 run through the delaying proxy failed"; cat "$TMP/s3.out"; }
 	d=$(only_result "$TMP/s3")
 	# The prediction against a rerun with the queue depth (and threads) it names, within 2x.
 	# The demand is kept modest (20 ms compute: 180 samples/s at the threshold, 9 reads in
 	# flight) because the "store" is one node.js process (s3rver behind the proxy) on the
 	# same 2 cores: at 32 connections its latency rose and the rerun measured 3-5x under a
-	# prediction that assumes it flat.
+	# prediction that assumes it flat. Without the step barrier: Little's law predicts
+	# the reads, not the wait for the slowest rank (2.5x under at load 7 with it).
 	depth=$(jq -r '.diagnosis.knob_value // 0' "$d/summary.json")
 	also=$(jq -r '(.diagnosis.also // {}) | to_entries | map("--set \(.key)=\(.value)") | join(" ")' "$d/summary.json")
 	pred=$(jq -r '.diagnosis.predicted_read_bytes_per_s // 0' "$d/summary.json")
 	AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1 \
 		AWS_ENDPOINT_URL=http://127.0.0.1:$(cat "$proxy/port") gf 2 train "$SMALL" --target s3://gf-test/far \
 		--results "$TMP/s3b" --quiet --set train.epochs=1 --set dataset.num_files_train=240 \
-		--set train.computation_time=20ms --set metric.au=0.9 --set reader.prefetch_size=8 --set target.queue_depth="$depth" $also >"$TMP/s3b.out" 2>&1 ||
+		--set train.computation_time=20ms --set metric.au=0.9 --set reader.prefetch_size=8 --set accelerator.step_barrier=false --set target.queue_depth="$depth" $also >"$TMP/s3b.out" 2>&1 ||
 		{ bad "S3 rerun with target.queue_depth=$depth failed"; cat "$TMP/s3b.out"; }
 	s3_stop
 	got=$(jq -r '.train.read_bytes_per_s // 0' "$(only_result "$TMP/s3b")/summary.json")

@@ -31,7 +31,7 @@ gf 1 run "$SMALL" --target "$data" --results "$TMP/r-auto" --set target.direct=a
 s=$(only_result "$TMP/r-auto")/summary.json
 expect "auto falls back to buffered and says why" "$s" \
 	'.status == "complete" and .target.direct == false and .target.direct_requested == true and (.target.direct_reason | test("tmpfs")) and .environment.fs_type == "tmpfs"'
-expect "auto read everything" "$s" '.train.samples == 128 and .train.read_bytes == .train.read_bytes_requested'
+expect "auto read everything" "$s" '.train.samples == 128 and .train.read_bytes >= .train.read_bytes_requested'
 
 # With the dataset in place, train refuses just the same.
 gf 1 train "$SMALL" --target "$data" --results "$TMP/r-train" --set target.direct=true >"$TMP/out" 2>&1

@@ -2,8 +2,8 @@
 # Description: the training phase and the ceiling on the uring, aio and posix engines,
 # buffered and with O_DIRECT (on this test's temporary folder, a block filesystem), with
 # files opened per sample and kept open (read_type memory), agree on what they read.
-# Records of 24,000 bytes (not a multiple of any block size) back to back in files, so
-# O_DIRECT has to round offsets and lengths.
+# Records of about 24,000 bytes (not a multiple of any block size) back to back in csv
+# files (no framing around them), so O_DIRECT has to round offsets and lengths.
 # Expected: for each phase every engine and mode reads the same samples and the same
 # requested bytes (the plan's); buffered moves exactly those bytes, O_DIRECT moves at
 # least them and reports its alignment; read_type memory opens each file once per thread
@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 
 data=$TMP/data
-common=(--set framework=tensorflow --set dataset.format=tfrecord --set dataset.num_files_train=16 --set dataset.num_samples_per_file=8
+common=(--set dataset.format=csv --set dataset.num_files_train=16 --set dataset.num_samples_per_file=8
 	--set dataset.record_length_bytes=24000 --set dataset.record_length_bytes_stdev=3000
 	--set train.epochs=1 --set train.computation_time=0 --quiet)
 gf 2 datagen "$SMALL" --target "$data" --results "$TMP/r-gen" "${common[@]}" >"$TMP/gen" 2>&1 || { bad "datagen failed"; cat "$TMP/gen"; }

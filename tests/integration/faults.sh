@@ -235,7 +235,7 @@ echo "note: $left checkpoint file(s) left in the gpufeed-marked $TMP/ckburst aft
 builddir=$(dirname "$GPUFEED")
 if ! grep -q '^#define HAVE_CURL 1' "$builddir/config.h" 2>/dev/null || ! command -v node >/dev/null ||
 	[ ! -d "$SRCDIR/tests/node_modules/@20minutes/s3rver" ]; then
-	echo "note: no libcurl, node or s3rver (scripts/install-deps.sh): the S3 cases are not run"
+	echo "note: no libcurl, node or s3rver (scripts/install-deps.sh --test): the S3 cases are not run"
 	echo "cases: $cases"
 	finish
 fi

@@ -17,7 +17,7 @@
 
 [ -c /dev/fuse ] || { echo "SKIP: /dev/fuse is missing: no FUSE in this kernel or container"; exit 77; }
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: glusterd and mount need root"; exit 77; }
-command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh installs glusterfs-server)"; exit 77; }
+command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh --test installs glusterfs-server)"; exit 77; }
 
 export GF_GLUSTER_DIR=$TMP/gluster GF_GLUSTER_VOLUME=gftest
 teardown() {

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Description: dataset.format hdf5 end to end under mpirun -np 2: datagen writes real HDF5
-# files (records [64 rows x the file's largest sample] uint8, chunked by whole rows from
+# files (records [64 rows x the file's sample size] uint8, every sample of a file one size
+# as DLIO's generator makes them (hdf5_generator.py:63-69), chunked by whole rows from
 # dataset.chunk_size, lengths, labels), train and ceiling read every sample through the
 # hdf5 engine (one hyperslab per sample), and read the same samples and bytes as the same
-# workload in format npy (records back to back) on posix.
-# Expected: h5ls shows records with 64 rows, the width of the file's largest length (file
+# workload in format csv (records back to back) on posix.
+# Expected: h5ls shows records with 64 rows, the width of the file's lengths, all equal (file
 # 0's width as gpufeed plan prints it) and chunks of floor(chunk_size / width) rows; the
-# lengths add up to the npy dataset's bytes; train and ceiling count the plan's samples,
-# the same requested bytes as npy/posix, read_bytes = requested; summary.json names the
+# lengths add up to the csv dataset's bytes; train and ceiling count the plan's samples,
+# the same requested bytes as csv/posix, read_bytes = requested; summary.json names the
 # hdf5 engine, why, and hyperslab reads; --engine posix (and O_DIRECT) on hdf5 data and
-# --engine hdf5 on npy data exit 2 with a message naming dataset.format; a changed
+# --engine hdf5 on csv data exit 2 with a message naming dataset.format; a changed
 # chunk_size is a dataset mismatch; a truncated file and a file with a broken signature
 # fail the run with exit 1 and a message naming the file and HDF5's reason.
 # Buggy: plain bytes named .hdf5, rows of the wrong width (offsets of a packed file read as
@@ -26,7 +27,7 @@ for t in h5ls h5dump; do
 done
 
 h5=$TMP/h5
-npy=$TMP/npy
+csv=$TMP/csv
 common=(--set dataset.num_files_train=8 --set dataset.num_samples_per_file=64
 	--set dataset.record_length_bytes=10KiB --set dataset.record_length_bytes_stdev=2KiB
 	--set reader.batch_size=4 --set train.epochs=1 --set train.computation_time=0 --quiet)
@@ -37,9 +38,9 @@ if ! gf 2 datagen "$SMALL" --target "$h5" --results "$TMP/r-gen" "${common[@]}" 
 	bad "datagen hdf5 failed"; cat "$TMP/gen"; finish
 fi
 expect "datagen wrote 8 hdf5 files" "$(only_result "$TMP/r-gen")/summary.json" '.datagen.files == 8'
-gf 2 datagen "$SMALL" --target "$npy" --results "$TMP/r-gen-npy" "${common[@]}" --set dataset.format=npy \
-	>"$TMP/gen-npy" 2>&1 || { bad "datagen npy failed"; cat "$TMP/gen-npy"; }
-npy_bytes=$(find "$npy/train" -type f -printf '%s\n' | awk '{s+=$1} END {print s}')
+gf 2 datagen "$SMALL" --target "$csv" --results "$TMP/r-gen-csv" "${common[@]}" --set dataset.format=csv \
+	>"$TMP/gen-csv" 2>&1 || { bad "datagen csv failed"; cat "$TMP/gen-csv"; }
+csv_bytes=$(find "$csv/train" -type f -printf '%s\n' | awk '{s+=$1} END {print s}')
 
 # The files as the HDF5 tools see them.
 plan_w0=$("$GPUFEED" plan "$SMALL" --target "$h5" "${common[@]}" "${hdf[@]}" | sed -n 's/.*(file 0: \([0-9]*\) bytes).*/\1/p')
@@ -52,12 +53,13 @@ for i in 0 1 2 3 4 5 6 7; do
 	read -r rows width <<<"$shape"
 	read -r crows cwidth <<<"$chunk"
 	max=$(tr ',' '\n' <<<"$lengths" | sort -n | tail -1)
+	min=$(tr ',' '\n' <<<"$lengths" | sort -n | head -1)
 	n=$(tr ',' '\n' <<<"$lengths" | grep -c .)
 	sum=$(tr ',' '\n' <<<"$lengths" | awk '{s+=$1} END {print s}')
 	want_crows=$((49152 / ${width:-1}))
 	[ "$want_crows" -lt 1 ] && want_crows=1
 	if [ "${rows:-}" = 64 ] && [ "${width:-0}" = "${max:-x}" ] && [ "$n" = 64 ] &&
-		[ "${crows:-}" = "$want_crows" ] && [ "${cwidth:-}" = "$width" ] && [ "$width" -gt 10240 ]; then
+		[ "${crows:-}" = "$want_crows" ] && [ "${cwidth:-}" = "$width" ] && [ "$min" = "$max" ]; then
 		files_ok=$((files_ok + 1))
 	else
 		bad "$f: records '$shape' chunks '$chunk', $n lengths, largest $max (want 64 rows x largest, chunks of $want_crows rows)"
@@ -68,29 +70,29 @@ done
 [ "$files_ok" = 8 ] && ok "h5ls: every file is records [64 x its largest sample], chunks of whole rows"
 [ -n "$plan_w0" ] && [ "$plan_w0" = "${w0:-}" ] && ok "gpufeed plan prints file 0's width ($w0)" ||
 	bad "gpufeed plan says file 0 is ${plan_w0:-?} bytes wide, h5ls ${w0:-?}"
-[ "$total" = "$npy_bytes" ] && ok "lengths add up to the npy dataset ($total bytes)" ||
-	bad "lengths add up to $total, the npy files hold $npy_bytes bytes"
+[ "$total" = "$csv_bytes" ] && ok "lengths add up to the csv dataset ($total bytes)" ||
+	bad "lengths add up to $total, the csv files hold $csv_bytes bytes"
 
-# Train and ceiling: hdf5 through its engine against npy on posix.
+# Train and ceiling: hdf5 through its engine against csv on posix.
 for phase in train ceiling; do
 	if ! gf 2 "$phase" "$SMALL" --target "$h5" --results "$TMP/r-$phase-h5" "${common[@]}" "${hdf[@]}" >"$TMP/$phase-h5" 2>&1; then
 		bad "$phase on hdf5 failed"; cat "$TMP/$phase-h5"; continue
 	fi
-	if ! gf 2 "$phase" "$SMALL" --target "$npy" --results "$TMP/r-$phase-npy" --engine posix "${common[@]}" \
-		--set dataset.format=npy >"$TMP/$phase-npy" 2>&1; then
-		bad "$phase on npy failed"; cat "$TMP/$phase-npy"; continue
+	if ! gf 2 "$phase" "$SMALL" --target "$csv" --results "$TMP/r-$phase-csv" --engine posix "${common[@]}" \
+		--set dataset.format=csv >"$TMP/$phase-csv" 2>&1; then
+		bad "$phase on csv failed"; cat "$TMP/$phase-csv"; continue
 	fi
 	sh=$(only_result "$TMP/r-$phase-h5")/summary.json
-	sn=$(only_result "$TMP/r-$phase-npy")/summary.json
+	sn=$(only_result "$TMP/r-$phase-csv")/summary.json
 	expect "$phase hdf5: engine hdf5, chosen for the format" "$sh" '.target.engine == "hdf5" and (.target.engine_reason | test("dataset.format hdf5.*hyperslab"))'
 	expect "$phase hdf5: summary says format and hyperslab reads" "$sh" '.plan.format == "hdf5" and .plan.layout == "hdf5_rows" and .plan.hdf5.hyperslab_reads == true and .plan.hdf5.chunked == true and .plan.hdf5.dataset == "/records"'
 	expect "$phase hdf5: every sample once ($samples)" "$sh" ".$phase.samples == $samples"
-	expect "$phase hdf5: read_bytes = requested = the samples' bytes" "$sh" ".$phase.read_bytes == .$phase.read_bytes_requested and .$phase.read_bytes_requested == $npy_bytes"
+	expect "$phase hdf5: read_bytes = requested = the samples' bytes" "$sh" ".$phase.read_bytes == .$phase.read_bytes_requested and .$phase.read_bytes_requested == $csv_bytes"
 	hs=$(jq ".$phase.samples, .$phase.read_bytes_requested" "$sh" | tr '\n' ' ')
 	ns=$(jq ".$phase.samples, .$phase.read_bytes_requested" "$sn" | tr '\n' ' ')
-	[ "$hs" = "$ns" ] && ok "$phase: hdf5 and npy/posix read the same samples and bytes ($hs)" ||
-		bad "$phase: hdf5 read '$hs', npy/posix '$ns'"
-	expect "$phase npy: layout records" "$sn" '.plan.layout == "records" and (.plan | has("hdf5") | not)'
+	[ "$hs" = "$ns" ] && ok "$phase: hdf5 and csv/posix read the same samples and bytes ($hs)" ||
+		bad "$phase: hdf5 read '$hs', csv/posix '$ns'"
+	expect "$phase csv: layout records" "$sn" '.plan.layout == "records" and (.plan | has("hdf5") | not)'
 done
 
 # Engines that cannot read HDF5 rows, and O_DIRECT, are usage errors.
@@ -98,10 +100,10 @@ gf 2 train "$SMALL" --target "$h5" --results "$TMP/r-posix" --engine posix "${co
 rc=$?
 [ "$rc" = 2 ] && grep -q "dataset.format hdf5.*hdf5 engine" "$TMP/posix" && ok "--engine posix on hdf5 data: exit 2 naming the format" ||
 	{ bad "--engine posix on hdf5 data: exit $rc"; cat "$TMP/posix"; }
-gf 1 train "$SMALL" --target "$npy" --results "$TMP/r-h5npy" --engine hdf5 "${common[@]}" --set dataset.format=npy >"$TMP/h5npy" 2>&1
+gf 1 train "$SMALL" --target "$csv" --results "$TMP/r-h5csv" --engine hdf5 "${common[@]}" --set dataset.format=csv >"$TMP/h5csv" 2>&1
 rc=$?
-[ "$rc" = 2 ] && grep -q "dataset.format is npy" "$TMP/h5npy" && ok "--engine hdf5 on npy data: exit 2" ||
-	{ bad "--engine hdf5 on npy data: exit $rc"; cat "$TMP/h5npy"; }
+[ "$rc" = 2 ] && grep -q "dataset.format is csv" "$TMP/h5csv" && ok "--engine hdf5 on csv data: exit 2" ||
+	{ bad "--engine hdf5 on csv data: exit $rc"; cat "$TMP/h5csv"; }
 gf 1 train "$SMALL" --target "$h5" --results "$TMP/r-direct" "${common[@]}" "${hdf[@]}" --set target.direct=true >"$TMP/direct" 2>&1
 rc=$?
 [ "$rc" = 2 ] && grep -q "O_DIRECT" "$TMP/direct" && ok "O_DIRECT on hdf5 data: exit 2" ||

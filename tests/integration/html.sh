@@ -1,23 +1,32 @@
 #!/usr/bin/env bash
 # Description: report.html of each kind of run, and compare --html, rendered in headless
 # Chromium: a training run that is FED and one that is STARVED, a storage ceiling, a
-# checkpoint-only run (scaled), a run on S3 (s3rver) and a comparison. One Chromium loads
-# every page at 800 and at 1280 px (tests/integration/html_probe.html) and reports what a
-# reader would meet; then each page is screenshot at 1280 px.
+# checkpoint-only run (scaled), a sweep of one point, a run on S3 (s3rver), a comparison,
+# a simulation (gpufeed report on its folder), and two folders with files planted in
+# plots/: a run whose timeline is not drawn (no timeseries.csv) with a timeline.svg whose
+# onerror and onbegin handlers mark the page and a timeline.png, and a simulation
+# re-rendered without gnuplot with the same simulate.svg and .png. One Chromium loads every
+# page at 800 and at 1280 px (tests/integration/html_probe.html) and reports what a reader
+# would meet; then a page is screenshot at 1280 px.
 # Expected: no page scrolls sideways at either width (scrollWidth <= innerWidth and no
 # element past the right edge); the verdict card shows summary.json's verdict word in its
 # tone (amber for FED from the page cache); every key figure in the DOM carries the exact
 # value of its summary.json pointer, and each kind's key figures are there (AU,
 # bandwidth, p99; accelerators fed; burst times and the extrapolated full size; S3
-# requests/s; the compared figures); the plots are inline SVG; a screenshot per page.
+# requests/s; the compared figures); each page shows the plots its render drew, inline,
+# none wider than its figure, and scaled so that their text is at least 11 px on screen
+# (a PNG: its width and font from scripts/plot/term.gp, 4/3 px a point, and no script
+# sets a smaller font; an inline SVG: its smallest font); no planted file is in a page
+# and no handler ran; a screenshot.
 # Buggy: a <pre> that scrolls at 1280 px, a figure missing or rounded into another
-# number, a green card on page-cache reads, a plot linked instead of inlined.
-# GF_SCREENSHOTS=DIR keeps the screenshots (800 and 1280 px) in DIR for a look.
+# number, a green card on page-cache reads, a plot linked instead of inlined, plot text
+# of 7 px at 800 px, a file in plots/ that this render did not draw shown (and run).
+# GF_SCREENSHOTS=DIR keeps screenshots of every page (800 and 1280 px) in DIR for a look.
 . "$(dirname "$0")/lib.sh"
 
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$chrome" ]; then
-	echo "SKIP: chromium is not installed (scripts/install-deps.sh installs it)"; exit 77
+	echo "SKIP: chromium is not installed (scripts/install-deps.sh --test installs it)"; exit 77
 fi
 if ! command -v gnuplot >/dev/null 2>&1; then
 	echo "SKIP: gnuplot is not installed"; exit 77
@@ -62,10 +71,50 @@ gf 2 run "$SRCDIR/workloads/llama3_8b.yaml" --target "$TMP/ck" --results "$TMP/c
 	--set checkpoint.num_checkpoints_write=3 --set checkpoint.num_checkpoints_read=2 >"$TMP/out" 2>&1 ||
 	{ bad "checkpoint run failed"; cat "$TMP/out"; }
 page checkpoint "$TMP/checkpoint"
-names="fed starved ceiling checkpoint"
+# A ceiling and one point: the sweep's plot on its page.
+gf 2 sweep "$SMALL" --target "$TMP/data" --results "$TMP/sweep" --quiet --max-points 1 \
+	--point-seconds 5 --set train.computation_time=20ms >"$TMP/out" 2>&1 || { bad "sweep failed"; cat "$TMP/out"; }
+page sweep "$TMP/sweep"
+"$GPUFEED" simulate "$SRCDIR/workloads/llama3_8b.yaml" --system "$SRCDIR/systems/example.yaml" --nodes 8..64 \
+	--results "$TMP/simulate" --quiet >"$TMP/out" 2>&1 && "$GPUFEED" report "$(only_result "$TMP/simulate")" --quiet \
+	>>"$TMP/out" 2>&1 || { bad "simulate failed"; cat "$TMP/out"; }
+page simulate "$TMP/simulate"
+# Planted in plots/ under the name of a plot this render does not draw: an SVG whose
+# handlers mark the page if it is inlined, and a PNG (a copy of another plot).
+cat >"$TMP/planted.svg" <<'SVG'
+<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="900"><text x="9" y="30">PLANTED</text>
+<image href="nonexistent.png" onerror="document.documentElement.setAttribute('data-pwned', 'onerror')"/>
+<rect width="9" height="9"><animate attributeName="x" from="0" to="9" dur="1s"
+ onbegin="document.documentElement.setAttribute('data-pwned', 'onbegin')"/></rect></svg>
+SVG
+# planted NAME RESULTS PLOT: the run of RESULTS copied to $TMP/NAME/, PLOT planted; its folder.
+planted() {
+	local dir
+	mkdir -p "$TMP/$1"
+	cp -r "$(only_result "$2")" "$TMP/$1/"
+	dir=$(only_result "$TMP/$1")
+	cp "$TMP/planted.svg" "$dir/plots/$3.svg"
+	cp "$(ls "$dir"/plots/*.png | grep -v "/$3.png" | head -1)" "$dir/plots/$3.png" 2>/dev/null ||
+		cp "$dir/plots/$3.svg" "$dir/plots/$3.png"
+	echo "$dir"
+}
+dir=$(planted planted "$TMP/fed" timeline)
+rm -f "$dir/timeseries.csv"
+"$GPUFEED" report "$dir" --quiet >"$TMP/out" 2>&1 || { bad "report of the planted run failed"; cat "$TMP/out"; }
+page planted "$TMP/planted"
+dir=$(planted simplanted "$TMP/simulate" simulate)
+mkdir -p "$TMP/nognuplot"
+PATH=$TMP/nognuplot "$GPUFEED" report "$dir" --quiet >"$TMP/out" 2>&1 ||
+	{ bad "report of the planted simulation failed"; cat "$TMP/out"; }
+page simplanted "$TMP/simplanted"
+for n in planted simplanted; do
+	! grep -q PLANTED "$pages/$n.html" && ok "$n: the planted SVG is not in the page" ||
+		bad "$n: the page holds the planted SVG"
+done
+names="fed starved ceiling checkpoint sweep simulate planted simplanted"
 if [ "$curl" = 1 ]; then
 	if ! command -v node >/dev/null || [ ! -d "$SRCDIR/tests/node_modules/@20minutes/s3rver" ]; then
-		bad "node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh"
+		bad "node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh --test"
 	elif endpoint=$("$SRCDIR/scripts/s3rver-start.sh" "$srv" gf-test); then
 		AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_ENDPOINT_URL=$endpoint AWS_REGION=us-east-1 \
 			gf 2 run "$SMALL" --target s3://gf-test/gf --results "$TMP/s3" --quiet --set train.epochs=4 \
@@ -106,30 +155,46 @@ done
 echo "chromium measured $(echo "$names" | wc -w) pages at 2 widths in $(echo "$(date +%s.%N) - $t0" | bc) s"
 jq -e 'length > 0' "$TMP/probe.json" >/dev/null 2>&1 && ok "the probe ran in Chromium" || { bad "no probe result"; head -c 500 "$TMP/probe.json"; }
 
-python3 - "$TMP/probe.json" "$pages" "$direct" >"$TMP/checks" <<'EOF'
-import json, math, os, sys
+python3 - "$TMP/probe.json" "$pages" "$direct" "$SRCDIR/scripts/plot" >"$TMP/checks" <<'EOF'
+import glob, json, math, os, re, sys
 
 probe = json.load(open(sys.argv[1]))
 pages, direct = sys.argv[2], sys.argv[3] == "true"
+# The PNG's canvas and font, as term.gp sets them; pngcairo draws a point as 4/3 px.
+term = open(os.path.join(sys.argv[4], "term.gp")).read()
+m = re.search(r"pngcairo size (\d+),\d+ .*font '[^,']*,(\d+)'", term)
+png_w, png_pt = int(m.group(1)), int(m.group(2))
+small = ["%s: %s" % (os.path.basename(f), n) for f in sorted(glob.glob(os.path.join(sys.argv[4], "*.gp")))
+         for n in re.findall(r'font\s+"[^",]*,(\d+(?:\.\d+)?)"', open(f).read()) if float(n) < png_pt]
+print(("ok: " if not small else "FAIL: ") + "no plot script sets a font under term.gp's %d pt%s" %
+      (png_pt, "" if not small else ": " + ", ".join(small)))
 # Key figures each kind of page must show, as summary.json pointers.
 need = {
-    "fed": ["/train/au_percent/mean", "/train/read_bytes_per_s", "/train/read_latency_us/p99", "/train/samples_per_s"],
+    "fed": ["/train/au_percent/mean", "/train/read_bytes_per_s", "/train/read_latency_us/p50", "/train/samples_per_s"],
     "starved": ["/train/au_percent/mean", "/train/read_bytes_per_s", "/train/stall_s"],
     "ceiling": ["/ceiling/accelerators_fed", "/ceiling/read_bytes_per_s", "/ceiling/read_requests_per_s",
-                "/ceiling/read_latency_us/p99"],
+                "/ceiling/read_latency_us/p50"],
     "checkpoint": ["/checkpoint/bytes", "/checkpoint/write_burst_s", "/checkpoint/write_bytes_per_s",
-                   "/checkpoint/restore_burst_s", "/checkpoint/per_rank_write_s/max",
+                   "/checkpoint/restore_burst_s", "/checkpoint/write_rank_spread/fastest_s",
                    "/verdict/checkpoint_full_size_write_s"],
     "s3": ["/s3/phases/train/requests_per_s", "/s3/requests", "/train/read_bytes_per_s"],
-    "compare": ["au_mean", "read_bandwidth", "samples_per_s"],
+    "compare": ["train.au_percent.mean", "train.read_bytes_per_s", "train.samples_per_s"],
+    "sweep": ["/sweep/accelerators_fed", "/train/au_percent/mean"],
+    "planted": ["/train/au_percent/mean", "/train/read_bytes_per_s"],
 }
 words = {"fed": "FED", "starved": "STARVED", "checkpoint": "MEASURED", "compare": "REGRESSION"}
-svgs = {"fed": 3, "starved": 3, "ceiling": 2, "checkpoint": 1, "s3": 2, "compare": 1}
+# The plots each page draws; planted: not the timeline (no data), simplanted: none (no gnuplot).
+plots = {"fed": 3, "starved": 3, "ceiling": 2, "checkpoint": 1, "sweep": 5, "s3": 3, "compare": 1, "simulate": 1,
+         "planted": 2, "simplanted": 0}
 
 def at(doc, ptr):
     for part in ptr.lstrip("/").split("/"):
         doc = doc[int(part)] if isinstance(doc, list) else doc[part]
     return doc
+
+def number(v):
+    """A figure of summary.json as a number; a null or a string compares unequal (NaN)."""
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
 
 def check(ok, what):
     print(("ok: " if ok else "FAIL: ") + what)
@@ -140,7 +205,19 @@ for r in probe:
     check(r["scroll"] <= r["inner"] and r["scroll"] <= r["client"] and not r["wide"],
           "%s: no horizontal scrolling (scrollWidth %d, innerWidth %d)%s" % (tag, r["scroll"], r["inner"],
           "" if not r["wide"] else ", too wide: " + "; ".join(r["wide"])))
-    check(r["svgs"] >= svgs[name], "%s: %d inline SVG plot(s), %d expected" % (tag, r["svgs"], svgs[name]))
+    check(len(r["plots"]) == plots[name], "%s: %d plot(s), %d expected: %s" %
+          (tag, len(r["plots"]), plots[name], " ".join(p["id"] for p in r["plots"])))
+    for p in r["plots"]:
+        scale = p["shown"] / p["natural"] if p["natural"] else 0
+        text = scale * (png_pt * 4 / 3 if p["tag"] == "img" else (p["font_px"] or 0))
+        check(p["shown"] <= p["container"] + 1 and p["right"] <= r["client"] + 1,
+              "%s: %s %.0f px wide in a figure of %d" % (tag, p["id"], p["shown"], p["container"]))
+        check(text >= 11 and (p["tag"] != "img" or p["natural"] == png_w),
+              "%s: %s (%s) shown at %.0f of %d px: text %.1f px on screen (11 wanted)" %
+              (tag, p["id"], p["tag"], p["shown"], p["natural"], text))
+    check(r["pwned"] is None, "%s: no handler ran (data-pwned %s)" % (tag, r["pwned"]))
+    if name in ("simulate", "simplanted"):
+        continue
     s = json.load(open(os.path.join(pages, name + ".json")))
     if name == "compare":
         figs = {f["key"]: f["values"] for f in s["figures"]}
@@ -151,7 +228,7 @@ for r in probe:
               "%s: the card says REGRESSION in red" % tag)
     else:
         bad = [k for k in r["keys"] if k["value"] is None or
-               not math.isclose(k["value"], at(s, k["key"]), rel_tol=1e-9, abs_tol=1e-12)]
+               not math.isclose(k["value"], number(at(s, k["key"])), rel_tol=1e-9, abs_tol=1e-12)]
         seen = {k["key"] for k in r["keys"]}
         v = s["verdict"]
         check(r["word"] == v["word"] and ("card " + v["tone"]) == r["card"] and v["line"].split(" - ", 1)[-1] in r["verdict_text"],
@@ -169,9 +246,13 @@ for r in probe:
                   "not a steady-state figure" in r["text"],
                   "%s: FEEDS %d, and a 1 s ceiling says it is no steady state" % (tag, s["ceiling"]["accelerators_fed"]))
         if name == "checkpoint":
+            # Restores from the client's cache are qualified as such; a run that read no
+            # dataset gets no dataset line and no read warning.
             check("EXTRAPOLATED" in r["text"] and "/plan/dataset_bytes" not in seen and
-                  "page cache" not in r["text"] and "O_DIRECT" not in r["text"],
-                  "%s: the full size is marked extrapolated; no dataset line or read warnings" % tag)
+                  "O_DIRECT is off" not in r["text"] and "5x the memory" not in r["text"] and
+                  ("restore cache" in r["text"]) == v["validity"]["restore_page_cache"],
+                  "%s: the full size is marked extrapolated; no dataset line or read warnings; restores "
+                  "qualified as summary.json says (%s)" % (tag, v["validity"]["restore_page_cache"]))
     check(not bad, "%s: every key figure in the DOM has summary.json's exact value%s" %
           (tag, "" if not bad else ": " + json.dumps(bad[:3])))
     missing = [k for k in need[name] if k not in seen]
@@ -182,13 +263,14 @@ while read -r line; do
 done <"$TMP/checks"
 [ "$(wc -l <"$TMP/checks")" -gt 20 ] && ok "the probe checked every page" || bad "the probe checked too little"
 
-# A screenshot of each page at 1280 px (and 800 px for GF_SCREENSHOTS).
+# A screenshot of the FED page at 1280 px, to show that Chromium draws it; of every page at
+# 800 and 1280 px for GF_SCREENSHOTS (10-20 s each on a loaded machine).
 shots=${GF_SCREENSHOTS:-$TMP/shots}
 mkdir -p "$shots"
-sizes=1280
-[ -n "${GF_SCREENSHOTS:-}" ] && sizes="800 1280"
+sizes=1280 shoot=fed
+[ -n "${GF_SCREENSHOTS:-}" ] && sizes="800 1280" shoot=$names
 t0=$(date +%s.%N)
-for n in $names; do
+for n in $shoot; do
 	for w in $sizes; do
 		for try in 1 2 3; do
 			rm -rf "$TMP/chrome-$n-$w"

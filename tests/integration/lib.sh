@@ -15,9 +15,18 @@ bad() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # gf NP ARGS...: run gpufeed under mpirun with NP ranks.
 gf() {
-	local np=$1
+	local np=$1 rc err
 	shift
-	"$MPIRUN" --oversubscribe -np "$np" "$GPUFEED" "$@"
+	# stderr also kept aside (after the run: stdout and stderr no longer interleave): a
+	# summary.json that breaks its own schema is said there as an internal error, and
+	# finish fails the test on one.
+	err=$(mktemp "$TMP/gf-err.XXXXXX")
+	"$MPIRUN" --oversubscribe -np "$np" "$GPUFEED" "$@" 2>"$err"
+	rc=$?
+	cat "$err" >&2
+	cat "$err" >>"$TMP/gf.stderr"
+	rm -f "$err"
+	return $rc
 }
 
 # The one complete results folder under $1 (fails the test if there is not exactly one).
@@ -44,6 +53,9 @@ expect() {
 }
 
 finish() {
+	if grep -q "gpufeed: internal error" "$TMP/gf.stderr" 2>/dev/null; then
+		bad "gpufeed said internal error: $(grep -m3 "gpufeed: internal error" "$TMP/gf.stderr")"
+	fi
 	if [ "$failures" -eq 0 ]; then
 		echo "all checks passed"
 		exit 0

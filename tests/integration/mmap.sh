@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Description: the mmap engine (each file mapped once, a read is a memcpy from the
 # mapping) reads what posix reads. One dataset, written once by the default engine:
-# records of 24,000 bytes back to back in 16 files (tfrecord), read by train and ceiling
-# with files opened per sample and kept open, with posix and with mmap; then ranged
+# records of about 24,000 bytes back to back in 16 files (csv: no framing around them),
+# read by train and ceiling with files opened per sample and kept open, with posix and
+# with mmap; then ranged
 # reads (reader.transfer_size below the record size). O_DIRECT is refused before anything
 # is read.
 # Expected: for every phase and mode, mmap's samples, requested bytes and bytes moved
@@ -19,7 +20,7 @@ if ! "$GPUFEED" run --help | grep -q '|mmap|'; then
 	exit 1
 fi
 data=$TMP/data
-common=(--set framework=tensorflow --set dataset.format=tfrecord --set dataset.num_files_train=16 --set dataset.num_samples_per_file=8
+common=(--set dataset.format=csv --set dataset.num_files_train=16 --set dataset.num_samples_per_file=8
 	--set dataset.record_length_bytes=24000 --set dataset.record_length_bytes_stdev=3000
 	--set train.epochs=1 --set train.computation_time=0 --set target.direct=false --quiet)
 gf 2 datagen "$SMALL" --target "$data" --results "$TMP/r-gen" "${common[@]}" >"$TMP/gen" 2>&1 ||

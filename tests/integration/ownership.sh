@@ -29,6 +29,7 @@ no_results() {
 	if [ ! -e "$2" ] || [ -z "$(ls -A "$2")" ]; then ok "$1: no results folder"; else bad "$1: results left: $(ls "$2")"; fi
 }
 CK=(--quiet --set workflow.train=false --set workflow.checkpoint=true --set model.model_size_bytes=1MiB
+	--set checkpoint.time_between_checkpoints=0
 	--set checkpoint.type=all_ranks --set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=1)
 
 # 1. A checkpoint folder outside the target holding the user's checkpoints.

@@ -111,8 +111,10 @@ rm -rf "$failed/plots"
 jq '.status = "failed" | .error = "train: rank 1: cannot open f.npz: No such file or directory"' "$dir/summary.json" \
 	>"$failed/summary.json"
 "$GPUFEED" report "$failed" --quiet
-grep -q '<text>the run failed after .* s of training: the data ends there (train: rank 1: cannot open f.npz' \
-	"$failed/plots/timeline.svg" && ok "a failed run's timeline says so" || bad "the failed run's timeline says nothing"
+# Over 100 characters: the error on a line of its own, once (not under every panel).
+[ "$(grep -c '<text>the run failed after .* s of training: the data ends there</text>' "$failed/plots/timeline.svg")" = 1 ] &&
+	grep -q '<text>(train: rank 1: cannot open f.npz: No such file or directory)</text>' "$failed/plots/timeline.svg" &&
+	ok "a failed run's timeline says so" || bad "the failed run's timeline says nothing, or says it more than once"
 sci=$(grep -hoE '<text>[-0-9.]+e[-+][0-9]+</text>' "$dir"/plots/*.svg "$many"/plots/*.svg | head -3)
 [ -z "$sci" ] && ok "no tick label in scientific notation" || bad "scientific notation on an axis: $sci"
 grep -q '<text>request latency (ms, log scale)</text>\|<text>request latency (us, log scale)</text>\|<text>request latency (s, log scale)</text>' \

@@ -5,7 +5,8 @@
 # Expected: report.txt starts with the verdict that the run printed, names AU, bandwidth and
 # latency with units and warns about a dataset smaller than 5x memory; the verdict of a
 # FED run on a dataset the page cache holds says so ("FED, but from the page cache");
-# report.html holds the verdict and one inline SVG per plot and refers to no other file;
+# report.html holds the verdict and each plot inline, the PNG the render drew as a data:
+# URI (the timeline's is plots/timeline.png byte for byte), and refers to no other file;
 # a folder that is not a run is refused with exit 2.
 # Buggy: a report that disagrees with the run's verdict, a green FED on page-cache reads,
 # images linked instead of inlined.
@@ -34,15 +35,18 @@ grep -q "BOTTLENECK HINTS" "$dir/report.txt" && grep -q "O_DIRECT is off" "$dir/
 rm -f "$dir/report.txt" "$dir/report.html"
 "$GPUFEED" report "$dir" >"$TMP/rep" 2>&1 && ok "gpufeed report exits 0 without mpirun" || { bad "report failed"; cat "$TMP/rep"; }
 grep -qF "VERDICT: $verdict" "$TMP/rep" && ok "gpufeed report prints the page" || bad "report printed no verdict"
-n=$(grep -o '<svg class="plot"' "$dir/report.html" | wc -l)
-[ "$n" -eq 3 ] && ok "report.html inlines 3 plots as SVG" || bad "report.html inlines $n plots"
+n=$(grep -o '<img alt="[a-z]* plot" width="1600" height="900" src="data:image/png;base64,' "$dir/report.html" | wc -l)
+[ "$n" -eq 3 ] && ok "report.html holds 3 plots as PNGs (data: URIs)" || bad "report.html holds $n plots"
 # The card shows the verdict's head large and the rest of its line under it.
 grep -qF "<div class=\"word\">${verdict%% - *}</div>" "$dir/report.html" && grep -qF "${verdict#* - }" "$dir/report.html" &&
 	ok "report.html has the verdict" || bad "no verdict in html"
-! grep -Eq "(src|href)=[\"'][^#]" "$dir/report.html" && ok "report.html refers to no other file" || bad "external reference"
+! grep -Eo "(src|href)=[\"'][^\"']{0,24}" "$dir/report.html" | grep -Ev "=.(#|data:image/png;base64,)" &&
+	ok "report.html refers to no other file" || bad "external reference"
 ! grep -qi "<script" "$dir/report.html" && ok "report.html holds no script" || bad "a script in report.html"
-# The inlined timeline is plots/timeline.svg (its ids prefixed).
-grep -q 'id="timeline-gnuplot_canvas"' "$dir/report.html" && ok "the timeline SVG is inline, ids prefixed" || bad "no inline timeline"
+# The timeline shown is plots/timeline.png, byte for byte.
+sed -n 's/.*<img alt="timeline plot" [^>]*src="data:image\/png;base64,\([^"]*\)".*/\1/p' "$dir/report.html" |
+	base64 -d 2>/dev/null | cmp -s - "$dir/plots/timeline.png" && ok "the timeline shown is plots/timeline.png" ||
+	bad "no timeline, or not plots/timeline.png"
 
 "$GPUFEED" report "$TMP" >"$TMP/e" 2>&1; [ $? -eq 2 ] && grep -q "summary.json" "$TMP/e" && ok "not a run: exit 2" ||
 	bad "not a run: $(cat "$TMP/e")"

@@ -44,7 +44,7 @@ if grep -q '^#define HAVE_CURL 1' "$builddir/config.h" 2>/dev/null; then
 			>"$TMP/out" 2>&1 || { bad "S3 run failed"; cat "$TMP/out"; }
 		dirs="$dirs $(only_result "$TMP/s3")"
 	else
-		bad "s3rver did not start (scripts/install-deps.sh installs it)"
+		bad "s3rver did not start (scripts/install-deps.sh --test installs it)"
 	fi
 fi
 

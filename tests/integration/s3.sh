@@ -27,7 +27,7 @@ fi
 # (scripts/radosgw-start.sh); the default is s3rver. The proxy tests need node either way.
 server=${S3_SERVER:-s3rver}
 if ! command -v node >/dev/null || [ ! -d "$SRCDIR/tests/node_modules/@20minutes/s3rver" ]; then
-	echo "FAIL: node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh"
+	echo "FAIL: node or tests/node_modules/@20minutes/s3rver missing: run scripts/install-deps.sh --test"
 	exit 1
 fi
 if [ "$server" = radosgw ] && ! command -v radosgw >/dev/null; then
@@ -104,7 +104,7 @@ for ts in 0 8KiB; do
 	if [ "$ts" != 0 ]; then
 		expect "ranged: more requests than samples" "$s" '.s3.requests > 2 * .train.samples'
 		expect "ranged: one timed GET per read request" "$s" '.s3.phases.train.requests == .train.read_requests'
-		grep -Eq "^  s3 train +[0-9]+ req/s, .*TTFB p50" "$(dirname "$s")/report.txt" && ok "report.txt: S3 timing of the reads" ||
+		grep -Eq "^  S3 train requests/s +[0-9]+ req/s, .*TTFB p50" "$(dirname "$s")/report.txt" && ok "report.txt: S3 timing of the reads" ||
 			bad "report.txt has no S3 timing line"
 	fi
 done
@@ -205,7 +205,7 @@ diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "training with checkpoints l
 # first run nor its kept checkpoints); the user deletes the prefix at last.
 spread=(--quiet --set target.prefix_spread=16 --set model.model_size_bytes=8MiB --set checkpoint.type=all_ranks
 	--set checkpoint.keep=true)
-restore=(--set workflow.train=false --set workflow.checkpoint=true --set checkpoint.num_checkpoints_write=0
+restore=(--set workflow.train=false --set workflow.checkpoint=true --set checkpoint.num_checkpoints_write=0 --set checkpoint.time_between_checkpoints=0
 	--set checkpoint.num_checkpoints_read=1 --set dataset.keep_files=false)
 gf 2 run "$SMALL" --target s3://gf-test/spread --results "$TMP/r-sp1" "${spread[@]}" --set workflow.checkpoint=true \
 	--set checkpoint.steps_between_checkpoints=16 --set train.computation_time=5ms >"$TMP/sp" 2>&1 || { bad "spread run failed"; cat "$TMP/sp"; }

@@ -11,7 +11,10 @@
 # tests/bad_system exits 2 with the message its first line names; paths with quotes
 # reach gnuplot as data; gpufeed report on a simulate folder writes the table simulate
 # printed, and gpufeed compare sets two simulations side by side (and flags the slower
-# one under --tolerance) and a measured run beside its prediction.
+# one under --tolerance) and a measured run beside its prediction. Llama 3 405B over
+# --nodes 8..1024: the counts its layout cannot fill (8, 16) are skipped and named, the
+# rest simulated, its parameters written "406 billion"; the plot names each limit of the
+# bursts and labels a wide sweep's log axis sparsely, without scientific notation.
 # Expected: exit 0 and the figures above; exit 2 with file, line and key for bad input.
 # Buggy: a typo in a system file ignored, bytes that differ from a measured run's,
 # a results folder overwritten, a path pasted into gnuplot code.
@@ -53,8 +56,11 @@ YAML
 "$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$TMP/one.yaml" --results "$TMP/one" --no-plot --quiet >/dev/null 2>&1 || bad "one server failed"
 expect "one server: bytes / bandwidth" "$(only_result "$TMP/one")/summary.json" '.points[0].ranks == 8 and (.points[0].checkpoint | ((.write_burst_s - .bytes / 1e9) | fabs) < 1e-6 and .write_limit == "servers")'
 
-# Training reads on the example system: AU from what the servers deliver.
+# Training reads on the example system: AU from what the servers deliver. 4 MiB requests,
+# so that the links bound it: np.load's own 256 KiB, one in flight per reader, leave every
+# point latency-bound on this system (33.9% AU from 1 node up).
 "$GPUFEED" simulate "$W/unet3d_h100.yaml" --system "$SYS/example.yaml" --nodes 1..64 --set workflow.checkpoint=true \
+	--set reader.transfer_size=4MiB \
 	--results "$TMP/unet" --no-plot >/dev/null 2>&1 || bad "unet3d sweep failed"
 s=$(only_result "$TMP/unet")/summary.json
 expect "AU within 0..100, reads no more than the demand" "$s" '[.points[] | .train | .au_percent.mean <= 100 and .au_percent.mean > 0 and .read_bytes_per_s <= .demand_read_bytes_per_s * 1.000001] | all'
@@ -128,7 +134,49 @@ for f in "$SRCDIR"/tests/bad_system/*.yaml; do
 done
 [ ! -e "$TMP/bad" ] || [ -z "$(ls -A "$TMP/bad")" ] && ok "no results folder for bad input" || bad "results written for bad input"
 "$GPUFEED" simulate "$W/llama3_405b.yaml" --system "$SYS/example.yaml" --nodes 3 --results "$TMP/bad" >"$TMP/o" 2>&1
-[ $? -eq 2 ] && grep -q "3 nodes (24 ranks).*tensor 8 x pipeline 32" "$TMP/o" && ok "a node count the parallelism cannot use: exit 2" || { bad "parallelism misfit"; cat "$TMP/o"; }
+[ $? -eq 2 ] && grep -q "tensor 8 x pipeline 32 = 256 ranks, and 24 ranks.*multiples of 32" "$TMP/o" &&
+	[ ! -e "$TMP/bad" ] && ok "a node count the parallelism cannot use: exit 2, naming the counts that can" ||
+	{ bad "parallelism misfit"; cat "$TMP/o"; }
+# A sweep over counts the layout fills only in part (256 ranks a replica, 8 a node): the
+# others are skipped and named, the rest simulated; the table writes the parameters as a
+# count; the plot names what limits the bursts (rank_ceiling at 32 nodes, then servers),
+# over the points it binds.
+"$GPUFEED" simulate "$W/llama3_405b.yaml" --system "$SYS/example.yaml" --nodes 8..1024 --results "$TMP/skip" \
+	>"$TMP/o" 2>&1 && ok "405B over 8..1024 nodes: exit 0" || { bad "405B over 8..1024 nodes failed"; cat "$TMP/o"; }
+sk=$(only_result "$TMP/skip")
+expect "the counts the layout cannot fill are skipped, the rest simulated" "$sk/summary.json" \
+	'[.skipped[].nodes] == [8, 16] and [.skipped[].ranks] == [64, 128] and (.skipped_why | test("multiples of 32")) and [.points[].nodes] == [32, 64, 128, 256, 512, 1024] and ([.points[].checkpoint.data] == [1, 2, 4, 8, 16, 32])'
+grep -q "^  skipped: 8, 16 nodes: one model replica is tensor 8 x pipeline 32 = 256 ranks" "$TMP/o" &&
+	ok "the table names the skipped counts and why" || { bad "no skipped line"; cat "$TMP/o"; }
+grep -q "406 billion parameters" "$TMP/o" && ! grep -q "[0-9] B parameters" "$TMP/o" &&
+	ok "406 billion parameters, not 406 B" || { bad "parameters as bytes"; grep parameters "$TMP/o"; }
+if command -v gnuplot >/dev/null; then
+	ssvg=$sk/plots/simulate.svg
+	# The plot writes each limit summary.json names (rank_ceiling: "rank ceiling").
+	missing=$(jq -r '[.points[].checkpoint.write_limit] | unique[]' "$sk/summary.json" | sed 's/_/ /g' |
+		while read -r l; do grep -q "<text>$l</text>" "$ssvg" || echo "$l"; done)
+	[ "$(jq '[.points[].checkpoint.write_limit] | unique | length' "$sk/summary.json")" -ge 2 ] && [ -z "$missing" ] &&
+		ok "the plot names what limits the bursts" || bad "the plot does not name the limit(s): ${missing:-one limit only}"
+	# 17 doubling counts: the x labels leave room between them (each as wide as its digits,
+	# 0.64 em each in DejaVu Sans), never 1e+04.
+	"$GPUFEED" simulate "$W/unet3d_h100.yaml" --system "$SYS/example.yaml" --nodes 1..65536 --results "$TMP/wide" \
+		--quiet >"$TMP/o" 2>&1 || { bad "unet3d over 1..65536 nodes failed"; cat "$TMP/o"; }
+	ssvg=$(only_result "$TMP/wide")/plots/simulate.svg
+	gap=$(python3 - "$ssvg" <<'EOF'
+import collections, re, sys
+# gnuplot writes each tick label in a group translated to its place: the x labels share a y.
+labels = re.findall(r'translate\(([\d.]+),([\d.]+)\)"[^>]*font-size="([\d.]+)"[^>]*>\s*<text>\s*(\d+)</text>',
+                    open(sys.argv[1]).read())
+y = collections.Counter(l[1] for l in labels).most_common(1)[0][0]
+row = sorted((float(x), float(fs), t) for x, ly, fs, t in labels if ly == y)
+print(len(row), round(min(b[0] - a[0] - 0.64 * a[1] * (len(a[2]) + len(b[2])) / 2 for a, b in zip(row, row[1:]))))
+EOF
+)
+	[ "${gap#* }" -gt 0 ] 2>/dev/null && ok "17 node counts: ${gap% *} x labels in 2 panels, ${gap#* } px apart at least" ||
+		bad "17 node counts: x labels overlap (labels, least gap: ${gap:-none})"
+	sci=$(grep -hoE '<text>[-0-9.]+e[-+][0-9]+</text>' "$ssvg" "$sk/plots/simulate.svg" | head -3)
+	[ -z "$sci" ] && ok "no tick in scientific notation" || bad "ticks in scientific notation: $sci"
+fi
 "$GPUFEED" simulate "$W/llama3_8b.yaml" >"$TMP/o" 2>&1
 [ $? -eq 2 ] && grep -q -- "--system" "$TMP/o" && ok "no --system: exit 2" || bad "no --system"
 "$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$SYS/example.yaml" --nodes 8,x >"$TMP/o" 2>&1
@@ -172,7 +220,7 @@ grep -qE '^ +16 +128 ' "$d/report.txt" && grep -q '<h1>gpufeed simulate: llama3_
 "$GPUFEED" compare "$d:nodes=8" "$(only_result "$TMP/few")" --tolerance 5% --json >"$TMP/cmp.json" 2>"$TMP/o"
 rc=$?
 [ $rc -eq 3 ] && ok "compare two simulations: 2 servers regress (exit 3)" || { bad "compare two simulations: exit $rc"; cat "$TMP/o"; }
-expect "compare: the write burst of 2 servers is worse" "$TMP/cmp.json" '([.regressions[].figure] | index("ckpt_write_burst")) != null and ([.figures[] | select(.key == "ckpt_write_burst") | .values[1] > .values[0]] | all)'
+expect "compare: the write burst of 2 servers is worse" "$TMP/cmp.json" '([.regressions[].figure] | index("checkpoint.write_burst_s")) != null and ([.figures[] | select(.key == "checkpoint.write_burst_s") | .values[1] > .values[0]] | all)'
 "$GPUFEED" compare "$d" "$(only_result "$TMP/few")" >"$TMP/o" 2>&1
 [ $? -eq 2 ] && grep -q 'nodes 8, 16' "$TMP/o" && ok "a sweep in compare: exit 2, naming its node counts" || { bad "sweep in compare"; cat "$TMP/o"; }
 # A measured burst against its prediction: the 2-rank run above, simulated on the fitted system.
@@ -181,7 +229,7 @@ expect "compare: the write burst of 2 servers is worse" "$TMP/cmp.json" '([.regr
 	--results "$TMP/pred" --no-plot --quiet >/dev/null 2>&1 || bad "prediction of the 2-rank run"
 "$GPUFEED" compare "$(only_result "$TMP/m2")" "$(only_result "$TMP/pred")" --json >"$TMP/cmp.json" 2>"$TMP/o" ||
 	{ bad "compare measured and predicted"; cat "$TMP/o"; }
-expect "compare: measured and predicted write and restore bursts side by side" "$TMP/cmp.json" '([.figures[] | select(.key == "ckpt_write_burst" or .key == "ckpt_restore_burst") | .values | (.[0] > 0 and .[1] > 0)] | length) == 2 and .runs[1].engine == "simulate"'
+expect "compare: measured and predicted write and restore bursts side by side" "$TMP/cmp.json" '([.figures[] | select(.key == "checkpoint.write_burst_s" or .key == "checkpoint.restore_burst_s") | .values | (.[0] > 0 and .[1] > 0)] | length) == 2 and .runs[1].engine == "simulate"'
 # servers.shard_placement from a run's checkpoint_ranks.csv: the 2-rank run with the
 # server column GlusterFS would have filled (rank 0 wrote to b1, then to b2; rank 1 to a
 # quoted name with a comma, which sorts first): [1, 0], in the fit and the fitted file.

@@ -12,7 +12,7 @@
 # Buggy: ranks that all read through one host's mount or link, shaping that does not hold,
 # bursts faster than the links (a cache answering) or far slower (something else limits).
 . "$(dirname "$0")/lib.sh"
-command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh)"; exit 77; }
+command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh --test)"; exit 77; }
 names=$("$GPUFEED" run --help 2>&1 | sed -n 's/.*I\/O engine: \([a-z0-9|]*\).*/\1/p')
 case "|$names|" in
 *"|gfapi|"*) gfapi=true ;;

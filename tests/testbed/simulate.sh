@@ -30,7 +30,7 @@
 # requests' round trips (B predicted 22-57% above the measured), a server column gpufeed
 # leaves empty on GlusterFS (no placement: the test says so).
 . "$(dirname "$0")/lib.sh"
-command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh)"; exit 77; }
+command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/install-deps.sh --test)"; exit 77; }
 # Percent. Writes: the issue's 15%, with the bursts' fixed cost fitted from A's two sizes
 # and the placement (B -12..+8%, C -12..+3% in sixteen runs). Restores 15%: B's is -23..+9%,
 # its busiest server link carrying 75-85% of its payload rate in the slow runs where the

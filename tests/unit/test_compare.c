@@ -16,7 +16,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/compare.h"
+#include <stdbool.h>
+
+#include "report/comparison.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -119,33 +121,36 @@ static void test_tolerance(void **state)
 	assert_int_equal(gf_compare_parse_tolerance(NULL, &(double){ 0 }), -EINVAL);
 }
 
-static int is_percentile(const char *key)
-{
-	const char *p = strrchr(key, '_');
-
-	p = p ? p + 1 : key;
-	return p[0] == 'p' && p[1] && strspn(p + 1, "0123456789") == strlen(p + 1);
-}
-
-/* Every figure has a direction, a unit and a pointer into summary.json, and names are unique. */
+/* The compared figures are the schema table's CMP figures: each a number with a
+ * direction, a unit and a label; latencies and times lower-is-better, rates, AU,
+ * goodput and accelerators higher; one panel (axis) per kind, read and checkpoint
+ * bandwidth apart, AU and goodput on a percent axis of their own. */
 static void test_figure_table(void **state)
 {
+	size_t n = gf_cmp_nfigures();
+
 	(void)state;
-	assert_true(gf_cmp_nfigures >= 8 && gf_cmp_nfigures <= GF_CMP_MAX_FIGURES);
-	for (size_t i = 0; i < gf_cmp_nfigures; i++) {
-		const struct gf_cmp_figure *f = &gf_cmp_figures[i];
-		assert_true(f->better == GF_BETTER_HIGHER || f->better == GF_BETTER_LOWER);
-		assert_true(f->ptr[0] == '/' && f->unit[0] && f->label[0] && f->scale > 0);
-		assert_true(f->phase < GF_CMP_PHASES && f->group < GF_CMPG_GROUPS);
+	assert_true(n >= 8 && n <= GF_CMP_MAX_FIGURES);
+	for (size_t i = 0; i < n; i++) {
+		enum gf_fig f = gf_cmp_figure(i);
+		const struct gf_field *fd = &gf_schema[f];
+		const char *unit;
+		assert_true(fd->type == GF_T_NUM || fd->type == GF_T_INT);
+		assert_true(fd->label[0] && gf_cmp_scale(f, &unit) > 0 && unit[0]);
+		assert_true(gf_cmp_phase_of(f) < GF_CMP_PHASES && gf_cmp_panel_of(f) < GF_CMPG_PANELS);
 		for (size_t j = 0; j < i; j++)
-			assert_string_not_equal(f->key, gf_cmp_figures[j].key);
-		/* Latency (keys ending in _p<digits>), burst and rank times: lower is better;
-		 * bandwidth, AU, samples, requests, accelerators: higher. */
-		if (is_percentile(f->key) || strstr(f->key, "burst") || strstr(f->key, "slowest_rank"))
-			assert_int_equal(f->better, GF_BETTER_LOWER);
+			assert_string_not_equal(fd->label, gf_schema[gf_cmp_figure(j)].label);
+		if (fd->unit == GF_U_US || fd->unit == GF_U_S)
+			assert_int_equal(fd->better, GF_BETTER_LOWER);
 		else
-			assert_int_equal(f->better, GF_BETTER_HIGHER);
+			assert_int_equal(fd->better, GF_BETTER_HIGHER);
 	}
+	assert_int_equal(gf_cmp_panel_of(GF_F_TRAIN_READ_BPS), GF_CMPG_READ_BW);
+	assert_int_equal(gf_cmp_panel_of(GF_F_CKPT_WRITE_BPS), GF_CMPG_CKPT_BW);
+	assert_int_equal(gf_cmp_panel_of(GF_F_TRAIN_AU_MEAN), GF_CMPG_AU);
+	assert_int_equal(gf_cmp_panel_of(GF_F_TRAIN_GOODPUT), GF_CMPG_AU);
+	assert_int_equal(gf_cmp_phase_of(GF_F_TRAIN_HALT_S), GF_CMP_CHECKPOINT);
+	assert_int_equal(gf_cmp_phase_of(GF_F_SWEEP_FED), GF_CMP_SWEEP);
 }
 
 int main(void)

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/device.h"
+#include "results/device.h"
 #include "run/diskstats.h"
 
 static const char *const before =

@@ -1,6 +1,6 @@
 /* Description: dist's xoshiro256** and splitmix64 match the reference outputs; uniform
  * and normal draws have the right moments; 100k draws of every distribution type have
- * the mean and standard deviation theory says (clamped at zero where the type can go
+ * the mean and standard deviation theory says (folded at zero where the type can go
  * negative) and gf_dist_mean agrees; no draw is ever negative; gf_rng_fill writes
  * exactly len bytes of uniform bytes at 8 per step, fast; gf_normal_at is deterministic,
  * keyed by seed and index, and distributed N(0, 1).
@@ -111,18 +111,19 @@ static void test_uniform_and_normal(void **state)
 
 struct dist_case {
 	struct gf_dist d;
-	double mean, sd; /* of the clamped distribution */
+	double mean, sd; /* of the folded distribution (DLIO's abs()) */
 	double tol;      /* relative, for the sample sd */
 };
 
 static const struct dist_case dist_cases[] = {
 	{ { GF_DIST_CONST, 0.323, 0 }, 0.323, 0.0, 1e-12 },
-	{ { GF_DIST_CONST, -2.0, 0 }, 0.0, 0.0, 1e-12 },
+	{ { GF_DIST_CONST, -2.0, 0 }, 2.0, 0.0, 1e-12 },
 	{ { GF_DIST_NORMAL, 0.3, 0.01 }, 0.3, 0.01, 0.02 },
-	/* Half the mass below zero: mean 1/sqrt(2 pi), sd sqrt(1/2 - 1/(2 pi)). */
-	{ { GF_DIST_NORMAL, 0.0, 1.0 }, 0.3989422804, 0.5838193701, 0.02 },
+	/* Half the mass below zero, folded (DLIO's abs(), utility.py:389): the half-normal,
+	 * mean sqrt(2/pi), sd sqrt(1 - 2/pi). */
+	{ { GF_DIST_NORMAL, 0.0, 1.0 }, 0.7978845608, 0.6028102749, 0.02 },
 	{ { GF_DIST_UNIFORM, 1.0, 3.0 }, 2.0, 0.5773502692, 0.02 },
-	{ { GF_DIST_UNIFORM, -1.0, 1.0 }, 0.25, 0.3227486122, 0.02 },
+	{ { GF_DIST_UNIFORM, -1.0, 1.0 }, 0.5, 0.2886751346, 0.02 }, /* folded: uniform(0, 1) */
 	{ { GF_DIST_GAMMA, 2.0, 3.0 }, 6.0, 4.2426406871, 0.02 },
 	{ { GF_DIST_GAMMA, 0.5, 2.0 }, 1.0, 1.4142135624, 0.03 },
 	{ { GF_DIST_GAMMA, 9.0, 0.5 }, 4.5, 1.5, 0.02 },
@@ -174,8 +175,9 @@ static void test_never_negative(void **state)
 		assert_true(st.min >= 0.0);
 		assert_true(gf_dist_mean(&bad[i]) >= 0.0);
 	}
-	/* Mostly-negative normal: the clamp, not a redraw, produces the zeros. */
-	assert_true(draw_stats(&bad[0], 9).zeros > DRAWS / 3);
+	/* Half-negative normal: folded, as DLIO's abs(), not clamped to zeros. */
+	assert_true(draw_stats(&bad[0], 9).zeros == 0);
+	assert_true(fabs(draw_stats(&bad[0], 9).mean - gf_dist_mean(&bad[0])) < 0.01);
 }
 
 static void test_names(void **state)

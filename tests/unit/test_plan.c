@@ -62,6 +62,8 @@ static void small_workload(struct gf_workload *w, int64_t files, int64_t spf, in
 	w->accelerator.per_rank = per_rank;
 	w->reader.file_shuffle = fs;
 	w->reader.sample_shuffle = ss;
+	/* The shuffles under test: DLIO's PyTorch order ignores them (test_dlio_order). */
+	w->run.sample_order = GF_ORDER_SHUFFLED;
 	w->train.computation_time.type = GF_DIST_CONST;
 	w->train.computation_time.a = 0.1;
 }
@@ -368,66 +370,66 @@ static void test_seed_selects_order(void **state)
 	assert_int_equal(same, p1.share);
 }
 
-/* Mean and standard deviation of the sample sizes over many samples. With an even number
- * of samples per file the antithetic pairs make the mean exact. */
-static void test_size_statistics(void **state)
+/* Sample sizes as DLIO's generators make them (data_generator.py:54-59, config.py:312-313):
+ * each file draws two dims max(int(normal(d, sd)), 1) with d = int(sqrt(L)) and
+ * sd = stdev / 2 / sqrt(L), and all its samples are dim1 x dim2 bytes. Hand-computed:
+ * with mu = d - 1/2 (int() truncates) and s^2 = sd^2 + 1/12, E[size] = mu^2 and
+ * SD = s sqrt(s^2 + 2 mu^2), so about 0.71 x the configured stdev (unet3d: 48.97 MB of
+ * 68.34 MB, 0.717). Without stdev every sample is L bytes exactly. Buggy: sizes per
+ * sample spread by the full stdev (gpufeed before). */
+static void test_size_dims(void **state)
 {
 	static const struct {
 		int64_t files, spf;
 		uint64_t mean, stdev;
-		double mean_tol, stdev_tol; /* relative */
-		bool exact_mean;
 	} t[] = {
-		{ 100000, 1, 1000, 100, 0.002, 0.02, false },
-		{ 1000, 100, 114660, 20000, 0, 0.02, true },
-		{ 50000, 2, 65536, 16384, 0, 0.02, true },
-		{ 20000, 7, 4096, 512, 0.002, 0.02, false },
-		{ 50000, 1, 1 << 20, 0, 0, 0, true },
-		/* unet3d: stdev 0.47 x mean, so sizes are clamped at 1 byte beyond 2.1
-		 * sigma, which takes about 3% off the stdev: allow 5%. */
-		{ 100000, 1, 146600628, 68341808, 0.01, 0.05, false },
+		{ 100000, 1, 146600628, 68341808 }, /* unet3d */
+		{ 20000, 7, 65536, 16384 },
+		{ 5000, 3, 1 << 20, 0 },
+		{ 5000, 3, 1000003, 0 },            /* prime: dims 1 x 1000003 */
 	};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct gf_workload w;
 		struct gf_plan p;
-		double sum = 0, sum2 = 0, n, mean, sd;
+		double sum = 0, sum2 = 0, n = (double)t[i].files, mean, sd;
+		double d = floor(sqrt((double)t[i].mean)), sdim = (double)t[i].stdev / 2 / sqrt((double)t[i].mean);
+		double mu = d - 0.5, s2 = sdim * sdim + 1.0 / 12, want_sd = sqrt(s2) * sqrt(s2 + 2 * mu * mu);
 
 		small_workload(&w, t[i].files, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
 		w.dataset.record_length_bytes = t[i].mean;
 		w.dataset.record_length_bytes_stdev = t[i].stdev;
 		build_ok(&w, 1, &p);
-		assert_int_equal(p.mean_bytes, t[i].mean);
-		assert_int_equal(p.stdev_bytes, t[i].stdev);
-		n = (double)t[i].files * (double)t[i].spf;
-		for (uint64_t f = 0; f < (uint64_t)t[i].files; f++)
-			for (uint64_t j = 0; j < (uint64_t)t[i].spf; j++) {
-				uint64_t s = gf_plan_sample_size(&p, f, j);
-				double d = (double)s - (double)t[i].mean;
+		for (uint64_t f = 0; f < (uint64_t)t[i].files; f++) {
+			uint64_t d1, d2, size = gf_plan_sample_size(&p, f, 0);
 
-				if (s < 1)
-					fail_msg("case %zu: file %llu sample %llu has size %llu", i,
-						 (unsigned long long)f, (unsigned long long)j,
-						 (unsigned long long)s);
-				sum += d;
-				sum2 += d * d;
-			}
-		mean = (double)t[i].mean + sum / n;
-		sd = sqrt(sum2 / n - (sum / n) * (sum / n));
-		if (t[i].exact_mean ? sum != 0 :
-		    fabs(mean - (double)t[i].mean) > t[i].mean_tol * (double)t[i].mean)
-			fail_msg("case %zu: mean size %.3f, expected %llu", i, mean,
-				 (unsigned long long)t[i].mean);
-		if (t[i].stdev == 0 ? sd != 0 :
-		    fabs(sd - (double)t[i].stdev) > t[i].stdev_tol * (double)t[i].stdev)
-			fail_msg("case %zu: stdev of sizes %.3f, expected %llu", i, sd,
-				 (unsigned long long)t[i].stdev);
+			gf_plan_dims(&p, f, &d1, &d2);
+			assert_int_equal(size, d1 * d2);
+			assert_true(d1 >= 1 && d2 >= 1);
+			for (uint64_t j = 1; j < (uint64_t)t[i].spf; j++)
+				assert_int_equal(gf_plan_sample_size(&p, f, j), size);
+			sum += (double)size;
+			sum2 += (double)size * (double)size;
+		}
+		mean = sum / n;
+		sd = sqrt(sum2 / n - mean * mean);
+		if (!t[i].stdev) {
+			assert_true(sd == 0 && mean == (double)t[i].mean);
+			continue;
+		}
+		if (fabs(mean - mu * mu) > 0.005 * mu * mu)
+			fail_msg("case %zu: mean size %.0f, expected %.0f", i, mean, mu * mu);
+		if (fabs(sd - want_sd) > 0.02 * want_sd)
+			fail_msg("case %zu: stdev of sizes %.0f, expected %.0f (%.3f of the configured)", i, sd,
+				 want_sd, want_sd / (double)t[i].stdev);
 	}
+	/* unet3d's spread: 0.717 of the configured stdev. */
+	assert_true(fabs(48.97e6 / 68341808.0 - 0.7166) < 0.001);
 }
 
 /* Every size is at least 1 byte, even when the stdev is far above the mean (the largest
- * the validator allows is ten times), and antithetic pairs sum to twice the mean. */
+ * the validator allows is ten times): a dim below 1 is 1, as DLIO's max(int(x), 1). */
 static void test_sizes_at_least_one(void **state)
 {
 	static const struct {
@@ -438,79 +440,66 @@ static void test_sizes_at_least_one(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct gf_workload w;
 		struct gf_plan p;
-		uint64_t min = UINT64_MAX, max = 0;
+		uint64_t min = UINT64_MAX, max = 0, ones = 0;
 
 		small_workload(&w, 2000, 4, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
 		w.dataset.record_length_bytes = t[i].mean;
 		w.dataset.record_length_bytes_stdev = t[i].stdev;
 		build_ok(&w, 1, &p);
-		for (uint64_t f = 0; f < 2000; f++)
-			for (uint64_t j = 0; j < 4; j += 2) {
-				uint64_t a = gf_plan_sample_size(&p, f, j);
-				uint64_t b = gf_plan_sample_size(&p, f, j + 1);
-
-				if (a < 1 || b < 1 || a + b != 2 * t[i].mean)
-					fail_msg("case %zu: file %llu pair %llu: sizes %llu and %llu", i,
-						 (unsigned long long)f, (unsigned long long)j,
-						 (unsigned long long)a, (unsigned long long)b);
-				min = a < min ? a : min;
-				min = b < min ? b : min;
-				max = a > max ? a : max;
-				max = b > max ? b : max;
-			}
-		assert_true(min >= 1);
-		assert_true(max <= 2 * t[i].mean - 1);
-		/* Sizes vary unless the mean is 1 (then every sample is 1 byte). */
-		if (t[i].mean > 1)
-			assert_true(max > min);
-		else
-			assert_int_equal(max, 1);
+		for (uint64_t f = 0; f < 2000; f++) {
+			uint64_t a = gf_plan_sample_size(&p, f, 0);
+			min = a < min ? a : min;
+			max = a > max ? a : max;
+			ones += a == 1;
+		}
+		assert_int_equal(min, 1); /* a wide spread clamps some files to 1 x 1 */
+		assert_true(ones > 0 && max > min);
 	}
 }
 
-/* offset(f, 0) = 0, offset(f, j + 1) = offset(f, j) + size(f, j), and the file size is
- * the sum of its sample sizes = offset(last) + size(last). */
+/* Offsets: the samples back to back for a raw format (csv), offset(f, j + 1) = offset(f, j)
+ * + size and the file their sum; TFRecord frames each record: 8 + 4 bytes of length and
+ * its CRC, the Example's bytes around the image, 4 of CRC after, so the stride is the
+ * size plus that framing and the file spf strides. */
 static void test_offsets_prefix_sums(void **state)
 {
 	static const struct {
+		const char *format;
 		int64_t spf;
 		uint64_t mean, stdev;
 	} t[] = {
-		{ 1, 1000, 100 }, { 2, 1000, 300 }, { 3, 1000, 300 }, { 7, 65536, 20000 },
-		{ 100, 114660, 30000 }, { 1251, 114660, 11466 }, { 64, 10, 100 }, { 5, 4096, 0 },
+		{ "csv", 1, 1000, 100 }, { "csv", 7, 65536, 20000 }, { "csv", 1251, 114660, 11466 },
+		{ "csv", 5, 4096, 0 }, { "tfrecord", 1, 1000, 100 }, { "tfrecord", 100, 114660, 30000 },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct gf_workload w;
 		struct gf_plan p;
+		bool tf = !strcmp(t[i].format, "tfrecord");
 
 		small_workload(&w, 20, t[i].spf, 1, 1, GF_SHUFFLE_OFF, GF_SHUFFLE_OFF);
+		set_format(&w, t[i].format);
 		w.dataset.record_length_bytes = t[i].mean;
 		w.dataset.record_length_bytes_stdev = t[i].stdev;
 		build_ok(&w, 1, &p);
 		for (uint64_t f = 0; f < 20; f++) {
-			uint64_t sum = 0;
+			uint64_t size = gf_plan_sample_size(&p, f, 0), frame = 0, first = 0;
 
-			assert_int_equal(gf_plan_sample_offset(&p, f, 0), 0);
-			for (uint64_t j = 0; j < (uint64_t)t[i].spf; j++) {
-				uint64_t off = gf_plan_sample_offset(&p, f, j);
-				uint64_t size = gf_plan_sample_size(&p, f, j);
-
-				if (off != sum)
-					fail_msg("case %zu: file %llu sample %llu at %llu, expected %llu", i,
-						 (unsigned long long)f, (unsigned long long)j,
-						 (unsigned long long)off, (unsigned long long)sum);
-				if (j + 1 < (uint64_t)t[i].spf)
-					assert_int_equal(gf_plan_sample_offset(&p, f, j + 1), off + size);
-				sum += size;
+			if (tf) {
+				/* Example: 0a L 0a L 0a 05 "image" 12 L 0a L 0a L <image> 0a L 0a 04
+				 * "size" 12 L 1a L 0a L <varint>: 2 + 2 + 7 + 2 + 2 + 1 + varint(size)
+				 * + ... with one- to three-byte lengths */
+				first = gf_plan_sample_offset(&p, f, 0);
+				assert_true(first > 12 + 16 && first < 12 + 30);
+				frame = gf_plan_file_size(&p, f) / (uint64_t)t[i].spf - size;
+				assert_true(frame > first && frame < first + 20 + 4);
 			}
-			assert_int_equal(gf_plan_file_size(&p, f), sum);
-			assert_int_equal(gf_plan_file_size(&p, f),
-					 gf_plan_sample_offset(&p, f, (uint64_t)t[i].spf - 1) +
-						 gf_plan_sample_size(&p, f, (uint64_t)t[i].spf - 1));
+			for (uint64_t j = 0; j < (uint64_t)t[i].spf; j++)
+				assert_int_equal(gf_plan_sample_offset(&p, f, j), first + j * (size + frame));
+			assert_int_equal(gf_plan_file_size(&p, f), (uint64_t)t[i].spf * (size + frame));
 		}
-		/* Sizes are a function of the file too: file 0 and file 1 differ. */
+		/* Sizes are a function of the file: files differ. */
 		if (t[i].stdev > 0)
 			assert_true(gf_plan_sample_size(&p, 0, 0) != gf_plan_sample_size(&p, 1, 0) ||
 				    gf_plan_sample_size(&p, 0, 0) != gf_plan_sample_size(&p, 2, 0));
@@ -623,7 +612,8 @@ static void test_fit_files(void **state)
  * steps and 3 checkpoints, one per epoch, because next_checkpoint_step is reset every
  * epoch (:403); epoch checkpoints follow checkpoint_after_epoch and
  * epochs_between_checkpoints (:360, :365), unet3d's 5 and 2 give one after epoch 5 of 5;
- * steps_between_checkpoints 0 gives none (:336 never matches, :360 wants it < 0). */
+ * steps_between_checkpoints 0 gives none (:336 never matches, :360 wants it < 0), and so
+ * does checkpoint_after_epoch 0. */
 static void test_checkpoint_schedule(void **state)
 {
 	static const struct {
@@ -640,6 +630,9 @@ static void test_checkpoint_schedule(void **state)
 		{ 3, 1000, -1, 1, 1, 3, 999, 1, 1001, 3, 1001 },
 		/* 0: none at all */
 		{ 3, 1000, 0, 1, 1, 0, 0, 0, 0, 0, 0 },
+		/* checkpoint_after_epoch 0: epochs count from 1, so none (:360); gpufeed took it
+		 * as 1 before */
+		{ 3, 1000, -1, 0, 1, 0, 0, 0, 0, 0, 0 },
 	};
 
 	(void)state;
@@ -728,6 +721,92 @@ static void test_loader_model(void **state)
 		assert_int_equal(p.keep_open, t[i].keep_open);
 		assert_int_equal(p.threads, 3);
 	}
+}
+
+/* DLIO's PyTorch order (run.sample_order dlio, the default): dlio_sampler
+ * (torch_data_loader.py:88-107) yields rank r's contiguous range r x ceil(n / size) ...
+ * in order, every epoch, whatever reader.sample_shuffle and file_shuffle say (config.py:
+ * 443-455 shuffles only the order a dictionary is filled in). Expected: accelerator a's
+ * pos-th sample of any epoch is a x share + pos, and both keys are listed as without
+ * effect. Buggy: the shuffled order of gpufeed before, its page-cache hits DLIO never
+ * gets. The TFRecord stream keeps tf.data's shuffle buffer. */
+static void without_effect_cb(void *arg, const char *key, const char *why)
+{
+	(void)why;
+	if (!strcmp(key, "reader.sample_shuffle") || !strcmp(key, "reader.file_shuffle"))
+		(*(int *)arg)++;
+}
+
+static void test_dlio_order(void **state)
+{
+	struct gf_workload w;
+	struct gf_plan p;
+	int listed = 0;
+
+	(void)state;
+	small_workload(&w, 40, 3, 4, 1, GF_SHUFFLE_SEED, GF_SHUFFLE_RANDOM);
+	w.run.sample_order = GF_ORDER_DLIO;
+	w.key_origin[gf_key_find("reader.sample_shuffle") - gf_keys] = 1;
+	w.key_origin[gf_key_find("reader.file_shuffle") - gf_keys] = 1;
+	build_ok(&w, 3, &p);
+	assert_false(p.shuffled_order);
+	for (uint64_t ep = 0; ep < 3; ep++) {
+		struct gf_epoch e;
+		gf_plan_epoch(&p, ep, &e);
+		for (unsigned a = 0; a < p.accels; a++)
+			for (uint64_t pos = 0; pos < p.share; pos++) {
+				struct gf_sample s;
+				gf_plan_sample(&e, a, pos, &s);
+				assert_int_equal(s.id, (uint64_t)a * 40 + pos);
+				assert_int_equal(s.file, s.id / 3);
+			}
+	}
+	gf_plan_without_effect(&w, &p, without_effect_cb, &listed);
+	assert_int_equal(listed, 2);
+	/* Asked for: the shuffles apply; tf.data's buffer shuffles whatever the order key. */
+	w.run.sample_order = GF_ORDER_SHUFFLED;
+	build_ok(&w, 3, &p);
+	assert_true(p.shuffled_order);
+	listed = 0;
+	gf_plan_without_effect(&w, &p, without_effect_cb, &listed);
+	assert_int_equal(listed, 0);
+	w.run.sample_order = GF_ORDER_DLIO;
+	set_format(&w, "tfrecord");
+	snprintf(w.reader.data_loader, sizeof(w.reader.data_loader), "tensorflow");
+	build_ok(&w, 3, &p);
+	assert_int_equal(p.loader, GF_LOADER_TF_STREAM);
+	assert_true(p.shuffled_order);
+}
+
+/* Batches in flight per accelerator: DLIO hands a PyTorch DataLoader prefetch_factor =
+ * ceil(prefetch_size / read_threads), 2 when that is 0 (torch_data_loader.py:119-131), and
+ * the DataLoader keeps prefetch_factor x num_workers batches outstanding; tf.data's
+ * prefetch(prefetch_size) for the stream (tf_reader.py:112). Hand-computed. Buggy: every
+ * loader capped at prefetch_size, so threads past it idle (gpufeed before: unet3d's 4
+ * workers with prefetch 2 kept 2 busy). */
+static void test_in_flight(void **state)
+{
+	static const struct {
+		enum gf_loader loader;
+		uint64_t threads, prefetch, want;
+	} t[] = {
+		{ GF_LOADER_WORKER, 4, 2, 4 },   /* unet3d: 4 workers x ceil(2 / 4) = 1 */
+		{ GF_LOADER_WORKER, 1, 2, 2 },
+		{ GF_LOADER_WORKER, 2, 2, 2 },
+		{ GF_LOADER_WORKER, 3, 8, 9 },   /* 3 x ceil(8 / 3) = 3 x 3 */
+		{ GF_LOADER_WORKER, 32, 2, 32 }, /* a submitter's 32 workers */
+		{ GF_LOADER_WORKER, 4, 0, 8 },   /* factor 0: PyTorch's default 2 */
+		{ GF_LOADER_ASYNC, 2, 5, 6 },
+		{ GF_LOADER_TF_STREAM, 4, 2, 2 },
+		{ GF_LOADER_TF_STREAM, 4, 0, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (gf_plan_in_flight(t[i].loader, t[i].threads, t[i].prefetch) != t[i].want)
+			fail_msg("case %zu: %llu in flight, expected %llu", i,
+				 (unsigned long long)gf_plan_in_flight(t[i].loader, t[i].threads, t[i].prefetch),
+				 (unsigned long long)t[i].want);
 }
 
 /* A plain simulation of DLIO's tf.data pipeline for one rank (tf_reader.py:85-112,
@@ -1020,7 +1099,7 @@ static void test_huge(void **state)
 			gf_plan_sample(&e, last, pos, &s);
 			assert_true(s.id < p.samples);
 			assert_int_equal(s.file, s.id);
-			assert_int_equal(s.offset, 0);
+			assert_int_equal(s.offset, gf_plan_sample_offset(&p, s.file, 0)); /* after the npz head */
 			assert_int_equal(s.length, gf_plan_sample_size(&p, s.file, 0));
 			assert_true(s.length >= 1);
 			if (modes[m][0] == GF_SHUFFLE_OFF && modes[m][1] == GF_SHUFFLE_OFF)
@@ -1051,7 +1130,7 @@ static void test_layout(void **state)
 		int64_t spf;
 		enum gf_layout layout;
 	} t[] = {
-		{ "npz", 1, GF_LAYOUT_FILE_PER_SAMPLE },  { "npz", 4, GF_LAYOUT_RECORDS },
+		{ "npz", 1, GF_LAYOUT_FILE_PER_SAMPLE },  { "npz", 4, GF_LAYOUT_FILE_PER_SAMPLE },
 		{ "jpeg", 1, GF_LAYOUT_FILE_PER_SAMPLE }, { "tfrecord", 1, GF_LAYOUT_RECORDS },
 		{ "hdf5", 8, GF_LAYOUT_ROWS },            { "indexed_binary", 8, GF_LAYOUT_INDEXED },
 		{ "hdf5", 1, GF_LAYOUT_ROWS },
@@ -1185,7 +1264,7 @@ int main(void)
 		cmocka_unit_test(test_uneven_split),
 		cmocka_unit_test(test_epoch_orders),
 		cmocka_unit_test(test_seed_selects_order),
-		cmocka_unit_test(test_size_statistics),
+		cmocka_unit_test(test_size_dims),
 		cmocka_unit_test(test_sizes_at_least_one),
 		cmocka_unit_test(test_offsets_prefix_sums),
 		cmocka_unit_test(test_steps),
@@ -1193,6 +1272,8 @@ int main(void)
 		cmocka_unit_test(test_fit_files),
 		cmocka_unit_test(test_checkpoint_schedule),
 		cmocka_unit_test(test_loader_model),
+		cmocka_unit_test(test_dlio_order),
+		cmocka_unit_test(test_in_flight),
 		cmocka_unit_test(test_stream_need),
 		cmocka_unit_test(test_demand),
 		cmocka_unit_test(test_too_small),

@@ -1,12 +1,15 @@
 /* Description: progress's arithmetic and text: percent and ETA from units done, a time
  * limit or both (the nearer end wins, an overrun says 99% until the phase's end says
- * 100%); the line with every figure, with unknown ones left out, and "(rank 0)" only
- * when the figures are one rank's; the reduction's combiner (sums within a phase, the
- * newer phase wins, in any order); --progress names; the UTC timestamp; auto on a pipe
- * outside a launcher is line.
+ * 100%); the ETA of a phase with checkpoints (units at their rate outside the pauses, plus
+ * the halts, waits and bursts to come as long as the measured ones, the unmeasured ones
+ * counted, never guessed) and the words of a burst or pause in progress; the line with
+ * every figure, with unknown ones left out, and "(rank 0)" only when the figures are one
+ * rank's; the reduction's combiner (sums within a phase, the newer phase wins, in any
+ * order); --progress names; the UTC timestamp; auto on a pipe outside a launcher is line.
  * Expected result: every row matches. Buggy result: an ETA from the steps when the
- * duration ends first, 100% shown before the end, a sum that mixes two phases, a
- * timestamp in local time. */
+ * duration ends first, 100% shown before the end, an ETA that leaves out the halts to
+ * come or counts the past ones as step time, no ETA during checkpoint-only's waits, a sum
+ * that mixes two phases, a timestamp in local time. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,9 +58,96 @@ static void test_estimate(void **state)
 		const struct est_case *c = &est_cases[i];
 		double done, eta;
 
-		gf_progress_estimate(c->elapsed, c->units, c->total, c->duration, &done, &eta);
-		if (fabs(done - c->done) > 1e-9 || fabs(eta - c->eta) > 1e-9) {
+		unsigned more;
+
+		gf_progress_estimate(c->elapsed, c->units, c->total, c->duration, NULL, &done, &eta, &more);
+		if (fabs(done - c->done) > 1e-9 || fabs(eta - c->eta) > 1e-9 || more) {
 			fprintf(stderr, "case %zu: done %g eta %g, want %g %g\n", i, done, eta, c->done, c->eta);
+			fail();
+		}
+	}
+}
+
+struct ck_case {
+	const char *what;
+	double elapsed, units, total;
+	struct gf_progress_ckpts c;
+	double done, eta; /* -1: unknown */
+	unsigned more;
+	const char *words;
+};
+
+static const struct ck_case ck_cases[] = {
+	/* Halfway through the steps after 5 s, 3 s of it the first of 3 halts: 2 s of steps
+	 * and 2 halts of 3 s to come (the old arithmetic said 5 s). */
+	{ "halt measured", 5, 50, 100,
+	  { GF_PROGRESS_CK_HALT, { 3, 0 }, 0, { 1, 0 }, { 2.5, 0 }, -1, 0, -1, 1, 3, -1 }, 0.5, 8, 0, "" },
+	/* unet3d: its one checkpoint after the last step, none measured yet: counted. */
+	{ "halt to come, unmeasured", 2, 50, 100,
+	  { GF_PROGRESS_CK_HALT, { 1, 0 }, 0, { 0, 0 }, { 0, 0 }, -1, 0, -1, 0, 0, -1 }, 0.5, 2, 1, "" },
+	/* Its steps done, the halt 1 s in, its burst 0.8 s in with 40% of its bytes: 1.2 s
+	 * left at its rate (more than the 2 s projected less the 1 s gone). */
+	{ "halt in progress, by bytes", 3, 100, 100,
+	  { GF_PROGRESS_CK_HALT, { 1, 0 }, 0, { 0, 0 }, { 0, 0 }, 0, 0.8, 0.4, 0, 0, 1 }, 0.99, 1.2, 0,
+	  "writing checkpoint 1 of 1: 40%" },
+	/* The second of 2 halts 1 s in, the first took 3 s and its burst 2.9 s: 2 s, by the
+	 * halt (the burst 0.9 s in says 2 s too); its bytes unknown. */
+	{ "halt in progress, by the last", 6, 100, 100,
+	  { GF_PROGRESS_CK_HALT, { 2, 0 }, 0, { 1, 0 }, { 2.9, 0 }, 0, 0.9, -1, 1, 3, 1 }, 0.99, 2, 0,
+	  "writing checkpoint 2 of 2" },
+	/* Halted, the burst not begun (its folder, the barrier). */
+	{ "halted", 4, 50, 100,
+	  { GF_PROGRESS_CK_HALT, { 2, 0 }, 0, { 0, 0 }, { 0, 0 }, -1, 0, -1, 0, 0, 0.1 }, 0.5, 3.9, 2,
+	  "halted for checkpoint 1 of 2" },
+	/* Checkpoint only, 2 writes and 2 reads 5 s apart, 2 s into the first wait: 3 s of
+	 * it and 3 waits to come, the 4 bursts not measured (the bar sat at 0% with no ETA). */
+	{ "only, first wait", 2, 0, 400,
+	  { GF_PROGRESS_CK_ONLY, { 2, 2 }, 5, { 0, 0 }, { 0, 0 }, -1, 0, -1, 0, 0, 2 }, 0, 18, 4,
+	  "next write in 3.00 s" },
+	/* 1 s apart, one write of 0.5 s done, 0.3 s into the second wait: 0.7 + 2 waits, and 3
+	 * bursts of 0.5 s (the reads as long as the write until one is measured). */
+	{ "only, second wait", 1.8, 100, 400,
+	  { GF_PROGRESS_CK_ONLY, { 2, 2 }, 1, { 1, 0 }, { 0.5, 0 }, -1, 0, -1, 1, 1, 0.3 }, 0.25, 4.2, 0,
+	  "next write in 700 ms" },
+	/* Reading the second of 2 restores, the first took 0.25 s: this one 0.1 s in has 0.15 s
+	 * left (its 20% of the bytes would say 0.4 s: a burst's first moments are slow) ... */
+	{ "only, restore", 9, 350, 400,
+	  { GF_PROGRESS_CK_ONLY, { 2, 2 }, 1, { 2, 1 }, { 1, 0.25 }, 1, 0.1, 0.2, 4, 4, -1 }, 0.875, 0.15, 0,
+	  "reading checkpoint 2 of 2: 20%" },
+	/* ... and 0.3 s in, past the first's time, at 60%: its bytes' 0.2 s. */
+	{ "only, restore overrun", 9.2, 380, 400,
+	  { GF_PROGRESS_CK_ONLY, { 2, 2 }, 1, { 2, 1 }, { 1, 0.25 }, 1, 0.3, 0.6, 4, 4, -1 }, 0.95, 0.2, 0,
+	  "reading checkpoint 2 of 2: 60%" },
+	/* Async, 4 bursts, 2 ended, the third running (1 s in at half its bytes) and the
+	 * accelerator waiting for it 0.5 s, after 1 s of waits before: the steps' 4.5 s at
+	 * their rate, 1 s for this wait, and 1/3 s of waiting for the burst to come. */
+	{ "async, waiting", 6, 50, 100,
+	  { GF_PROGRESS_CK_ASYNC, { 4, 0 }, 0, { 2, 0 }, { 4, 0 }, 0, 1, 0.5, 1, 1, 0.5 }, 0.5, 4.5 + 1 + 1.0 / 3, 0,
+	  "waiting for checkpoint 3 of 4 (async): 50%" },
+	/* Async, a burst running while the steps go on: nothing added (no wait so far). */
+	{ "async, overlapping", 3, 50, 100,
+	  { GF_PROGRESS_CK_ASYNC, { 2, 0 }, 0, { 0, 0 }, { 0, 0 }, 0, 0.5, 0.3, 0, 0, -1 }, 0.5, 3, 0,
+	  "writing checkpoint 1 of 2 (async): 30%" },
+	/* Async before any burst: it overlaps the steps, nothing is added. */
+	{ "async, none yet", 2, 25, 100,
+	  { GF_PROGRESS_CK_ASYNC, { 2, 0 }, 0, { 0, 0 }, { 0, 0 }, -1, 0, -1, 0, 0, -1 }, 0.25, 6, 0, "" },
+};
+
+static void test_ckpt(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ck_cases); i++) {
+		const struct ck_case *c = &ck_cases[i];
+		double done, eta;
+		unsigned more;
+		char words[96];
+
+		gf_progress_estimate(c->elapsed, c->units, c->total, 0, &c->c, &done, &eta, &more);
+		gf_progress_ckpt_words(&c->c, words, sizeof(words));
+		if (fabs(done - c->done) > 1e-9 || fabs(eta - c->eta) > 1e-9 || more != c->more ||
+		    strcmp(words, c->words)) {
+			fprintf(stderr, "%s: done %g eta %g more %u '%s', want %g %g %u '%s'\n", c->what, done, eta,
+				more, words, c->done, c->eta, c->more, c->words);
 			fail();
 		}
 	}
@@ -76,12 +166,16 @@ static const struct fmt_case fmt_cases[] = {
 	{ { "checkpoint", 75, 0.5, 75, 0, 2.4e9, -1, NULL, 0 },
 	  "checkpoint  50% | 1m15s elapsed, ETA 1m15s | read 0.00 B/s | write 2.40 GB/s" },
 	/* one rank's figures say so */
-	{ { "train", 2, 0.01, 3600, 52e6, -1, 100, "checkpoint burst in progress", 1 },
-	  "train   1% | 2.00 s elapsed, ETA 1h00m | read 52.0 MB/s | AU 100.0% (rank 0) | checkpoint burst in progress" },
+	{ { "train", 2, 0.01, 3600, 52e6, -1, 100, "writing checkpoint 1 of 2: 45%", 1 },
+	  "train   1% | 2.00 s elapsed, ETA 1h00m | read 52.0 MB/s | AU 100.0% (rank 0) | writing checkpoint 1 of 2: 45%" },
 	/* only time known */
 	{ { "ceiling", 1, -1, -1, -1, -1, -1, NULL, 0 }, "ceiling | 1.00 s elapsed" },
 	/* a done fraction over 1 never shows past 100% */
 	{ { "datagen", 5, 1.2, -1, -1, -1, -1, "", 0 }, "datagen 100% | 5.00 s elapsed" },
+	/* checkpoints the ETA has no time for yet are named */
+	{ { "train", 2, 0.5, 2, -1, -1, 100, "", 0, 1 }, "train  50% | 2.00 s elapsed, ETA 2.00 s + 1 checkpoint | AU 100.0%" },
+	{ { "checkpoint", 2, 0, 18, -1, 0, -1, "next write in 3.00 s", 0, 4 },
+	  "checkpoint   0% | 2.00 s elapsed, ETA 18.0 s + 4 checkpoints | write 0.00 B/s | next write in 3.00 s" },
 };
 
 static void test_format(void **state)
@@ -105,9 +199,9 @@ static void test_format(void **state)
 
 static void test_combine(void **state)
 {
-	struct gf_progress_shot a = { 3, 1, 10, 100, 5, 1000, 7 };
-	struct gf_progress_shot b = { 3, 1, 20, 200, 15, 3000, 9 };
-	struct gf_progress_shot newer = { 4, 1, 1, 2, 3, 4, 5 };
+	struct gf_progress_shot a = { 3, 1, 10, 100, 5, 1000, 7, 40 };
+	struct gf_progress_shot b = { 3, 1, 20, 200, 15, 3000, 9, 60 };
+	struct gf_progress_shot newer = { 4, 1, 1, 2, 3, 4, 5, 6 };
 	struct gf_progress_shot x, y;
 
 	(void)state;
@@ -120,6 +214,7 @@ static void test_combine(void **state)
 	assert_int_equal(x.stall_ns, 20);
 	assert_int_equal(x.read_bytes, 4000);
 	assert_int_equal(x.write_bytes, 16);
+	assert_int_equal(x.burst_done, 100);
 	/* The newer phase wins whichever side it is on. */
 	y = newer;
 	gf_progress_shot_combine(&y, &x);
@@ -165,6 +260,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_estimate),
+		cmocka_unit_test(test_ckpt),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_combine),
 		cmocka_unit_test(test_modes),

@@ -1,4 +1,4 @@
-/* Description: report/simulated.c, a gpufeed simulate summary for the report and compare
+/* Description: results/simulated.c and report/simulated.c, a gpufeed simulate summary for the report and compare
  * machinery of runs: one point as a run summary (schema, environment, target, the
  * checkpoint and train sections as they are), the point a sweep must be told, and the
  * sweep's table from the JSON alone.
@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/load.h"
 #include "report/simulated.h"
-#include "report/summary.h"
+#include "results/doc.h"
+#include "results/simulated.h"
 
 static const char *const sweep_json =
 	"{\"schema\": \"gpufeed.simulate/1\", \"status\": \"complete\", \"workload_name\": \"llama3_8b\","
@@ -39,38 +39,50 @@ static const char *const sweep_json =
 	"   \"write_limit\": \"server_links\"}, \"failures\": {\"sync\": {\"goodput_percent\": 99.7}}}"
 	" ]}";
 
+static struct gf_doc *sim_doc(void)
+{
+	struct json_object *j = json_tokener_parse(sweep_json);
+	struct gf_doc *d = NULL;
+	char err[512];
+
+	assert_non_null(j);
+	assert_int_equal(gf_doc_make(j, "sweep", true, false, &d, err, sizeof(err)), 0);
+	json_object_put(j);
+	return d;
+}
+
 static void test_point(void **state)
 {
-	struct json_object *sim = json_tokener_parse(sweep_json), *run = NULL;
+	struct gf_doc *sim = sim_doc(), *run = NULL;
+	struct json_object *j = NULL;
 	char err[512];
-	double v = 0;
 
 	(void)state;
-	assert_non_null(sim);
-	assert_true(gf_simulated_is(sim));
 	/* A sweep must be told which point. */
-	assert_int_equal(gf_simulated_point(sim, 0, &run, err, sizeof(err)), -ENOENT);
-	assert_null(run);
+	assert_int_equal(gf_simulated_point(sim, 0, &j, err, sizeof(err)), -ENOENT);
+	assert_null(j);
 	assert_non_null(strstr(err, "nodes 2, 4"));
-	assert_int_equal(gf_simulated_point(sim, 3, &run, err, sizeof(err)), -ENOENT);
-	assert_int_equal(gf_simulated_point(sim, 4, &run, err, sizeof(err)), 0);
-	assert_false(gf_simulated_is(run));
-	assert_string_equal(gf_json_str(run, "/schema", ""), GF_SUMMARY_SCHEMA);
-	assert_string_equal(gf_json_str(run, "/target/uri", ""), "simulate:tb");
-	assert_true(gf_json_num(run, "/environment/nodes", &v) && v == 4);
-	assert_true(gf_json_num(run, "/environment/ranks", &v) && v == 8);
-	assert_true(gf_json_num(run, "/checkpoint/write_burst_s", &v) && v == 1.8);
-	assert_true(gf_json_num(run, "/checkpoint/bytes", &v) && v == 28147712);
+	assert_int_equal(gf_simulated_point(sim, 3, &j, err, sizeof(err)), -ENOENT);
+	assert_int_equal(gf_simulated_point(sim, 4, &j, err, sizeof(err)), 0);
+	/* The point reads as a run of the schema, its figures where a run's are. */
+	assert_int_equal(gf_doc_make(j, "point", false, true, &run, err, sizeof(err)), 0);
+	assert_string_equal(gf_str(run, GF_F_SCHEMA, ""), GF_SUMMARY_SCHEMA);
+	assert_string_equal(gf_str(run, GF_F_TARGET_URI, ""), "simulate:tb");
+	assert_true(gf_num(run, GF_F_ENV_NODES, 0) == 4);
+	assert_true(gf_num(run, GF_F_ENV_RANKS, 0) == 8);
+	assert_true(gf_num(run, GF_F_CKPT_WRITE_S, 0) == 1.8);
+	assert_true(gf_num(run, GF_F_CKPT_BYTES, 0) == 28147712);
 	/* No compute in the workload: AU still needs one to count. */
-	assert_true(gf_json_num(run, "/plan/compute_s_per_step", &v) && v > 0);
-	assert_non_null(strstr(gf_json_str(run, "/label", ""), "4 nodes"));
-	json_object_put(run);
-	json_object_put(sim);
+	assert_true(gf_num(run, GF_F_PLAN_COMPUTE_S, 0) > 0);
+	assert_non_null(strstr(gf_str(run, GF_F_LABEL, ""), "4 nodes"));
+	gf_doc_free(run);
+	json_object_put(j);
+	gf_doc_free(sim);
 }
 
 static void test_table(void **state)
 {
-	struct json_object *sim = json_tokener_parse(sweep_json);
+	struct gf_doc *sim = sim_doc();
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
@@ -85,7 +97,7 @@ static void test_table(void **state)
 	assert_non_null(strstr(text, "server_links"));
 	assert_non_null(strstr(text, "99.7"));
 	free(text);
-	json_object_put(sim);
+	gf_doc_free(sim);
 }
 
 int main(void)

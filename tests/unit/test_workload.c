@@ -721,7 +721,8 @@ static void test_validate(void **state)
 				fail_msg("case %zu: message '%s'", i, err);
 		}
 	}
-	/* Derived defaults: 0 reader threads or prefetch mean 1. */
+	/* Derived defaults: 0 reader threads mean 1; prefetch 0 stays (plan.c gives DLIO's
+	 * prefetch_factor 2 for it). */
 	{
 		struct gf_workload w;
 		char err[ERRLEN];
@@ -729,7 +730,7 @@ static void test_validate(void **state)
 		load_ok("reader:\n  read_threads: 0\n  prefetch_size: 0\n", &w);
 		assert_int_equal(gf_workload_validate(&w, err, sizeof(err)), 0);
 		assert_int_equal(w.reader.read_threads, 1);
-		assert_int_equal(w.reader.prefetch_size, 1);
+		assert_int_equal(w.reader.prefetch_size, 0);
 		/* Set directly (YAML cannot give a negative time). */
 		gf_workload_defaults(&w);
 		w.train.computation_time.a = -0.5;
