@@ -99,6 +99,7 @@ void gf_accel_sync(struct gf_accel *a, uint64_t end_ns)
 	a->block_elapsed_ns += d;
 	if (a->last_step_counted) {
 		a->stall_ns += d;
+		a->barrier_ns += d;
 		a->elapsed_ns += d;
 	}
 }

@@ -48,6 +48,7 @@ struct gf_accel {
 
 	uint64_t compute_ns;       /* counted steps only */
 	uint64_t stall_ns;
+	uint64_t barrier_ns;       /* counted steps: the part of stall_ns spent in the step barrier */
 	uint64_t elapsed_ns;       /* counted steps: their stall + compute */
 	uint64_t compute_all_ns;   /* every step */
 	uint64_t stall_all_ns;

@@ -593,30 +593,45 @@ static void hint(struct gf_page *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The lowest AU in ranks.csv and its rank, for naming a straggler. */
-static bool lowest_rank(const char *dir, int *rank, double *au)
+/* The lowest and highest own AU in ranks.csv (compute over counted time less the wait in
+ * the step barrier: under the barrier every rank waits for the slowest, so AU alone is one
+ * figure), and the lowest's rank, for naming a straggler. A ranks.csv without
+ * barrier_wait_s (before gpufeed.summary/2) gives AU as it is. */
+static bool own_au_range(const char *dir, int *rank, double *lo, double *hi)
 {
 	char path[4200], line[1024], *f[32];
-	int ri, ai;
+	int ri, ai, ci, ei, bi;
 	bool found = false;
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/ranks.csv", dir);
 	ri = gf_csv_column(path, "rank");
 	ai = gf_csv_column(path, "au_percent");
+	ci = gf_csv_column(path, "compute_s");
+	ei = gf_csv_column(path, "elapsed_s");
+	bi = gf_csv_column(path, "barrier_wait_s");
 	if (ri < 0 || ai < 0 || !(fp = gf_load_fopen(path, GF_LOAD_CSV_MAX)))
 		return false;
 	if (fgets(line, sizeof(line), fp))
 		while (fgets(line, sizeof(line), fp)) {
 			int nf = gf_csv_split(line, f, 32);
-			double a;
+			double a, own;
 			if (nf <= ri || nf <= ai || (a = atof(f[ai])) < 0 || !isfinite(a))
 				continue;
-			if (!found || a < *au) {
-				*au = a;
-				*rank = atoi(f[ri]);
-				found = true;
+			own = a;
+			if (bi >= 0 && ci >= 0 && ei >= 0 && nf > bi && nf > ci && nf > ei) {
+				double t = atof(f[ei]) - atof(f[bi]);
+				own = t > 0 ? 100 * atof(f[ci]) / t : 0;
 			}
+			if (!isfinite(own))
+				continue;
+			if (!found || own < *lo) {
+				*lo = own;
+				*rank = atoi(f[ri]);
+			}
+			if (!found || own > *hi)
+				*hi = own;
+			found = true;
 		}
 	fclose(fp);
 	return found;
@@ -648,14 +663,13 @@ static void train_hints(struct ctx *c, int first)
 	struct gf_page *p = c->p;
 	struct gf_doc *s = c->s;
 	double p50 = gf_num(s, GF_F_TRAIN_LAT_P50, 0), p99 = gf_num(s, GF_F_TRAIN_LAT_P99, 0);
-	double min = gf_num(s, GF_F_TRAIN_AU_MIN, 0), max = gf_num(s, GF_F_TRAIN_AU_MAX, 0);
 	double cpu = gf_num(s, GF_F_TRAIN_CPU_S, 0), el = gf_num(s, GF_F_TRAIN_ELAPSED_S, 0);
 	double ranks = gf_num(s, GF_F_ENV_RANKS, 1), pre = gf_num(s, GF_F_W_PREPROCESS_S, 0);
 	double halt = gf_num(s, GF_F_TRAIN_HALT_S, 0), accels = gf_num(s, GF_F_TRAIN_ACCELS, 1);
 	double bw = gf_num(s, GF_F_TRAIN_READ_BPS, 0), demand = gf_num(s, GF_F_TRAIN_DEMAND_BPS, 0);
 	bool measured = p->verdict.measured, passed = p->verdict.passed;
 	int rank;
-	double au;
+	double lo, hi;
 	char a[64], b[64];
 	struct gf_slow_node slow;
 
@@ -670,13 +684,14 @@ static void train_hints(struct ctx *c, int first)
 	if (p50 > 0 && p99 > 10 * p50)
 		hint(p, "latency tail: p99 (%s) is %.0f times p50 (%s): a few slow requests hold up whole batches.",
 		     tm(p99 / 1e6, a, sizeof(a)), p99 / p50, tm(p50 / 1e6, b, sizeof(b)));
-	if (measured && max - min > 5 && lowest_rank(c->dir, &rank, &au))
-		hint(p, "uneven ranks: AU ranges from %.2f%% to %.2f%%; the lowest is rank %d (plots/accelerators). Check "
-		     "that rank's node and network path.", min, max, rank);
+	if (measured && own_au_range(c->dir, &rank, &lo, &hi) && hi - lo > 5)
+		hint(p, "uneven ranks: own AU (the step barrier's wait left out) ranges from %.2f%% to %.2f%%; the "
+		     "lowest is rank %d (ranks.csv). Check that rank's node and network path.", lo, hi, rank);
 	if (measured && gf_nodes_slowest(s, &slow))
-		hint(p, "slow node: node %d (%s) has AU %.2f%%, %.2fx the other nodes' median, and stalled %.0f%% of its "
-		     "accelerator time (nodes[] in summary.json): the storage feeds the other nodes, not this one. Check its "
-		     "network path, CPU load and mounts.", slow.node, slow.host ? slow.host : "?", slow.au_mean,
+		hint(p, "slow node: node %d (%s) has an own AU of %.2f%% (the step barrier's wait left out), %.2fx the other "
+		     "nodes' median, and waited for data %.0f%% of its accelerator time (nodes[] in summary.json): the "
+		     "storage feeds the other nodes, not this one. Check its network path, CPU load and mounts.",
+		     slow.node, slow.host ? slow.host : "?", slow.au_own,
 		     slow.au_vs_others, 100 * slow.stall_fraction);
 	if (el > 0 && ranks > 0 && cpu / (el * ranks) > 0.8)
 		hint(p, "client CPU: the ranks used %.0f%% of a core each; the client may be the limit, not the storage.",

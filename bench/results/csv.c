@@ -70,12 +70,14 @@ int gf_csv_ranks(const char *dir, const struct gf_run_summary *s)
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	fprintf(f, "rank,node,accelerator,au_percent,compute_s,stall_s,elapsed_s,steps,samples,read_bytes\n");
+	/* barrier_wait_s last: scripts that read the columns before it by position still do. */
+	fprintf(f, "rank,node,accelerator,au_percent,compute_s,stall_s,elapsed_s,steps,samples,read_bytes,"
+		   "barrier_wait_s\n");
 	for (unsigned i = 0; i < s->nrows; i++) {
 		const struct gf_accel_row *r = &s->rows[i];
-		fprintf(f, "%d,%d,%u,%.3f,%.6f,%.6f,%.6f,%llu,%llu,%llu\n", r->rank, r->node, r->accel,
+		fprintf(f, "%d,%d,%u,%.3f,%.6f,%.6f,%.6f,%llu,%llu,%llu,%.6f\n", r->rank, r->node, r->accel,
 			r->au, r->compute_s, r->stall_s, r->elapsed_s, (unsigned long long)r->steps,
-			(unsigned long long)r->samples, (unsigned long long)r->bytes);
+			(unsigned long long)r->samples, (unsigned long long)r->bytes, r->barrier_s);
 	}
 	return fclose(f) ? -errno : 0;
 }

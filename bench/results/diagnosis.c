@@ -542,8 +542,8 @@ static void fed(const struct fig *f, struct gf_doc *s, struct gf_diagnosis *d)
 static void slow_client(const struct fig *f, struct gf_diagnosis *d)
 {
 	d->cls = GF_DIAG_SLOW_CLIENT;
-	ev(d, "node %d (%s) has %.2fx the AU of the other nodes (their median) and stalled %.0f%% of its "
-	   "accelerator time; the other nodes do not", f->slow_node, f->slow_host ? f->slow_host : "?", f->slow_rate,
+	ev(d, "node %d (%s) has %.2fx the own AU of the other nodes (their median; the step barrier's wait left "
+	   "out) and waited for data %.0f%% of its accelerator time; the other nodes do not", f->slow_node, f->slow_host ? f->slow_host : "?", f->slow_rate,
 	   100 * f->slow_stall);
 	step(d, "", "look at node %d (%s): its network path, CPU load, and mounts; the storage serves the other nodes "
 	     "faster, so the job's AU is that node's", f->slow_node, f->slow_host ? f->slow_host : "?");

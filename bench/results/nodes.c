@@ -17,7 +17,8 @@ struct node_sum {
 	int node, first_rank, ranks, last_rank;
 	unsigned accels, counted;
 	unsigned long long bytes;
-	double au_sum, au_min, au_max, stall_s, rate, au_mean;
+	double au_sum, au_min, au_max, stall_s, barrier_s, rate, au_mean;
+	double own_sum, own_mean; /* AU with the step barrier's wait left out */
 };
 
 static double median_of(double *v, int n)
@@ -28,8 +29,10 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Node k's AU mean over the median of the other nodes' (1 when alone or nothing counted):
- * the others, not all, so that of two nodes the slow one is judged against the fast one. */
+/* Node k's own AU over the median of the other nodes' (1 when alone or nothing counted):
+ * the others, not all, so that of two nodes the slow one is judged against the fast one.
+ * Own AU, not AU: with the step barrier every node waits for the slowest, so their AU is
+ * one figure; what differs is whether a node waited for its own reads or for the others. */
 static double au_vs_others(const struct node_sum *n, int nn, int k, double *scratch)
 {
 	int m = 0;
@@ -37,9 +40,9 @@ static double au_vs_others(const struct node_sum *n, int nn, int k, double *scra
 
 	for (int j = 0; j < nn; j++)
 		if (j != k && n[j].counted)
-			scratch[m++] = n[j].au_mean;
+			scratch[m++] = n[j].own_mean;
 	med = median_of(scratch, m);
-	return n[k].counted && med > 0 ? n[k].au_mean / med : 1;
+	return n[k].counted && med > 0 ? n[k].own_mean / med : 1;
 }
 
 static int cmp_rate(const void *a, const void *b)
@@ -83,7 +86,10 @@ struct json_object *gf_nodes_json(const struct gf_run_summary *s)
 		x->accels++;
 		x->bytes += r->bytes;
 		x->stall_s += r->stall_s;
+		x->barrier_s += r->barrier_s;
 		if (r->au >= 0) {
+			double own = r->elapsed_s - r->barrier_s;
+			x->own_sum += own > 0 ? 100 * r->compute_s / own : 0;
 			x->au_min = x->counted == 0 || r->au < x->au_min ? r->au : x->au_min;
 			x->au_max = x->counted == 0 || r->au > x->au_max ? r->au : x->au_max;
 			x->au_sum += r->au;
@@ -97,8 +103,10 @@ struct json_object *gf_nodes_json(const struct gf_run_summary *s)
 		rates[k] = n[k].rate / n[k].accels;
 	}
 	median = median_of(rates, nn);
-	for (int k = 0; k < nn; k++)
+	for (int k = 0; k < nn; k++) {
 		n[k].au_mean = n[k].counted ? n[k].au_sum / n[k].counted : 0;
+		n[k].own_mean = n[k].counted ? n[k].own_sum / n[k].counted : 0;
+	}
 	arr = json_object_new_array();
 	if (!arr)
 		goto out;
@@ -117,7 +125,10 @@ struct json_object *gf_nodes_json(const struct gf_run_summary *s)
 		 * stall_fraction show it. */
 		gf_put_el_num(o, GF_F_NODE_RATE_VS_MEDIAN, median > 0 ? n[k].rate / n[k].accels / median : 0);
 		gf_put_el_num(o, GF_F_NODE_AU_VS_OTHERS, au_vs_others(n, nn, k, rates));
-		gf_put_el_num(o, GF_F_NODE_STALL_FRACTION, n[k].accels ? n[k].stall_s / (n[k].accels * el) : 0);
+		gf_put_el_num(o, GF_F_NODE_AU_OWN, n[k].own_mean);
+		gf_put_el_num(o, GF_F_NODE_STALL_FRACTION,
+			      n[k].accels ? (n[k].stall_s - n[k].barrier_s) / (n[k].accels * el) : 0);
+		gf_put_el_num(o, GF_F_NODE_BARRIER_S, n[k].barrier_s);
 		gf_put_el_num(o, GF_F_NODE_AU_MEAN, n[k].au_mean);
 		gf_put_el_num(o, GF_F_NODE_AU_MIN, n[k].au_min);
 		gf_put_el_num(o, GF_F_NODE_AU_MAX, n[k].au_max);
@@ -147,7 +158,7 @@ bool gf_nodes_slowest(struct gf_doc *d, struct gf_slow_node *out)
 		out->host = gf_el_str(d, GF_F_NODE_HOST, i, "");
 		out->au_vs_others = r;
 		out->stall_fraction = gf_el_num(d, GF_F_NODE_STALL_FRACTION, i, 0);
-		out->au_mean = gf_el_num(d, GF_F_NODE_AU_MEAN, i, 0);
+		out->au_own = gf_el_num(d, GF_F_NODE_AU_OWN, i, 0);
 	}
 	return out->au_vs_others < GF_NODES_SLOW;
 }

@@ -6,7 +6,7 @@
 #define U64 sizeof(uint64_t)
 #define DBL sizeof(double)
 _Static_assert(sizeof(struct gf_pk_train) == 8 * U64 + 5 * DBL, "struct gf_pk_train is packed");
-_Static_assert(sizeof(struct gf_pk_row) == 6 * U64 + 4 * DBL, "struct gf_pk_row is packed");
+_Static_assert(sizeof(struct gf_pk_row) == 6 * U64 + 5 * DBL, "struct gf_pk_row is packed");
 _Static_assert(sizeof(struct gf_pk_async) == 3 * U64 + 4 * DBL + 2 * sizeof(struct gf_moments),
 	       "struct gf_pk_async is packed");
 _Static_assert(sizeof(struct gf_moments) == U64 + 4 * DBL, "struct gf_moments is packed");
@@ -101,6 +101,7 @@ void gf_pk_row_pack(int rank, int node, const struct gf_accel *acc, struct gf_pk
 	p->au = gf_accel_au(acc);
 	p->compute_s = acc->compute_ns / 1e9;
 	p->stall_s = acc->stall_ns / 1e9;
+	p->barrier_s = acc->barrier_ns / 1e9;
 	p->elapsed_s = gf_accel_elapsed_ns(acc) / 1e9;
 }
 
@@ -115,6 +116,7 @@ void gf_pk_row_unpack(const struct gf_pk_row *p, struct gf_accel_row *row)
 	row->au = p->au;
 	row->compute_s = p->compute_s;
 	row->stall_s = p->stall_s;
+	row->barrier_s = p->barrier_s;
 	row->elapsed_s = p->elapsed_s;
 }
 

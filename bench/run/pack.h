@@ -37,7 +37,7 @@ void gf_pk_train_unpack(const struct gf_pk_train *p, struct gf_run_summary *s);
 /* One accelerator's row of ranks.csv, gathered. */
 struct gf_pk_row {
 	uint64_t rank, node, accel, steps, samples, bytes;
-	double au, compute_s, stall_s, elapsed_s;
+	double au, compute_s, stall_s, barrier_s, elapsed_s;
 };
 void gf_pk_row_pack(int rank, int node, const struct gf_accel *acc, struct gf_pk_row *p);
 void gf_pk_row_unpack(const struct gf_pk_row *p, struct gf_accel_row *row);

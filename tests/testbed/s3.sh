@@ -49,7 +49,8 @@ W=("$SRCDIR/tests/integration/small.yaml" --set dataset.num_files_train=32 --set
 res=$TMP/r-train
 if tbrun 2 run "${W[@]}" --target s3://gf-testbed/data --results "$res" >"$TMP/o" 2>&1; then
 	s=$(only_result "$res")/summary.json
-	expect "train: 16 MiB read from 2 hosts" "$s" ".status == \"complete\" and .train.read_bytes == 16777216 and .environment.hosts == $HOSTS and (.nodes | length) == 2"
+	# 32 npz files of 512 KiB each behind its zip and .npy headers (< 1 KiB), read whole.
+	expect "train: 32 whole npz files (16 MiB + headers) read from 2 hosts" "$s" ".status == \"complete\" and .train.read_bytes % 32 == 0 and .train.read_bytes >= 16777216 and .train.read_bytes < 16777216 + 32 * 1024 and .environment.hosts == $HOSTS and (.nodes | length) == 2"
 	expect "s3 train phase: at most the link's $((link / 1000)) kB/s" "$s" ".s3.phases.train.bytes_received >= .train.read_bytes and .s3.phases.train.bytes_per_s < 1.05 * $link"
 	echo "   train over S3: $(jq -r '.s3.phases.train.bytes_per_s / 1e6 * 10 | floor / 10' "$s") MB/s (link $(awk -v l="$link" 'BEGIN { printf "%.1f", l / 1e6 }') MB/s)"
 else

@@ -399,6 +399,28 @@ static void test_au_does_not_close(void **state)
 	assert_true(a.in_block);
 }
 
+/* gf_accel_sync: the wait in the step barrier is stall (AU counts it, as DLIO's block time
+ * does) and is kept apart in barrier_ns, so that a node that waited for the others can be
+ * told from one that waited for its own reads. Step 1 computes 0..10 ms and waits in the
+ * barrier to 15; step 2's batch was ready at 12, so it runs 15..25 with no wait; step 3's
+ * arrives at 30: 5 ms waiting for data. AU 30 / 40; stall 10 ms, 5 of them the barrier's. */
+static void test_barrier(void **state)
+{
+	struct gf_accel a;
+
+	(void)state;
+	gf_accel_init(&a, 0, 0, 0, 100, T0);
+	gf_accel_step(&a, T0, 10 * MS, NULL);
+	gf_accel_sync(&a, T0 + 15 * MS);
+	gf_accel_step(&a, T0 + 12 * MS, 10 * MS, NULL);
+	gf_accel_sync(&a, T0 + 25 * MS); /* no wait: it ended at its own deadline */
+	gf_accel_step(&a, T0 + 30 * MS, 10 * MS, NULL);
+	assert_int_equal(a.stall_ns, 10 * MS);
+	assert_int_equal(a.barrier_ns, 5 * MS);
+	assert_int_equal(a.compute_ns, 30 * MS);
+	assert_true(fabs(gf_accel_au(&a) - 75.0) < 1e-9);
+}
+
 /* gf_accel_stop: a run stopped by --duration while an accelerator waits has stalled until
  * the stop (8 fed steps, then 41 s with no batch: AU 700 / 41700, not 100%); stopped while
  * computing, the step counts only the compute done; a stop right after the excluded first
@@ -451,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_init_resets),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_au_does_not_close),
+		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_stop),
 	};
 

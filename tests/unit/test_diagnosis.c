@@ -318,19 +318,25 @@ static void test_no_training(void **state)
 }
 
 /* Nodes built from accelerator rows: 2 accelerators on node 0, 1 on node 1, each read
- * the same bytes. au1 is node 1's accelerator's AU. */
-static struct json_object *uneven_nodes(double au1)
+ * the same bytes over 10 s of counted time. au0, au1: node 0's and node 1's accelerators'
+ * AU (compute / 10 s); barrier0: node 0's accelerators' wait in the step barrier. */
+static struct json_object *uneven_nodes(double au0, double au1, double barrier0)
 {
 	static struct gf_accel_row rows[3] = {
-		{ .rank = 0, .node = 0, .accel = 0, .au = 95, .bytes = 1000000 },
-		{ .rank = 0, .node = 0, .accel = 1, .au = 95, .bytes = 1000000 },
-		{ .rank = 1, .node = 1, .accel = 2, .au = 95, .bytes = 1000000 },
+		{ .rank = 0, .node = 0, .accel = 0, .bytes = 1000000, .elapsed_s = 10 },
+		{ .rank = 0, .node = 0, .accel = 1, .bytes = 1000000, .elapsed_s = 10 },
+		{ .rank = 1, .node = 1, .accel = 2, .bytes = 1000000, .elapsed_s = 10 },
 	};
 	static struct gf_run_summary s;
 	struct json_object *j = json_object_new_object(), *n;
 
 	memset(&s, 0, sizeof(s));
-	rows[2].au = au1;
+	for (int i = 0; i < 3; i++) {
+		rows[i].au = i < 2 ? au0 : au1;
+		rows[i].compute_s = rows[i].au / 10;
+		rows[i].stall_s = 10 - rows[i].compute_s;
+		rows[i].barrier_s = i < 2 ? barrier0 : 0;
+	}
 	s.rows = rows;
 	s.nrows = 3;
 	s.train_ran = true;
@@ -342,33 +348,52 @@ static struct json_object *uneven_nodes(double au1)
 	return j;
 }
 
+static double node_num(struct json_object *j, size_t i, const char *key)
+{
+	return json_object_get_double(
+		json_object_object_get(json_object_array_get_idx(json_object_object_get(j, "nodes"), i), key));
+}
+
 static void test_uneven_nodes(void **state)
 {
-	struct json_object *j = uneven_nodes(95), *n;
+	struct json_object *j = uneven_nodes(95, 95, 0), *n;
 	struct gf_slow_node slow;
+	struct gf_doc *d;
 
 	(void)state;
 	assert_int_equal(json_object_array_length(json_object_object_get(j, "nodes")), 2);
 	for (size_t i = 0; i < 2; i++) {
 		n = json_object_array_get_idx(json_object_object_get(j, "nodes"), i);
 		assert_int_equal(json_object_get_int(json_object_object_get(n, "accelerators")), i ? 1 : 2);
-		assert_true(fabs(json_object_get_double(json_object_object_get(n, "read_rate_vs_median")) - 1) < 1e-9);
-		assert_true(fabs(json_object_get_double(json_object_object_get(n, "au_vs_others")) - 1) < 1e-9);
+		assert_true(fabs(node_num(j, i, "read_rate_vs_median") - 1) < 1e-9);
+		assert_true(fabs(node_num(j, i, "au_vs_others") - 1) < 1e-9);
+		assert_true(fabs(node_num(j, i, "au_own_percent") - 95) < 1e-9);
 	}
-	{
-		struct gf_doc *d = doc_of(j);
-		assert_false(gf_nodes_slowest(d, &slow));
-		gf_doc_free(d);
-	}
+	d = doc_of(j);
+	assert_false(gf_nodes_slowest(d, &slow));
+	gf_doc_free(d);
 	json_object_put(j);
 	/* Node 1's accelerator at AU 40% against 95%: that node is the slow one. */
-	j = uneven_nodes(40);
-	{
-		struct gf_doc *d = doc_of(j);
-		assert_true(gf_nodes_slowest(d, &slow));
-		assert_int_equal(slow.node, 1);
-		gf_doc_free(d);
-	}
+	j = uneven_nodes(95, 40, 0);
+	d = doc_of(j);
+	assert_true(gf_nodes_slowest(d, &slow));
+	assert_int_equal(slow.node, 1);
+	gf_doc_free(d);
+	json_object_put(j);
+	/* Under the step barrier all three at AU 40%, node 0's accelerators 5.5 of their 6 s of
+	 * stall in the barrier waiting for node 1: node 0's own AU is 4 / 4.5, node 1 the slow
+	 * one, and its wait for data the larger share. */
+	j = uneven_nodes(40, 40, 5.5);
+	assert_true(fabs(node_num(j, 0, "au_own_percent") - 100.0 * 4 / 4.5) < 1e-9);
+	assert_true(fabs(node_num(j, 1, "au_own_percent") - 40) < 1e-9);
+	assert_true(fabs(node_num(j, 0, "stall_fraction") - 0.05) < 1e-9);
+	assert_true(fabs(node_num(j, 1, "stall_fraction") - 0.6) < 1e-9);
+	assert_true(fabs(node_num(j, 0, "barrier_wait_s") - 11) < 1e-9);
+	d = doc_of(j);
+	assert_true(gf_nodes_slowest(d, &slow));
+	assert_int_equal(slow.node, 1);
+	assert_true(fabs(slow.au_own - 40) < 1e-9);
+	gf_doc_free(d);
 	json_object_put(j);
 }
 
