@@ -168,12 +168,12 @@ const struct gf_io_ops *gf_io_default_local_read(unsigned depth, bool memory_fs,
 		return gf_io_default_local(why, len);
 	for (size_t i = 0; i < NREG; i++)
 		if (local_ok[i] && (registry[i]->caps & GF_IO_CAP_BATCH_BUFFERED)) {
-			snprintf(why, len, "%s, a batch of reads from memory in one system call (io_uring "
-				 "cannot read tmpfs without blocking: a worker thread per read)", registry[i]->name);
+			snprintf(why, len, "%s, a batch of reads from memory in one system call (tmpfs has no "
+				 "non-blocking read: io_uring makes one system call per read)", registry[i]->name);
 			return registry[i];
 		}
-	snprintf(why, len, "posix: reads from memory never wait, and io_uring cannot read tmpfs without "
-		 "blocking (a worker thread per read)");
+	snprintf(why, len, "posix: reads from memory never wait, and tmpfs has no non-blocking read (io_uring "
+		 "makes one system call per read)");
 	return &gf_io_posix;
 }
 

@@ -215,8 +215,8 @@ const struct gf_io_ops *gf_io_default_local(char *why, size_t len);
  * from a memory filesystem (tmpfs, ramfs) when memory_fs: never the slow choice. One in
  * flight: posix (a blocking read costs one system call; an asynchronous engine adds a
  * submission and a completion). More, from memory: the first engine with
- * GF_IO_CAP_BATCH_BUFFERED that this kernel allows, else posix (io_uring must hand each
- * read of a file without non-blocking reads to a worker thread). Else gf_io_default_local,
+ * GF_IO_CAP_BATCH_BUFFERED that this kernel allows, else posix (tmpfs has no non-blocking
+ * read: io_uring makes each inline, one system call per read, uring.c). Else gf_io_default_local,
  * with its why; in the other cases why says which and why. */
 const struct gf_io_ops *gf_io_default_local_read(unsigned depth, bool memory_fs, char *why, size_t len);
 /* The backend for uri: by its scheme through the registry (a plain path or file:// is the
