@@ -104,11 +104,8 @@ static void decide(struct gf_run_ctx *x)
 	x->s.ckpt_layout = gf_ckpt_layout_name(r->ckpt_layout);
 	x->s.mpiio_hints = &r->mpiio_hints;
 	if (w->workflow.checkpoint) {
-		/* An engine that only reads (hdf5: HDF5 training data) leaves file_per_rank
-		 * checkpoints to the default engine for the path. */
-		char why[256];
-		const struct gf_io_ops *ck_ops = x->ops->caps & GF_IO_CAP_READONLY
-						 ? gf_io_default_local(why, sizeof(why)) : x->ops;
+		/* The engine that writes: the reads' when it can (target.h). */
+		const struct gf_io_ops *ck_ops = x->target.writer;
 		gf_guard_ckpt_folder_path(w, &x->target, r->ckpt_folder, sizeof(r->ckpt_folder));
 		x->ck = (struct gf_ckpt_cfg){
 			.w = w, .m = &x->model, .plan = w->workflow.train ? &x->plan : NULL, .ops = ck_ops,
@@ -322,9 +319,10 @@ static void describe(struct gf_run_ctx *x)
 	if (!x->root)
 		return;
 	if (!x->cli->quiet)
-		fprintf(stderr, "gpufeed %s: %s on %s (%s, engine %s), %d rank(s), %u accelerator(s)\n",
-			s->command, x->w->source, x->target.root, s->fs_type, x->target.engine, world->size,
-			x->plan.accels);
+		fprintf(stderr, "gpufeed %s: %s on %s (%s, engine %s%s%s), %d rank(s), %u accelerator(s)\n",
+			s->command, x->w->source, x->target.root, s->fs_type, x->target.engine,
+			x->target.writer != x->ops ? "; writes " : "", x->target.writer != x->ops ? x->target.writer->name : "",
+			world->size, x->plan.accels);
 	if (s->cpus_per_rank == 1 && x->w->workflow.train &&
 	    (x->w->reader.read_threads > 1 || (x->ops->caps & GF_IO_CAP_ASYNC)))
 		fprintf(stderr, "gpufeed: note: a rank may use only 1 CPU (mpirun binds ranks to cores by default); "
