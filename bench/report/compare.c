@@ -15,6 +15,7 @@
 #include "report/comparison.h"
 #include "results/doc.h"
 #include "results/load.h"
+#include "results/noise.h"
 
 #define DEFAULT_TOLERANCE 5.0
 
@@ -149,6 +150,21 @@ static int comparable(const struct gf_cmp *c, int r, bool force, bool quiet, boo
 	return both && !n ? -1 : n;
 }
 
+/* Figure i's noise as run x knows it, in the shown unit (k: the factor from summary.json's). */
+static void side_of(struct gf_cmp_run *x, size_t i, enum gf_fig f, double k)
+{
+	static const enum gf_cmp_basis basis[] = {
+		[GF_NJ_TOLERANCE] = GF_CB_TOLERANCE, [GF_NJ_NOISE] = GF_CB_NOISE, [GF_NJ_NONE] = GF_CB_NONE,
+	};
+	struct gf_cmp_side *sd = &x->side[i];
+	double lo = NAN, hi = NAN;
+
+	sd->basis = basis[gf_noise_of(x->s, f, &lo, &hi, &x->how[i])];
+	sd->v = x->v[i];
+	sd->lo = lo * k;
+	sd->hi = hi * k;
+}
+
 /* Load run x: its summary, its verdict and validity as it decided them, its figures. */
 static int load_run(struct gf_cmp_run *x, FILE *errf)
 {
@@ -174,6 +190,7 @@ static int load_run(struct gf_cmp_run *x, FILE *errf)
 		/* AU is no figure when the run had no compute to keep fed. */
 		if ((f == GF_F_TRAIN_AU_MEAN || f == GF_F_TRAIN_AU_MIN) && !x->verdict.measured)
 			x->v[i] = NAN;
+		side_of(x, i, f, k);
 	}
 	if (x->verdict.v.incomplete)
 		fprintf(errf, "gpufeed compare: warning: %s is %s: its figures cover only what ran\n", x->dir,
@@ -223,16 +240,86 @@ static int load(struct gf_cmp *c, bool force, bool quiet, FILE *errf)
 	return GF_EXIT_OK;
 }
 
-/* Count the regressions (figures worse than the baseline past the tolerance). */
-static int count_regressions(const struct gf_cmp *c)
+/* Judge every run's figures against the baseline's; count the regressions (worse past the
+ * tolerance and beyond the noise). */
+static int judge_all(struct gf_cmp *c)
 {
 	int n = 0;
 
 	for (int r = 0; r < c->nruns; r++)
-		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures(); i++)
-			n += c->shown[i] && gf_compare_worse(gf_schema[gf_cmp_figure(i)].better, c->run[c->base].v[i],
-							     c->run[r].v[i], c->tol);
+		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures(); i++) {
+			c->run[r].side[i].v = c->run[r].v[i];
+			c->run[c->base].side[i].v = c->run[c->base].v[i];
+			c->run[r].judged[i] = c->shown[i] ? gf_compare_judge(gf_schema[gf_cmp_figure(i)].better, c->tol,
+									    &c->run[c->base].side[i], &c->run[r].side[i])
+							  : GF_CJ_SAME;
+			n += c->run[r].judged[i] == GF_CJ_WORSE;
+		}
 	return n;
+}
+
+static const char *const judged_word[] = {
+	[GF_CJ_SAME] = "within the tolerance", [GF_CJ_WORSE] = "regression", [GF_CJ_BETTER] = "improvement",
+	[GF_CJ_NOISE] = "within the noise", [GF_CJ_UNJUDGED] = "not judged",
+};
+
+/* One side's noise in words: "95.5..107 (half the interquartile range of ...)". */
+static const char *side_words(const struct gf_cmp_run *x, size_t i, char *buf, size_t len)
+{
+	const struct gf_cmp_side *sd = &x->side[i];
+	char lo[48], hi[48];
+
+	format_value(lo, sizeof(lo), fmin(sd->lo, sd->v));
+	format_value(hi, sizeof(hi), fmax(sd->hi, sd->v));
+	switch (sd->basis) {
+	case GF_CB_NOISE: snprintf(buf, len, "%s..%s (%s)", lo, hi, x->how[i]); break;
+	case GF_CB_REPEATS: snprintf(buf, len, "%zu repeats, %s..%s", sd->n, lo, hi); break;
+	case GF_CB_NONE: snprintf(buf, len, "too few counts (%s)", x->how[i]); break;
+	default: snprintf(buf, len, "no noise estimate%s%s", *x->how[i] ? ": " : "", x->how[i]); break;
+	}
+	return buf;
+}
+
+/* Why run r's figure i was judged as it was, against the baseline. */
+static const char *why(const struct gf_cmp *c, int r, size_t i, char *buf, size_t len)
+{
+	const struct gf_cmp_run *b = &c->run[c->base], *x = &c->run[r];
+	char sb[400], sx[400];
+	double p = gf_compare_rank_p(gf_schema[gf_cmp_figure(i)].better, &b->side[i], &x->side[i]);
+
+	if (x->judged[i] == GF_CJ_SAME) {
+		snprintf(buf, len, "within the %g%% tolerance", c->tol);
+		return buf;
+	}
+	if (!isnan(p))
+		snprintf(buf, len, "%s: rank test (one-sided Mann-Whitney) p = %.3g against %g; %c %s; %c %s",
+			 judged_word[x->judged[i]], p, GF_CMP_RANK_ALPHA, 'A' + c->base, side_words(b, i, sb, sizeof(sb)),
+			 'A' + r, side_words(x, i, sx, sizeof(sx)));
+	else
+		snprintf(buf, len, "%s: %c %s; %c %s", judged_word[x->judged[i]], 'A' + c->base,
+			 side_words(b, i, sb, sizeof(sb)), 'A' + r, side_words(x, i, sx, sizeof(sx)));
+	return buf;
+}
+
+/* Run r's figure i as judged, for --json. */
+static struct json_object *judged_json(const struct gf_cmp *c, int r, size_t i)
+{
+	static const char *const basis[] = {
+		[GF_CB_TOLERANCE] = "tolerance", [GF_CB_NOISE] = "noise", [GF_CB_NONE] = "none", [GF_CB_REPEATS] = "repeats",
+	};
+	const struct gf_cmp_side *sd = &c->run[r].side[i];
+	struct json_object *o = json_object_new_object();
+	char w[1200];
+
+	json_object_object_add(o, "basis", json_object_new_string(basis[sd->basis]));
+	json_object_object_add(o, "low", isfinite(sd->lo) && sd->basis != GF_CB_TOLERANCE ? json_object_new_double(sd->lo) : NULL);
+	json_object_object_add(o, "high", isfinite(sd->hi) && sd->basis != GF_CB_TOLERANCE ? json_object_new_double(sd->hi) : NULL);
+	json_object_object_add(o, "how", json_object_new_string(c->run[r].how[i] ? c->run[r].how[i] : ""));
+	if (r != c->base) {
+		json_object_object_add(o, "judged", json_object_new_string(judged_word[c->run[r].judged[i]]));
+		json_object_object_add(o, "why", json_object_new_string(why(c, r, i, w, sizeof(w))));
+	}
+	return o;
 }
 
 static struct json_object *runs_json(const struct gf_cmp *c)
@@ -273,7 +360,7 @@ static void print_json(FILE *out, const struct gf_cmp *c, const char *const *inc
 	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
 		enum gf_fig f = gf_cmp_figure(i);
 		const char *unit;
-		struct json_object *o, *vals, *ch, *wr;
+		struct json_object *o, *vals, *ch, *wr, *jd;
 		if (!c->shown[i])
 			continue;
 		gf_cmp_scale(f, &unit);
@@ -281,13 +368,15 @@ static void print_json(FILE *out, const struct gf_cmp *c, const char *const *inc
 		vals = json_object_new_array();
 		ch = json_object_new_array();
 		wr = json_object_new_array();
+		jd = json_object_new_array();
 		json_object_object_add(o, "key", json_object_new_string(gf_field_key(f, key, sizeof(key))));
 		json_object_object_add(o, "label", json_object_new_string(gf_schema[f].label));
 		json_object_object_add(o, "unit", json_object_new_string(unit));
 		json_object_object_add(o, "better", json_object_new_string(gf_schema[f].better == GF_BETTER_HIGHER ? "higher" : "lower"));
 		for (int r = 0; r < c->nruns; r++) {
 			double v = c->run[r].v[i], bv = b->v[i], d = gf_compare_change(bv, v);
-			bool worse = r != c->base && gf_compare_worse(gf_schema[f].better, bv, v, c->tol);
+			bool worse = r != c->base && c->run[r].judged[i] == GF_CJ_WORSE;
+			json_object_array_add(jd, judged_json(c, r, i));
 			json_object_array_add(vals, isnan(v) ? NULL : json_object_new_double(v));
 			json_object_array_add(ch, r == c->base || isnan(d) ? NULL : json_object_new_double(d));
 			json_object_array_add(wr, json_object_new_boolean(worse));
@@ -305,6 +394,7 @@ static void print_json(FILE *out, const struct gf_cmp *c, const char *const *inc
 		json_object_object_add(o, "values", vals);
 		json_object_object_add(o, "change_percent", ch);
 		json_object_object_add(o, "worse", wr);
+		json_object_object_add(o, "judging", jd);
 		json_object_array_add(fa, o);
 	}
 	json_object_object_add(root, "figures", fa);
@@ -347,11 +437,10 @@ static void print_moves(FILE *out, const struct gf_cmp *c)
 				double bv = b->v[i], v = c->run[r].v[i];
 				char vb[48], vv[48], q[256];
 				const char *unit;
-				if (!c->shown[i] || !(pass == 0 ? gf_compare_worse(gf_schema[f].better, bv, v, c->tol)
-								: gf_compare_better(gf_schema[f].better, bv, v, c->tol)))
+				if (!c->shown[i] || c->run[r].judged[i] != (pass == 0 ? GF_CJ_WORSE : GF_CJ_BETTER))
 					continue;
 				if (!header)
-					fprintf(out, "\n%s (more than %g%% %s than baseline %s):\n",
+					fprintf(out, "\n%s (more than %g%% %s than baseline %s, beyond the noise):\n",
 						pass == 0 ? "REGRESSIONS" : "improvements", c->tol, pass == 0 ? "worse" : "better",
 						b->name);
 				header = true;
@@ -365,12 +454,29 @@ static void print_moves(FILE *out, const struct gf_cmp *c)
 			}
 		}
 		if (pass == 0 && !header)
-			fprintf(out, "\nno figure is worse than baseline %s by more than %g%%\n", b->name, c->tol);
+			fprintf(out, "\nno figure is worse than baseline %s by more than %g%% beyond the noise\n", b->name,
+				c->tol);
 	}
+}
+
+/* For each figure, whether it was judged, and why not when it was not. */
+static void print_judging(FILE *out, const struct gf_cmp *c)
+{
+	char w[1200];
+
+	fprintf(out, "\nhow each figure was judged (past the tolerance, a change must also be beyond the noise of "
+		"both runs):\n");
+	for (int r = 0; r < c->nruns; r++)
+		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures(); i++)
+			if (c->shown[i])
+				fprintf(out, "  %c %s: %s\n", 'A' + r, gf_schema[gf_cmp_figure(i)].label, why(c, r, i, w, sizeof(w)));
 }
 
 static void print_table(FILE *out, const struct gf_cmp *c)
 {
+	static const char *const mark[] = {
+		[GF_CJ_SAME] = " ", [GF_CJ_WORSE] = "!", [GF_CJ_BETTER] = " ", [GF_CJ_NOISE] = "?", [GF_CJ_UNJUDGED] = "?",
+	};
 	const struct gf_cmp_run *b = &c->run[c->base];
 	char cell[64], val[48], q[256];
 	bool marked = false;
@@ -398,17 +504,18 @@ static void print_table(FILE *out, const struct gf_cmp *c)
 			if (r == c->base || isnan(d))
 				snprintf(cell, sizeof(cell), "%s%s", val, qual ? "~" : "");
 			else
-				snprintf(cell, sizeof(cell), "%s (%+.1f%%)%s%s", val, d,
-					 gf_compare_worse(gf_schema[f].better, b->v[i], c->run[r].v[i], c->tol) ? "!" : " ",
+				snprintf(cell, sizeof(cell), "%s (%+.1f%%)%s%s", val, d, mark[c->run[r].judged[i]],
 					 qual ? "~" : "");
 			fprintf(out, " %22s", cell);
 		}
 		fprintf(out, "\n");
 	}
-	fprintf(out, "\n! = worse than the baseline by more than %g%%\n", c->tol);
+	fprintf(out, "\n! = worse than the baseline by more than %g%% and beyond the noise; ? = past the tolerance "
+		"but within the noise or not judged (see below)\n", c->tol);
 	if (marked)
 		fprintf(out, "~ = qualified by its run's validity flags (listed under runs): not a plain storage figure\n");
 	print_moves(out, c);
+	print_judging(out, c);
 }
 
 /* Parse the command line into c. Returns GF_EXIT_OK to go on, or an exit code. */
@@ -513,7 +620,7 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 	rc = load(c, force, json, errf);
 	if (rc)
 		goto out;
-	c->regressions = count_regressions(c);
+	c->regressions = judge_all(c);
 	/* A failed or interrupted run measured only part of what it was to: it can never pass
 	 * a regression check, whatever its figures say. */
 	for (int r = 0; r < c->nruns; r++)

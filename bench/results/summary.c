@@ -15,6 +15,7 @@
 #include "results/put.h"
 #include "results/sweep.h"
 #include "results/nodes.h"
+#include "results/noise.h"
 #include "results/device.h"
 #include "results/diagnosis.h"
 #include "results/folder.h"
@@ -663,6 +664,7 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	if (s->sweep)
 		gf_sweep_put(root, s);
 	gf_device_into(root, s); /* after "sweep": the sweep phase's device goes there */
+	gf_noise_put(root, s);
 	/* The verdict and the bottleneck, worked out once, here, from the figures above:
 	 * everything that shows this run later reads them from summary.json. */
 	judge(root);
