@@ -1,6 +1,7 @@
 /* compare: see compare.h. */
 #include "report/compare.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
@@ -16,6 +17,8 @@
 #include "results/doc.h"
 #include "results/load.h"
 #include "results/noise.h"
+#include "results/repeats.h"
+#include "stats/spread.h"
 
 #define DEFAULT_TOLERANCE 5.0
 
@@ -92,6 +95,12 @@ void gf_compare_usage(FILE *f)
 		   "                      run failed or was interrupted. RUN may also be given only here\n"
 		   "  --tolerance PCT     how much worse counts as a regression, e.g. 5%% (default 5%%);\n"
 		   "                      giving it also turns the check on\n"
+		   "                      Past the tolerance a change must also be beyond the noise of\n"
+		   "                      both runs: a run's own (summary.json's noise: its interval\n"
+		   "                      spread, its percentiles' order statistics), or the spread of\n"
+		   "                      repeats (--repeat N, or a RUN that is a folder of runs: the\n"
+		   "                      median of its runs, their range; a rank test when both sides\n"
+		   "                      have 3 or more). The output says how each figure was judged\n"
 		   "  --force             also compare phases that asked different things of storage\n"
 		   "                      (another dataset, another checkpoint size)\n"
 		   "  --json              print the comparison as JSON instead of a table\n"
@@ -159,19 +168,103 @@ static void side_of(struct gf_cmp_run *x, size_t i, enum gf_fig f, double k)
 	struct gf_cmp_side *sd = &x->side[i];
 	double lo = NAN, hi = NAN;
 
+	double vals[GF_CMP_MAX_REPEATS], rlo, rhi;
+	size_t n = gf_repeats_values(x->s, f, vals, GF_CMP_MAX_REPEATS, &rlo, &rhi);
+
 	sd->basis = basis[gf_noise_of(x->s, f, &lo, &hi, &x->how[i])];
 	sd->v = x->v[i];
 	sd->lo = lo * k;
 	sd->hi = hi * k;
+	/* A run of --repeat N: between-run noise, which is what a like run differs by. */
+	if (n >= 2 && !isnan(sd->v)) {
+		sd->basis = GF_CB_REPEATS;
+		sd->n = n;
+		sd->lo = rlo * k;
+		sd->hi = rhi * k;
+		for (size_t j = 0; j < n; j++)
+			sd->vals[j] = vals[j] * k;
+	}
+}
+
+/* The results folders in dir, sorted, when dir is a folder of runs (no summary.json of
+ * its own): into *runs (free it). Returns how many, at most GF_CMP_MAX_REPEATS; 0 when
+ * dir is a run or holds none. */
+static int folder_runs(const char *dir, char (**runs)[4200])
+{
+	struct dirent **e = NULL;
+	char path[4400];
+	int n, k = 0;
+
+	*runs = NULL;
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (!access(path, F_OK) || (n = scandir(dir, &e, NULL, alphasort)) < 0)
+		return 0;
+	*runs = calloc(GF_CMP_MAX_REPEATS, sizeof(**runs));
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/summary.json", dir, e[i]->d_name);
+		if (*runs && k < GF_CMP_MAX_REPEATS && e[i]->d_name[0] != '.' && !access(path, R_OK))
+			snprintf((*runs)[k++], sizeof(**runs), "%s/%s", dir, e[i]->d_name);
+		free(e[i]);
+	}
+	free(e);
+	return k;
+}
+
+/* Run x is a folder of like runs: each figure is their median, its noise their spread
+ * (basis repeats). x->s is the first run's. Returns an exit code. */
+static int folder_repeats(struct gf_cmp_run *x, char (*runs)[4200], int n, FILE *errf)
+{
+	char err[4600];
+
+	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+		x->side[i].n = 0;
+		x->side[i].lo = INFINITY;
+		x->side[i].hi = -INFINITY;
+	}
+	for (int r = 0; r < n; r++) {
+		struct gf_doc *d = NULL;
+		if (gf_load_run(runs[r], &d, err, sizeof(err))) {
+			fprintf(errf, "gpufeed compare: %s (in the folder of runs %s)\n", err, x->dir);
+			return GF_EXIT_USAGE;
+		}
+		for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+			const char *unit;
+			enum gf_fig f = gf_cmp_figure(i);
+			double k = gf_cmp_scale(f, &unit), v = gf_nan(d, f) * k, lo = v, hi = v;
+			if (isnan(v))
+				continue;
+			/* Each run's own noise band spans its seconds: the repeats' span holds them. */
+			if (gf_noise_of(d, f, &lo, &hi, NULL) == GF_NJ_NOISE)
+				lo *= k, hi *= k;
+			x->side[i].vals[x->side[i].n++] = v;
+			x->side[i].lo = fmin(x->side[i].lo, fmin(lo, v));
+			x->side[i].hi = fmax(x->side[i].hi, fmax(hi, v));
+		}
+		gf_doc_free(d);
+	}
+	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+		struct gf_cmp_side *sd = &x->side[i];
+		double sorted[GF_CMP_MAX_REPEATS];
+		if (sd->n < 2 || isnan(x->v[i]))
+			continue;
+		memcpy(sorted, sd->vals, sd->n * sizeof(double));
+		x->v[i] = sd->v = gf_spread_quantile(sorted, sd->n, 0.5);
+		sd->basis = GF_CB_REPEATS;
+	}
+	gf_path_base(x->dir, x->name, sizeof(x->name) - 16);
+	snprintf(x->name + strlen(x->name), sizeof(x->name) - strlen(x->name), " (%d runs)", n);
+	return GF_EXIT_OK;
 }
 
 /* Load run x: its summary, its verdict and validity as it decided them, its figures. */
 static int load_run(struct gf_cmp_run *x, FILE *errf)
 {
-	char err[4600];
+	char err[4600], (*runs)[4200];
+	int nruns = folder_runs(x->dir, &runs), rc = GF_EXIT_OK;
 
-	if (gf_load_run(x->dir, &x->s, err, sizeof(err))) {
+	if (gf_load_run(nruns ? runs[0] : x->dir, &x->s, err, sizeof(err))) {
 		fprintf(errf, "gpufeed compare: %s\n", err);
+		free(runs);
 		return GF_EXIT_USAGE;
 	}
 	gf_load_say_problems(errf, "gpufeed compare", x->s);
@@ -195,7 +288,10 @@ static int load_run(struct gf_cmp_run *x, FILE *errf)
 	if (x->verdict.v.incomplete)
 		fprintf(errf, "gpufeed compare: warning: %s is %s: its figures cover only what ran\n", x->dir,
 			x->verdict.status);
-	return GF_EXIT_OK;
+	if (nruns > 1)
+		rc = folder_repeats(x, runs, nruns, errf);
+	free(runs);
+	return rc;
 }
 
 /* Load the runs, keep each figure only where the phase may be compared. Returns an exit
@@ -240,6 +336,13 @@ static int load(struct gf_cmp *c, bool force, bool quiet, FILE *errf)
 	return GF_EXIT_OK;
 }
 
+/* Latency of reads that may have come from the page cache on both sides is memory copies
+ * and the CPU: it moves with the machine's load from one run to the next (like quickstart
+ * runs: p99 68 -> 179 us), not with storage, so it is not judged. A run that reads from
+ * storage against one that read from memory is judged: losing the cache is a change. */
+static const char cached_why[] = "both runs' reads may have come from the page cache: this latency is memory "
+				 "copies and the CPU, which move with the machine's load, not storage";
+
 /* Judge every run's figures against the baseline's; count the regressions (worse past the
  * tolerance and beyond the noise). */
 static int judge_all(struct gf_cmp *c)
@@ -248,11 +351,16 @@ static int judge_all(struct gf_cmp *c)
 
 	for (int r = 0; r < c->nruns; r++)
 		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures(); i++) {
-			c->run[r].side[i].v = c->run[r].v[i];
-			c->run[c->base].side[i].v = c->run[c->base].v[i];
-			c->run[r].judged[i] = c->shown[i] ? gf_compare_judge(gf_schema[gf_cmp_figure(i)].better, c->tol,
-									    &c->run[c->base].side[i], &c->run[r].side[i])
-							  : GF_CJ_SAME;
+			enum gf_fig f = gf_cmp_figure(i);
+			struct gf_cmp_side b = c->run[c->base].side[i], x = c->run[r].side[i];
+			bool cached = gf_schema[f].unit == GF_U_US &&
+				      (gf_schema[f].quals & c->run[r].quals & c->run[c->base].quals & GF_Q_PAGE_CACHE);
+			b.v = c->run[c->base].v[i];
+			x.v = c->run[r].v[i];
+			if (cached)
+				b.basis = x.basis = GF_CB_NONE;
+			c->run[r].unjudged[i] = cached ? cached_why : NULL;
+			c->run[r].judged[i] = c->shown[i] ? gf_compare_judge(gf_schema[f].better, c->tol, &b, &x) : GF_CJ_SAME;
 			n += c->run[r].judged[i] == GF_CJ_WORSE;
 		}
 	return n;
@@ -273,7 +381,9 @@ static const char *side_words(const struct gf_cmp_run *x, size_t i, char *buf, s
 	format_value(hi, sizeof(hi), fmax(sd->hi, sd->v));
 	switch (sd->basis) {
 	case GF_CB_NOISE: snprintf(buf, len, "%s..%s (%s)", lo, hi, x->how[i]); break;
-	case GF_CB_REPEATS: snprintf(buf, len, "%zu repeats, %s..%s", sd->n, lo, hi); break;
+	case GF_CB_REPEATS:
+		snprintf(buf, len, "%zu repeats spanning %s..%s with their own noise", sd->n, lo, hi);
+		break;
 	case GF_CB_NONE: snprintf(buf, len, "too few counts (%s)", x->how[i]); break;
 	default: snprintf(buf, len, "no noise estimate%s%s", *x->how[i] ? ": " : "", x->how[i]); break;
 	}
@@ -289,6 +399,10 @@ static const char *why(const struct gf_cmp *c, int r, size_t i, char *buf, size_
 
 	if (x->judged[i] == GF_CJ_SAME) {
 		snprintf(buf, len, "within the %g%% tolerance", c->tol);
+		return buf;
+	}
+	if (x->judged[i] == GF_CJ_UNJUDGED && x->unjudged[i]) {
+		snprintf(buf, len, "not judged: %s", x->unjudged[i]);
 		return buf;
 	}
 	if (!isnan(p))

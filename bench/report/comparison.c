@@ -57,9 +57,10 @@ static bool beyond(enum gf_better b, const struct gf_cmp_side *base, const struc
 
 	if (!worse) /* the rank test looks towards worse: for better, swap the sides */
 		return beyond(b, x, base, true);
+	/* Repeats on both sides: the rank test when it can say 5%, and their spans apart too. */
 	p = gf_compare_rank_p(b, base, x);
-	if (!isnan(p))
-		return p <= GF_CMP_RANK_ALPHA;
+	if (!isnan(p) && p > GF_CMP_RANK_ALPHA)
+		return false;
 	band(base, &blo, &bhi);
 	band(x, &xlo, &xhi);
 	if (bn && xn)

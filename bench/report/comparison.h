@@ -24,7 +24,7 @@ enum gf_cmp_basis {
 	GF_CB_TOLERANCE = 0, /* no estimate of its noise */
 	GF_CB_NOISE,         /* one run's noise band [lo, hi] */
 	GF_CB_NONE,          /* too few counts to say anything */
-	GF_CB_REPEATS,       /* n repeated values (vals), their range [lo, hi] */
+	GF_CB_REPEATS,       /* n repeated values (vals); [lo, hi] spans them and their own noise */
 };
 #define GF_CMP_MAX_REPEATS 20
 #define GF_CMP_RANK_ALPHA 0.05
@@ -45,10 +45,10 @@ enum gf_cmp_judged {
 /* Judge x against base for a figure better in direction b at tolerance tol_pct. Past the
  * tolerance, a change counts when it is beyond the noise of both sides: two noise bands
  * (each widened to hold its own value) must not overlap; a band must not hold the other
- * side's value when only one side has one; repeats on both sides with enough values for
- * the rank test (gf_spread_rank_min_p <= 5%) must pass it (one-sided Mann-Whitney,
- * p <= 5%), else their ranges must not overlap; neither side having an estimate leaves
- * the tolerance alone. A side with too few counts leaves the change unjudged. */
+ * side's value when only one side has one; repeats span their values and each repeat's
+ * own band, and with enough values on both sides for the rank test (gf_spread_rank_min_p
+ * <= 5%) must also pass it (one-sided Mann-Whitney, p <= 5%); neither side having an
+ * estimate leaves the tolerance alone. A side with too few counts leaves the change unjudged. */
 enum gf_cmp_judged gf_compare_judge(enum gf_better b, double tol_pct, const struct gf_cmp_side *base,
 				    const struct gf_cmp_side *x);
 /* The rank test's p-value behind a judged change of repeats (NAN when it did not apply). */
@@ -91,6 +91,7 @@ struct gf_cmp_run {
 	struct gf_cmp_side side[GF_CMP_MAX_FIGURES]; /* per figure, scaled: its noise */
 	const char *how[GF_CMP_MAX_FIGURES];   /* the run's words for its noise ("" none) */
 	enum gf_cmp_judged judged[GF_CMP_MAX_FIGURES]; /* against the baseline */
+	const char *unjudged[GF_CMP_MAX_FIGURES]; /* why not judged whatever its counts; NULL */
 };
 
 struct gf_cmp {
