@@ -43,8 +43,9 @@ struct gf_cli {
 /* Most repeats --repeat takes. */
 #define GF_CLI_MAX_REPEAT 20
 
-/* A --label: 1 to 64 of [A-Za-z0-9._-], not starting with '.', so that it is a folder
- * name anywhere. Returns 0 or -EINVAL. */
+/* A --label: 1 to 64 of [A-Za-z0-9._-], not starting with '.' or '-' and not ending in
+ * ".partial", so that it is a folder name anywhere, never read as an option, and never
+ * names a complete run like an interrupted one. Returns 0 or -EINVAL. */
 int gf_cli_check_label(const char *label);
 
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen);
