@@ -37,7 +37,9 @@ void gf_mix_interference(const struct gf_mix_trace *jobs, size_t n, size_t job, 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; t->trained && iv > 0 && i + 1 < t->nintervals; i++) {
 		double a = t->train_t0_s + (double)i * iv, f = overlap(jobs, n, job, a, a + iv) / iv;
-		if (f >= 0.5) {
+		/* Whole intervals only: one half in a burst would average the burst with what
+		 * came before or after it. */
+		if (f >= 1 - 1e-9) {
 			out->during_n++;
 			rd += t->read_bytes[i];
 			cd += t->compute_s[i];

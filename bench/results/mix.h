@@ -36,9 +36,9 @@ struct gf_mix_trace {
 };
 
 /* A training job against the other jobs' bursts. An interval of its series is "during"
- * when at least half of it lies in some other job's burst, "between" when none of it does,
- * and left out otherwise (and the last, partial one). Rates and AU are NAN with no such
- * interval. */
+ * when all of it lies in other jobs' bursts, "between" when none of it does, and left out
+ * otherwise (and the last, partial one): a burst shorter than two intervals may leave no
+ * interval during it. Rates and AU are NAN with no such interval. */
 struct gf_mix_interference {
 	unsigned during_n, between_n;
 	double read_during, read_between; /* B/s, all the job's ranks */

@@ -192,6 +192,7 @@ static int write_mix(const struct gf_mix *m, const char *partial, const char *fi
 	struct gf_mix_trace *tr = calloc(m->njobs, sizeof(*tr));
 	struct gf_mix_job_row *rows = calloc(m->njobs, sizeof(*rows));
 	int code = GF_EXIT_OK, rc = -ENOMEM;
+	bool none = false;
 	size_t off = 0;
 
 	for (unsigned r = 0, k = 0; tr && rows && k < m->njobs; off += counts[r++]) {
@@ -217,7 +218,11 @@ static int write_mix(const struct gf_mix *m, const char *partial, const char *fi
 		code = tr[k].exit_code > code ? tr[k].exit_code : code;
 		k++;
 	}
-	if (!rc) {
+	/* No job got as far as its results (each said why): nothing of the mix is kept. */
+	for (size_t k = 0; !rc && k < m->njobs && !tr[k].folder[0]; k++)
+		if (k + 1 == m->njobs)
+			none = true;
+	if (!rc && !none) {
 		printf("\nmix %s: %zu job(s)\n", m->name, m->njobs);
 		rc = gf_mix_write(partial, m->name, m->source, tr, rows, m->njobs, stdout);
 	}
@@ -225,6 +230,10 @@ static int write_mix(const struct gf_mix *m, const char *partial, const char *fi
 		gf_mix_trace_free(&tr[k]);
 	free(tr);
 	free(rows);
+	if (none) {
+		rmdir(partial);
+		return code ? code : GF_EXIT_FAILED;
+	}
 	if (rc) {
 		fprintf(stderr, "gpufeed: cannot write %s/mix.json: %s\n", partial, strerror(-rc));
 		return GF_EXIT_FAILED;
