@@ -75,7 +75,8 @@ static int mix(struct gf_cli *cli, int argc, char **argv, bool speak)
 	char err[4096];
 	int rc;
 
-	if ((cli->cmd != GF_CMD_RUN && cli->cmd != GF_CMD_PLAN) || cli->nsets || cli->duration_s > 0) {
+	if ((cli->cmd != GF_CMD_RUN && cli->cmd != GF_CMD_PLAN) || cli->nsets || cli->duration_s > 0 ||
+	    (cli->alone && cli->cmd != GF_CMD_RUN)) {
 		if (speak)
 			fprintf(stderr, "gpufeed: %s is a mix: it runs with gpufeed run or plan, and each job's keys go "
 				"in its set: (no --set or --duration for the whole mix)\n", cli->workload);
@@ -138,6 +139,12 @@ int main(int argc, char **argv)
 	cli.workload = gf_datadir_workload(cli.workload, wpath, sizeof(wpath));
 	if (gf_mix_is_mix(cli.workload) == 1)
 		return mix(&cli, argc, argv, speak);
+	if (cli.alone) {
+		if (speak)
+			fprintf(stderr, "gpufeed: --alone runs each job of a mix alone first; %s is a workload, not a "
+				"mix (docs/mix.md)\n", cli.workload);
+		return GF_EXIT_USAGE;
+	}
 	gf_workload_defaults(&w);
 	rc = gf_yaml_load(cli.workload, &w, err, sizeof(err));
 	for (int i = 0; !rc && i < cli.nsets; i++)

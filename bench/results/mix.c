@@ -211,6 +211,38 @@ static void print_rate(FILE *out, const char *what, double v, double au, unsigne
 		fprintf(out, "    %-8s no interval\n", what);
 }
 
+/* The job alone and in the mix, and what the mix cost it: AU points lost, read bandwidth
+ * lost and bursts lengthened, in percent of the figure alone. */
+static struct json_object *alone_json(const double (*cmp)[GF_MIX_CMP], FILE *out)
+{
+	static const char *const keys[GF_MIX_CMP] = { "au_percent", "read_bytes_per_s", "write_burst_s",
+						      "restore_burst_s" };
+	struct json_object *o = json_object_new_object();
+	const double *a = cmp[0], *x = cmp[1];
+	char k[64], r1[64], r2[64];
+
+	for (int f = 0; f < GF_MIX_CMP; f++) {
+		snprintf(k, sizeof(k), "%s_alone", keys[f]);
+		json_object_object_add(o, k, fig(a[f]));
+		snprintf(k, sizeof(k), "%s_mix", keys[f]);
+		json_object_object_add(o, k, fig(x[f]));
+	}
+	json_object_object_add(o, "au_drop_points", fig(a[GF_MIX_AU] - x[GF_MIX_AU]));
+	json_object_object_add(o, "read_slowdown_percent",
+			       fig(a[GF_MIX_READ] > 0 ? 100 * (1 - x[GF_MIX_READ] / a[GF_MIX_READ]) : NAN));
+	json_object_object_add(o, "write_burst_slowdown_percent",
+			       fig(a[GF_MIX_WRITE_S] > 0 ? 100 * (x[GF_MIX_WRITE_S] / a[GF_MIX_WRITE_S] - 1) : NAN));
+	json_object_object_add(o, "restore_burst_slowdown_percent",
+			       fig(a[GF_MIX_RESTORE_S] > 0 ? 100 * (x[GF_MIX_RESTORE_S] / a[GF_MIX_RESTORE_S] - 1) : NAN));
+	if (isfinite(a[GF_MIX_AU]) && isfinite(x[GF_MIX_AU]))
+		fprintf(out, "  alone: AU %.1f%%, read %s; in the mix: AU %.1f%%, read %s\n", a[GF_MIX_AU],
+			gf_format_rate(a[GF_MIX_READ], r1, sizeof(r1)), x[GF_MIX_AU],
+			gf_format_rate(x[GF_MIX_READ], r2, sizeof(r2)));
+	if (isfinite(a[GF_MIX_WRITE_S]) && isfinite(x[GF_MIX_WRITE_S]))
+		fprintf(out, "  alone: write burst %.3g s; in the mix: %.3g s\n", a[GF_MIX_WRITE_S], x[GF_MIX_WRITE_S]);
+	return o;
+}
+
 static struct json_object *job_json(const struct gf_mix_trace *jobs, const struct gf_mix_job_row *rows, size_t n,
 				    size_t k, FILE *out)
 {
@@ -229,6 +261,8 @@ static struct json_object *job_json(const struct gf_mix_trace *jobs, const struc
 	json_object_object_add(o, "start_s", json_object_new_double(t->start_s));
 	json_object_object_add(o, "end_s", json_object_new_double(t->end_s));
 	fprintf(out, "%-16s %3u rank(s) %-18s %s\n", t->name, rows[k].ranks, rows[k].verdict, rows[k].line);
+	if (rows[k].alone)
+		json_object_object_add(o, "alone", alone_json(rows[k].cmp, out));
 	if (t->trained) {
 		struct gf_mix_interference f;
 		struct json_object *i = json_object_new_object();

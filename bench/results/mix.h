@@ -60,7 +60,12 @@ void gf_mix_trace_free(struct gf_mix_trace *t);
 /* mix.json into dir: the mix, every job (name, ranks, start, folder, exit code, verdict
  * word and line, AU), the total bandwidth and each training job's interference; and print
  * the same as a table to out. Returns 0 or -errno. */
+/* --alone: AU mean, read bandwidth, median write and restore burst, alone [0] and in the
+ * mix [1] (NAN where the job has none). */
+enum { GF_MIX_AU, GF_MIX_READ, GF_MIX_WRITE_S, GF_MIX_RESTORE_S, GF_MIX_CMP };
 struct gf_mix_job_row {
+	bool alone;
+	double cmp[2][GF_MIX_CMP];
 	unsigned ranks;
 	char start[160];
 	char workload[4096];

@@ -149,21 +149,26 @@ static void wait_start(const struct gf_mix *m, const struct gf_mix_job *j, const
 	gf_world_barrier();
 }
 
-/* One job on this rank's communicator; its trace on its first rank. Returns its exit code. */
-static int run_job(const struct gf_cli *c, const struct gf_mix *m, int ji, const char *base, const char *folder,
-		   const struct gf_world *world, struct gf_mix_trace *t)
+/* One job on this rank's communicator; its trace on its first rank. Returns its exit code.
+ * alone >= 0: only that job runs, at once (--alone), and the other ranks wait; the split
+ * is collective over the world either way. */
+static int run_job(const struct gf_cli *c, const struct gf_mix *m, int ji, int alone, const char *base,
+		   const char *folder, const struct gf_world *world, struct gf_mix_trace *t)
 {
 	const struct gf_mix_job *j = &m->jobs[ji];
 	struct gf_world jw;
 	struct gf_cli jc = *c;
 	char target[4400];
 	uint64_t t0;
-	int rc;
+	int rc = GF_EXIT_OK;
 
 	gf_world_barrier();
 	t0 = gf_now_ns();
 	gf_world_split(world, ji, &jw);
-	wait_start(m, j, &jw);
+	if (alone >= 0 && alone != ji)
+		goto out;
+	if (alone < 0)
+		wait_start(m, j, &jw);
 	t->start_s = since(t0);
 	snprintf(target, sizeof(target), "%s/%s", base, j->folder);
 	jc.target = target;
@@ -172,26 +177,67 @@ static int run_job(const struct gf_cli *c, const struct gf_mix *m, int ji, const
 	jc.nsets = 0; /* applied to j->w when the mix loaded */
 	/* Several jobs' progress lines on one terminal would garble each other. */
 	jc.progress = GF_PROGRESS_OFF;
-	jc.require_fed = c->require_fed && j->w.workflow.train;
+	jc.require_fed = c->require_fed && j->w.workflow.train && alone < 0;
 	rc = gf_cmd_run_job(&jc, &j->w, &jw, t0, jw.rank == 0 ? t : NULL);
 	t->end_s = since(t0);
 	t->exit_code = rc;
-	if (jw.rank == 0)
+	if (jw.rank == 0 && alone < 0)
 		for (size_t k = 0; k < m->njobs; k++)
 			if (m->jobs[k].start == GF_MIX_AFTER_END && m->jobs[k].after == ji)
 				gf_world_mix_notify((int)m->jobs[k].first_rank);
+out:
 	gf_world_unsplit();
 	return rc;
+}
+
+/* --alone: every job alone on its ranks, one after the other, into alone/; the worst exit
+ * code. Its dataset stays for the mix, which then reads and does not generate it. */
+static int run_alone(const struct gf_cli *c, const struct gf_mix *m, int ji, const char *base,
+		     const char *partial, const struct gf_world *world)
+{
+	char folder[4400];
+	int worst = GF_EXIT_OK;
+
+	snprintf(folder, sizeof(folder), "%s/alone", partial);
+	for (size_t k = 0; k < m->njobs; k++) {
+		struct gf_mix_trace t = { 0 };
+		int rc = run_job(c, m, ji, (int)k, base, folder, world, &t);
+		gf_mix_trace_free(&t);
+		worst = rc > worst ? rc : worst;
+	}
+	gf_world_bcast(&worst, sizeof(worst), 0);
+	return worst;
+}
+
+/* The job's figures alone and in the mix, from the two summaries (when --alone ran). */
+static void alone_figures(const char *partial, const char *name, struct gf_mix_job_row *row)
+{
+	static const enum gf_fig figs[GF_MIX_CMP] = { GF_F_TRAIN_AU_MEAN, GF_F_TRAIN_READ_BPS, GF_F_CKPT_WRITE_S,
+						      GF_F_CKPT_RESTORE_S };
+	char dir[4400], err[512];
+
+	for (int side = 0; side < 2; side++) {
+		struct gf_doc *d = NULL;
+		snprintf(dir, sizeof(dir), "%s/%s%s", partial, side ? "" : "alone/", name);
+		for (int f = 0; f < GF_MIX_CMP; f++)
+			row->cmp[side][f] = NAN;
+		if (gf_load_run(dir, &d, err, sizeof(err)))
+			continue;
+		for (int f = 0; f < GF_MIX_CMP; f++)
+			row->cmp[side][f] = gf_nan(d, figs[f]);
+		gf_doc_free(d);
+	}
+	row->alone = true;
 }
 
 /* The world's rank 0: every job's trace and verdict, mix.json, the table. Returns the
  * mix's exit code: the worst of its jobs'. */
 static int write_mix(const struct gf_mix *m, const char *partial, const char *final, char *all,
-		     const size_t *counts)
+		     const size_t *counts, bool alone, int code)
 {
 	struct gf_mix_trace *tr = calloc(m->njobs, sizeof(*tr));
 	struct gf_mix_job_row *rows = calloc(m->njobs, sizeof(*rows));
-	int code = GF_EXIT_OK, rc = -ENOMEM;
+	int rc = -ENOMEM;
 	bool none = false;
 	size_t off = 0;
 
@@ -215,6 +261,8 @@ static int write_mix(const struct gf_mix *m, const char *partial, const char *fi
 			snprintf(rows[k].line, sizeof(rows[k].line), "%s", v.head.line);
 			gf_doc_free(d);
 		}
+		if (alone)
+			alone_figures(partial, m->jobs[k].name, &rows[k]);
 		code = tr[k].exit_code > code ? tr[k].exit_code : code;
 		k++;
 	}
@@ -289,7 +337,9 @@ int gf_cmd_mix_run(const struct gf_cli *c, const struct gf_mix *m, const struct 
 	if (root && !c->quiet)
 		fprintf(stderr, "gpufeed mix %s: %zu job(s) on %d rank(s), target %s\n", m->name, m->njobs, world->size,
 			base);
-	code = run_job(c, m, ji, base, partial, world, &t);
+	/* The jobs' own codes reach rank 0 in their traces; --alone's, broadcast, join them. */
+	code = c->alone ? run_alone(c, m, ji, base, partial, world) : GF_EXIT_OK;
+	run_job(c, m, ji, -1, base, partial, world, &t);
 	/* Each job's first rank hands its trace to the world's rank 0. */
 	rc = world->rank == (int)m->jobs[ji].first_rank ? gf_mix_trace_pack(&t, &text) : 0;
 	gf_mix_trace_free(&t);
@@ -304,7 +354,7 @@ int gf_cmd_mix_run(const struct gf_cli *c, const struct gf_mix *m, const struct 
 			fprintf(stderr, "gpufeed: %s\n", err);
 		code = GF_EXIT_FAILED;
 	} else if (root) {
-		code = write_mix(m, partial, final, all, counts);
+		code = write_mix(m, partial, final, all, counts, c->alone, code);
 	}
 	free(all);
 	free(counts);

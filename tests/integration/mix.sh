@@ -7,9 +7,10 @@
 #  - between the bursts training reads at the cap, and its AU is read rate / demand;
 #  - during a restore training reads what the restore leaves: its read rate plus the
 #    restore's bandwidth is the cap, and its AU is again read rate / demand;
-# each within 10%. Then the bad mixes: a rank sum that does not match, an unknown job in
+# each within 10% (AU during the restores: or within what the loader holds in flight).
+# Then --alone on a mix of one small job: its figures alone and in the mix. Then the bad mixes: a rank sum that does not match, an unknown job in
 # start, a cycle of starts, one target subfolder twice: each exits 2 and writes nothing.
-# Takes about 20 s (plain build).
+# Takes about 35 s (plain build), 3-4 min under ASan on a loaded machine.
 # Expected: the figures above. Buggy: a job on the other's ranks (one communicator for
 # all), intervals that mistake the bursts' times (a clock per job), a bad mix that starts.
 . "$(dirname "$0")/lib.sh"
@@ -70,9 +71,44 @@ near "between the bursts training reads at the cap" "$rb" $cap
 near "during a restore, training's reads and the restore's share the cap" \
 	"$(awk -v a="$rd" -v b="$restore" 'BEGIN { print a + b }')" $cap
 near "AU between = read rate / demand" "$ab" "$(awk -v r="$rb" -v d="$demand" 'BEGIN { print 100 * r / d }')"
-near "AU during = read rate / demand" "$ad" "$(awk -v r="$rd" -v d="$demand" 'BEGIN { print 100 * r / d }')"
+# AU is compute and the series counts reads: the two part by what the loader holds in
+# flight (2 reader threads x 1 batch of 2 x 256 KiB per rank, and the batch each accelerator
+# computes: 3 MiB), read in one interval and computed in the next. Over the few seconds of
+# restores that is up to ~2 points of AU, 10-20% of the small AU there (seen: 9.1% against
+# 10.6%), so the band there is the larger of 10% and what the queue can shift.
+au_rd=$(awk -v r="$rd" -v d="$demand" 'BEGIN { print 100 * r / d }')
+n=$(jq -r '.jobs[0].interference.intervals_during' "$m")
+if awk -v a="$ad" -v w="$au_rd" -v q=$((3 * 1048576)) -v d="$demand" -v n="$n" \
+	'BEGIN { e = a - w; e = e < 0 ? -e : e; exit !(w > 0 && (e < 0.1 * w || e <= 100 * q / (d * n))) }'; then
+	ok "AU during = read rate / demand: $ad is $au_rd within 10% or the loader's 3 MiB in flight"
+else
+	bad "AU during: $ad, the arithmetic says $au_rd (the loader's 3 MiB in flight over $n s allow $(awk -v q=$((3 * 1048576)) -v d="$demand" -v n="$n" 'BEGIN { print 100 * q / (d * n) }') points)"
+fi
 expect "the mix's total bandwidth is bytes over time" "$m" \
 	'.total_bytes_per_s > 0 and ((.total_bytes / .total_span_s) / .total_bytes_per_s - 1 | fabs) < 1e-6'
+
+# --alone: each job alone on its ranks first (alone/NAME), its figures beside the mix's in
+# mix.json as the two summaries have them; the dataset generated once, by the alone run.
+printf 'jobs:\n' >"$TMP/alone.yaml"
+printf '  - {name: %s, workload: %s, ranks: 1, set: {dataset.num_files_train: 32, train.epochs: 1}}\n' \
+	a "$SMALL" >>"$TMP/alone.yaml"
+gf 1 run "$TMP/alone.yaml" --target "$TMP/at" --results "$TMP/ar" --alone --quiet >"$TMP/alone.out" 2>&1 ||
+	{ bad "the mix with --alone failed"; cat "$TMP/alone.out"; }
+d=$(only_result "$TMP/ar")
+for j in a; do
+	jq -n --slurpfile m "$d/mix.json" --slurpfile s "$d/alone/$j/summary.json" --slurpfile x "$d/$j/summary.json" \
+		--arg j $j -e '($m[0].jobs[] | select(.name == $j) | .alone) as $a |
+		$a.au_percent_alone == $s[0].train.au_percent.mean and $a.au_percent_mix == $x[0].train.au_percent.mean and
+		$a.read_bytes_per_s_alone == $s[0].train.read_bytes_per_s and
+		(($a.read_slowdown_percent - 100 * (1 - $a.read_bytes_per_s_mix / $a.read_bytes_per_s_alone)) | fabs) < 1e-6 and
+		($s[0] | has("datagen")) and ($x[0] | has("datagen") | not)' >/dev/null &&
+		ok "--alone: job $j alone and in the mix, the dataset generated once" ||
+		bad "--alone: job $j: $(jq -c --arg j $j '.jobs[] | select(.name == $j) | .alone' "$d/mix.json")"
+done
+"$GPUFEED" run "$SMALL" --alone --target "$TMP/bt" --results "$TMP/br" >"$TMP/bad.out" 2>&1
+[ $? -eq 2 ] && grep -q "is a workload, not a mix" "$TMP/bad.out" && ok "--alone on a workload: exit 2" ||
+	bad "--alone on a workload: $(cat "$TMP/bad.out")"
+echo "time: ${SECONDS}s"
 
 # Bad mixes: exit 2, a message that names what is wrong, nothing written.
 bad_mix() {
