@@ -11,19 +11,22 @@
 #include "results/folder.h"
 
 /* The part of [a, b) inside the other jobs' bursts (overlapping bursts counted once up to
- * the whole interval). */
-static double overlap(const struct gf_mix_trace *jobs, size_t n, size_t self, double a, double b)
+ * the whole interval), and in *who the jobs whose bursts those are (bit k: job k). */
+static double overlap(const struct gf_mix_trace *jobs, size_t n, size_t self, double a, double b, uint32_t *who)
 {
 	double in = 0;
 
+	*who = 0;
 	for (size_t k = 0; k < n; k++) {
 		if (k == self)
 			continue;
 		for (size_t i = 0; i < jobs[k].nbursts; i++) {
 			const struct gf_mix_burst *u = &jobs[k].bursts[i];
 			double lo = fmax(a, u->start_s), hi = fmin(b, u->start_s + u->burst_s);
-			if (hi > lo)
+			if (hi > lo) {
 				in += hi - lo;
+				*who |= k < 32 ? 1u << k : 0;
+			}
 		}
 	}
 	return fmin(in, b - a);
@@ -36,11 +39,13 @@ void gf_mix_interference(const struct gf_mix_trace *jobs, size_t n, size_t job, 
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; t->trained && iv > 0 && i + 1 < t->nintervals; i++) {
-		double a = t->train_t0_s + (double)i * iv, f = overlap(jobs, n, job, a, a + iv) / iv;
+		uint32_t who;
+		double a = t->train_t0_s + (double)i * iv, f = overlap(jobs, n, job, a, a + iv, &who) / iv;
 		/* Whole intervals only: one half in a burst would average the burst with what
 		 * came before or after it. */
 		if (f >= 1 - 1e-9) {
 			out->during_n++;
+			out->during_jobs |= who;
 			rd += t->read_bytes[i];
 			cd += t->compute_s[i];
 		} else if (f <= 0) {
@@ -275,8 +280,18 @@ static struct json_object *job_json(const struct gf_mix_trace *jobs, const struc
 		json_object_object_add(i, "au_between_percent", fig(f.au_between));
 		json_object_object_add(i, "read_drop_percent", fig(f.read_drop_percent));
 		json_object_object_add(i, "au_drop_points", fig(f.au_drop_points));
+		struct json_object *by = json_object_new_array();
+		char names[512] = "";
+		for (size_t b = 0; b < n && b < 32; b++)
+			if (f.during_jobs & (1u << b)) {
+				json_object_array_add(by, json_object_new_string(jobs[b].name));
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
+					 jobs[b].name);
+			}
+		json_object_object_add(i, "during_bursts_of", by);
 		json_object_object_add(o, "interference", i);
-		fprintf(out, "  while the other jobs' checkpoints burst, and between them:\n");
+		fprintf(out, "  during the checkpoint bursts of %s, and between the other jobs' bursts:\n",
+			names[0] ? names : "(none wholly covered an interval)");
 		print_rate(out, "during", f.read_during, f.au_during, f.during_n);
 		print_rate(out, "between", f.read_between, f.au_between, f.between_n);
 	}

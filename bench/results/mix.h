@@ -41,6 +41,7 @@ struct gf_mix_trace {
  * interval during it. Rates and AU are NAN with no such interval. */
 struct gf_mix_interference {
 	unsigned during_n, between_n;
+	uint32_t during_jobs;             /* bit k: job k's bursts covered a "during" interval */
 	double read_during, read_between; /* B/s, all the job's ranks */
 	double au_during, au_between;     /* percent */
 	double read_drop_percent, au_drop_points;

@@ -59,8 +59,9 @@ expect "one folder per job, each job's verdict" "$m" \
 	bad "no train/ and ckpt/ results folders in $d"
 expect "each job on its own 2 ranks" "$d/train/summary.json" '.environment.ranks == 2'
 expect "... the checkpoint job's too" "$d/ckpt/summary.json" '.environment.ranks == 2 and .checkpoint.restore_count == 2'
-expect "whole intervals during the restores and between them" "$m" \
-	'.jobs[0].interference.intervals_during >= 2 and .jobs[0].interference.intervals_between >= 3'
+expect "whole intervals during the restores and between them, the bursts named as the checkpoint job's" "$m" \
+	'.jobs[0].interference.intervals_during >= 2 and .jobs[0].interference.intervals_between >= 3 and
+	 .jobs[0].interference.during_bursts_of == ["ckpt"]'
 
 demand=$(jq -r '.train.demand_read_bytes_per_s' "$d/train/summary.json")
 restore=$(jq -r '[.checkpoint.bursts[] | select(.kind == "restore")] | (map(.bytes) | add) / (map(.burst_s) | add)' \

@@ -46,6 +46,7 @@ static void interference(void **state)
 	/* during: [4,5) [5,6); between: [2,3) [3,4) [7,8) [10,11); out: [6,7) [8,9) [9,10), the last. */
 	assert_int_equal(f.during_n, 2);
 	assert_int_equal(f.between_n, 4);
+	assert_int_equal(f.during_jobs, 1u << 1);
 	assert_true(fabs(f.read_during - 100) < 1e-9);
 	assert_true(fabs(f.read_between - 400) < 1e-9);
 	assert_true(fabs(f.au_during - 25) < 1e-9);
