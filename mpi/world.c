@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Until gf_world_init duplicates it, the checkpoint communicator is the world's. */
@@ -115,33 +114,11 @@ void gf_world_mix_notify(int world_rank)
 	MPI_Send(&one, 1, MPI_INT, world_rank, GF_MIX_TAG, mix_comm);
 }
 
-/* Wait for r, a millisecond's sleep between tests: a rank that only waits (for another
- * job to end or start) leaves its core to the ranks that run, as a blocking MPI call,
- * which polls, would not. */
-static void idle_wait(MPI_Request *r)
-{
-	const struct timespec ms = { 0, 1000000 };
-	int done = 0;
-
-	for (MPI_Test(r, &done, MPI_STATUS_IGNORE); !done; MPI_Test(r, &done, MPI_STATUS_IGNORE))
-		nanosleep(&ms, NULL);
-}
-
 void gf_world_mix_wait(int world_rank)
 {
-	MPI_Request r;
 	int one;
 
-	MPI_Irecv(&one, 1, MPI_INT, world_rank, GF_MIX_TAG, mix_comm, &r);
-	idle_wait(&r);
-}
-
-void gf_world_barrier_idle(void)
-{
-	MPI_Request r;
-
-	MPI_Ibarrier(comms[GF_COMM_MAIN], &r);
-	idle_wait(&r);
+	MPI_Recv(&one, 1, MPI_INT, world_rank, GF_MIX_TAG, mix_comm, MPI_STATUS_IGNORE);
 }
 
 void gf_world_finalize(void)

@@ -109,9 +109,6 @@ void gf_world_unsplit(void);
  * (a job's first rank). */
 void gf_world_mix_notify(int world_rank);
 void gf_world_mix_wait(int world_rank);
-/* A barrier whose waiting ranks sleep between polls, for ranks that only wait (a job that
- * starts later, one that ended first, --alone's other jobs). */
-void gf_world_barrier_idle(void);
 
 /* The communicator the MPI-IO and HDF5 backends use (a pointer to an MPI_Comm). */
 void *gf_world_comm_on(enum gf_comm c);

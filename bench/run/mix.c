@@ -156,7 +156,7 @@ static void wait_start(const struct gf_mix *m, const struct gf_mix_job *j, const
 	} else if (j->start == GF_MIX_AFTER_END && jw->rank == 0) {
 		gf_world_mix_wait((int)m->jobs[j->after].first_rank);
 	}
-	gf_world_barrier_idle();
+	gf_world_barrier();
 }
 
 /* One job on this rank's communicator; its trace on its first rank. Returns its exit code.
@@ -196,9 +196,7 @@ static int run_job(const struct gf_cli *c, const struct gf_mix *m, int ji, int a
 			if (m->jobs[k].start == GF_MIX_AFTER_END && m->jobs[k].after == ji)
 				gf_world_mix_notify((int)m->jobs[k].first_rank);
 out:
-	/* The jobs that end first, or do not run (--alone), wait for the others asleep. */
 	gf_world_unsplit();
-	gf_world_barrier_idle();
 	return rc;
 }
 
