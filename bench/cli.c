@@ -141,6 +141,8 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 			   "  --label NAME        name the run: its folder is DIR/NAME instead of\n"
 			   "                      DIR/<time>-<workload>-<target> (never overwritten: NAME-2 if\n"
 			   "                      taken), and reports, tables and compare call it NAME\n"
+			   "  --alone             a mix (docs/mix.md): each job alone on its ranks first, its\n"
+			   "                      figures beside the mix's\n"
 			   "  --require-fed       exit 3 unless the verdict is FED from storage (not from the\n"
 			   "                      page cache; a ceiling: it feeds the job's accelerators);\n"
 			   "                      sweep: --require-fed N\n"
@@ -367,6 +369,7 @@ static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
 {
 	enum { O_TARGET = 1000, O_ENGINE, O_RESULTS, O_SET, O_DURATION, O_QUIET, O_RANKS,
+	       O_ALONE,
 	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE, O_LABEL, O_REQUIRE_FED, O_PROGRESS, O_FIT,
 	       O_START, O_MAX_POINTS, O_POINT_S, O_VARY, O_REPEAT };
 	static const struct option opts[] = {
@@ -376,6 +379,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		{ "set", required_argument, NULL, O_SET },
 		{ "duration", required_argument, NULL, O_DURATION },
 		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "alone", no_argument, NULL, O_ALONE },
 		{ "ranks", required_argument, NULL, O_RANKS },
 		{ "nodes", required_argument, NULL, O_NODES },
 		{ "node-memory", required_argument, NULL, O_NODEMEM },
@@ -410,6 +414,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		case O_SET: rc = cli_add_set(c, optarg, err, errlen); break;
 		case O_DURATION: rc = cli_duration(optarg, c, err, errlen); break;
 		case O_QUIET: c->quiet = true; break;
+		case O_ALONE: c->alone = true; break;
 		case O_LABEL: rc = cli_label(optarg, c, err, errlen); break;
 		case O_REQUIRE_FED: rc = cli_require_fed(argc, argv, c, err, errlen); break;
 		case O_PROGRESS: rc = cli_progress(optarg, c, err, errlen); break;

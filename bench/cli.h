@@ -18,6 +18,7 @@ enum gf_cmd { GF_CMD_NONE = 0, GF_CMD_RUN, GF_CMD_DATAGEN, GF_CMD_TRAIN, GF_CMD_
 struct gf_cli {
 	enum gf_cmd cmd;
 	bool help, version, quiet;
+	bool alone;             /* --alone: a mix's jobs each alone first (run/mix.c) */
 	const char *workload;
 	const char *target;
 	const char *engine;

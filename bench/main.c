@@ -11,6 +11,7 @@
 #include "report/table.h"
 #include "results/folder.h"
 #include "run/keys_cmd.h"
+#include "run/mix.h"
 #include "run/run.h"
 #include "sim/simulate.h"
 #include "mpi/world.h"
@@ -66,6 +67,39 @@ static int simulate(int argc, char **argv)
 	return GF_EXIT_OK;
 }
 
+/* A mix file: plan it, or run its jobs at once under this mpirun. */
+static int mix(struct gf_cli *cli, int argc, char **argv, bool speak)
+{
+	struct gf_mix m;
+	struct gf_world world;
+	char err[4096];
+	int rc;
+
+	if ((cli->cmd != GF_CMD_RUN && cli->cmd != GF_CMD_PLAN) || cli->nsets || cli->duration_s > 0 ||
+	    (cli->alone && cli->cmd != GF_CMD_RUN)) {
+		if (speak)
+			fprintf(stderr, "gpufeed: %s is a mix: it runs with gpufeed run or plan, and each job's keys go "
+				"in its set: (no --set or --duration for the whole mix)\n", cli->workload);
+		return GF_EXIT_USAGE;
+	}
+	if (gf_mix_load(cli->workload, gf_datadir_workload, &m, err, sizeof(err))) {
+		if (speak)
+			fprintf(stderr, "gpufeed: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
+	if (cli->cmd == GF_CMD_PLAN) {
+		rc = gf_cmd_mix_plan(cli, &m, stdout, stderr);
+	} else if (gf_world_init(&argc, &argv, &world)) {
+		fprintf(stderr, "gpufeed: MPI could not start\n");
+		rc = GF_EXIT_FAILED;
+	} else {
+		rc = gf_cmd_mix_run(cli, &m, &world);
+		gf_world_finalize();
+	}
+	gf_mix_free(&m);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct gf_cli cli;
@@ -103,6 +137,14 @@ int main(int argc, char **argv)
 
 	/* workloads/unet3d_h100.yaml from anywhere: the installed copy when there is none here. */
 	cli.workload = gf_datadir_workload(cli.workload, wpath, sizeof(wpath));
+	if (gf_mix_is_mix(cli.workload) == 1)
+		return mix(&cli, argc, argv, speak);
+	if (cli.alone) {
+		if (speak)
+			fprintf(stderr, "gpufeed: --alone runs each job of a mix alone first; %s is a workload, not a "
+				"mix (docs/mix.md)\n", cli.workload);
+		return GF_EXIT_USAGE;
+	}
 	gf_workload_defaults(&w);
 	rc = gf_yaml_load(cli.workload, &w, err, sizeof(err));
 	for (int i = 0; !rc && i < cli.nsets; i++)

@@ -23,10 +23,35 @@ static MPI_Comm comm_of(enum gf_comm c)
 	return (unsigned)c < GF_COMM_COUNT ? comms[c] : MPI_COMM_WORLD;
 }
 
+/* The node layout of the ranks of comm: this rank's place on its node, and its node's
+ * index among comm's nodes. */
+static void layout(MPI_Comm comm, struct gf_world *w)
+{
+	MPI_Comm node;
+
+	MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &w->node_rank);
+	MPI_Comm_size(node, &w->ranks_per_node);
+	MPI_Comm_free(&node);
+	/* Node ids: count the node leaders below each rank. */
+	{
+		int leader = w->node_rank == 0, before = 0;
+		MPI_Exscan(&leader, &before, 1, MPI_INT, MPI_SUM, comm);
+		if (w->rank == 0)
+			before = 0;
+		/* Every rank of a node takes its leader's id. */
+		MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &node);
+		int id = leader ? before : 0;
+		MPI_Bcast(&id, 1, MPI_INT, 0, node);
+		MPI_Comm_free(&node);
+		w->node_id = id;
+		MPI_Allreduce(&leader, &w->nodes, 1, MPI_INT, MPI_SUM, comm);
+	}
+}
+
 int gf_world_init(int *argc, char ***argv, struct gf_world *w)
 {
 	int provided, len = 0;
-	MPI_Comm node;
 
 	memset(w, 0, sizeof(*w));
 	/* MULTIPLE: with checkpoint.mode async a background thread runs the bursts' collectives
@@ -48,25 +73,52 @@ int gf_world_init(int *argc, char ***argv, struct gf_world *w)
 		snprintf(w->host, sizeof(w->host), "unknown");
 	w->host[sizeof(w->host) - 1] = '\0';
 
-	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &node);
-	MPI_Comm_rank(node, &w->node_rank);
-	MPI_Comm_size(node, &w->ranks_per_node);
-	MPI_Comm_free(&node);
-	/* Node ids: count the node leaders below each rank. */
-	{
-		int leader = w->node_rank == 0, before = 0;
-		MPI_Exscan(&leader, &before, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-		if (w->rank == 0)
-			before = 0;
-		/* Every rank of a node takes its leader's id. */
-		MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &node);
-		int id = leader ? before : 0;
-		MPI_Bcast(&id, 1, MPI_INT, 0, node);
-		MPI_Comm_free(&node);
-		w->node_id = id;
-		MPI_Allreduce(&leader, &w->nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-	}
+	layout(MPI_COMM_WORLD, w);
 	return 0;
+}
+
+/* While a mix runs, the world's communicators wait here and a duplicate of the world
+ * carries the jobs' start events (point to point, apart from every job's collectives). */
+static MPI_Comm saved[GF_COMM_COUNT];
+static MPI_Comm mix_comm = MPI_COMM_NULL;
+#define GF_MIX_TAG 25
+
+void gf_world_split(const struct gf_world *w, int color, struct gf_world *job)
+{
+	MPI_Comm c;
+
+	MPI_Comm_dup(comms[GF_COMM_MAIN], &mix_comm);
+	MPI_Comm_split(comms[GF_COMM_MAIN], color, w->rank, &c);
+	memcpy(saved, comms, sizeof(saved));
+	comms[GF_COMM_MAIN] = c;
+	MPI_Comm_dup(c, &comms[GF_COMM_CKPT]);
+	MPI_Comm_dup(c, &comms[GF_COMM_PROGRESS]);
+	*job = *w;
+	MPI_Comm_rank(c, &job->rank);
+	MPI_Comm_size(c, &job->size);
+	layout(c, job);
+}
+
+void gf_world_unsplit(void)
+{
+	for (int i = 0; i < GF_COMM_COUNT; i++)
+		MPI_Comm_free(&comms[i]);
+	memcpy(comms, saved, sizeof(comms));
+	MPI_Comm_free(&mix_comm);
+}
+
+void gf_world_mix_notify(int world_rank)
+{
+	int one = 1;
+
+	MPI_Send(&one, 1, MPI_INT, world_rank, GF_MIX_TAG, mix_comm);
+}
+
+void gf_world_mix_wait(int world_rank)
+{
+	int one;
+
+	MPI_Recv(&one, 1, MPI_INT, world_rank, GF_MIX_TAG, mix_comm, MPI_STATUS_IGNORE);
 }
 
 void gf_world_finalize(void)
@@ -147,11 +199,11 @@ static void reduce(void *v, size_t n, MPI_Datatype t, MPI_Op op)
 {
 	int me;
 
-	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	MPI_Comm_rank(comms[GF_COMM_MAIN], &me);
 	if (me == 0)
-		MPI_Reduce(MPI_IN_PLACE, v, (int)n, t, op, 0, MPI_COMM_WORLD);
+		MPI_Reduce(MPI_IN_PLACE, v, (int)n, t, op, 0, comms[GF_COMM_MAIN]);
 	else
-		MPI_Reduce(v, NULL, (int)n, t, op, 0, MPI_COMM_WORLD);
+		MPI_Reduce(v, NULL, (int)n, t, op, 0, comms[GF_COMM_MAIN]);
 }
 
 void gf_world_min_u64(uint64_t *v, size_t n)
@@ -166,7 +218,7 @@ void gf_world_allmax_double_on(enum gf_comm c, double *v, size_t n)
 
 void gf_world_allsum_u64(uint64_t *v, size_t n)
 {
-	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, comms[GF_COMM_MAIN]);
 }
 
 void gf_world_allsum_u64_on(enum gf_comm c, uint64_t *v, size_t n)
@@ -193,14 +245,14 @@ void gf_world_reduce(const struct gf_combiner *c, void *buf)
 	MPI_Datatype t;
 	int me;
 
-	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	MPI_Comm_rank(comms[GF_COMM_MAIN], &me);
 	MPI_Type_contiguous((int)c->size, MPI_BYTE, &t);
 	MPI_Type_commit(&t);
 	MPI_Type_set_attr(t, combiner_key, (void *)c);
 	if (me == 0)
-		MPI_Reduce(MPI_IN_PLACE, buf, 1, t, combiner_op, 0, MPI_COMM_WORLD);
+		MPI_Reduce(MPI_IN_PLACE, buf, 1, t, combiner_op, 0, comms[GF_COMM_MAIN]);
 	else
-		MPI_Reduce(buf, NULL, 1, t, combiner_op, 0, MPI_COMM_WORLD);
+		MPI_Reduce(buf, NULL, 1, t, combiner_op, 0, comms[GF_COMM_MAIN]);
 	MPI_Type_free(&t);
 }
 
@@ -265,21 +317,21 @@ int gf_world_gatherv(const void *mine, size_t len, void **out, size_t *counts)
 	int *lens = NULL, *displs = NULL;
 	char *buf = NULL;
 
-	MPI_Comm_rank(MPI_COMM_WORLD, &me);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	MPI_Comm_rank(comms[GF_COMM_MAIN], &me);
+	MPI_Comm_size(comms[GF_COMM_MAIN], &size);
 	if (me == 0) {
 		lens = calloc((size_t)size, sizeof(int));
 		displs = calloc((size_t)size, sizeof(int));
 		ok = lens && displs;
 	}
 	/* Every rank gathers, or none does: rank 0 needs room for the lengths first. */
-	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comms[GF_COMM_MAIN]);
 	if (!all_ok) {
 		free(lens);
 		free(displs);
 		return -ENOMEM;
 	}
-	MPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, comms[GF_COMM_MAIN]);
 	if (me == 0) {
 		size_t total = 0;
 		for (int r = 0; r < size; r++) {
@@ -290,14 +342,14 @@ int gf_world_gatherv(const void *mine, size_t len, void **out, size_t *counts)
 		buf = malloc(total ? total : 1);
 		ok = buf != NULL;
 	}
-	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comms[GF_COMM_MAIN]);
 	if (!all_ok) {
 		free(buf);
 		free(lens);
 		free(displs);
 		return -ENOMEM;
 	}
-	MPI_Gatherv(mine, mylen, MPI_BYTE, buf, lens, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+	MPI_Gatherv(mine, mylen, MPI_BYTE, buf, lens, displs, MPI_BYTE, 0, comms[GF_COMM_MAIN]);
 	free(lens);
 	free(displs);
 	if (me == 0)
@@ -310,14 +362,14 @@ void gf_world_gather_hosts(const struct gf_world *w, char *hosts)
 	char mine[256];
 
 	snprintf(mine, sizeof(mine), "%s", w->host);
-	MPI_Gather(mine, 256, MPI_CHAR, hosts, 256, MPI_CHAR, 0, MPI_COMM_WORLD);
+	MPI_Gather(mine, 256, MPI_CHAR, hosts, 256, MPI_CHAR, 0, comms[GF_COMM_MAIN]);
 }
 
 void gf_world_allgather_node_ids(const struct gf_world *w, int *all)
 {
 	int mine = w->node_id;
 
-	MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+	MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, comms[GF_COMM_MAIN]);
 }
 
 void gf_world_bcast(void *buf, size_t len, int root)

@@ -99,6 +99,17 @@ void gf_world_allgather_node_ids(const struct gf_world *w, int *all);
 void gf_world_bcast(void *buf, size_t len, int root);
 void gf_world_bcast_on(enum gf_comm c, void *buf, size_t len, int root);
 
+/* A mix (run/mix.c): split the world into one set of communicators per color (a job),
+ * each rank's place in it in job (rank, size, node layout of the job's ranks). Until
+ * gf_world_unsplit every function here works on the job's ranks only; the world's
+ * communicators come back then. Collective over the world. */
+void gf_world_split(const struct gf_world *w, int color, struct gf_world *job);
+void gf_world_unsplit(void);
+/* Between the jobs of a split world: a start event sent to, or awaited from, a world rank
+ * (a job's first rank). */
+void gf_world_mix_notify(int world_rank);
+void gf_world_mix_wait(int world_rank);
+
 /* The communicator the MPI-IO and HDF5 backends use (a pointer to an MPI_Comm). */
 void *gf_world_comm_on(enum gf_comm c);
 

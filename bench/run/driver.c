@@ -26,6 +26,7 @@
 #include "run/env.h"
 #include "run/figures.h"
 #include "run/iohook.h"
+#include "run/mix.h"
 #include "run/sweep.h"
 #include "stats/clock.h"
 
@@ -662,6 +663,8 @@ static void finish(struct gf_run_ctx *x)
 		if (pending)
 			name_pending(x);
 		write_results(x);
+		if (x->trace)
+			gf_mix_trace_fill(x, x->trace);
 	}
 	/* What a signal left half-written goes once the summary is safe, if mpirun leaves
 	 * the time (every rank takes part: the removal is collective); then the summary says
@@ -690,6 +693,12 @@ static void finish(struct gf_run_ctx *x)
 
 int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct gf_world *world)
 {
+	return gf_cmd_run_job(c, w, world, 0, NULL);
+}
+
+int gf_cmd_run_job(const struct gf_cli *c, const struct gf_workload *w, const struct gf_world *world,
+		   uint64_t mix_t0_ns, struct gf_mix_trace *trace)
+{
 	struct gf_run_ctx *x = calloc(1, sizeof(*x));
 	struct sigaction sa;
 	int rc;
@@ -707,6 +716,8 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 	x->w = w;
 	x->world = world;
 	x->root = world->rank == 0;
+	x->trace = x->root ? trace : NULL;
+	x->mix_t0_ns = mix_t0_ns;
 	x->stop = &stop_requested;
 	x->exit_code = GF_EXIT_OK;
 	x->s.status = "complete";

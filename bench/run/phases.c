@@ -302,6 +302,7 @@ static int train_run(struct gf_run_ctx *x)
 	x->ck.origin_ns = x->t0_ns;
 	x->ck.progress = x->prog;
 	x->s.train_t0_unix_s = gf_figures_unix_now();
+	x->train_t0_ns = x->t0_ns;
 	gf_progress_phase(x->prog, "train", GF_PROGRESS_STEPS, (double)x->plan.total_steps * x->plan.accels,
 			  cfg.duration_s);
 	if (w->workflow.checkpoint)

@@ -14,5 +14,10 @@ struct gf_world;
 /* Returns an exit code (enum gf_exit). */
 int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *w, FILE *out, FILE *errf);
 int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct gf_world *world);
+/* gf_cmd_run as one job of a mix: on the job's rank 0, trace receives what the mix's
+ * figures need (results/mix.h), its times from mix_t0_ns on this rank's clock. */
+struct gf_mix_trace;
+int gf_cmd_run_job(const struct gf_cli *c, const struct gf_workload *w, const struct gf_world *world,
+		   uint64_t mix_t0_ns, struct gf_mix_trace *trace);
 
 #endif

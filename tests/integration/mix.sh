@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Description: a mix (several jobs under one mpirun, docs/mix.md) on one host. A training
+# job (2 ranks, 1 MiB samples read with O_DIRECT, a read demand about twice the cap) and a
+# checkpoint job (2 ranks: two writes, then two restores, read with O_DIRECT too) on an
+# ext4 loop device whose reads the kernel caps at 16 MB/s (throttle.lib). The restores
+# and training share the one read cap, so the arithmetic is known:
+#  - between the bursts training reads at the cap, and its AU is read rate / demand;
+#  - during a restore training reads what the restore leaves: its read rate plus the
+#    restore's bandwidth is the cap, and its AU is again read rate / demand;
+# each within 10% (AU during the restores: or within what the loader holds in flight).
+# Then --alone on a mix of one small job: its figures alone and in the mix. Then the bad mixes: a rank sum that does not match, an unknown job in
+# start, a cycle of starts, one target subfolder twice: each exits 2 and writes nothing.
+# Takes about 35 s (plain build), 3-4 min under ASan on a loaded machine.
+# Expected: the figures above. Buggy: a job on the other's ranks (one communicator for
+# all), intervals that mistake the bursts' times (a clock per job), a bad mix that starts.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/throttle.lib"
+
+# near WHAT GOT WANT: GOT within 10% of WANT.
+near() {
+	if awk -v g="$2" -v w="$3" 'BEGIN { exit !(w > 0 && g / w > 0.9 && g / w < 1.1) }'; then
+		ok "$1: $2 is $3 within 10%"
+	else
+		bad "$1: $2, the arithmetic says $3"
+	fi
+}
+
+LLAMA=$SRCDIR/workloads/llama3_8b.yaml
+THR_STACKED=1
+throttle_setup 400
+cap=16000000
+throttle_set rbps=$cap
+cat >"$TMP/mix.yaml" <<EOF
+mix: train-and-restore
+jobs:
+  - name: train
+    workload: $SMALL
+    ranks: 2
+    set: {dataset.num_files_train: 384, dataset.record_length_bytes: 256KiB, dataset.record_length_bytes_stdev: 0,
+          train.computation_time: 31250us, train.epochs: 2, target.engine: posix, target.direct: true}
+  - name: ckpt
+    workload: $LLAMA
+    ranks: 2
+    set: {checkpoint.scale: 1/2500, model.parallelism.data: 2, checkpoint.num_checkpoints_write: 2,
+          checkpoint.num_checkpoints_read: 2, checkpoint.time_between_checkpoints: 1, target.direct: true,
+          checkpoint.buffer_size: 256KiB, target.queue_depth: 1}
+EOF
+throttle_run "$MPIRUN" --oversubscribe -np 4 "$GPUFEED" run "$TMP/mix.yaml" --target "$THR_DIR/t" \
+	--results "$TMP/r" --quiet >"$TMP/out" 2>&1 || { bad "the mix failed"; cat "$TMP/out"; }
+throttle_set rbps=0
+d=$(only_result "$TMP/r")
+m=$d/mix.json
+echo "time: ${SECONDS}s"
+jq -c '.jobs[] | [.name, .verdict, .interference]' "$m" 2>/dev/null
+expect "one folder per job, each job's verdict" "$m" \
+	'[.jobs[] | [.name, .folder]] == [["train", "train"], ["ckpt", "ckpt"]] and
+	 (.jobs[0].verdict | test("^(FED|STARVED)$")) and .jobs[1].verdict == "MEASURED"'
+[ -s "$d/train/summary.json" ] && [ -s "$d/ckpt/summary.json" ] && ok "each job's own results folder" ||
+	bad "no train/ and ckpt/ results folders in $d"
+expect "each job on its own 2 ranks" "$d/train/summary.json" '.environment.ranks == 2'
+expect "... the checkpoint job's too" "$d/ckpt/summary.json" '.environment.ranks == 2 and .checkpoint.restore_count == 2'
+expect "whole intervals during the restores and between them, the bursts named as the checkpoint job's" "$m" \
+	'.jobs[0].interference.intervals_during >= 2 and .jobs[0].interference.intervals_between >= 3 and
+	 .jobs[0].interference.during_bursts_of == ["ckpt"]'
+
+demand=$(jq -r '.train.demand_read_bytes_per_s' "$d/train/summary.json")
+restore=$(jq -r '[.checkpoint.bursts[] | select(.kind == "restore")] | (map(.bytes) | add) / (map(.burst_s) | add)' \
+	"$d/ckpt/summary.json")
+read -r rb rd ab ad < <(jq -r '.jobs[0].interference | "\(.read_bytes_per_s_between) \(.read_bytes_per_s_during) \(.au_between_percent) \(.au_during_percent)"' "$m")
+echo "demand $demand, restore $restore B/s; training between $rb B/s AU $ab%, during $rd B/s AU $ad%"
+# The sanitizer build reads 256 KiB samples CPU-bound on a loaded 2-core machine (8.6 of
+# the 16 MB/s between the bursts, seen): there the cap's figures are shown, not asserted,
+# as in diagnosis_throttle.sh; AU = read rate / demand holds whatever the rate.
+if ldd "$GPUFEED" 2>/dev/null | grep -q libasan; then
+	echo "note: sanitizer build: between the bursts $rb B/s, during $rd + $restore B/s, the cap $cap"
+else
+	near "between the bursts training reads at the cap" "$rb" $cap
+	near "during a restore, training's reads and the restore's share the cap" \
+		"$(awk -v a="$rd" -v b="$restore" 'BEGIN { print a + b }')" $cap
+fi
+near "AU between = read rate / demand" "$ab" "$(awk -v r="$rb" -v d="$demand" 'BEGIN { print 100 * r / d }')"
+# AU is compute and the series counts reads: the two part by what the loader holds in
+# flight (2 reader threads x 1 batch of 2 x 256 KiB per rank, and the batch each accelerator
+# computes: 3 MiB), read in one interval and computed in the next. Over the few seconds of
+# restores that is up to ~2 points of AU, 10-20% of the small AU there (seen: 9.1% against
+# 10.6%), so the band there is the larger of 10% and what the queue can shift.
+au_rd=$(awk -v r="$rd" -v d="$demand" 'BEGIN { print 100 * r / d }')
+n=$(jq -r '.jobs[0].interference.intervals_during' "$m")
+if awk -v a="$ad" -v w="$au_rd" -v q=$((3 * 1048576)) -v d="$demand" -v n="$n" \
+	'BEGIN { e = a - w; e = e < 0 ? -e : e; exit !(w > 0 && (e < 0.1 * w || e <= 100 * q / (d * n))) }'; then
+	ok "AU during = read rate / demand: $ad is $au_rd within 10% or the loader's 3 MiB in flight"
+else
+	bad "AU during: $ad, the arithmetic says $au_rd (the loader's 3 MiB in flight over $n s allow $(awk -v q=$((3 * 1048576)) -v d="$demand" -v n="$n" 'BEGIN { print 100 * q / (d * n) }') points)"
+fi
+expect "the mix's total bandwidth is bytes over time" "$m" \
+	'.total_bytes_per_s > 0 and ((.total_bytes / .total_span_s) / .total_bytes_per_s - 1 | fabs) < 1e-6'
+
+# --alone: each job alone on its ranks first (alone/NAME), its figures beside the mix's in
+# mix.json as the two summaries have them; the dataset generated once, by the alone run.
+printf 'jobs:\n' >"$TMP/alone.yaml"
+printf '  - {name: %s, workload: %s, ranks: 1, set: {dataset.num_files_train: 32, train.epochs: 1}}\n' \
+	a "$SMALL" >>"$TMP/alone.yaml"
+gf 1 run "$TMP/alone.yaml" --target "$TMP/at" --results "$TMP/ar" --alone --quiet >"$TMP/alone.out" 2>&1 ||
+	{ bad "the mix with --alone failed"; cat "$TMP/alone.out"; }
+d=$(only_result "$TMP/ar")
+for j in a; do
+	jq -n --slurpfile m "$d/mix.json" --slurpfile s "$d/alone/$j/summary.json" --slurpfile x "$d/$j/summary.json" \
+		--arg j $j -e '($m[0].jobs[] | select(.name == $j) | .alone) as $a |
+		$a.au_percent_alone == $s[0].train.au_percent.mean and $a.au_percent_mix == $x[0].train.au_percent.mean and
+		$a.read_bytes_per_s_alone == $s[0].train.read_bytes_per_s and
+		(($a.read_slowdown_percent - 100 * (1 - $a.read_bytes_per_s_mix / $a.read_bytes_per_s_alone)) | fabs) < 1e-6 and
+		($s[0] | has("datagen")) and ($x[0] | has("datagen") | not)' >/dev/null &&
+		ok "--alone: job $j alone and in the mix, the dataset generated once" ||
+		bad "--alone: job $j: $(jq -c --arg j $j '.jobs[] | select(.name == $j) | .alone' "$d/mix.json")"
+done
+"$GPUFEED" run "$SMALL" --alone --target "$TMP/bt" --results "$TMP/br" >"$TMP/bad.out" 2>&1
+[ $? -eq 2 ] && grep -q "is a workload, not a mix" "$TMP/bad.out" && ok "--alone on a workload: exit 2" ||
+	bad "--alone on a workload: $(cat "$TMP/bad.out")"
+echo "time: ${SECONDS}s"
+
+# Bad mixes: exit 2, a message that names what is wrong, nothing written.
+bad_mix() {
+	local what=$1 np=$2 want=$3
+	shift 3
+	printf 'jobs:\n' >"$TMP/bad.yaml"
+	printf '  - {name: %s, workload: %s, ranks: %s, start: "%s"%s}\n' "$@" >>"$TMP/bad.yaml"
+	# Without mpirun when the mix itself is wrong: it is refused before MPI starts.
+	if [ "$np" -gt 1 ]; then
+		gf "$np" run "$TMP/bad.yaml" --target "$TMP/bt" --results "$TMP/br" --quiet >"$TMP/bad.out" 2>&1
+	else
+		"$GPUFEED" run "$TMP/bad.yaml" --target "$TMP/bt" --results "$TMP/br" --quiet >"$TMP/bad.out" 2>&1
+	fi
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "$want" "$TMP/bad.out" && [ ! -e "$TMP/bt" ] && [ ! -e "$TMP/br" ]; then
+		ok "$what: exit 2, '$want', nothing written"
+	else
+		bad "$what: exit $rc, $(head -c 300 "$TMP/bad.out")"
+	fi
+}
+bad_mix "rank sum" 3 "the jobs take 2 rank(s) (a 1, b 1), mpirun started 3" \
+	a "$SMALL" 1 now "" b "$SMALL" 1 now ""
+bad_mix "unknown job in start" 1 "job b starts after 'c', no job of this mix" \
+	a "$SMALL" 1 now "" b "$SMALL" 1 "after c end" ""
+bad_mix "cycle of starts" 1 "a cycle of starts.*a after b end, b after a end" \
+	a "$SMALL" 1 "after b end" "" b "$SMALL" 1 "after a end" ""
+bad_mix "one subfolder twice" 1 "jobs a and b both use the target subfolder a" \
+	a "$SMALL" 1 now "" b "$SMALL" 1 now ", folder: a"
+"$GPUFEED" plan "$TMP/mix.yaml" >"$TMP/plan.out" 2>&1 && grep -q '^total .*read demand' "$TMP/plan.out" &&
+	grep -q '^job train' "$TMP/plan.out" && grep -q '^job ckpt' "$TMP/plan.out" &&
+	ok "plan: every job and the total demand" || { bad "plan of the mix"; cat "$TMP/plan.out"; }
+echo "time: ${SECONDS}s"
+finish

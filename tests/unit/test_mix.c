@@ -1,0 +1,167 @@
+/* Description: a mix's figures (results/mix.h) on made-up traces, and the mix file's loader
+ * (model/mix.h) on files written here. Interference: a training job of 10 intervals of 1 s
+ * from t = 2 s; the other job bursts over [4, 6.5) and [8.5, 9.2): intervals [4,5) and
+ * [5,6) are during, [6,7), [8,9) and [9,10) partly in a burst and left out, the last one
+ * left out, the rest between; its own bursts never count. The total: bytes over the span.
+ * A trace survives its JSON. The loader: fields, consecutive ranks, the default folder,
+ * the starts as written back; a cycle of three jobs named whole; the rank sum naming every
+ * job. Expected: the exact figures below. Buggy: a half-covered interval averaged in, a
+ * job interfering with itself, the last partial interval counted, a cycle not found. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/mix.h"
+#include "results/mix.h"
+
+static void interference(void **state)
+{
+	double rb[10], cs[10];
+	struct gf_mix_burst own = { 0, 100, 1, false };
+	struct gf_mix_burst other[2] = { { 4, 2.5, 1000, true }, { 8.5, 0.7, 500, false } };
+	struct gf_mix_trace t[2] = { 0 };
+	struct gf_mix_interference f;
+	double bytes, span;
+
+	(void)state;
+	for (int i = 0; i < 10; i++) {
+		double a = 2 + i;
+		bool during = a >= 4 && a + 1 <= 6.5;
+		rb[i] = during ? 100 : 400;
+		cs[i] = during ? 0.5 : 1.5; /* 2 accelerators */
+	}
+	t[0] = (struct gf_mix_trace){ .trained = true, .train_t0_s = 2, .interval_s = 1, .accels = 2,
+				      .nintervals = 10, .read_bytes = rb, .compute_s = cs, .nbursts = 1, .bursts = &own };
+	t[1] = (struct gf_mix_trace){ .nbursts = 2, .bursts = other };
+	gf_mix_interference(t, 2, 0, &f);
+	/* during: [4,5) [5,6); between: [2,3) [3,4) [7,8) [10,11); out: [6,7) [8,9) [9,10), the last. */
+	assert_int_equal(f.during_n, 2);
+	assert_int_equal(f.between_n, 4);
+	assert_int_equal(f.during_jobs, 1u << 1);
+	assert_true(fabs(f.read_during - 100) < 1e-9);
+	assert_true(fabs(f.read_between - 400) < 1e-9);
+	assert_true(fabs(f.au_during - 25) < 1e-9);
+	assert_true(fabs(f.au_between - 75) < 1e-9);
+	assert_true(fabs(f.read_drop_percent - 75) < 1e-9);
+	assert_true(fabs(f.au_drop_points - 50) < 1e-9);
+	/* A job without training has no interference figures. */
+	gf_mix_interference(t, 2, 1, &f);
+	assert_int_equal(f.during_n + f.between_n, 0);
+	assert_true(isnan(f.read_during) && isnan(f.au_between));
+	/* All reads (10 intervals: 2 x 100 + 8 x 400) and bursts (1 + 1000 + 500), from 0 (own
+	 * burst) to 100. */
+	gf_mix_total(t, 2, &bytes, &span);
+	assert_true(fabs(bytes - (200 + 3200 + 1501)) < 1e-9);
+	assert_true(fabs(span - 100) < 1e-9);
+}
+
+static void pack(void **state)
+{
+	double rb[3] = { 1, 2, 3.5 }, cs[3] = { 0.25, 0.5, 0.75 };
+	struct gf_mix_burst b[1] = { { 1.5, 2.25, 123456789012ull, true } };
+	struct gf_mix_trace t = { .name = "a", .folder = "/r/x/a", .exit_code = 3, .start_s = 0.5, .end_s = 9,
+				  .trained = true, .train_t0_s = 1.25, .interval_s = 1, .accels = 4, .nintervals = 3,
+				  .read_bytes = rb, .compute_s = cs, .nbursts = 1, .bursts = b }, u;
+	char *text = NULL;
+
+	(void)state;
+	assert_int_equal(gf_mix_trace_pack(&t, &text), 0);
+	assert_int_equal(gf_mix_trace_unpack(text, &u), 0);
+	assert_string_equal(u.folder, "/r/x/a");
+	assert_int_equal(u.exit_code, 3);
+	assert_true(u.trained && u.nintervals == 3 && u.nbursts == 1);
+	assert_true(u.read_bytes[2] == 3.5 && u.compute_s[1] == 0.5 && u.train_t0_s == 1.25 && u.accels == 4);
+	assert_true(u.bursts[0].restore && u.bursts[0].bytes == 123456789012ull && u.bursts[0].burst_s == 2.25);
+	gf_mix_trace_free(&u);
+	free(text);
+	assert_int_equal(gf_mix_trace_unpack("{not json", &u), -EINVAL);
+}
+
+/* Write text into a file of the test's own; returns its path (static). */
+static const char *mixfile(const char *text)
+{
+	static char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/test_mix.%d.yaml", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static const char *wl_path;
+
+static void load(void **state)
+{
+	char text[2048], err[1024], buf[64];
+	struct gf_mix m;
+
+	(void)state;
+	snprintf(text, sizeof(text), "mix: two\njobs:\n"
+		 "  - {name: a, workload: %s, ranks: 2, set: {train.epochs: 3, train.computation_time: {mean: 0.1, stdev: 0.01}}}\n"
+		 "  - {name: b, workload: %s, ranks: 1, folder: x/y, start: after 2.5s}\n"
+		 "  - {name: c, workload: %s, ranks: 3, start: after a end}\n", wl_path, wl_path, wl_path);
+	assert_int_equal(gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err)), 0);
+	assert_string_equal(m.name, "two");
+	assert_int_equal(m.njobs, 3);
+	assert_int_equal(m.jobs[0].w.train.epochs, 3);
+	assert_string_equal(m.jobs[0].folder, "a");
+	assert_string_equal(m.jobs[1].folder, "x/y");
+	assert_int_equal(m.jobs[2].first_rank, 3);
+	assert_int_equal(gf_mix_job_of(&m, 2), 1);
+	assert_int_equal(gf_mix_job_of(&m, 5), 2);
+	assert_int_equal(gf_mix_job_of(&m, 6), -1);
+	gf_mix_start_text(&m, &m.jobs[1], buf, sizeof(buf));
+	assert_string_equal(buf, "after 2.5 s");
+	gf_mix_start_text(&m, &m.jobs[2], buf, sizeof(buf));
+	assert_string_equal(buf, "after a end");
+	assert_int_equal(gf_mix_check_ranks(&m, 6, err, sizeof(err)), 0);
+	assert_int_equal(gf_mix_check_ranks(&m, 4, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "take 6 rank(s) (a 2, b 1, c 3), mpirun started 4"));
+	gf_mix_free(&m);
+
+	snprintf(text, sizeof(text), "jobs:\n"
+		 "  - {name: a, workload: %s, ranks: 1}\n"
+		 "  - {name: b, workload: %s, ranks: 1, start: after d end}\n"
+		 "  - {name: c, workload: %s, ranks: 1, start: after b end}\n"
+		 "  - {name: d, workload: %s, ranks: 1, start: after c end}\n", wl_path, wl_path, wl_path, wl_path);
+	assert_int_equal(gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "a cycle of starts"));
+	assert_true(strstr(err, "b after d end") && strstr(err, "c after b end") && strstr(err, "d after c end"));
+	assert_null(strstr(err, "a after"));
+	assert_null(m.jobs);
+
+	snprintf(text, sizeof(text), "jobs:\n  - {name: a, workload: %s, ranks: 1, colour: red}\n", wl_path);
+	assert_int_equal(gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":2: unknown job key 'colour'"));
+	snprintf(text, sizeof(text), "jobs:\n  - {name: a, workload: %s, ranks: 1, set: {train.epoch: 2}}\n", wl_path);
+	assert_int_equal(gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "job a:"));
+	unlink(mixfile(""));
+}
+
+int main(void)
+{
+	static char wl[4200];
+	const char *src = getenv("SRCDIR");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(interference),
+		cmocka_unit_test(pack),
+		cmocka_unit_test(load),
+	};
+
+	snprintf(wl, sizeof(wl), "%s/tests/integration/small.yaml", src ? src : ".");
+	wl_path = wl;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
