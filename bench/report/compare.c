@@ -15,6 +15,7 @@
 #include "report/comparison.h"
 #include "results/doc.h"
 #include "results/load.h"
+#include "results/text.h"
 
 #define DEFAULT_TOLERANCE 5.0
 
@@ -166,6 +167,8 @@ static int load_run(struct gf_cmp_run *x, FILE *errf)
 		snprintf(x->name, sizeof(x->name), "%s", gf_str(x->s, GF_F_LABEL, ""));
 	else
 		gf_path_base(x->dir, x->name, sizeof(x->name));
+	/* A folder's name is read from the file system: printed only as text. */
+	gf_text_clean(x->name, false);
 	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
 		enum gf_fig f = gf_cmp_figure(i);
 		const char *unit;
@@ -175,9 +178,11 @@ static int load_run(struct gf_cmp_run *x, FILE *errf)
 		if ((f == GF_F_TRAIN_AU_MEAN || f == GF_F_TRAIN_AU_MIN) && !x->verdict.measured)
 			x->v[i] = NAN;
 	}
-	if (x->verdict.v.incomplete)
-		fprintf(errf, "gpufeed compare: warning: %s is %s: its figures cover only what ran\n", x->dir,
-			x->verdict.status);
+	if (x->verdict.v.incomplete) {
+		fprintf(errf, "gpufeed compare: warning: ");
+		gf_text_put(errf, x->dir, false);
+		fprintf(errf, " is %s: its figures cover only what ran\n", x->verdict.status);
+	}
 	return GF_EXIT_OK;
 }
 
@@ -326,8 +331,9 @@ static void print_runs(FILE *out, const struct gf_cmp *c)
 	fprintf(out, "runs (baseline marked *):\n");
 	for (int r = 0; r < c->nruns; r++) {
 		struct gf_doc *s = c->run[r].s;
-		fprintf(out, " %c %c  %s  %s  (%s on %s, engine %s)\n", r == c->base ? '*' : ' ', 'A' + r,
-			c->run[r].verdict.head.word, c->run[r].dir, gf_str(s, GF_F_WORKLOAD_NAME, "?"),
+		fprintf(out, " %c %c  %s  ", r == c->base ? '*' : ' ', 'A' + r, c->run[r].verdict.head.word);
+		gf_text_put(out, c->run[r].dir, false);
+		fprintf(out, "  (%s on %s, engine %s)\n", gf_str(s, GF_F_WORKLOAD_NAME, "?"),
 			gf_str(s, GF_F_TARGET_URI, "?"), gf_str(s, GF_F_TARGET_ENGINE, "?"));
 		if (c->run[r].quals)
 			fprintf(out, "        validity: %s\n", gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q)));
