@@ -160,7 +160,8 @@ int gf_cli_check_label(const char *label)
 {
 	size_t n = strlen(label);
 
-	if (!n || n > 64 || label[0] == '.' ||
+	/* Not an option's look (-rf), nor an interrupted run's folder name (x.partial). */
+	if (!n || n > 64 || label[0] == '.' || label[0] == '-' || (n >= 8 && !strcmp(label + n - 8, ".partial")) ||
 	    strspn(label, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n)
 		return -EINVAL;
 	return 0;
@@ -246,7 +247,7 @@ static int cli_label(const char *arg, struct gf_cli *c, char *err, size_t errlen
 {
 	if (gf_cli_check_label(arg)) {
 		snprintf(err, errlen, "--label '%s': expected 1 to 64 letters, digits, '.', '_' or '-', "
-			 "not starting with '.' (it names the results folder)", arg);
+			 "not starting with '.' or '-' nor ending in .partial (it names the results folder)", arg);
 		return -EINVAL;
 	}
 	c->label = arg;

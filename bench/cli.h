@@ -39,8 +39,9 @@ struct gf_cli {
 	bool fit;               /* plan --fit: size dataset.num_files_train as DLIO's datasize */
 };
 
-/* A --label: 1 to 64 of [A-Za-z0-9._-], not starting with '.', so that it is a folder
- * name anywhere. Returns 0 or -EINVAL. */
+/* A --label: 1 to 64 of [A-Za-z0-9._-], not starting with '.' or '-' and not ending in
+ * ".partial", so that it is a folder name anywhere, never read as an option, and never
+ * names a complete run like an interrupted one. Returns 0 or -EINVAL. */
 int gf_cli_check_label(const char *label);
 
 int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen);

@@ -15,8 +15,8 @@ command -v clang >/dev/null || { echo "fuzz: clang is missing (scripts/install-d
 mkdir -p "$out"
 flags=(-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined,float-cast-overflow
 	-fno-sanitize-recover=undefined,float-cast-overflow -iquote "$top/bench" -iquote "$top" -I "$cfg"
-	$(pkg-config --cflags yaml-0.1 json-c libxxhash))
-libs=($(pkg-config --libs yaml-0.1 json-c libxxhash) -lm)
+	$(pkg-config --cflags yaml-0.1 json-c libxxhash zlib libisal))
+libs=($(pkg-config --libs yaml-0.1 json-c libxxhash zlib libisal) -lresolv -lm)
 model=("$top"/bench/model/*.c)
 build() { # NAME SOURCES...
 	local name=$1

@@ -11,11 +11,16 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "io/ns.h" /* GF_MARKER */
+
 /* The most roots a run has: the target and a checkpoint folder of its own, each by the
  * name the run writes it and by its resolved one. */
 #define MAX_ROOTS 4
 
-static char roots[MAX_ROOTS][PATH_MAX];
+static struct {
+	char path[PATH_MAX];
+	int fd; /* the folder held open (gf_beneath_own), or -1: registered, not held */
+} roots[MAX_ROOTS];
 static int nroots;
 
 /* 1 when the openat2 system call is known to be missing, so the walk is taken at once. */
@@ -158,6 +163,21 @@ int gf_beneath_mkdirs(int dirfd, const char *rel, mode_t mode)
 	return rc < 0 ? rc : 0;
 }
 
+/* The folder at root opened by its name, if it is gpufeed's: it holds the marker. */
+static int hold(const char *root)
+{
+	struct stat st;
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstatat(fd, GF_MARKER, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int gf_beneath_own(const char *root)
 {
 	size_t l = strlen(root);
@@ -167,12 +187,13 @@ int gf_beneath_own(const char *root)
 	if (!l || l >= PATH_MAX)
 		return -ENAMETOOLONG;
 	for (int i = 0; i < nroots; i++)
-		if (!strncmp(roots[i], root, l) && roots[i][l] == '\0')
+		if (!strncmp(roots[i].path, root, l) && roots[i].path[l] == '\0')
 			return 0;
 	if (nroots == MAX_ROOTS)
 		return -ENOSPC;
-	memcpy(roots[nroots], root, l);
-	roots[nroots][l] = '\0';
+	memcpy(roots[nroots].path, root, l);
+	roots[nroots].path[l] = '\0';
+	roots[nroots].fd = hold(roots[nroots].path);
 	nroots++;
 	return 0;
 }
@@ -184,28 +205,31 @@ void gf_beneath_walk_only(bool on)
 
 void gf_beneath_forget(void)
 {
+	for (int i = 0; i < nroots; i++)
+		if (roots[i].fd >= 0)
+			close(roots[i].fd);
 	nroots = 0;
 }
 
-/* The registered root that holds path (the longest, by its text, component-wise), or NULL;
+/* The registered root that holds path (the longest, by its text, component-wise), or -1;
  * *rel gets the rest of path past it. */
-static const char *root_of(const char *path, const char **rel)
+static int root_of(const char *path, const char **rel)
 {
-	const char *best = NULL;
+	int best = -1;
 	size_t bl = 0;
 
 	for (int i = 0; i < nroots; i++) {
-		size_t l = strlen(roots[i]);
-		bool slash_root = l == 1 && roots[i][0] == '/';
+		size_t l = strlen(roots[i].path);
+		bool slash_root = l == 1 && roots[i].path[0] == '/';
 
-		if (strncmp(roots[i], path, l) || (path[l] != '/' && path[l] != '\0' && !slash_root))
+		if (strncmp(roots[i].path, path, l) || (path[l] != '/' && path[l] != '\0' && !slash_root))
 			continue;
-		if (!best || l > bl) {
-			best = roots[i];
+		if (best < 0 || l > bl) {
+			best = i;
 			bl = l;
 		}
 	}
-	if (best) {
+	if (best >= 0) {
 		*rel = path + bl;
 		while (**rel == '/')
 			(*rel)++;
@@ -213,25 +237,80 @@ static const char *root_of(const char *path, const char **rel)
 	return best;
 }
 
-int gf_beneath_open(const char *path, int flags, mode_t mode)
+/* The held folder path lies beneath, with the rest of path in *rel: its descriptor (the
+ * caller does not close it); -EXDEV when the root that holds path is not held, or none
+ * does while roots are registered; -ENOENT when no root is registered (by name then). */
+static int held_fd(const char *path, const char **rel)
 {
-	const char *rel, *root = root_of(path, &rel);
-	int rfd, fd;
+	int i = root_of(path, rel);
 
-	if (!root) {
-		if (nroots)
-			return -EXDEV;
-		fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode);
-		return fd < 0 ? -errno : fd;
+	if (i < 0)
+		return nroots ? -EXDEV : -ENOENT;
+	return roots[i].fd >= 0 ? roots[i].fd : -EXDEV;
+}
+
+bool gf_beneath_held(const char *path)
+{
+	const char *rel;
+
+	return held_fd(path, &rel) >= 0;
+}
+
+/* What an open returned, kept only if it is a regular file (or a folder, asked for one),
+ * its O_NONBLOCK taken off again. Returns fd or -errno (fd closed). */
+static int regular_only(int fd, int flags, struct stat *st)
+{
+	int fl;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st)) {
+		int rc = -errno;
+		close(fd);
+		return rc;
 	}
-	if (!*rel)
-		return -EISDIR;
-	/* The root itself by its name: links above and in it are the user's choice. */
-	rfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rfd < 0)
-		return -errno;
-	fd = gf_beneath_openat(rfd, rel, flags, mode);
-	close(rfd);
+	if (!(S_ISREG(st->st_mode) || ((flags & O_DIRECTORY) && S_ISDIR(st->st_mode)))) {
+		close(fd);
+		return -ENXIO;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (!(flags & O_NONBLOCK) && fl >= 0 && (fl & O_NONBLOCK))
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+static bool writing(int flags)
+{
+	return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC));
+}
+
+/* last opened for writing in the folder dfd, never through a link, a regular file whose
+ * only name is this one: a hard link in its place is unlinked and the file created
+ * anew (O_CREAT) or refused (-EMLINK); O_TRUNC only on such a file. Returns the
+ * descriptor or -errno. */
+static int open_write_at(int dfd, const char *last, int flags, mode_t mode)
+{
+	int base = (flags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+	struct stat st;
+	int fd;
+
+	fd = openat(dfd, last, base, mode);
+	fd = regular_only(fd < 0 ? -errno : fd, flags, &st);
+	if (fd >= 0 && st.st_nlink > 1) {
+		close(fd);
+		if (!(flags & O_CREAT))
+			return -EMLINK;
+		/* Only this name goes; the file it shares an inode with stays as it was. */
+		if (unlinkat(dfd, last, 0) && errno != ENOENT)
+			return -errno;
+		fd = openat(dfd, last, base | O_CREAT | O_EXCL, mode);
+		fd = regular_only(fd < 0 ? -errno : fd, flags, &st);
+	}
+	if (fd >= 0 && (flags & O_TRUNC) && st.st_size && ftruncate(fd, 0)) {
+		int rc = -errno;
+		close(fd);
+		return rc;
+	}
 	return fd;
 }
 
@@ -269,8 +348,7 @@ static int parent_at(int dirfd, const char *rel, char last[NAME_MAX + 1])
 	return gf_beneath_openat(dirfd, dir, O_RDONLY | O_DIRECTORY, 0);
 }
 
-/* The parent folder of path by its name (no root registered: tools, tests), as
- * gf_beneath_open opens then. */
+/* The parent folder of path by its name (no root registered: tools, tests). */
 static int parent_by_name(const char *path, char last[NAME_MAX + 1])
 {
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
@@ -291,20 +369,71 @@ static int parent_by_name(const char *path, char last[NAME_MAX + 1])
 
 int gf_beneath_parent(const char *path, char last[NAME_MAX + 1])
 {
-	const char *rel, *root = root_of(path, &rel);
-	int rfd, fd;
+	const char *rel;
+	int rfd = held_fd(path, &rel);
 
-	if (!root)
-		return nroots ? -EXDEV : parent_by_name(path, last);
+	if (rfd == -ENOENT)
+		return parent_by_name(path, last);
+	if (rfd < 0)
+		return rfd;
 	/* The root itself has its parent above the root: never gpufeed's to change. */
 	if (!*rel)
 		return -EXDEV;
-	rfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rfd < 0)
-		return -errno;
-	fd = parent_at(rfd, rel, last);
-	close(rfd);
+	return parent_at(rfd, rel, last);
+}
+
+int gf_beneath_open(const char *path, int flags, mode_t mode)
+{
+	char last[NAME_MAX + 1];
+	const char *rel;
+	struct stat st;
+	int rfd = held_fd(path, &rel), pfd, fd;
+
+	/* The root itself: read as a folder through the descriptor held (a new one, with
+	 * its own offset), never written as a file. */
+	if (rfd >= 0 && !*rel) {
+		if (!(flags & O_DIRECTORY) || writing(flags))
+			return -EISDIR;
+		fd = openat(rfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	if (!writing(flags)) {
+		/* A read outside every root (no root, or a file gpufeed does not own) by name. */
+		if (rfd == -ENOENT || (rfd == -EXDEV && root_of(path, &rel) < 0)) {
+			fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
+			fd = fd < 0 ? -errno : fd;
+		} else if (rfd >= 0) {
+			fd = gf_beneath_openat(rfd, rel, flags | O_NONBLOCK, mode);
+		} else {
+			return rfd;
+		}
+		return regular_only(fd, flags, &st);
+	}
+	pfd = gf_beneath_parent(path, last);
+	if (pfd < 0)
+		return pfd;
+	fd = open_write_at(pfd, last, flags, mode);
+	close(pfd);
 	return fd;
+}
+
+int gf_beneath_stat(const char *path, struct stat *st)
+{
+	char last[NAME_MAX + 1];
+	const char *rel;
+	int rfd = held_fd(path, &rel), pfd, rc = 0;
+
+	if (rfd < 0)
+		return lstat(path, st) ? -errno : 0;
+	if (!*rel)
+		return fstat(rfd, st) ? -errno : 0;
+	pfd = parent_at(rfd, rel, last);
+	if (pfd < 0)
+		return pfd;
+	if (fstatat(pfd, last, st, AT_SYMLINK_NOFOLLOW))
+		rc = -errno;
+	close(pfd);
+	return rc;
 }
 
 int gf_beneath_unlink(const char *path, bool dir)
@@ -314,7 +443,7 @@ int gf_beneath_unlink(const char *path, bool dir)
 	int pfd, rc = 0;
 
 	/* Strict where opening is not: with no root registered nothing is deleted. */
-	if (!root_of(path, &rel))
+	if (root_of(path, &rel) < 0)
 		return -EXDEV;
 	pfd = gf_beneath_parent(path, last);
 	if (pfd < 0)
@@ -325,34 +454,36 @@ int gf_beneath_unlink(const char *path, bool dir)
 	return rc;
 }
 
-int gf_beneath_lib_name(const char *path, char *name, size_t len)
+int gf_beneath_lib_file(const char *path, enum gf_lib_how how, char *name, size_t len)
 {
 	char last[NAME_MAX + 1];
-	struct stat st;
-	int pfd = gf_beneath_parent(path, last), rc = 0;
+	int fd, pfd;
 
-	if (pfd < 0)
-		return pfd;
-	/* The library opens the last name with O_CREAT and follows a link there: one in its
-	 * place is refused now. One planted between this look and the library's open would
-	 * still be followed; the folder it is in cannot be swapped. */
-	if (!fstatat(pfd, last, &st, AT_SYMLINK_NOFOLLOW)) {
-		if (S_ISLNK(st.st_mode))
-			rc = -ELOOP;
-	} else if (errno != ENOENT) {
-		rc = -errno;
+	if (how == GF_LIB_READ) {
+		fd = gf_beneath_open(path, O_RDONLY, 0);
+	} else {
+		pfd = gf_beneath_parent(path, last);
+		if (pfd < 0)
+			return pfd;
+		/* A new file: whatever had the name (a link planted, an earlier checkpoint) goes,
+		 * and O_EXCL never follows one planted again since. */
+		if (how == GF_LIB_CREATE && unlinkat(pfd, last, 0) && errno != ENOENT) {
+			fd = -errno;
+		} else {
+			fd = open_write_at(pfd, last, O_RDWR | O_CREAT | (how == GF_LIB_CREATE ? O_EXCL : 0), 0644);
+		}
+		close(pfd);
 	}
+	if (fd < 0)
+		return fd;
 	/* Without /proc (a chroot that lacks it) the name itself is all there is: the
 	 * guards' check before I/O (run/owned.h) is then its only one. */
-	if (!rc && access("/proc/self/fd", X_OK))
-		rc = snprintf(name, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
-	else if (!rc && snprintf(name, len, "/proc/self/fd/%d/%s", pfd, last) >= (int)len)
-		rc = -ENAMETOOLONG;
-	if (rc) {
-		close(pfd);
-		return rc;
+	if (access("/proc/self/fd", X_OK) ? snprintf(name, len, "%s", path) >= (int)len
+					  : snprintf(name, len, "/proc/self/fd/%d", fd) >= (int)len) {
+		close(fd);
+		return -ENAMETOOLONG;
 	}
-	return pfd;
+	return fd;
 }
 
 /* mkdir(2) of path and every missing parent, by name. */
@@ -384,21 +515,12 @@ static int mkdirs_by_name(const char *path, mode_t mode, char *failed, size_t fl
 
 int gf_beneath_mkdirs_path(const char *path, mode_t mode, char *failed, size_t flen)
 {
-	const char *rel, *root = root_of(path, &rel);
-	int rfd, rc;
+	const char *rel;
+	int rfd = held_fd(path, &rel), rc;
 
-	if (!root)
+	if (rfd == -ENOENT || (rfd == -EXDEV && root_of(path, &rel) < 0))
 		return mkdirs_by_name(path, mode, failed, flen);
-	rc = mkdirs_by_name(root, mode, failed, flen);
-	if (rc || !*rel)
-		return rc;
-	rfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rfd < 0)
-		rc = -errno;
-	else {
-		rc = gf_beneath_mkdirs(rfd, rel, mode);
-		close(rfd);
-	}
+	rc = rfd < 0 ? rfd : *rel ? gf_beneath_mkdirs(rfd, rel, mode) : 0;
 	if (rc && failed && flen)
 		snprintf(failed, flen, "%s", path);
 	return rc;

@@ -62,21 +62,17 @@ static int h5_open_locked(struct gf_shared *f, void *comm, const char *path, boo
 		return rc;
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
 	H5Pset_fapl_mpio(fapl, *(MPI_Comm *)comm, info);
-	/* HDF5 (and MPI-IO under it) opens the file by name: a file it creates is given its
-	 * folder's descriptor by name (/proc/self/fd/N/name), opened beneath the marked root,
-	 * so no folder on the way can be swapped for a link (io/beneath.h). Reads go by name. */
-	if (create) {
-		dfd = gf_mpiio_lib_name(*(MPI_Comm *)comm, path, name, sizeof(name), detail, dlen);
-		if (dfd < 0) {
-			H5Pclose(fapl);
-			MPI_Info_free(&info);
-			return dfd;
-		}
-		f->file = H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-		close(dfd);
-	} else {
-		f->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+	/* HDF5 (and MPI-IO under it) opens the file by name: it is given the file gpufeed
+	 * opened beneath the held root, by its descriptor's name (/proc/self/fd/N), so no
+	 * link swapped in for a folder or the file redirects it (io/beneath.h). */
+	dfd = gf_mpiio_lib_file(*(MPI_Comm *)comm, path, create, name, sizeof(name), detail, dlen);
+	if (dfd < 0) {
+		H5Pclose(fapl);
+		MPI_Info_free(&info);
+		return dfd;
 	}
+	f->file = create ? H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5Fopen(name, H5F_ACC_RDONLY, fapl);
+	close(dfd);
 	H5Pclose(fapl);
 	MPI_Info_free(&info);
 	if (f->file < 0) {

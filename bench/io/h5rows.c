@@ -51,14 +51,15 @@ static int rows_create_locked(struct gf_h5_rows *h, const char *path, uint64_t r
 	int rc = -EIO, dfd;
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-	/* HDF5 opens by name: it is given the folder's descriptor by name
-	 * (/proc/self/fd/N/name), opened beneath the marked root, so no folder on the way can
-	 * be swapped for a link (io/beneath.h). */
-	dfd = gf_beneath_lib_name(path, name, sizeof(name));
+	/* HDF5 opens by name: it is given the file gpufeed made anew beneath the held root,
+	 * by its descriptor's name (/proc/self/fd/N), so no link swapped in for a folder or
+	 * the file redirects it (io/beneath.h). */
+	dfd = gf_beneath_lib_file(path, GF_LIB_CREATE, name, sizeof(name));
 	if (dfd < 0) {
 		snprintf(detail, dlen, "create %s: %s", path, dfd == -ELOOP || dfd == -EXDEV
 			 ? "refused: outside gpufeed's folder, or a symbolic link on the way (gpufeed "
-			   "writes only inside its folders, through no link: remove it)" : strerror(-dfd));
+			   "writes only inside its folders, through no link: remove it)"
+			 : dfd == -ENXIO ? "not a regular file (a FIFO, socket or device): remove it" : strerror(-dfd));
 		return dfd;
 	}
 	h->file = H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/beneath.h"
 #include "io/io.h"
 
 /* One open file: its mapping, on the instance's list so cleanup unmaps what the caller
@@ -87,9 +88,12 @@ static int mmap_open(struct gf_io *io, const char *path, unsigned flags, uint64_
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Beneath the held root, a regular file only (io/beneath.h): a FIFO never blocks. */
+	fd = gf_beneath_open(path, O_RDONLY, 0);
 	if (fd < 0) {
-		rc = fail(io, "open", path);
+		rc = fd;
+		snprintf(io->detail, sizeof(io->detail), "open %s: %s", path,
+			 rc == -ENXIO ? "not a regular file (a FIFO, socket or device)" : strerror(-rc));
 		goto err_m;
 	}
 	if (fstat(fd, &st)) {

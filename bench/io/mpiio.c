@@ -77,24 +77,41 @@ int gf_mpiio_info(const struct gf_kv *hints, int nhints, MPI_Info *info, char *w
 	return 0;
 }
 
-int gf_mpiio_lib_name(MPI_Comm comm, const char *path, char *name, size_t len, char *detail, size_t dlen)
+int gf_mpiio_lib_file(MPI_Comm comm, const char *path, bool create, char *name, size_t len, char *detail,
+		      size_t dlen)
 {
-	int fd = gf_beneath_lib_name(path, name, len);
-	int mine = fd < 0 ? -fd : 0, worst = 0;
+	int rank = 0, fd, mine, worst = 0, first = 0;
 
+	MPI_Comm_rank(comm, &rank);
+	/* One rank makes the file anew, then every other rank opens that one: the file one
+	 * rank created cannot be replaced by a link for another, as each opens beneath the
+	 * held root with no link followed, and only a file of one name. */
+	fd = !create ? gf_beneath_lib_file(path, GF_LIB_READ, name, len)
+	     : rank == 0 ? gf_beneath_lib_file(path, GF_LIB_CREATE, name, len) : 0;
+	if (create) {
+		first = fd < 0 ? -fd : 0;
+		MPI_Bcast(&first, 1, MPI_INT, 0, comm);
+		if (rank != 0)
+			fd = first ? -first : gf_beneath_lib_file(path, GF_LIB_WRITE, name, len);
+	}
+	mine = fd < 0 ? -fd : 0;
 	MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, comm);
 	if (!worst)
 		return fd;
 	if (fd >= 0)
 		close(fd);
 	if (!mine)
-		snprintf(detail, dlen, "create %s: another rank could not open its folder: %s", path,
+		snprintf(detail, dlen, "%s %s: another rank could not open it: %s", create ? "create" : "open", path,
 			 strerror(worst));
 	else if (mine == ELOOP || mine == EXDEV)
-		snprintf(detail, dlen, "create %s: refused: outside gpufeed's folder, or a symbolic link on "
-			 "the way (gpufeed writes only inside its folders, through no link: remove it)", path);
+		snprintf(detail, dlen, "%s %s: refused: outside gpufeed's folder, or a symbolic link on the way "
+			 "(gpufeed writes only inside its folders, through no link: remove it)",
+			 create ? "create" : "open", path);
+	else if (mine == ENXIO)
+		snprintf(detail, dlen, "%s %s: not a regular file (a FIFO, socket or device): remove it",
+			 create ? "create" : "open", path);
 	else
-		snprintf(detail, dlen, "create %s: %s", path, strerror(mine));
+		snprintf(detail, dlen, "%s %s: %s", create ? "create" : "open", path, strerror(mine));
 	return -(mine ? mine : worst);
 }
 
@@ -116,20 +133,17 @@ static int mpiio_open(void *comm, const char *path, bool create, const struct gf
 	}
 	/* Errors come back as codes instead of aborting the job. */
 	MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
-	/* MPI-IO opens by name on every rank: a file it creates is given its folder's
-	 * descriptor by name (/proc/self/fd/N/name), opened beneath the marked root, so no
-	 * folder on the way can be swapped for a link (io/beneath.h). Reads go by name. */
-	if (create) {
-		dfd = gf_mpiio_lib_name(*(MPI_Comm *)comm, path, name, sizeof(name), detail, dlen);
-		if (dfd < 0) {
-			MPI_Info_free(&info);
-			free(f);
-			return dfd;
-		}
+	/* MPI-IO opens by name on every rank: it is given the file gpufeed opened beneath the
+	 * held root, by its descriptor's name (/proc/self/fd/N), so no link swapped in for a
+	 * folder or for the file itself redirects it (io/beneath.h). */
+	dfd = gf_mpiio_lib_file(*(MPI_Comm *)comm, path, create, name, sizeof(name), detail, dlen);
+	if (dfd < 0) {
+		MPI_Info_free(&info);
+		free(f);
+		return dfd;
 	}
-	rc = MPI_File_open(*(MPI_Comm *)comm, create ? name : path, amode, info, &f->fh);
-	if (dfd >= 0)
-		close(dfd);
+	rc = MPI_File_open(*(MPI_Comm *)comm, name, amode, info, &f->fh);
+	close(dfd);
 	MPI_Info_free(&info);
 	if (rc != MPI_SUCCESS) {
 		int err = mpi_fail(f, rc, path);

@@ -5,6 +5,7 @@
 #define GF_MPIIO_H
 
 #include <mpi.h>
+#include <stdbool.h>
 
 #include "kv.h"
 
@@ -16,11 +17,14 @@
  * allows (why names it). The caller frees *info with MPI_Info_free. */
 int gf_mpiio_info(const struct gf_kv *hints, int nhints, MPI_Info *info, char *why, size_t len);
 
-/* The name a collective create of path is given (io/beneath.h, gf_beneath_lib_name): the
- * parent folder opened beneath the marked root and "/proc/self/fd/<fd>/<last>" in name,
- * each rank with its own descriptor. Collective over comm: every rank gets its
- * descriptor, or none does (-errno on every rank, why in detail), so no rank waits alone
- * in the open that follows. The caller closes the descriptor once the open returned. */
-int gf_mpiio_lib_name(MPI_Comm comm, const char *path, char *name, size_t len, char *detail, size_t dlen);
+/* The name a collective open of path gives the library (io/beneath.h,
+ * gf_beneath_lib_file): "/proc/self/fd/<fd>" of the file opened beneath the held root,
+ * each rank with its own descriptor. create: rank 0 makes the file anew, then every
+ * other rank opens that file for writing; else every rank opens it for reading.
+ * Collective over comm: every rank gets its descriptor, or none does (-errno on every
+ * rank, why in detail), so no rank waits alone in the open that follows. The caller
+ * closes the descriptor once the library's open returned. */
+int gf_mpiio_lib_file(MPI_Comm comm, const char *path, bool create, char *name, size_t len, char *detail,
+		      size_t dlen);
 
 #endif

@@ -38,13 +38,17 @@ static int posix_open(struct gf_io *io, const char *path, unsigned flags, uint64
 		oflags |= O_RDONLY;
 	if (flags & GF_O_DIRECT)
 		oflags |= O_DIRECT;
-	/* A file gpufeed writes is opened beneath its marked root with no link followed on
-	 * the way, so a link planted after the guards looked (run/owned.h) is refused at the
-	 * open itself, never followed (io/beneath.h). */
-	fd = flags & GF_O_WRITE ? gf_beneath_open(path, oflags, 0644) : open(path, oflags);
+	/* Beneath the held root with no link followed on the way, so a link planted after the
+	 * guards looked (run/owned.h) is refused at the open itself, never followed; a FIFO or
+	 * device is refused without blocking, and a hard link in place of a file written is
+	 * replaced, never written through (io/beneath.h). */
+	fd = gf_beneath_open(path, oflags, 0644);
 	if (fd < 0) {
-		int rc = fd < -1 ? fd : -errno;
-		if ((rc == -ELOOP || rc == -EXDEV) && (flags & GF_O_WRITE))
+		int rc = fd;
+		if (rc == -ENXIO)
+			snprintf(io->detail, sizeof(io->detail), "open %s: not a regular file (a FIFO, socket or "
+				 "device); gpufeed reads and writes regular files only (remove it)", path);
+		else if ((rc == -ELOOP || rc == -EXDEV) && (flags & GF_O_WRITE))
 			snprintf(io->detail, sizeof(io->detail), "open %s: %s on the way; gpufeed writes only inside "
 				 "its folders and through no link in them (remove it)", path,
 				 rc == -ELOOP ? "a symbolic link" : "outside gpufeed's folder, or a link");
@@ -114,17 +118,36 @@ static int ns_fail(char *detail, size_t dlen, const char *what, const char *name
 
 static int ns_exists(const char *name, char *detail, size_t dlen)
 {
-	if (access(name, F_OK) == 0)
-		return 1;
-	return errno == ENOENT ? 0 : ns_fail(detail, dlen, "access", name);
+	struct stat st;
+	int rc;
+
+	/* Beneath the held root that holds it (io/beneath.h), else by name. */
+	if (!gf_beneath_held(name))
+		return access(name, F_OK) == 0 ? 1 : errno == ENOENT ? 0 : ns_fail(detail, dlen, "access", name);
+	rc = gf_beneath_stat(name, &st);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc && detail && dlen)
+		snprintf(detail, dlen, "stat %s: %s", name, strerror(-rc));
+	return rc ? rc : 1;
 }
 
 static int ns_dir_empty(const char *name, char *detail, size_t dlen)
 {
 	struct dirent *de;
-	DIR *d = opendir(name);
+	int fd = gf_beneath_held(name) ? gf_beneath_open(name, O_RDONLY | O_DIRECTORY, 0) : -1;
+	DIR *d;
 	int empty = 1;
 
+	/* The held root itself, or a folder beneath it, by descriptor (io/beneath.h). */
+	if (fd < -1) {
+		errno = -fd;
+		d = NULL;
+	} else {
+		d = fd >= 0 ? fdopendir(fd) : opendir(name);
+		if (!d && fd >= 0)
+			close(fd);
+	}
 	if (!d)
 		return errno == ENOENT ? 1 : ns_fail(detail, dlen, "opendir", name);
 	while ((de = readdir(d))) {
@@ -222,9 +245,15 @@ static int ns_read_small(const char *name, size_t max, char **buf, size_t *len, 
 	char *b;
 	int fd, rc = 0;
 
-	fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ns_fail(detail, dlen, "open", name);
+	/* A FIFO there would block the open: refused (io/beneath.h), as anything not a
+	 * regular file. */
+	fd = gf_beneath_open(name, O_RDONLY, 0);
+	if (fd < 0) {
+		if (detail && dlen)
+			snprintf(detail, dlen, "open %s: %s", name, fd == -ENXIO
+				 ? "not a regular file (a FIFO, socket or device)" : strerror(-fd));
+		return fd;
+	}
 	/* One byte past max tells a file that is too large. */
 	b = malloc(max + 2);
 	if (!b) {
@@ -276,7 +305,12 @@ static int ns_write_small(const char *name, const void *buf, size_t len, char *d
 		close(dfd);
 		return -ENAMETOOLONG;
 	}
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	/* Made anew: whatever had the temporary name (a hard link to a file elsewhere, a
+	 * FIFO) goes, never written through. */
+	if (unlinkat(dfd, tmp, 0) && errno != ENOENT)
+		fd = -1;
+	else
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
 		rc = ns_fail(detail, dlen, "create", name);
 		close(dfd);

@@ -566,7 +566,10 @@ static int check_names(const struct gf_workload *w, char *err, size_t errlen)
 	const char *fp = w->dataset.file_prefix;
 	char at[GF_STR + 16];
 
-	if (!gf_name_component(fp) || strstr(fp, "..") || strcspn(fp, "\\") != strlen(fp)) {
+	/* What the message says is what is allowed: no '%', ' ', '*' or other character a
+	 * shell, a printf or an S3 key would read otherwise. */
+	if (!gf_name_component(fp) || strstr(fp, "..") ||
+	    strspn(fp, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.") != strlen(fp)) {
 		snprintf(err, errlen, "%s: dataset.file_prefix '%s' becomes part of every file name: give a "
 			 "plain name, without '/', '\\' or '..' (letters, digits, '_', '-' and '.')",
 			 where(w, "dataset.file_prefix", at, sizeof(at)), fp);
@@ -707,6 +710,27 @@ const char *gf_workload_name(const struct gf_workload *w, char *buf, size_t len)
 	return buf;
 }
 
+bool gf_url_userinfo(const char *in, const char *with, char *out, size_t len)
+{
+	const char *sep = strstr(in, "://"), *host, *at;
+	size_t auth;
+
+	if (!len)
+		return false;
+	host = sep ? sep + 3 : NULL;
+	auth = host ? strcspn(host, "/?#") : 0;
+	at = host ? memchr(host, '@', auth) : NULL;
+	/* The last '@' of the authority ends the userinfo (a password may hold one). */
+	while (at && memchr(at + 1, '@', auth - (size_t)(at + 1 - host)))
+		at = memchr(at + 1, '@', auth - (size_t)(at + 1 - host));
+	if (!at) {
+		snprintf(out, len, "%s", in);
+		return false;
+	}
+	snprintf(out, len, "%.*s%s%s%s", (int)(host - in), in, with, *with ? "@" : "", at + 1);
+	return true;
+}
+
 /* Anything that may be a credential is redacted; a false positive costs nothing. */
 static bool is_secret(const char *name)
 {
@@ -803,7 +827,12 @@ struct json_object *gf_workload_to_json(const struct gf_workload *w)
 		case GF_K_SECONDS: v = json_object_new_double(*(const double *)f); break;
 		case GF_K_TIME: v = dist_json(f); break;
 		case GF_K_STR:
-		case GF_K_ENUM_STR: v = json_object_new_string(f); break;
+		case GF_K_ENUM_STR: {
+			char u[GF_STR + 16];
+			gf_url_userinfo(f, "<redacted>", u, sizeof(u));
+			v = json_object_new_string(u);
+			break;
+		}
 		case GF_K_ENUM: {
 			int idx = *(const int *)f;
 			const char *p = k->choices;
@@ -816,9 +845,12 @@ struct json_object *gf_workload_to_json(const struct gf_workload *w)
 			const struct gf_kv *kv = ((const struct gf_kvmap *)f)->kv;
 			int n = ((const struct gf_kvmap *)f)->n;
 			v = json_object_new_object();
-			for (int j = 0; j < n; j++)
+			for (int j = 0; j < n; j++) {
+				char u[sizeof(kv[j].value) + 16];
+				gf_url_userinfo(kv[j].value, "<redacted>", u, sizeof(u));
 				json_object_object_add(v, kv[j].key, json_object_new_string(
-					is_secret(kv[j].key) ? "<redacted>" : kv[j].value));
+					is_secret(kv[j].key) ? "<redacted>" : u));
+			}
 			break;
 		}
 		case GF_K_LIST: {

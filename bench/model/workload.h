@@ -300,6 +300,12 @@ int gf_workload_validate(struct gf_workload *w, char *err, size_t errlen);
  * (run/owned.h: the ownership rule). */
 bool gf_name_component(const char *s);
 
+/* in with the user information of a URL ("scheme://user:password@host/...") replaced by
+ * with ("<redacted>" keeps "<redacted>@host"; "" drops it and its '@'); anything else
+ * copied as it is. A password never reaches summary.json, a report or a message: every
+ * URL gpufeed stores or prints goes through it. Returns whether userinfo was found. */
+bool gf_url_userinfo(const char *in, const char *with, char *out, size_t len);
+
 /* The names of the enum keys' values, as the key table spells them. */
 const char *gf_format_name(enum gf_format f);
 const char *gf_ckpt_mode_name(enum gf_ckpt_mode m);

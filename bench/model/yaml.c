@@ -22,7 +22,7 @@ static unsigned line_of(const yaml_node_t *n)
 	return (unsigned)n->start_mark.line + 1;
 }
 
-static int where_fail(struct loader *L, const yaml_node_t *n, const char *fmt, const char *a,
+static int atfail(struct loader *L, const yaml_node_t *n, const char *fmt, const char *a,
 		      const char *b)
 {
 	char what[768];
@@ -109,14 +109,14 @@ static int load_map(struct loader *L, const char *prefix, yaml_node_t *map)
 		int rc;
 
 		if (k->type != YAML_SCALAR_NODE)
-			return where_fail(L, k, "a key must be a plain name%s%s", "", NULL);
+			return atfail(L, k, "a key must be a plain name%s%s", "", NULL);
 		/* libyaml keeps duplicate keys; a silent "last one wins" hides typos. DLIO's
 		 * data_reader is the same section as reader. */
 		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
 			yaml_node_t *qk = yaml_document_get_node(L->doc, q->key);
 			if (qk->type == YAML_SCALAR_NODE &&
 			    !strcmp(section_alias(prefix, scalar(qk)), section_alias(prefix, scalar(k))))
-				return where_fail(L, k, "key '%s' is given twice (first on line %s)",
+				return atfail(L, k, "key '%s' is given twice (first on line %s)",
 						  scalar(k), (snprintf(path, sizeof(path), "%u", line_of(qk)), path));
 		}
 		if (prefix[0])
@@ -144,7 +144,7 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 		switch (n->type) {
 		case YAML_SCALAR_NODE:
 			if (is_null(n) && k->type != GF_K_STR)
-				return where_fail(L, n, "%s has no value%s", path, NULL);
+				return atfail(L, n, "%s has no value%s", path, NULL);
 			return gf_key_set(L->w, k, is_null(n) ? "" : scalar(n), &o, L->err, L->errlen);
 		case YAML_MAPPING_NODE: {
 			const char *names[16], *values[16];
@@ -154,7 +154,7 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 				yaml_node_t *pk = yaml_document_get_node(L->doc, p->key);
 				yaml_node_t *pv = yaml_document_get_node(L->doc, p->value);
 				if (pk->type != YAML_SCALAR_NODE || pv->type != YAML_SCALAR_NODE)
-					return where_fail(L, pk, "%s: entries must be name: value%s", path, NULL);
+					return atfail(L, pk, "%s: entries must be name: value%s", path, NULL);
 				if (k->type == GF_K_KV) {
 					o.line = line_of(pk);
 					int rc = gf_key_set_kv(L->w, k, scalar(pk), scalar(pv), &o, L->err, L->errlen);
@@ -163,18 +163,18 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 					continue;
 				}
 				if (cnt == 16)
-					return where_fail(L, pk, "%s: too many entries%s", path, NULL);
+					return atfail(L, pk, "%s: too many entries%s", path, NULL);
 				names[cnt] = scalar(pk);
 				values[cnt++] = scalar(pv);
 			}
 			if (k->type == GF_K_KV)
 				return 0;
 			if (k->type != GF_K_TIME)
-				return where_fail(L, n, "%s takes a single value, not a map%s", path, NULL);
+				return atfail(L, n, "%s takes a single value, not a map%s", path, NULL);
 			return gf_key_set_dist(L->w, k, names, values, cnt, &o, L->err, L->errlen);
 		}
 		default:
-			return where_fail(L, n, "%s takes a single value, not a list%s", path, NULL);
+			return atfail(L, n, "%s takes a single value, not a list%s", path, NULL);
 		}
 	}
 	/* One entry of a map key given by its full path, as Hydra takes it
@@ -197,7 +197,7 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 		/* DLIO's scalar forms of a section. */
 		if (n->type == YAML_SCALAR_NODE && !strcmp(path, "model"))
 			return load_node(L, "model.name", n, keynode);
-		return where_fail(L, n, "'%s' is a section: it takes keys such as %s", path,
+		return atfail(L, n, "'%s' is a section: it takes keys such as %s", path,
 				  gf_key_first_in(path));
 	}
 	{
@@ -208,7 +208,7 @@ static int load_node(struct loader *L, const char *path, yaml_node_t *n, yaml_no
 			snprintf(hint, sizeof(hint), " (did you mean '%s'?)", near);
 		/* A top-level name is a section unless it looks like a top-level key (framework). */
 		bool section = !strchr(path, '.') && !(near && gf_key_find(near) && !strchr(near, '.'));
-		return where_fail(L, keynode ? keynode : n,
+		return atfail(L, keynode ? keynode : n,
 				  section ? "unknown section '%s'%s" : "unknown key '%s'%s", path, hint);
 	}
 }
@@ -231,7 +231,7 @@ static int load_doc(struct loader *L, yaml_parser_t *parser, const char *name)
 		snprintf(L->err, L->errlen, "%s: the workload is empty", name);
 		rc = -EINVAL;
 	} else if (root->type != YAML_MAPPING_NODE) {
-		rc = where_fail(L, root, "a workload is a map of sections (model:, dataset:, reader:, ...)%s%s", "", NULL);
+		rc = atfail(L, root, "a workload is a map of sections (model:, dataset:, reader:, ...)%s%s", "", NULL);
 	} else {
 		rc = load_map(L, "", root);
 	}
@@ -399,7 +399,7 @@ int gf_yaml_override(struct gf_workload *w, const char *assignment, char *err, s
 {
 	struct loader L = { .w = w, .file = NULL, .err = err, .errlen = errlen };
 	const char *a = assignment, *eq;
-	char path[512];
+	char path[512], at[600];
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_node_t *root;
@@ -423,6 +423,16 @@ int gf_yaml_override(struct gf_workload *w, const char *assignment, char *err, s
 		snprintf(tmp, sizeof(tmp), "reader.%s", path + 12);
 		snprintf(path, sizeof(path), "%s", tmp);
 	}
+	/* A value is held to what a workload file is: as deep (65,536 brackets took 20 s of
+	 * libyaml's time) and as long. */
+	snprintf(at, sizeof(at), "command line: --set %s", path);
+	if (strlen(eq + 1) > workload_bounds.max_bytes) {
+		snprintf(err, errlen, "%s: a value longer than %u KiB", at, workload_bounds.max_bytes / 1024);
+		return -EINVAL;
+	}
+	rc = check_depth((const unsigned char *)(eq + 1), strlen(eq + 1), at, &workload_bounds, err, errlen);
+	if (rc)
+		return rc;
 	if (!yaml_parser_initialize(&parser)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -444,7 +454,7 @@ int gf_yaml_override(struct gf_workload *w, const char *assignment, char *err, s
 		if (k && k->type == GF_K_STR)
 			rc = gf_key_set(w, k, "", &o, err, errlen);
 		else
-			rc = where_fail(&L, NULL, "%s needs a value%s", path, NULL);
+			rc = atfail(&L, NULL, "%s needs a value%s", path, NULL);
 	} else {
 		rc = load_node(&L, path, root, NULL);
 	}

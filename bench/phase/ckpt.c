@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include <xxhash.h>
 
 #include "stats/clock.h"
@@ -17,6 +16,7 @@
 #include "io/engine.h"
 #include "io/ns.h"
 #include "io/shared.h"
+#include "phase/ckpt_index.h"
 #ifdef HAVE_HDF5
 #include "io/h5ckpt.h"
 #endif
@@ -218,7 +218,8 @@ static int fpr_one(const struct gf_ckpt_cfg *c, struct gf_engine *eng, unsigned 
 	if (rc) {
 		snprintf(msg, msglen, "cannot %s %s: %s", restore ? "open" : "create", path, rc == -ELOOP && !restore
 			 ? "it is a symbolic link, and gpufeed does not write through links in its folders "
-			   "(remove the link)" : strerror(-rc));
+			   "(remove the link)" : rc == -ENXIO ? "not a regular file (a FIFO, socket or device): remove it"
+			 : strerror(-rc));
 		return rc;
 	}
 	t0 = gf_now_ns();
@@ -352,6 +353,29 @@ static int verify_shared(const void *buf, size_t len, uint64_t uid, uint64_t off
 	return -EILSEQ;
 }
 
+/* A signal stops a shared file's burst between blocks, as it stops file_per_rank's: a
+ * collective burst of hundreds of MiB outlasted mpirun's second of grace and left no
+ * summary (issue 28 item 6). Collective calls go on until every rank agrees to stop at
+ * the same block (one reduction a block); independent ones stop where each rank is. Sets
+ * *rc to -EINTR once. */
+static bool stopped_shared(const struct gf_ckpt_cfg *c, bool coll, int *rc, const char *path, char *msg,
+			   size_t msglen)
+{
+	double s[1] = { c->stop && *c->stop };
+
+	if (*rc == -EINTR)
+		return true;
+	if (coll)
+		gf_world_allmax_double_on(GF_COMM_CKPT, s, 1);
+	if (!s[0] || (*rc && !coll))
+		return false;
+	if (!*rc) {
+		*rc = -EINTR;
+		snprintf(msg, msglen, "%s: stopped by a signal", path);
+	}
+	return true;
+}
+
 static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, bool restore,
 		       struct gf_ckpt_rank_times *t, char *msg, size_t msglen)
 {
@@ -414,7 +438,7 @@ static int shared_file(const struct gf_ckpt_cfg *c, unsigned index, int owner, b
 		for (int g = 0; g < 2 && !(rc && !coll); g++) {
 			uint64_t uid = shard_id(index, owner, g), off = 0;
 
-			for (uint64_t i = 0; i < (uint64_t)nb[g]; i++) {
+			for (uint64_t i = 0; i < (uint64_t)nb[g] && !stopped_shared(c, coll, &rc, path, msg, msglen); i++) {
 				size_t len = off < mine[g] ? (size_t)(mine[g] - off < block ? mine[g] - off : block) : 0;
 				int lrc;
 
@@ -711,55 +735,6 @@ void gf_ckpt_remove_deferred(const struct gf_ckpt_cfg *c, struct gf_ckpt_phase *
 	ph->remove_n = 0;
 }
 
-int gf_ckpt_write_index(const struct gf_ckpt_cfg *c, unsigned count)
-{
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-	char path[4300], dir[4200];
-	int rc;
-
-	if (!o || !a) {
-		json_object_put(o);
-		json_object_put(a);
-		return -ENOMEM;
-	}
-	for (unsigned i = 0; i < count && i < GF_CKPT_INDEX_MAX; i++) {
-		const char *base;
-		gf_ckpt_dir(c, i, dir, sizeof(dir));
-		base = strrchr(dir, '/');
-		json_object_array_add(a, json_object_new_string(base ? base + 1 : dir));
-	}
-	json_object_object_add(o, "checkpoints", a);
-	snprintf(path, sizeof(path), "%s/%s", c->root, GF_CKPT_INDEX);
-	rc = gf_ns_json_to_file(path, o);
-	json_object_put(o);
-	return rc;
-}
-
-/* Rank 0 reads the index of kept checkpoints (none: 0) and every rank gets the names. */
-static unsigned read_index(const struct gf_ckpt_cfg *c, char (*names)[GF_CKPT_NAME])
-{
-	unsigned n = 0;
-
-	if (c->rank == 0) {
-		char path[4300];
-		struct json_object *o, *a;
-		snprintf(path, sizeof(path), "%s/%s", c->root, GF_CKPT_INDEX);
-		o = gf_ns_json_from_file(path);
-		if (o && json_object_object_get_ex(o, "checkpoints", &a) && json_object_is_type(a, json_type_array))
-			for (size_t i = 0; i < json_object_array_length(a) && n < GF_CKPT_INDEX_MAX; i++) {
-				const char *name = json_object_get_string(json_object_array_get_idx(a, i));
-				/* One plain folder name, or not gpufeed's: "../x" must not lead out. */
-				if (name && gf_name_component(name) && strlen(name) < GF_CKPT_NAME)
-					snprintf(names[n++], GF_CKPT_NAME, "%s", name);
-			}
-		json_object_put(o);
-	}
-	gf_world_bcast_on(GF_COMM_CKPT, &n, sizeof(n), 0);
-	if (n)
-		gf_world_bcast_on(GF_COMM_CKPT, names, (size_t)n * GF_CKPT_NAME, 0);
-	return n;
-}
-
 int gf_ckpt_phase_add(struct gf_ckpt_phase *ph, struct gf_ckpt_burst *b)
 {
 	if (ph->nbursts == ph->cap) {
@@ -791,7 +766,7 @@ void gf_ckpt_phase_free(struct gf_ckpt_phase *ph)
  * wrote, else probed under the checkpoint-only names. */
 static unsigned find_existing(struct gf_ckpt_cfg *k, char (*names)[GF_CKPT_NAME])
 {
-	unsigned existing = read_index(k, names);
+	unsigned existing = gf_ckpt_read_index(k, names);
 
 	if (existing) {
 		k->names = (const char (*)[GF_CKPT_NAME])names;

@@ -143,11 +143,6 @@ int gf_ckpt_run(const struct gf_ckpt_cfg *c, unsigned nwrite, unsigned nread, do
 int gf_ckpt_phase_add(struct gf_ckpt_phase *ph, struct gf_ckpt_burst *b);
 void gf_ckpt_phase_free(struct gf_ckpt_phase *ph);
 
-/* Rank 0: write GF_CKPT_INDEX in the checkpoint folder, the names of checkpoints 0..count-1,
- * so that a later restore-only run (num_checkpoints_write: 0) finds kept checkpoints
- * whatever schedule named them. Returns 0 or -errno. */
-int gf_ckpt_write_index(const struct gf_ckpt_cfg *c, unsigned count);
-
 /* The folder of checkpoint number index: an index name (restore-only), else DLIO's
  * global_epoch{E}_step{S} under c->root. */
 void gf_ckpt_dir(const struct gf_ckpt_cfg *c, unsigned index, char *buf, size_t len);

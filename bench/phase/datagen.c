@@ -73,12 +73,12 @@ enum gf_dataset_state gf_dataset_check(const struct gf_workload *w, const struct
 		goto out;
 	}
 	json_object_object_foreach(want, key, val) {
-		struct json_object *h;
-		if (!json_object_object_get_ex(have, key, &h) ||
-		    strcmp(json_object_get_string(h), json_object_get_string(val))) {
+		struct json_object *h = NULL;
+		/* A null (or missing) value in a hand-edited manifest is a difference, no crash. */
+		const char *hs = json_object_object_get_ex(have, key, &h) ? json_object_get_string(h) : NULL;
+		if (!hs || strcmp(hs, json_object_get_string(val))) {
 			snprintf(why, whylen, "the dataset in %s was generated with %s = %s, the workload "
-				 "asks for %s", root, key, h ? json_object_get_string(h) : "(none)",
-				 json_object_get_string(val));
+				 "asks for %s", root, key, hs ? hs : "(none)", json_object_get_string(val));
 			st = GF_DATASET_MISMATCH;
 			break;
 		}
@@ -87,7 +87,7 @@ enum gf_dataset_state gf_dataset_check(const struct gf_workload *w, const struct
 	if (st == GF_DATASET_OK && json_object_object_get_ex(have, "prefix_spread", NULL) &&
 	    !json_object_object_get_ex(want, "prefix_spread", NULL)) {
 		snprintf(why, whylen, "the dataset in %s was generated with target.prefix_spread = %s, the "
-			 "workload asks for none", root, json_object_get_string(json_object_object_get(have,
+			 "workload asks for none", root, json_object_to_json_string(json_object_object_get(have,
 			 "prefix_spread")));
 		st = GF_DATASET_MISMATCH;
 	}
@@ -200,9 +200,18 @@ static int write_rows_file(const struct gf_plan *p, uint64_t f, const char *path
 #endif
 
 /* dataset.format hdf5: files written through the HDF5 library, whatever the engine. */
+/* Before each file: a signal or the deadline ends datagen there (-EINTR). */
+static int stopped(volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	if (!stop || !*stop)
+		return 0;
+	snprintf(err, errlen, "stopped before the dataset was complete");
+	return -EINTR;
+}
+
 static int datagen_rows(const struct gf_workload *w, const struct gf_plan *p, const char *root,
-			int rank, int ranks, struct gf_series *series, struct gf_datagen_result *res,
-			char *err, size_t errlen)
+			int rank, int ranks, volatile sig_atomic_t *stop, struct gf_series *series,
+			struct gf_datagen_result *res, char *err, size_t errlen)
 {
 #ifdef HAVE_HDF5
 	size_t bufsz = w->dataset.generation_buffer_size ? w->dataset.generation_buffer_size : (2u << 20);
@@ -219,6 +228,8 @@ static int datagen_rows(const struct gf_workload *w, const struct gf_plan *p, co
 	/* The same incompressible bytes as the other formats. */
 	gf_rng_seed(&rng, 0xda7a5eedull ^ (uint64_t)rank);
 	for (uint64_t f = (uint64_t)rank; f < p->files; f += (uint64_t)ranks) {
+		if ((rc = stopped(stop, err, errlen)))
+			break;
 		rc = gf_plan_file_path(w, p, root, f, path, sizeof(path));
 		if (rc) {
 			snprintf(err, errlen, "file name too long under %s", root);
@@ -241,6 +252,7 @@ static int datagen_rows(const struct gf_workload *w, const struct gf_plan *p, co
 	(void)root;
 	(void)rank;
 	(void)ranks;
+	(void)stop;
 	(void)series;
 	(void)res;
 	snprintf(err, errlen, "dataset.format hdf5: this build of gpufeed has no HDF5 (install "
@@ -382,7 +394,7 @@ static int write_file(const struct gf_plan *p, uint64_t f, struct gf_engine *eng
 }
 
 int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const struct gf_io_ops *ops,
-		   const char *root, int rank, int ranks, struct gf_series *series,
+		   const char *root, int rank, int ranks, volatile sig_atomic_t *stop, struct gf_series *series,
 		   struct gf_datagen_result *res, char *err, size_t errlen)
 {
 	/* Object stores: queue_depth objects on the wire at once (close() returns before the
@@ -400,7 +412,7 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 
 	memset(res, 0, sizeof(*res));
 	if (p->layout == GF_LAYOUT_ROWS)
-		return datagen_rows(w, p, root, rank, ranks, series, res, err, errlen);
+		return datagen_rows(w, p, root, rank, ranks, stop, series, res, err, errlen);
 	rc = gf_io_open_backend(ops, &cfg, &io);
 	if (rc) {
 		snprintf(err, errlen, "engine %s: cannot start: %s", ops->name, strerror(-rc));
@@ -422,17 +434,23 @@ int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const s
 	for (uint64_t f = (uint64_t)rank; f < p->files; f += (uint64_t)ranks) {
 		uint64_t fh;
 
+		if ((rc = stopped(stop, err, errlen)))
+			break;
 		rc = gf_plan_file_path(w, p, root, f, path, sizeof(path));
 		if (rc) {
 			snprintf(err, errlen, "file name too long under %s", root);
 			break;
 		}
-		/* An object's PUT may still be on the wire when close() returns (flush waits). */
-		rc = io->ops->open(io, path, GF_O_WRITE | GF_O_ASYNC_CLOSE, &fh);
+		/* An object's PUT may still be on the wire when close() returns (flush waits);
+		 * but a run that deletes what it stored (keep_files false) counts only objects
+		 * known stored, so a failed or cancelled upload never has an earlier object of
+		 * its name deleted (res->files, run/owned.h). */
+		rc = io->ops->open(io, path, GF_O_WRITE | (w->dataset.keep_files ? GF_O_ASYNC_CLOSE : 0), &fh);
 		if (rc) {
 			snprintf(err, errlen, "cannot create %s: %s", path, rc == -ELOOP
 				 ? "it is a symbolic link, and gpufeed does not write through links in its folders "
-				   "(remove the link)" : strerror(-rc));
+				   "(remove the link)" : rc == -ENXIO ? "not a regular file (a FIFO, socket or device): "
+				   "gpufeed writes regular files only (remove it)" : strerror(-rc));
 			break;
 		}
 		rc = write_file(p, f, &eng, fh, &rng, scratch, bufsz);

@@ -4,6 +4,7 @@
 #ifndef GF_DATAGEN_H
 #define GF_DATAGEN_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,8 @@
 struct json_object;
 
 struct gf_datagen_result {
+	/* files: this rank's first files, stored (with dataset.keep_files false, each known
+	 * stored when counted: no upload left on the wire); bytes written. */
 	uint64_t files, bytes;
 	double elapsed_s;
 };
@@ -38,9 +41,11 @@ int gf_dataset_write_manifest(const struct gf_workload *w, const struct gf_plan 
 /* Remove the manifest before regenerating, so a half-written dataset is never trusted. */
 int gf_dataset_forget(const char *root);
 
-/* This rank's share of the files. The caller has created root/train and its subfolders. */
+/* This rank's share of the files. The caller has created root/train and its subfolders.
+ * stop (may be NULL; a signal, or --duration's end) ends it before the next file with
+ * -EINTR, res counting the files stored until then. */
 int gf_datagen_run(const struct gf_workload *w, const struct gf_plan *p, const struct gf_io_ops *ops,
-		   const char *root, int rank, int ranks, struct gf_series *series,
+		   const char *root, int rank, int ranks, volatile sig_atomic_t *stop, struct gf_series *series,
 		   struct gf_datagen_result *res, char *err, size_t errlen);
 
 /* Create root/train and its subfolders (rank 0). */

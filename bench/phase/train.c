@@ -435,7 +435,11 @@ static void *accel_main(void *arg)
 		 * the run must end promptly, not work through prefetch_size batches. */
 		while (!should_stop(sh) && !(slot->state == SLOT_READY && slot->step == step))
 			pthread_cond_wait(&sh->ready, &sh->mu);
-		if (should_stop(sh)) {
+		/* Under the step barrier a batch at hand is begun even past the end, its compute
+		 * cut at once: a rank that woke from the last round a moment after the end must
+		 * stop after the same step as one that woke a moment before it. */
+		if (should_stop(sh) &&
+		    !(cfg->sync && !sh->abort && slot->state == SLOT_READY && slot->step == step)) {
 			pthread_mutex_unlock(&sh->mu);
 			gf_accel_stop(acc, stop_time(sh));
 			break;
@@ -464,7 +468,10 @@ static void *accel_main(void *arg)
 		gf_series_span(&t->series, start_ns, deadline, GF_TS_COMPUTE_NS);
 		gf_progress_step(cfg->progress, compute_ns, begun && start_ns > prev ? start_ns - prev : 0);
 		if (!gf_sleep_until_or(deadline, cfg->stop, sh->deadline_ns)) {
-			gf_accel_stop(acc, stop_time(sh)); /* the compute is cut where the run ended */
+			/* The compute is cut where the run ended, or where it began when begun after
+			 * the end (under the step barrier, above). */
+			uint64_t cut = stop_time(sh);
+			gf_accel_stop(acc, cut > start_ns ? cut : start_ns);
 			break;
 		}
 		/* After the step's end every window that overlaps it has begun: split the counted

@@ -20,6 +20,7 @@ void gf_summary_dataset_cleanup_put(struct json_object *root, const struct gf_ru
 	if (!s->dataset_cleanup.ran)
 		return;
 	gf_put_at(root, GF_F_DATAGEN_CLEANUP);
+	gf_put_u64(root, GF_F_DATAGEN_CLEANUP_DELETED, s->dataset_cleanup.deleted);
 	gf_put_u64(root, GF_F_DATAGEN_CLEANUP_FAILED, s->dataset_cleanup.failed);
 	gf_put_u64(root, GF_F_DATAGEN_CLEANUP_LEFT, s->dataset_cleanup.bytes_left);
 	if (s->dataset_cleanup.failed)

@@ -233,6 +233,8 @@ struct gf_run_summary {
 	char mpi_version[256];
 	struct gf_fig_launch launch;
 
+	const char *duration_cut;  /* the phase --duration's deadline cut (NULL: none) */
+	double duration_limit_s;
 	bool datagen_ran;
 	uint64_t datagen_files, datagen_bytes;
 	double datagen_s;
@@ -241,7 +243,7 @@ struct gf_run_summary {
 	 * (summary.json's "datagen.cleanup", report/cleanup.c). */
 	struct {
 		bool ran;
-		uint64_t failed, bytes_left;
+		uint64_t deleted, failed, bytes_left;
 		char where[1024];
 	} dataset_cleanup;
 

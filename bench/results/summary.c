@@ -650,6 +650,10 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	if (s->s3_used)
 		put_s3(root, s);
 	put_plan(root, s);
+	if (s->duration_cut) {
+		gf_put_num(root, GF_F_DURATION_LIMIT_S, s->duration_limit_s);
+		gf_put_str(root, GF_F_DURATION_CUT_PHASE, s->duration_cut);
+	}
 	if (s->datagen_ran)
 		put_datagen(root, s);
 	if (s->ceiling_ran)

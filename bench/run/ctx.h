@@ -24,6 +24,7 @@
 #include "phase/progress.h"
 #include "phase/train.h"
 #include "results/summary.h"
+#include "run/deadline.h"
 #include "run/diskstats.h"
 #include "run/guards.h"
 #include "run/resolved.h"
@@ -46,7 +47,9 @@ struct gf_run_ctx {
 	const struct gf_workload *w;    /* as loaded: what the run decides goes into res */
 	const struct gf_world *world;
 	bool root;                      /* rank 0 */
-	volatile sig_atomic_t *stop;    /* set by SIGINT / SIGTERM on this rank */
+	volatile sig_atomic_t *stop;    /* set by SIGINT / SIGTERM on this rank, or the deadline */
+	struct gf_deadline deadline;    /* --duration: the whole command's (run/deadline.h) */
+	const char *cut;                /* the phase the deadline cut (or the first it left out) */
 
 	struct gf_target target;
 	struct gf_plan plan;
@@ -79,6 +82,7 @@ struct gf_run_ctx {
 	char msg[1024];                 /* this rank's message for a failing step */
 	char err[1024];                 /* the agreed one */
 	char partial[4200], final[4200];
+	const char *written_to;         /* rank 0: partial or final, once summary.json is in it */
 };
 
 struct gf_phase {

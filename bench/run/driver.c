@@ -28,11 +28,14 @@
 #include "run/sweep.h"
 #include "stats/clock.h"
 
-static volatile sig_atomic_t stop_requested;
+/* stop_requested stops the phases (a signal, or --duration's deadline); signalled says a
+ * signal came: the run is interrupted, not complete. */
+static volatile sig_atomic_t stop_requested, signalled;
 
 static void on_signal(int sig)
 {
 	(void)sig;
+	signalled = 1;
 	stop_requested = 1;
 }
 
@@ -50,6 +53,15 @@ static int check(struct gf_run_ctx *x)
 		rc = gf_target_resolve(w, x->cli->target, x->cli->engine, &x->target, err, len);
 	if (!rc)
 		rc = gf_plan_build(w, (unsigned)world->size, &x->plan, err, len);
+	if (!rc) {
+		char warn[1024];
+		rc = gf_guard_object_count(w, &x->plan, &x->target, warn, sizeof(warn));
+		if (rc == 1 && x->root)
+			fprintf(stderr, "gpufeed: warning: %s\n", warn);
+		else if (rc < 0)
+			snprintf(err, len, "%s", warn);
+		rc = rc < 0 ? rc : 0;
+	}
 	if (!rc)
 		rc = gf_sweep_check(x->cli, w, &x->plan, err, len);
 	if (!rc && w->workflow.checkpoint)
@@ -63,7 +75,7 @@ static int check(struct gf_run_ctx *x)
 	/* Free space, before the results folder or the dataset is written: rank 0 looks. */
 	if (!rc && w->workflow.checkpoint) {
 		if (x->root)
-			rc = gf_guard_ckpt_space(w, &x->target, &x->model, world->size, err, len);
+			rc = gf_guard_ckpt_space(w, &x->target, &x->model, &x->plan, world->size, err, len);
 		gf_world_bcast(&rc, sizeof(rc), 0);
 	}
 	/* The backends' setup (credentials, endpoint) now, not at their first use: a bad
@@ -175,6 +187,42 @@ static unsigned ckpt_writes(const struct gf_run_ctx *x)
 	return n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
 }
 
+/* The local roots this run writes into (the target when it generates the dataset, the
+ * checkpoint folder's root when it writes checkpoints) made and marked before any rank
+ * holds them (gf_beneath_own holds only a marked folder), as the phases' preparation
+ * would: by rank 0 after its guards (the whole rule, guards.c); and on node-local storage
+ * (a scratch disk of each node, where rank 0's marker is not to be seen) by the first
+ * rank of every other node, where the folder is new or empty, and refused where it holds
+ * something of someone else's. Returns 0 or -errno with x->msg. */
+static int mark_roots(struct gf_run_ctx *x)
+{
+	const char *roots[2] = { x->dataset.generate ? x->target.root : NULL,
+				 writes_ckpt(x) ? x->folders.ckpt_owner : NULL };
+	char marker[4200];
+	int rc = 0;
+
+	if (!x->root && x->world->node_rank != 0)
+		return 0;
+	for (int i = 0; i < 2 && !rc; i++) {
+		if (!roots[i] || !roots[i][0] || gf_ns_remote(roots[i]))
+			continue;
+		snprintf(marker, sizeof(marker), "%s/%s", roots[i], GF_MARKER);
+		if (!x->root && gf_ns_exists(marker) == 1)
+			continue; /* rank 0's, on storage this node shares */
+		rc = x->root ? 0 : gf_target_check_owned(roots[i]);
+		if (rc < 0) {
+			snprintf(x->msg, sizeof(x->msg), "%s on node %s %s; gpufeed writes only into empty or "
+				 "gpufeed-made folders", roots[i], x->world->host, rc == -ENOTEMPTY
+				 ? "is not empty and was not created by gpufeed" : strerror(-rc));
+			break;
+		}
+		rc = gf_target_mark(roots[i]);
+		if (rc)
+			snprintf(x->msg, sizeof(x->msg), "cannot create %s: %s", roots[i], strerror(-rc));
+	}
+	return rc;
+}
+
 /* Rank 0 decides about the dataset and the folders the run writes (guards.c, by the
  * ownership rule) before anything is created, then the results folder.
  * Returns GF_EXIT_OK to go on, or the exit code. */
@@ -200,13 +248,6 @@ static int open_results(struct gf_run_ctx *x)
 			fprintf(stderr, "gpufeed: %s\n", x->folders.msg);
 		return x->folders.exit_code;
 	}
-	/* From here every rank's local creates go beneath these roots, no link followed
-	 * (io/beneath.h): what the guards checked is what the kernel opens. */
-	gf_beneath_forget();
-	if (!gf_ns_remote(x->target.root))
-		gf_beneath_own(x->target.root);
-	if (x->folders.ckpt_owner[0] && !gf_ns_remote(x->folders.ckpt_owner))
-		gf_beneath_own(x->folders.ckpt_owner);
 	/* Every rank writes checkpoints where rank 0 resolved them (ck.root points here). */
 	if (x->folders.ckpt_folder[0])
 		snprintf(x->res.ckpt_folder, sizeof(x->res.ckpt_folder), "%s", x->folders.ckpt_folder);
@@ -221,14 +262,27 @@ static int open_results(struct gf_run_ctx *x)
 		else if (rc)
 			snprintf(x->msg, sizeof(x->msg), "cannot create a results folder under %s: %s",
 				 x->cli->results, strerror(-rc));
+		else if ((rc = mark_roots(x)))
+			rmdir(x->partial);
 	}
 	rc = gf_world_agree(rc, x->msg, x->err, sizeof(x->err));
+	/* Then node-local roots on the other nodes, once rank 0's are there. */
+	if (!rc && (rc = gf_world_agree(x->root ? 0 : mark_roots(x), x->msg, x->err, sizeof(x->err))) && x->root)
+		rmdir(x->partial);
 	if (rc) {
 		if (x->root)
 			fprintf(stderr, "gpufeed: %s\n", x->err);
 		/* A file given as the folder is a usage error; a disk that refuses is a failure. */
 		return rc == -ENOTDIR || rc == -EEXIST ? GF_EXIT_USAGE : GF_EXIT_FAILED;
 	}
+	/* From here every rank opens, creates and deletes beneath these roots, each folder
+	 * held open once, now, and no link followed (io/beneath.h): what the guards checked
+	 * is what the kernel opens, whatever is renamed or linked in its place mid-run. */
+	gf_beneath_forget();
+	if (!gf_ns_remote(x->target.root))
+		gf_beneath_own(x->target.root);
+	if (x->folders.ckpt_owner[0] && !gf_ns_remote(x->folders.ckpt_owner))
+		gf_beneath_own(x->folders.ckpt_owner);
 	return GF_EXIT_OK;
 }
 
@@ -284,19 +338,39 @@ static void describe(struct gf_run_ctx *x)
 	}
 }
 
-/* Progress on every rank (the job-wide figures are a reduction), or on none. */
+/* Progress on every rank (the job-wide figures are a reduction), or on none. It says
+ * "interrupted" for a signal only: the deadline ends a run complete. */
 static void progress_start(struct gf_run_ctx *x)
 {
 	if (!x->cli->quiet && x->cli->progress != GF_PROGRESS_OFF &&
-	    !gf_progress_start(&x->progress, stderr, (enum gf_progress_mode)x->cli->progress, x->world, x->stop,
+	    !gf_progress_start(&x->progress, stderr, (enum gf_progress_mode)x->cli->progress, x->world, &signalled,
 			       x->partial))
 		x->prog = &x->progress;
 }
 
-/* A signal may reach some ranks only: any of them stops every rank at the same place. */
+/* A signal may reach some ranks only, and the deadline comes on each rank at its own
+ * moment: any of them stops every rank at the same place. */
 static bool stopped(void)
 {
 	uint64_t n = stop_requested;
+
+	gf_world_allsum_u64(&n, 1);
+	return n != 0;
+}
+
+/* Whether a signal (not the deadline) came to any rank. */
+static bool interrupted_by_signal(void)
+{
+	uint64_t n = signalled;
+
+	gf_world_allsum_u64(&n, 1);
+	return n != 0;
+}
+
+/* Whether --duration's deadline came on any rank. */
+static bool deadline_hit(const struct gf_run_ctx *x)
+{
+	uint64_t n = x->deadline.hit;
 
 	gf_world_allsum_u64(&n, 1);
 	return n != 0;
@@ -337,6 +411,9 @@ static void run_phase(struct gf_run_ctx *x, const struct gf_phase *p)
 			snprintf(x->err, sizeof(x->err), "%s", merr);
 		}
 	}
+	/* The phase the deadline ended (a request it cancelled is no failure either). */
+	if (!x->cut && deadline_hit(x))
+		x->cut = p->name;
 	/* What a signal cancelled is an interruption, not a failure (finish() says so). */
 	if (rc && (rc == -ECANCELED || rc == -EINTR) && stopped())
 		return;
@@ -442,6 +519,7 @@ static void write_results(struct gf_run_ctx *x)
 		}
 	}
 	dir = complete ? x->final : x->partial;
+	x->written_to = written ? dir : NULL;
 	if (written && !interrupted) {
 		if (x->s.sweep)
 			gf_sweep_print(stdout, x->s.sweep);
@@ -462,26 +540,93 @@ static void write_results(struct gf_run_ctx *x)
 	fflush(stdout);
 }
 
+/* The checkpoints a signal left for removal after the summary (ckpt.h remove_from, n),
+ * named in the summary's error first: mpirun may end the ranks before they are gone. */
+static void name_pending(struct gf_run_ctx *x)
+{
+	const struct gf_ckpt_phase *ph = &x->ckpt_phase;
+	size_t o = strlen(x->s.error);
+	char first[4200], last[4200];
+	const char *a, *b;
+
+	gf_ckpt_dir(&x->ck, ph->remove_from, first, sizeof(first));
+	gf_ckpt_dir(&x->ck, ph->remove_from + ph->remove_n - 1, last, sizeof(last));
+	a = strrchr(first, '/');
+	b = strrchr(last, '/');
+	snprintf(x->s.error + o, sizeof(x->s.error) - o, "; the %u checkpoint(s) it started in %s (%s%s%s) are "
+		 "deleted after this summary is written (if still there, the ranks were ended first: delete "
+		 "them)", ph->remove_n, x->ck.root, a ? a + 1 : first, ph->remove_n > 1 ? " to " : "",
+		 ph->remove_n > 1 ? (b ? b + 1 : last) : "");
+}
+
+/* summary.json again, once what a signal left is deleted: the summary says what became
+ * of it (whether mpirun left the time). */
+static void summary_again(struct gf_run_ctx *x, const char *error)
+{
+	const struct gf_ckpt_cleanup *cl = &x->ckpt_phase.cleanup;
+	struct json_object *j;
+
+	snprintf(x->s.error, sizeof(x->s.error), "%s", error);
+	if (cl->failed)
+		snprintf(x->s.error + strlen(x->s.error), sizeof(x->s.error) - strlen(x->s.error),
+			 "; %llu checkpoint file(s) or folder(s) could not be deleted (%s)",
+			 (unsigned long long)cl->failed, cl->where);
+	if (x->s.ckpt) {
+		x->fck.cleanup_failed = cl->failed;
+		x->fck.cleanup_bytes_left = cl->bytes_left;
+	}
+	j = gf_summary_json(&x->s);
+	if (j && x->written_to)
+		gf_results_write_json(x->written_to, "summary.json", j);
+	json_object_put(j);
+}
+
 static void finish(struct gf_run_ctx *x)
 {
-	if (stopped() && gf_run_ok(x)) {
+	bool signal, late, pending = x->w->workflow.checkpoint && x->ckpt_phase.remove_n;
+	char error[sizeof(x->s.error)];
+
+	gf_deadline_stop(&x->deadline);
+	signal = interrupted_by_signal();
+	if (signal && gf_run_ok(x)) {
 		x->s.status = "interrupted";
 		snprintf(x->s.error, sizeof(x->s.error), "stopped by a signal");
 		x->exit_code = GF_EXIT_FAILED;
+	} else if (x->cut) {
+		/* --duration ended the command: complete, with the phase it cut named. */
+		x->s.duration_cut = x->cut;
+		x->s.duration_limit_s = x->cli->duration_s;
+		if (x->root && !x->cli->quiet)
+			fprintf(stderr, "gpufeed: --duration %gs ended the run in its %s phase%s\n",
+				x->cli->duration_s, x->cut, strcmp(x->cut, "datagen") ? ""
+				: " (the dataset is not complete: nothing was trained on it)");
+	}
+	/* The deadline leaves time: what a phase it stopped left goes before the summary. */
+	if (pending && !signal) {
+		gf_ckpt_remove_deferred(&x->ck, &x->ckpt_phase);
+		pending = false;
 	}
 	gf_iohook_finish(x);
 	gf_progress_stop(x->prog);
 	x->prog = NULL;
 	if (x->root) {
 		x->s.resolved = gf_resolved_json(&x->res);
+		snprintf(error, sizeof(error), "%s", x->s.error);
+		if (pending)
+			name_pending(x);
 		write_results(x);
-		json_object_put(x->s.resolved);
 	}
 	/* What a signal left half-written goes once the summary is safe, if mpirun leaves
-	 * the time (every rank takes part: the removal is collective). */
-	if (x->w->workflow.checkpoint && x->ckpt_phase.remove_n)
+	 * the time (every rank takes part: the removal is collective); then the summary says
+	 * what became of it, and of the dataset's cleanup (iohook.h). */
+	if (pending)
 		gf_ckpt_remove_deferred(&x->ck, &x->ckpt_phase);
-	gf_iohook_cleanup_late(x);
+	late = gf_iohook_cleanup_late(x);
+	if (x->root) {
+		if (pending || late)
+			summary_again(x, error);
+		json_object_put(x->s.resolved);
+	}
 	free(x->s.rows);
 	free(x->s.ts);
 	free(x->s.ceiling_ts);
@@ -533,12 +678,20 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 	}
 	describe(x);
 	progress_start(x);
+	/* --duration bounds every phase from here, all of them together (run/deadline.h);
+	 * what comes before (the guards, the results folder) is a moment's work. */
+	gf_deadline_start(&x->deadline, x->cli->duration_s, x->stop);
 	for (size_t i = 0; i < gf_nphases; i++) {
 		const struct gf_phase *p = &gf_phases[i];
-		if (p->wanted(x) && gf_run_ok(x) && !stopped())
+		if (!p->wanted(x))
+			continue;
+		if (gf_run_ok(x) && !stopped())
 			run_phase(x, p);
+		else if (!x->cut && deadline_hit(x))
+			x->cut = p->name; /* the deadline came before it started */
 	}
 	finish(x);
+	gf_beneath_forget(); /* the held roots' descriptors */
 	rc = x->exit_code;
 	free(x);
 	/* Every rank leaves with the same code. */

@@ -153,6 +153,26 @@ int gf_guard_ckpt_layout(const struct gf_workload *w, const struct gf_target *t,
 	return 0;
 }
 
+int gf_guard_object_count(const struct gf_workload *w, const struct gf_plan *p, const struct gf_target *t,
+			  char *msg, size_t len)
+{
+	/* A listing returns 1,000 keys a request (ListObjectsV2's limit), and the writes and
+	 * deletes go one object (or 1,000 names) a request: past a billion objects one
+	 * listing is a million requests, and writing them at 10,000 PUTs a second (a fast
+	 * store) takes more than a day. */
+	const double refuse = 1e9, warn = 1e7;
+	double n = (double)p->files;
+
+	if (!(t->store->caps & GF_IO_CAP_OBJECTS) || !(w->workflow.train || w->workflow.generate_data) || n <= warn)
+		return 0;
+	snprintf(msg, len, "%s: dataset.num_files_train %llu on the object store %s: a listing of them is %.0f "
+		 "requests of 1,000 keys, and writing them at 10,000 PUTs a second takes %.1f hours%s",
+		 w->source, (unsigned long long)p->files, t->root, ceil(n / 1000), n / 1e4 / 3600,
+		 n > refuse ? "; gpufeed takes at most 1,000,000,000 objects: give fewer, larger files "
+		 "(dataset.num_samples_per_file)" : "");
+	return n > refuse ? -E2BIG : 1;
+}
+
 int gf_guard_direct_mode(const struct gf_workload *w)
 {
 	return w->reader.odirect ? GF_DIRECT_ON : (int)w->target.direct;
@@ -379,13 +399,29 @@ static bool ckpt_fits(uint64_t avail, uint64_t bytes, unsigned keep)
 	return (double)avail >= (double)bytes * keep * 1.02 + 64.0 * 1048576;
 }
 
+unsigned gf_guard_ckpt_at_once(const struct gf_workload *w, const struct gf_plan *p)
+{
+	uint64_t n;
+
+	if (!w->workflow.checkpoint)
+		return 0;
+	/* Checkpoint-only: every write stays until the reads. */
+	if (!w->workflow.train)
+		return w->checkpoint.num_checkpoints_write > 0 ? (unsigned)w->checkpoint.num_checkpoints_write : 0;
+	/* Training: all of them when kept; else the new one is written before the one before
+	 * it goes (phases.c train_checkpoint), so two at once. */
+	n = gf_plan_checkpoints(w, p);
+	if (!w->checkpoint.keep && n > 2)
+		n = 2;
+	return n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
+}
+
 int gf_guard_ckpt_space(const struct gf_workload *w, const struct gf_target *t, const struct gf_model_layout *m,
-			int ranks, char *err, size_t errlen)
+			const struct gf_plan *p, int ranks, char *err, size_t errlen)
 {
 	char folder[4096], a[64], b[64], c[64];
 	struct statvfs sv;
-	unsigned keep = w->workflow.train ? 1 : (w->checkpoint.num_checkpoints_write > 0
-						 ? (unsigned)w->checkpoint.num_checkpoints_write : 0);
+	unsigned keep = gf_guard_ckpt_at_once(w, p);
 	uint64_t bytes, avail;
 
 	if (!w->workflow.checkpoint || !keep || (t->ops->caps & GF_IO_CAP_NOIO))
@@ -409,10 +445,13 @@ int gf_guard_ckpt_space(const struct gf_workload *w, const struct gf_target *t, 
 	bytes = gf_model_written_bytes(w, m, ranks);
 	if (ckpt_fits(avail, bytes, keep))
 		return 0;
-	snprintf(err, errlen, "%s has %s free, %u checkpoint(s) of %s need about %s: set checkpoint.scale "
+	snprintf(err, errlen, "%s has %s free, %u checkpoint(s) of %s need about %s%s: set checkpoint.scale "
 		 "(e.g. 1/1000)%s or choose another target", folder, gf_format_size(avail, a, sizeof(a)), keep,
 		 gf_format_size(bytes, b, sizeof(b)), gf_format_size((uint64_t)((double)bytes * keep * 1.02), c, sizeof(c)),
-		 w->workflow.train ? "" : ", fewer checkpoint.num_checkpoints_write");
+		 !w->workflow.train ? "" : w->checkpoint.keep ? " (checkpoint.keep: every one stays)"
+		 : " (the next is written before the last goes)",
+		 w->workflow.train ? (w->checkpoint.keep ? ", checkpoint.keep false" : "")
+		 : ", fewer checkpoint.num_checkpoints_write");
 	return -ENOSPC;
 }
 

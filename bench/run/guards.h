@@ -38,13 +38,24 @@ int gf_guard_workload(const struct gf_cli *c, const struct gf_workload *w,
 int gf_guard_ckpt_layout(const struct gf_workload *w, const struct gf_target *t, enum gf_ckpt_layout *layout,
 			 char *err, size_t errlen);
 
-/* The checkpoints' bytes (train: one at a time; checkpoint-only: every write, as they
- * stay until the reads) against the free space of the folder they go to, or of its
- * nearest existing parent: -ENOSPC with both sizes, before anything is written. Local and
- * mounted paths only, by statvfs, nothing created (plan calls it too); an s3:// or
- * gluster:// target is checked when its folder is made, a null engine writes nothing. */
+/* How many checkpoints are on disk at once: training's all of them when kept, else two
+ * (the next is written before the last is removed); checkpoint-only's every write, as
+ * they stay until the reads. p: the run's plan (training's checkpoint count). */
+unsigned gf_guard_ckpt_at_once(const struct gf_workload *w, const struct gf_plan *p);
+
+/* The checkpoints' bytes, as many as are on disk at once (gf_guard_ckpt_at_once), against
+ * the free space of the folder they go to, or of its nearest existing parent: -ENOSPC
+ * with both sizes, before anything is written. Local and mounted paths only, by statvfs,
+ * nothing created (plan calls it too); an s3:// or gluster:// target is checked when its
+ * folder is made, a null engine writes nothing. */
 int gf_guard_ckpt_space(const struct gf_workload *w, const struct gf_target *t, const struct gf_model_layout *m,
-			int ranks, char *err, size_t errlen);
+			const struct gf_plan *p, int ranks, char *err, size_t errlen);
+
+/* The dataset's object count on an object store (issue 28 item 18: 10^12 files were
+ * taken): past 10^7 a warning, past 10^9 refused. Returns 0, 1 with the warning in msg,
+ * or -E2BIG with why in msg. No I/O (plan calls it too). */
+int gf_guard_object_count(const struct gf_workload *w, const struct gf_plan *p, const struct gf_target *t,
+			  char *msg, size_t len);
 
 /* GF_DIRECT_OFF, _ON or _AUTO: reader.odirect, else target.direct. */
 int gf_guard_direct_mode(const struct gf_workload *w);
@@ -98,7 +109,9 @@ void gf_guard_ckpt_folder_path(const struct gf_workload *w, const struct gf_targ
 			       size_t len);
 
 /* Rank 0 (others return 0): the checkpoint folder, inside owner (gf_guard_folders), must
- * be gpufeed's (marked, or new) and have room for keep checkpoints of bytes each at once. Creates and marks it. */
+ * be gpufeed's (marked, or new) and have room for keep checkpoints of bytes each at once
+ * (gf_guard_ckpt_at_once; a dataset generated before is on the disk already). Creates
+ * and marks it. */
 int gf_guard_ckpt_folder(bool root, const char *owner, const char *folder, unsigned keep,
 			 uint64_t bytes, char *msg, size_t msglen);
 

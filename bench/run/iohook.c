@@ -209,7 +209,7 @@ static void collect(void *arg, const char *name, uint64_t value)
  * no checkpoint beside them. A dataset an earlier gpufeed datagen made, objects the user
  * put under the prefix and checkpoints an earlier run kept stay. The checkpoints this run
  * wrote were deleted by its checkpoint phase unless kept. */
-static int remove_written(struct gf_run_ctx *x, bool *removed, struct gf_owned_left *left)
+static int remove_written(struct gf_run_ctx *x, const uint64_t *written, bool *removed, struct gf_owned_left *left)
 {
 	const struct gf_workload *w = x->w;
 	bool keep_ckpt = w->workflow.checkpoint && w->checkpoint.keep;
@@ -220,7 +220,7 @@ static int remove_written(struct gf_run_ctx *x, bool *removed, struct gf_owned_l
 
 	/* A datagen that failed half-way wrote some of them: the names cover those. */
 	if (x->dataset.generate) {
-		rc = gf_owned_remove_dataset(w, &x->plan, root, left);
+		rc = gf_owned_remove_dataset(w, &x->plan, root, written, (unsigned)x->world->size, left);
 		*removed = true;
 	}
 	/* A marker stays while something of the run stays beside it. */
@@ -248,14 +248,22 @@ static void clean_up(struct gf_run_ctx *x)
 {
 	const char *root_uri = x->target.root;
 	struct gf_owned_left left = { 0 };
+	uint64_t *written = x->root ? calloc((size_t)x->world->size, sizeof(*written)) : NULL;
 	bool removed = false;
 	int crc = 0;
 
-	gf_world_barrier();
+	/* How many files each rank stored (its first ones, datagen.h): the names this run
+	 * deletes, and no other. Every rank takes part, or none does. */
+	if (gf_world_agree(x->root && !written ? -ENOMEM : 0, "out of memory for the cleanup", NULL, 0)) {
+		free(written);
+		return;
+	}
+	gf_world_gather_bytes(&x->dg.files, sizeof(x->dg.files), written);
 	if (x->root) {
 		char size[64];
-		crc = remove_written(x, &removed, &left);
+		crc = remove_written(x, written, &removed, &left);
 		x->s.dataset_cleanup.ran = removed;
+		x->s.dataset_cleanup.deleted = left.deleted;
 		x->s.dataset_cleanup.failed = left.failed;
 		x->s.dataset_cleanup.bytes_left = left.bytes_left;
 		snprintf(x->s.dataset_cleanup.where, sizeof(x->s.dataset_cleanup.where), "%s", left.where);
@@ -268,9 +276,11 @@ static void clean_up(struct gf_run_ctx *x)
 				 "wrote under %s could not all be deleted: %s%s%s", root_uri, strerror(-crc),
 				 gf_ns_detail()[0] ? " - " : "", gf_ns_detail());
 		else if (removed && !x->cli->quiet)
-			fprintf(stderr, "cleanup: deleted the objects this run wrote under %s (dataset.keep_files "
-				"is false); nothing else\n", root_uri);
+			fprintf(stderr, "cleanup: deleted the %llu object(s) this run wrote under %s "
+				"(dataset.keep_files is false); nothing else\n", (unsigned long long)left.deleted,
+				root_uri);
 	}
+	free(written);
 	gf_world_bcast(&crc, sizeof(crc), 0);
 	if (crc) {
 		if (x->root)
@@ -303,8 +313,10 @@ void gf_iohook_finish(struct gf_run_ctx *x)
 	x->s.s3_used = true;
 }
 
-void gf_iohook_cleanup_late(struct gf_run_ctx *x)
+bool gf_iohook_cleanup_late(struct gf_run_ctx *x)
 {
-	if (networked(x) && !x->w->dataset.keep_files && x->cli->cmd != GF_CMD_DATAGEN && interrupted(x))
-		clean_up(x);
+	if (!networked(x) || x->w->dataset.keep_files || x->cli->cmd == GF_CMD_DATAGEN || !interrupted(x))
+		return false;
+	clean_up(x);
+	return true;
 }

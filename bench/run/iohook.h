@@ -34,8 +34,9 @@ void gf_iohook_device_combine(void *acc, const void *in);
 void gf_iohook_finish(struct gf_run_ctx *x);
 /* An interrupted run's cleanup, after its summary: mpirun kills the ranks about a second
  * after the signal, and deleting a dataset can take longer. gf_iohook_finish leaves it to
- * this when the run's status is "interrupted". */
-void gf_iohook_cleanup_late(struct gf_run_ctx *x);
+ * this when the run's status is "interrupted". Returns whether it ran (its outcome is in
+ * the summary's datagen.cleanup, to write again). */
+bool gf_iohook_cleanup_late(struct gf_run_ctx *x);
 
 /* A backend's counter values in the order it names them, for the reduction; the same
  * order on every rank, since every rank runs the same backend. */

@@ -202,7 +202,7 @@ void gf_owned_left_add(struct gf_owned_left *left, const char *name, uint64_t n,
 }
 
 int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root,
-			    struct gf_owned_left *left)
+			    const uint64_t *written, unsigned ranks, struct gf_owned_left *left)
 {
 	enum { NAME = 4200 };
 	char *buf = malloc((size_t)BATCH * NAME), *names[BATCH];
@@ -212,20 +212,25 @@ int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p
 	for (size_t i = 0; buf && i < BATCH; i++)
 		names[i] = buf + i * NAME;
 	while (!rc && f < p->files) {
-		uint64_t f0 = f, bytes = 0;
+		uint64_t bytes = 0;
 		size_t n = 0;
-		for (; n < BATCH && f < p->files && !rc; n++, f++)
-			rc = gf_plan_file_path(w, p, root, f, names[n], NAME);
-		if (rc)
+		/* Only the files this run stored: rank f % ranks wrote f, as its (f / ranks)-th. */
+		for (; n < BATCH && f < p->files && !rc; f++) {
+			if (written && f / ranks >= written[f % ranks])
+				continue;
+			bytes += gf_plan_file_size(p, f);
+			rc = gf_plan_file_path(w, p, root, f, names[n++], NAME);
+		}
+		if (rc || !n)
 			break;
 		rc = gf_ns_unlink_many((const char *const *)names, n);
 		if (rc) {
 			/* The rest is tried too: what stays is counted, whatever the batch. */
-			for (uint64_t g = f0; g < f; g++)
-				bytes += gf_plan_file_size(p, g);
 			gf_owned_left_add(left, names[0], n, bytes, rc);
 			first = first ? first : rc;
 			rc = 0;
+		} else {
+			left->deleted += n;
 		}
 	}
 	if (!rc) {

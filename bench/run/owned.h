@@ -14,10 +14,10 @@
  * (io/posix.c), so a link planted in a marked folder (train -> /elsewhere, or a link in
  * place of a data file) is refused, never followed. A link planted after that walk is
  * refused by the kernel at the write or delete: the local engines, folder creation and
- * local deletes open beneath the marked root (io/beneath.h, roots registered by the
- * driver), and the files HDF5 and MPI-IO create are named through their folder opened
- * beneath it (/proc/self/fd/N/name). Links above the root (a site's
- * /scratch -> /lustre/scratch) are the user's choice and resolved.
+ * local deletes open beneath the marked root, held open by descriptor from before the
+ * phases (io/beneath.h, roots marked and registered by the driver), and the files HDF5
+ * and MPI-IO open are given by their own descriptor (/proc/self/fd/N). Links above the
+ * root (a site's /scratch -> /lustre/scratch) are the user's choice and resolved.
  *
  * Names of the other schemes (s3://, gluster://) have no links and no kernel to
  * resolve them: they are compared as written, with ".." components refused.
@@ -62,19 +62,23 @@ int gf_owned_check(const char *root, const char *path, char *why, size_t whylen)
 
 /* What a cleanup left behind: deletes that failed are counted, never silent. */
 struct gf_owned_left {
+	uint64_t deleted;     /* names deleted */
 	uint64_t failed;      /* names that may still be there */
 	uint64_t bytes_left;  /* their planned bytes */
 	char where[1024];     /* the first of them and why ("name: cause") */
 };
 
 /* Cleanup deletes what the run wrote, by name, never what a listing finds: the files of
- * the plan that this run generated under root, and its manifest (the run's manifest of
- * writes is the plan itself, so memory stays bounded: names go out 1000 at a time). A
- * batch that fails does not stop the rest; its names are all counted in left (a store
- * that refused the request as a whole, or some of its names, leaves them not known to
- * be gone). Returns 0 or the first -errno. */
+ * the plan that this run stored under root, and its manifest (the run's manifest of
+ * writes is the plan itself and a count per rank, so memory stays bounded: names go out
+ * 1000 at a time). written[r] (ranks entries; NULL: every file) is how many files rank r
+ * stored, its first ones in datagen's order (files r, r + ranks, ...): a file this run
+ * did not store (its upload failed, or a signal came first) keeps whatever an earlier
+ * datagen left under its name. A batch that fails does not stop the rest; its names are
+ * all counted in left (a store that refused the request as a whole, or some of its
+ * names, leaves them not known to be gone). Returns 0 or the first -errno. */
 int gf_owned_remove_dataset(const struct gf_workload *w, const struct gf_plan *p, const char *root,
-			    struct gf_owned_left *left);
+			    const uint64_t *written, unsigned ranks, struct gf_owned_left *left);
 /* Count a failed delete of name (bytes planned) in left, the first one with cause. */
 void gf_owned_left_add(struct gf_owned_left *left, const char *name, uint64_t n, uint64_t bytes, int cause);
 

@@ -11,6 +11,7 @@
 #include "model/units.h"
 #include "mpi/world.h"
 #include "phase/ceiling.h"
+#include "phase/ckpt_index.h"
 #include "phase/datagen.h"
 #include "run/figures.h"
 #include "run/merge.h"
@@ -73,7 +74,7 @@ static int datagen_run(struct gf_run_ctx *x)
 
 	gf_progress_phase(x->prog, "datagen", GF_PROGRESS_WRITTEN, x->plan.dataset_bytes, 0);
 	gf_series_init(&series, x->t0_ns, 1000000000u);
-	rc = gf_datagen_run(x->w, &x->plan, x->ops, x->target.root, x->world->rank, x->world->size,
+	rc = gf_datagen_run(x->w, &x->plan, x->ops, x->target.root, x->world->rank, x->world->size, x->stop,
 			    &series, dg, x->msg, sizeof(x->msg));
 	gf_series_free(&series);
 	return rc;
@@ -83,11 +84,11 @@ static int datagen_run(struct gf_run_ctx *x)
  * one that train trusts. */
 static int datagen_merge(struct gf_run_ctx *x, int rc)
 {
-	if (rc)
-		return 0;
+	/* A datagen that failed or was stopped has figures too: the files it stored (and its
+	 * cleanup's, iohook.c); only a whole one gets the manifest. */
 	gf_merge_datagen(x->world, &x->dg, &x->s);
 	snprintf(x->s.datagen_reason, sizeof(x->s.datagen_reason), "%s", x->dataset.reason);
-	if (!x->root)
+	if (rc || !x->root)
 		return 0;
 	rc = gf_dataset_write_manifest(x->w, &x->plan, x->target.root);
 	if (rc)
@@ -151,7 +152,10 @@ static double ceiling_duration(const struct gf_run_ctx *x)
 		   : x->cli->duration_s > 0 ? x->cli->duration_s : w->run.duration;
 
 	/* A sweep's ceiling is an estimate to start from: as long as a point. */
-	return d <= 0 && x->cli->cmd == GF_CMD_SWEEP ? gf_sweep_point_seconds(x->cli) : d;
+	if (d <= 0 && x->cli->cmd == GF_CMD_SWEEP)
+		d = gf_sweep_point_seconds(x->cli);
+	/* No longer than what is left of --duration (run/deadline.h). */
+	return gf_deadline_left(&x->deadline, d);
 }
 
 static int ceiling_prepare(struct gf_run_ctx *x)
@@ -216,8 +220,9 @@ static int train_prepare(struct gf_run_ctx *x)
 	if (!x->w->workflow.checkpoint)
 		return 0;
 	x->ckpt_phase.bytes_per_checkpoint = gf_model_written_bytes(x->w, &x->model, x->world->size);
-	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder, 1,
-				    x->ckpt_phase.bytes_per_checkpoint, x->msg, sizeof(x->msg));
+	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder,
+				    gf_guard_ckpt_at_once(x->w, &x->plan), x->ckpt_phase.bytes_per_checkpoint, x->msg,
+				    sizeof(x->msg));
 }
 
 /* Deletes of checkpoints that failed (every rank knows the totals): never silent. The run
@@ -281,7 +286,8 @@ static int train_run(struct gf_run_ctx *x)
 		.read = &x->read,
 		.rank = x->world->rank,
 		.t0_ns = x->t0_ns,
-		.duration_s = x->cli->duration_s > 0 ? x->cli->duration_s : w->run.duration,
+		/* What is left of --duration (run/deadline.h), else the workload's. */
+		.duration_s = gf_deadline_left(&x->deadline, w->run.duration),
 		.stop = x->stop,
 		.sync = w->accelerator.step_barrier,
 		.step_barrier = w->accelerator.step_barrier ? gf_world_any : NULL,

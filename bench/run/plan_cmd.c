@@ -31,7 +31,8 @@ static const char *layout_name(enum gf_layout l)
 /* The guards run makes before any I/O that plan can make too: the workload's
  * combinations, and the checkpoint layout against the target (resolving it only names
  * its backend). */
-static int refused(const struct gf_cli *c, const struct gf_workload *w, unsigned ranks, char *err, size_t len)
+static int refused(const struct gf_cli *c, const struct gf_workload *w, const struct gf_plan *p, unsigned ranks,
+		   char *err, size_t len)
 {
 	enum gf_ckpt_layout layout;
 	struct gf_model_layout m;
@@ -43,10 +44,12 @@ static int refused(const struct gf_cli *c, const struct gf_workload *w, unsigned
 	if (gf_target_resolve(w, c->target, c->engine, &t, err, len))
 		return -EINVAL; /* run stops there too, before any I/O */
 	rc = gf_guard_ckpt_layout(w, &t, &layout, err, len);
+	if (!rc && gf_guard_object_count(w, p, &t, err, len) < 0)
+		rc = -E2BIG;
 	/* Free space only for a --target given: a plan of sizes for another machine's storage
 	 * need not fit here. */
 	if (!rc && c->target && w->workflow.checkpoint && !gf_model_layout(w, (int)ranks, &m, err, len))
-		rc = gf_guard_ckpt_space(w, &t, &m, (int)ranks, err, len);
+		rc = gf_guard_ckpt_space(w, &t, &m, p, (int)ranks, err, len);
 	return rc;
 }
 
@@ -266,6 +269,14 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *wl, FILE *out,
 				fprintf(out, "target        %s\n", err);
 		}
 	}
+	{
+		struct gf_target t;
+		if (!gf_target_resolve(w, c->target, c->engine, &t, err, sizeof(err)) &&
+		    gf_guard_object_count(w, &p, &t, err, sizeof(err)) == 1) {
+			fprintf(out, "warning       %s\n", err);
+			warnings++;
+		}
+	}
 	if (w->workflow.train)
 		warnings += plan_train(c, w, &p, ranks, out);
 	else
@@ -285,7 +296,7 @@ int gf_cmd_plan(const struct gf_cli *c, const struct gf_workload *wl, FILE *out,
 	if (!warnings)
 		fprintf(out, "warnings      none\n");
 	/* What run would refuse, said here where nothing was done yet. */
-	if (refused(c, w, ranks, err, sizeof(err))) {
+	if (refused(c, w, &p, ranks, err, sizeof(err))) {
 		fprintf(out, "refused       run would stop here: %s\n", err);
 		return GF_EXIT_USAGE;
 	}

@@ -207,6 +207,10 @@ static int resolve(const struct gf_workload *w, const char *cli_target, const ch
 	} else {
 		snprintf(t->uri, sizeof(t->uri), "%s", uri);
 	}
+	/* No backend takes a user or password in the target's URI (credentials come from the
+	 * backend's options): dropped here, so none reaches a message, the summary or a report. */
+	if (gf_url_userinfo(t->uri, "", why, sizeof(why)))
+		snprintf(t->uri, sizeof(t->uri), "%s", why);
 	if (one_slash(t->uri, err, errlen))
 		return -EINVAL;
 	set_root(t);

@@ -28,6 +28,25 @@ for layout in file_per_rank shared_file:true shared_file:false hdf5; do
 	expect "$layout: 2 writes, 2 restores, all verified" "$s" '.checkpoint.write_count == 2 and .checkpoint.restore_count == 2 and .checkpoint.verified == true and ([.checkpoint.bursts[] | select(.kind == "restore") | .blocks_verified > 0] | all)'
 	expect "$layout: burst is the slowest rank" "$s" '[.checkpoint.bursts[] | .burst_s >= .rank_max_s - 1e-9 and .rank_min_s <= .rank_median_s and .rank_median_s <= .rank_max_s] | all'
 	expect "$layout: bandwidth = bytes / burst" "$s" '[.checkpoint.bursts[] | ((.bytes / .burst_s) - .bytes_per_s | fabs) < 1] | all'
+	# The summary's figures are the bursts' own: the median burst, the bytes over that very
+	# time, the widest burst's ranks and the slowest over the fastest burst.
+	for k in write restore; do
+		expect "$layout: $k figures from the $k bursts" "$s" '.checkpoint as $c | ([$c.bursts[] | select(.kind == "'$k'")]) as $b |
+			([$b[].burst_s] | sort) as $t | (if ($t | length) % 2 == 1 then $t[($t | length - 1) / 2] else ($t[($t | length) / 2 - 1] + $t[($t | length) / 2]) / 2 end) as $med |
+			($b | map(.rank_max_s - .rank_min_s) | max) as $wide | $c.'$k'_rank_spread as $sp |
+			(($c.'$k'_burst_s - $med) | fabs) < 1e-9 and (($c.'$k'_bytes_per_s - $c.bytes / $c.'$k'_burst_s) | fabs) < 1e-3 and
+			$c.'$k'_burst_max_s == ($t | max) and (($c.'$k'_burst_drift - ($t | max) / ($t | min)) | fabs) < 1e-9 and
+			([$b[] | select(.rank_max_s - .rank_min_s == $wide and .rank_min_s == $sp.fastest_s and .rank_median_s == $sp.median_s and .rank_max_s == $sp.slowest_s)] | length) > 0 and
+			$sp.fastest_s <= $sp.median_s and $sp.median_s <= $sp.slowest_s'
+	done
+	# Restores of what was just written, through the page cache: qualified unless the
+	# device read at least half of it, and the checkpoint's verdict line says so.
+	expect "$layout: restore_page_cache as the device's reads say, in the verdict line" "$s" \
+		'(.checkpoint.restore_count * .checkpoint.bytes) as $r |
+		 (if .checkpoint.device then .checkpoint.device.read_bytes < 0.5 * $r else true end) as $cached |
+		 .verdict.validity.restore_page_cache == $cached and
+		 ((.verdict.phases.checkpoint | test("page cache")) == $cached) and
+		 ((.verdict.qualifiers | split(",") | index("restore_page_cache")) != null) == $cached'
 	expect "$layout: per-rank distribution" "$s" '.checkpoint.per_rank_write_s.min <= .checkpoint.per_rank_write_s.median and .checkpoint.per_rank_write_s.median <= .checkpoint.per_rank_write_s.max'
 	expect "$layout: fsync honoured" "$s" '.checkpoint.durable == true and ([.checkpoint.bursts[] | select(.kind == "write") | .sync_max_s > 0] | all)'
 	[ -s "$(dirname "$s")/checkpoint_ranks.csv" ] && ok "$layout: checkpoint_ranks.csv" || bad "$layout: no checkpoint_ranks.csv"

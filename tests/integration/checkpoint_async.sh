@@ -87,6 +87,13 @@ if [ -s "$TMP/sync.json" ] && [ -s "$TMP/async.json" ]; then
 	expect "sync: the summary has no async fields (default output unchanged)" "$TMP/sync.json" \
 		'(.checkpoint | has("async") or has("mode")) | not'
 	expect "sync: training halted for the bursts" "$TMP/sync.json" '.train.checkpoint_halt_s > 0.3'
+	# The read rates over the time training read, halts out; the wall-time rate beside them.
+	expect "sync: read rates over reading_s = elapsed less the halt per accelerator; the wall rate over elapsed" "$TMP/sync.json" \
+		'.train as $t | (($t.reading_s - ($t.elapsed_s - $t.checkpoint_halt_s / $t.accelerators)) | fabs) < 1e-6 and
+		 (($t.read_bytes_per_s - $t.read_bytes / $t.reading_s) | fabs) < 1e-3 and
+		 (($t.samples_per_s - $t.samples / $t.reading_s) | fabs) < 1e-6 and
+		 (($t.read_bytes_per_s_wall - $t.read_bytes / $t.elapsed_s) | fabs) < 1e-3 and
+		 $t.read_bytes_per_s > $t.read_bytes_per_s_wall'
 	# Near 0 when each burst ends within the 1 s of compute before the next is due: then
 	# half of sync's halt is a bound that still fails when the bursts halt training. A
 	# loaded machine (CI saw 1.16 s per burst) makes the next checkpoint wait for the

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Description: the command line: --help, --version, per-command help, exit codes for
-# usage errors, and DLIO's ++workload.KEY=VALUE overrides.
+# usage errors, and DLIO's ++workload.KEY=VALUE overrides; labels, file prefixes and --set
+# values that are refused (issue 28 items 17, 21, 22).
 # Expected: help and version exit 0 and say what they should; usage errors exit 2 with a
 # message that says what to do; overrides reach the resolved workload.
 . "$(dirname "$0")/lib.sh"
@@ -55,6 +56,20 @@ rc=$?
 usage "unknown engine" "unknown engine 'warp'" run "$SMALL" --engine warp --target "$TMP/d" --results "$TMP/r"
 usage "unsupported scheme" "other schemes" run "$SMALL" --target ftp://bucket/x --results "$TMP/r"
 [ ! -e "$TMP/r" ] || [ -z "$(ls -A "$TMP/r")" ] && ok "usage errors leave no results" || bad "results left behind"
+
+# Issue 28 items 21, 22, 17: a label that reads as an option or names a complete run like
+# an interrupted one, a file_prefix with a character its message does not allow, a --set
+# value nested deeper than a workload file may be (65,536 brackets took 20 s).
+usage "--label x.partial" "--label 'x.partial'" run "$SMALL" --engine null --results "$TMP/r" --label x.partial
+usage "--label -rf" "--label '-rf'" run "$SMALL" --engine null --results "$TMP/r" --label -rf
+for p in 'img%s' 'img 1' 'img?'; do
+	usage "dataset.file_prefix '$p'" "dataset.file_prefix '$p'.*letters, digits" plan "$SMALL" --set "dataset.file_prefix=$p"
+done
+deep=$(printf '%*s' 65536 '' | tr ' ' '[')
+t0=$(date +%s)
+usage "--set 65,536 brackets deep" "nested more than 32 levels deep" plan "$SMALL" --set "train.computation_time=$deep"
+[ $(($(date +%s) - t0)) -le 3 ] && ok "--set 65,536 deep: refused at once" || bad "--set 65,536 deep: took $(($(date +%s) - t0)) s"
+[ ! -e "$TMP/r" ] || [ -z "$(ls -A "$TMP/r")" ] && ok "refused labels leave no results" || bad "results left behind"
 
 # DLIO-style overrides, in both spellings, reach the resolved workload.
 gf 1 run "$SMALL" --engine null --results "$TMP/ro" --quiet ++workload.reader.batch_size=4 \

@@ -59,6 +59,17 @@ rc=$?
 expect "--json parses and names the regression" "$TMP/j" \
 	'.schema == "gpufeed.compare/2" and .verdict == "regression" and (.runs|length) == 2 and ([.regressions[].figure] | index("train.au_percent.mean") != null) and ([.figures[] | select(.key == "train.read_latency_us.p99") | .better] == ["lower"]) and (.runs[0].verdict | length) > 0'
 
+# Each run's verdict beside its validity qualifiers, as its summary.json has them; the
+# figures a qualifier touches carry "~", and the legend says what it means.
+q_base=$(jq -r .verdict.qualifiers "$base/summary.json") q_slow=$(jq -r .verdict.qualifiers "$slow/summary.json")
+[ "$(jq -r '[.runs[] | .verdict + " " + .qualifiers] | join("|")' "$TMP/j")" = \
+	"$(jq -r '.verdict.word + " " + .verdict.qualifiers' "$base/summary.json")|$(jq -r '.verdict.word + " " + .verdict.qualifiers' "$slow/summary.json")" ] &&
+	ok "--json: each run's verdict and qualifiers as its summary.json ($q_base; $q_slow)" || bad "--json runs: $(jq -c .runs "$TMP/j")"
+if [ "${q_base#*page_cache}" != "$q_base" ]; then
+	grep -q "validity: $q_base" "$TMP/reg" && grep -E -q "^AU mean .*~" "$TMP/reg" && grep -q "^~ = qualified" "$TMP/reg" &&
+		ok "page-cache runs: the validity line, AU marked ~, the legend" || { bad "qualified figures not marked"; cat "$TMP/reg"; }
+fi
+
 "$GPUFEED" compare "$base" "$slow" "$TMP/copy" --plot "$TMP/cmp.png" >/dev/null 2>&1 && [ -s "$TMP/cmp.png" ] &&
 	file "$TMP/cmp.png" | grep -q "PNG image data, 1600 x 900" && ok "--plot writes a 1600x900 PNG" || bad "--plot"
 

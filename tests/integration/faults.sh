@@ -4,13 +4,16 @@
 # (issue 17). Local: report and compare on files that are devices, FIFOs or huge; a
 # checkpoint folder that is not gpufeed's and --results that is a file (exit 2, nothing
 # written); datagen's space check in whole blocks on a small tmpfs; the disk filling
-# during a checkpoint; a full results disk, and one that fills after summary.json went in
+# during a checkpoint; checkpoints kept during training counted all at once, two when not
+# kept (issue 28 item 19); a full results disk, and one that fills after summary.json went in
 # (at the CSV files, at the report: the summary is rewritten to say failed); SIGTERM to mpirun -np 2 during training and
 # during a checkpoint burst. S3 (s3rver behind tests/s3fault.js): a 2 KiB/s trickle with
 # --duration 5s and with SIGTERM; reset connections, stalls and short bodies retried and
 # counted; DELETEs answered 500 during checkpoint cleanup and the dataset's cleanup
 # (dataset.keep_files false: counted in datagen.cleanup); 403 and 503 under train and
-# ceiling; SIGTERM during a checkpoint upload.
+# ceiling; SIGTERM during a checkpoint upload; keep_files false after every upload failed
+# and after SIGTERM in a regeneration (issue 28 item 5); a trickling datagen under
+# --duration (item 14).
 # Expected: every case ends within its bound with the README's exit code and a message
 # naming the cause and the file; an interrupted run's .partial holds summary.json
 # ("interrupted") and report.txt, and the final lines were printed; a failed cleanup is
@@ -106,6 +109,25 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$TMP/mnt" && mount -t tmpfs -o size=120m tm
 	{ [ "$rc" -eq 2 ] && grep -q 'rounded up to the file system' "$TMP/o"; } && ok "80,000 x 1 KiB on 120 MiB: exit 2" ||
 		{ bad "80,000 x 1 KiB on 120 MiB: exit $rc"; show "$TMP/o"; }
 	[ -z "$(ls -A "$mnt")" ] && [ ! -e "$TMP/r-space" ] && ok "space refusal wrote nothing" || bad "space refusal wrote something"
+
+	# Issue 28 item 19: the free-space check counts what is on disk at once: every
+	# checkpoint when kept, two when not (the next is written before the last goes).
+	# 4 checkpoints of 20 MiB fit 120 MiB two at a time (with the 64 MiB margin), not all.
+	ckt=(--set workflow.checkpoint=true --set checkpoint.steps_between_checkpoints=16 --set checkpoint.type=all_ranks)
+	for c in "keep=true 20MiB 2" "keep=false 30MiB 2" "keep=false 20MiB 0"; do
+		set -- $c
+		case_start "training checkpoints, checkpoint.$1, $2 each, on 120 MiB"
+		gf 1 run "$SMALL" --target "$mnt/k" --results "$TMP/r-keep" --quiet "${ckt[@]}" --set checkpoint.$1 \
+			--set model.model_size_bytes=$2 >"$TMP/o" 2>&1
+		rc=$?
+		if [ "$3" = 2 ]; then
+			{ [ "$rc" -eq 2 ] && grep -q "checkpoint(s) of .* need about" "$TMP/o" && [ ! -e "$mnt/k" ]; } &&
+				ok "checkpoint.$1, $2: refused before anything is written" || { bad "checkpoint.$1, $2: exit $rc"; show "$TMP/o"; }
+		else
+			[ "$rc" -eq 0 ] && ok "checkpoint.$1, $2: two at once fit, exit 0" || { bad "checkpoint.$1, $2: exit $rc"; show "$TMP/o"; }
+		fi
+		rm -rf "${mnt:?}"/* "$TMP/r-keep"
+	done
 
 	case_start "the disk fills during a checkpoint"
 	"$MPIRUN" --oversubscribe -np 2 "$GPUFEED" run "$LLAMA" --target "$mnt/ck" --results "$TMP/r-full" --quiet "${ck[@]}" \
@@ -315,6 +337,63 @@ interrupted "$TMP/r-kfterm" "$TMP/kfterm" "SIGTERM, keep_files false"
 n=$(ls3 kf/ | wc -l)
 [ "$n" -eq 0 ] && ok "SIGTERM, keep_files false: the dataset deleted after the summary" ||
 	{ bad "SIGTERM, keep_files false: $n object(s) left under kf/"; show "$TMP/kfterm"; }
+
+# Issue 28 item 5: dataset.keep_files false deletes the objects this run stored, no
+# other: a run whose every upload fails, or that a signal stops while it regenerates the
+# dataset, leaves an earlier gpufeed datagen's objects of the same names; summary.json
+# records the cleanup (and after a signal, the summary is written again once it ran).
+gf 2 datagen "$TMP/s3.yaml" --target s3://gf-test/ek --results "$TMP/r-ekdg" --quiet >"$TMP/o" 2>&1 ||
+	{ bad "datagen of the earlier dataset"; show "$TMP/o"; }
+ls3 ek/train/ >"$TMP/ek-before"
+case_start "keep_files false, every dataset upload answered 500"
+proxy 1000000 data 500
+AWS_ENDPOINT_URL=$(pep) gf 2 run "$TMP/s3.yaml" --target s3://gf-test/ek --results "$TMP/r-ek" --set dataset.keep_files=false \
+	--set workflow.generate_data=true >"$TMP/o" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'cleanup: deleted the 0 object(s) this run wrote' "$TMP/o" &&
+	ok "uploads failing: exit 1, says it deleted the 0 objects it wrote" || { bad "uploads failing: exit $rc"; show "$TMP/o"; }
+ls3 ek/train/ >"$TMP/ek-after"
+diff -q "$TMP/ek-before" "$TMP/ek-after" >/dev/null && ok "uploads failing: the earlier datagen's $(wc -l <"$TMP/ek-before") objects stay" ||
+	{ bad "uploads failing: $(wc -l <"$TMP/ek-after") of $(wc -l <"$TMP/ek-before") objects left"; }
+p=$(find "$TMP/r-ek" -maxdepth 1 -name '*.partial' | head -1)
+[ -n "$p" ] && expect "uploads failing: the cleanup in summary.json" "$p/summary.json" \
+	'.status == "failed" and .datagen.files == 0 and .datagen.cleanup.deleted == 0 and .datagen.cleanup.failed_deletes == 0' ||
+	bad "uploads failing: no .partial"
+
+case_start "keep_files false, SIGTERM while the dataset is regenerated"
+proxy 1000000 data trickle:65536
+: >"$TMP/ekterm"
+"$MPIRUN" --oversubscribe -np 2 env AWS_ENDPOINT_URL="$(pep)" "$GPUFEED" run "$TMP/s3.yaml" --target s3://gf-test/ek \
+	--results "$TMP/r-ekterm" --set dataset.keep_files=false --set workflow.generate_data=true >"$TMP/ekterm" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q '^datagen:' "$TMP/ekterm" && break; sleep 0.1; done
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+p=$(find "$TMP/r-ekterm" -maxdepth 1 -name '*.partial' | head -1)
+if [ -n "$p" ] && [ -f "$p/summary.json" ]; then
+	expect "SIGTERM in datagen: interrupted, the cleanup recorded" "$p/summary.json" \
+		'.status == "interrupted" and .datagen.cleanup.deleted == .datagen.files and .datagen.files < 64'
+	n=$(ls3 ek/train/ | wc -l)
+	d=$(jq .datagen.cleanup.deleted "$p/summary.json")
+	[ "$n" -eq $((64 - d)) ] && ok "SIGTERM in datagen: $d object(s) this run stored deleted, the other $n stay" ||
+		bad "SIGTERM in datagen: $n objects left, the summary says $d deleted of 64"
+else
+	bad "SIGTERM in datagen: no summary.json"; show "$TMP/ekterm"
+fi
+
+# Item 14: --duration bounds datagen to an object store behind a trickle too.
+case_start "S3 datagen through a 2 KiB/s proxy, --duration 5s"
+proxy 1000000 data trickle:2048
+t0=$(now)
+AWS_ENDPOINT_URL=$(pep) timeout 150 "$MPIRUN" --oversubscribe -np 2 "$GPUFEED" datagen "$TMP/s3.yaml" --target s3://gf-test/slow \
+	--results "$TMP/r-slowdg" --quiet --duration 5s >"$TMP/o" 2>&1
+rc=$?
+t=$(elapsed "$t0")
+[ "$rc" -eq 0 ] && [ "$(echo "$t < $term_bound * 2" | bc)" = 1 ] && ok "trickling datagen, --duration 5s: ended in $t s" ||
+	{ bad "trickling datagen, --duration 5s: exit $rc after $t s"; show "$TMP/o"; }
+expect "trickling datagen: complete, datagen cut" "$(only_result "$TMP/r-slowdg")/summary.json" \
+	'.status == "complete" and .duration.cut_phase == "datagen"'
 
 for fault in reset stall short; do
 	# Two faults, three attempts: the same read is retried twice and then succeeds.

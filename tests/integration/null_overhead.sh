@@ -34,6 +34,10 @@ gf 4 "${null[@]}" --results "$res" --set train.total_training_steps=400 --set ac
 s=$(only_result "$res")/summary.json
 expect "status complete, 4 accelerators" "$s" '.status == "complete" and .train.accelerators == 4'
 expect "every accelerator ran 400 steps" "$s" '.train.steps == 1600'
+# The null engine reads nothing, so nothing it reads comes from the page cache: a FED here
+# is the emulation's, with no page-cache qualifier beside it.
+expect "null engine: no page-cache qualifier" "$s" \
+	'.verdict.validity.page_cache == false and (.verdict.qualifiers | split(",") | index("page_cache") | not)'
 if jq -e '.train.runqueue_wait_s | type == "number"' "$s" >/dev/null 2>&1; then
 	expect "stall <= 0.5% of compute + run-queue wait" "$s" \
 		'.train.stall_s <= 0.005 * .train.compute_s + .train.runqueue_wait_s'

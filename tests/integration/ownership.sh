@@ -10,11 +10,17 @@
 # the objects the run wrote: a dataset gpufeed datagen made earlier and the user's notes.txt
 # under the prefix stay. The files MPI-IO and HDF5 create (checkpoint layouts shared_file
 # and hdf5, an hdf5 dataset) land inside the target by their /proc/self/fd name, and
-# checkpoints not kept are deleted beneath the root.
+# checkpoints not kept are deleted beneath the root. Issue 28: the target renamed away and
+# replaced by a link mid-run (item 1), hard links to a file elsewhere in place of a data
+# file and of each layout's checkpoint (item 3), FIFOs in place of a data file and of the
+# manifest (item 15), null values in the manifest (item 11), a password in the S3
+# endpoint URL (item 20).
 # Expected: exit 2 with a message naming the key or path and what to do, nothing written
 # (no marker, no results folder), the user's files byte for byte as they were.
 # Buggy: the prefix-match ownership test (strncmp), '..' or a link followed, a kept
-# checkpoint overwritten, "everything under the prefix" deleted.
+# checkpoint overwritten, "everything under the prefix" deleted; checkpoints in the folder
+# the swapped-in link leads to; the file elsewhere truncated through its hard link; a run
+# that waits on a FIFO; SIGSEGV on a null in the manifest.
 . "$(dirname "$0")/lib.sh"
 
 # sums DIR: every file under DIR with its checksum and every link with its target.
@@ -112,9 +118,9 @@ expect "restore-only found and verified the kept checkpoint" "$(only_result "$TM
 [ "$before" = "$(sums "$TMP/k")" ] && ok "kept checkpoints byte for byte as they were" ||
 	{ bad "kept checkpoints changed"; diff <(echo "$before") <(sums "$TMP/k"); }
 
-# 1-3 for the libraries: a file MPI-IO or HDF5 creates is named by its folder opened
-# beneath the root (/proc/self/fd/N/name, io/beneath.h; the swap it closes is in
-# tests/unit/test_beneath.c): a collective open with each rank's own name works, the
+# 1-3 for the libraries: a file MPI-IO or HDF5 creates is made beneath the root and named
+# by its own descriptor (/proc/self/fd/N, io/beneath.h; the swaps it closes are in
+# tests/unit/test_beneath.c and races.sh): a collective open with each rank's own name works, the
 # files land inside the target, and no /proc name reaches what the user reads.
 for layout in shared_file hdf5; do
 	gf 2 run "$SMALL" --target "$TMP/lib/$layout" --results "$TMP/r6" "${CK[@]}" --set checkpoint.layout=$layout \
@@ -132,6 +138,81 @@ gf 2 run "$SMALL" --target "$TMP/lib/del" --results "$TMP/r6" "${CK[@]}" --set c
 	{ bad "hdf5 checkpoint run, not kept"; cat "$TMP/o"; }
 [ -z "$(find "$TMP/lib/del/checkpoints" -mindepth 1 2>/dev/null)" ] && [ -f "$TMP/lib/del/.gpufeed-data" ] &&
 	ok "checkpoints not kept: deleted beneath the root, the marker stays" || { bad "delete"; find "$TMP/lib/del"; }
+
+# Issue 28 item 1: the target renamed away and a link to another folder put in its place
+# mid-run (mv tgt tgt.real; ln -s out tgt): every rank holds the marked folder open, so
+# the checkpoints still land in it, and the other folder stays as it was.
+mkdir -p "$TMP/i1/out"
+echo "the user's" >"$TMP/i1/out/keep.txt"
+before=$(sums "$TMP/i1/out")
+"$MPIRUN" --oversubscribe -np 2 "$GPUFEED" run "$SMALL" --target "$TMP/i1/tgt" --results "$TMP/r-i1" "${CK[@]}" \
+	--set checkpoint.num_checkpoints_write=10 --set checkpoint.num_checkpoints_read=0 \
+	--set checkpoint.time_between_checkpoints=0.2 --set checkpoint.keep=true >"$TMP/o-i1" 2>&1 &
+pid=$!
+for _ in $(seq 200); do [ -d "$TMP/i1/tgt/checkpoints/global_epoch1_step2" ] && break; sleep 0.05; done
+mv "$TMP/i1/tgt" "$TMP/i1/tgt.real" && ln -s out "$TMP/i1/tgt"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 0 ] && ok "target swapped mid-run: exit 0" || { bad "target swapped mid-run: exit $rc"; tail -5 "$TMP/o-i1"; }
+n=$(find "$TMP/i1/tgt.real/checkpoints" -name 'model_states-*.pt' | wc -l)
+[ "$n" -eq 20 ] && ok "target swapped mid-run: the 10 checkpoints in the folder the run held" || bad "target swapped: $n shards in tgt.real"
+[ "$before" = "$(sums "$TMP/i1/out")" ] && ok "target swapped mid-run: nothing written in the folder the link leads to" ||
+	{ bad "target swapped mid-run: out changed"; sums "$TMP/i1/out" | head; }
+
+# Items 3 and 15: a hard link to a file elsewhere in place of a data file or a checkpoint
+# file is replaced, never written through; a FIFO in place of a data file or of the
+# manifest is refused at once, never waited on.
+mkdir -p "$TMP/i3/out"
+echo "the user's thesis" >"$TMP/i3/out/thesis.txt"
+gf 1 datagen "$SMALL" --target "$TMP/i3/t" --results "$TMP/r-i3" --quiet >"$TMP/o" 2>&1 || { bad "datagen"; cat "$TMP/o"; }
+rm "$TMP/i3/t/train/img_5_of_64.npz"
+ln "$TMP/i3/out/thesis.txt" "$TMP/i3/t/train/img_5_of_64.npz"
+for layout in file_per_rank shared_file hdf5; do
+	f=$(case $layout in file_per_rank) echo model_states-0.pt ;; shared_file) echo checkpoint.mpiio ;; *) echo checkpoint.h5 ;; esac)
+	mkdir -p "$TMP/i3/t/ck-$layout/global_epoch1_step1"
+	ln "$TMP/i3/out/thesis.txt" "$TMP/i3/t/ck-$layout/global_epoch1_step1/$f"
+done
+before=$(sums "$TMP/i3/out")
+gf 1 run "$SMALL" --target "$TMP/i3/t" --results "$TMP/r-i3" --quiet --set dataset.record_length_bytes=16KiB \
+	--set train.epochs=1 >"$TMP/o" 2>&1 || { bad "a hard link in place of a data file: exit $?"; cat "$TMP/o"; }
+for layout in file_per_rank shared_file hdf5; do
+	gf 2 run "$SMALL" --target "$TMP/i3/t" --results "$TMP/r-i3" "${CK[@]}" --set checkpoint.layout=$layout \
+		--set checkpoint.checkpoint_folder=ck-$layout >"$TMP/o" 2>&1 ||
+		{ bad "a hard link in place of a $layout checkpoint: exit $?"; cat "$TMP/o"; }
+done
+[ "$before" = "$(sums "$TMP/i3/out")" ] && [ "$(stat -c %h "$TMP/i3/out/thesis.txt")" -eq 1 ] &&
+	ok "hard links in place of a data file and of each layout's checkpoint: replaced, the file elsewhere as it was" ||
+	{ bad "a file elsewhere was written through a hard link"; cat "$TMP/i3/out/thesis.txt" | head -c 100 | od -c | head -3; }
+rm -f "$TMP/i3/t/train/img_7_of_64.npz"
+mkfifo "$TMP/i3/t/train/img_7_of_64.npz"
+timeout 60 "$MPIRUN" --oversubscribe -np 1 "$GPUFEED" run "$SMALL" --target "$TMP/i3/t" --results "$TMP/r-i3f" \
+	--quiet --set dataset.record_length_bytes=8KiB >"$TMP/o" 2>&1
+rc=$?
+{ [ "$rc" -eq 1 ] && grep -q "img_7_of_64.npz: not a regular file" "$TMP/o"; } &&
+	ok "a FIFO in place of a data file: datagen refuses it at once (exit 1)" || { bad "FIFO data file: exit $rc"; tail -5 "$TMP/o"; }
+rm -f "$TMP/i3/t/train/img_7_of_64.npz"
+gf 1 datagen "$SMALL" --target "$TMP/i3/t" --results "$TMP/r-i3f" --quiet >"$TMP/o" 2>&1 || { bad "datagen"; cat "$TMP/o"; }
+rm "$TMP/i3/t/.gpufeed-manifest.json"
+mkfifo "$TMP/i3/t/.gpufeed-manifest.json"
+for cmd in train run; do
+	timeout 60 "$MPIRUN" --oversubscribe -np 1 "$GPUFEED" $cmd "$SMALL" --target "$TMP/i3/t" --results "$TMP/r-i3m" \
+		--quiet >"$TMP/o" 2>&1
+	rc=$?
+	[ "$rc" -ne 124 ] && ok "a FIFO as the manifest: $cmd does not wait on it (exit $rc)" || bad "a FIFO as the manifest: $cmd hangs"
+done
+
+# Item 11: null values in a manifest (every key, and one) are a dataset that differs, no
+# crash: train says so (exit 2), run generates the dataset again.
+rm -f "$TMP/i3/t/.gpufeed-manifest.json"
+for manifest in '{"schema": null, "format": null, "file_prefix": null, "num_files_train": null}' \
+	"$(gf 1 datagen "$SMALL" --target "$TMP/i3/t" --results "$TMP/r-i3n" --quiet >/dev/null 2>&1;
+	   jq -c '.format = null' "$TMP/i3/t/.gpufeed-manifest.json")"; do
+	echo "$manifest" >"$TMP/i3/t/.gpufeed-manifest.json"
+	gf 1 train "$SMALL" --target "$TMP/i3/t" --results "$TMP/r-i3n" --quiet >"$TMP/o" 2>&1
+	refused "train on a manifest with a null" "$TMP/o" $? "run 'gpufeed datagen' first"
+	gf 1 run "$SMALL" --target "$TMP/i3/t" --results "$TMP/r-i3n" --quiet --set train.epochs=1 >"$TMP/o" 2>&1 &&
+		ok "run on a manifest with a null: generated again, exit 0" || { bad "run on a null manifest: exit $?"; tail -3 "$TMP/o"; }
+done
 
 # 4. S3: dataset.keep_files false deletes what the run wrote, nothing else.
 builddir=$(dirname "$GPUFEED")
@@ -186,4 +267,11 @@ gf 1 run "$SMALL" --target s3://gf-test/mine --results "$TMP/r4d" --set dataset.
 refused "s3: a prefix holding the user's object" "$TMP/o" $? "is not empty and was not created by gpufeed"
 ls3 >"$TMP/after"
 diff -q "$TMP/before" "$TMP/after" >/dev/null && ok "s3: the user's prefix as it was" || { bad "s3: mine changed"; diff "$TMP/before" "$TMP/after"; }
+# Issue 28 item 20: a user and password in the endpoint URL (the environment's and the
+# workload's) reach nothing gpufeed prints or stores; S3 signs with the access key alone.
+pw_ep="http://gpufeed:Pa55w0rd@${endpoint#http://}"
+AWS_ENDPOINT_URL=$pw_ep gf 1 run "$SMALL" --target s3://gf-test/pw --results "$TMP/r-pw" --set train.epochs=1 \
+	--set "storage.storage_options.endpoint_url=$pw_ep" >"$TMP/o" 2>&1 || { bad "s3: a password in the endpoint: exit $?"; tail -3 "$TMP/o"; }
+! grep -rq Pa55w0rd "$TMP/r-pw" "$TMP/o" && ok "s3: the endpoint's password in no output, summary or report" ||
+	{ bad "s3: the endpoint's password was printed or stored"; grep -rl Pa55w0rd "$TMP/r-pw" "$TMP/o"; }
 finish

@@ -7,6 +7,7 @@
 # network (unshare -n).
 # Expected: exit 0 in well under the timeout, with the note that S3 reads are not
 # client-cached (the s3 backend was picked for the target).
+# An object count past 10^9 is refused by plan and run (exit 2), past 10^7 warned of.
 # Buggy: plan hangs on the credential files (a run of the timeout, exit 124), or fails
 # because there are no credentials, or waits on the endpoint.
 . "$(dirname "$0")/lib.sh"
@@ -35,4 +36,20 @@ secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 awk -v s="$secs" 'BEGIN { exit !(s < 5) }' && ok "no waiting (${secs} s < 5 s)" || bad "plan took ${secs} s"
 grep -q "every S3 read is an HTTP GET" "$TMP/out" && ok "the s3 backend was picked for the target" ||
 	{ bad "no S3 client-cache note"; cat "$TMP/out"; }
+# Issue 28 item 18: an object count past what a listing and a run can go through is
+# refused by plan and by run (before any credential or request), one past 10^7 warned of.
+timeout 20 "$GPUFEED" plan "$SMALL" --target s3://gf-bucket/prefix --ranks 2 --set dataset.num_files_train=1000000000000 \
+	>"$TMP/out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "^refused .*num_files_train 1000000000000 on the object store.*at most 1,000,000,000" "$TMP/out" &&
+	ok "plan: 10^12 objects refused" || { bad "plan: 10^12 objects: exit $rc"; cat "$TMP/out"; }
+timeout 20 "$GPUFEED" plan "$SMALL" --target s3://gf-bucket/prefix --ranks 2 --set dataset.num_files_train=20000000 >"$TMP/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q "^warning .*num_files_train 20000000 on the object store" "$TMP/out" && ! grep -q "warnings *none" "$TMP/out" &&
+	ok "plan: 2x10^7 objects warned of" || { bad "plan: 2x10^7 objects: exit $rc"; cat "$TMP/out"; }
+timeout -k 5 20 "$GPUFEED" run "$SMALL" --target s3://gf-bucket/prefix --results "$TMP/r" \
+	--set dataset.num_files_train=1000000000000 >"$TMP/out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "at most 1,000,000,000" "$TMP/out" && [ ! -e "$TMP/r" ] &&
+	ok "run: 10^12 objects refused before anything" || { bad "run: 10^12 objects: exit $rc"; cat "$TMP/out"; }
 finish

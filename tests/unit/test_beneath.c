@@ -9,11 +9,16 @@
  * with roots registered a path outside them is refused. Deletes: one through a linked
  * folder, a "..", a path outside every root, the root itself or with no root registered
  * is refused and what it named stays; one beneath the root goes; a link in place of the
- * file is removed, not followed. The "/proc/self/fd/N/name" given to MPI-IO and HDF5
- * creates the file in the folder opened, even after that folder is swapped for a link.
+ * file is removed, not followed. The "/proc/self/fd/N" given to MPI-IO and HDF5 opens
+ * the file gpufeed opened even after the file and its folder are swapped for links. The
+ * root is held: renamed away and replaced by a link mid-run, every open, mkdir and delete
+ * still lands in it; an unmarked folder is not held and nothing is written beneath it. A
+ * hard link in place of a file written is replaced, the file elsewhere untouched; a FIFO
+ * is refused at once (issue 28 items 1, 2, 3, 15).
  * Buggy result: the file lands in the folder the link points to (the check-then-write
  * window of issue 17), or a ".." walks out of the root; a delete removes a file outside
- * the root; the library's name follows a link swapped in after the guards. */
+ * the root; the library's name follows a link swapped in after the guards; the root
+ * re-resolved by name follows the swap; O_TRUNC through a hard link; a FIFO blocks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,6 +47,7 @@ static void path(char *buf, const char *rel)
 static int setup(void **state)
 {
 	char tmpl[] = "/tmp/test_beneath.XXXXXX", p[PATH_MAX];
+	int fd;
 
 	(void)state;
 	if (!mkdtemp(tmpl) || !realpath(tmpl, base))
@@ -61,6 +67,11 @@ static int setup(void **state)
 	path(p, "tgt/train/f.npz");     /* a link in place of a data file */
 	if (symlink("../../elsewhere/victim", p))
 		return -1;
+	path(p, "tgt/.gpufeed-data");   /* gpufeed's marker: a root is held only with it */
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0)
+		return -1;
+	close(fd);
 	path(p, "tgt");
 	rootfd = open(p, O_RDONLY | O_DIRECTORY);
 	return rootfd < 0 ? -1 : 0;
@@ -268,74 +279,223 @@ static void test_unlink_walk(void **state)
 	check_unlink(true);
 }
 
-/* The name a library (MPI-IO, HDF5) creates a file by: its folder is held by descriptor,
- * so a folder swapped for a link after the name was made is not followed. */
-static void check_lib_name(bool walk)
+/* The content of base/rel ("" when missing), up to 63 bytes. */
+static const char *content(const char *rel)
+{
+	static char buf[64];
+	char p[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	path(p, rel);
+	fd = open(p, O_RDONLY);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : 0;
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+static void put(const char *rel, const char *text)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	path(p, rel);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* The name a library (MPI-IO, HDF5) opens a file by: the descriptor's own magic link, so
+ * neither a folder nor the file itself swapped for a link after gpufeed opened it
+ * redirects the library's open (O_CREAT | O_TRUNC, as HDF5 asks). */
+static void check_lib_file(bool walk)
 {
 	char p[PATH_MAX], q[PATH_MAX], name[PATH_MAX + 32];
-	int dfd, fd, rc;
+	int fd, lfd, rc;
 
 	gf_beneath_walk_only(walk);
+	put("elsewhere/victim", "the user's");
 	path(p, "tgt");
 	assert_int_equal(gf_beneath_own(p), 0);
 	path(p, "tgt/train/h.h5");
-	dfd = gf_beneath_lib_name(p, name, sizeof(name));
-	assert_true(dfd >= 0);
-	assert_int_equal(strncmp(name, "/proc/self/fd/", 14), 0);
-	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = gf_beneath_lib_file(p, GF_LIB_CREATE, name, sizeof(name));
 	assert_true(fd >= 0);
-	close(fd);
-	close(dfd);
-	assert_true(exists("tgt/train/h.h5"));
-
-	/* The swap the guards cannot see: the folder is moved away and a link to elsewhere
-	 * put in its place between the name and the open. The file lands in the folder the
-	 * name was made for, wherever it is now. */
-	make("tgt/sw", true);
-	path(p, "tgt/sw/a.h5");
-	dfd = gf_beneath_lib_name(p, name, sizeof(name));
-	assert_true(dfd >= 0);
-	path(p, "tgt/sw");
-	path(q, "tgt/sw-moved");
+	assert_int_equal(strncmp(name, "/proc/self/fd/", 14), 0);
+	/* The swap the guards cannot see, between gpufeed's open and the library's: the
+	 * file's name becomes a link to a file elsewhere, and its folder a link too. */
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(symlink("../../elsewhere/victim", p), 0);
+	path(p, "tgt/train");
+	path(q, "tgt/train-moved");
 	assert_int_equal(rename(p, q), 0);
 	assert_int_equal(symlink("../elsewhere", p), 0);
-	fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	lfd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(lfd >= 0);
+	assert_int_equal(write(lfd, "ckpt", 4), 4);
+	close(lfd);
+	close(fd);
+	assert_string_equal(content("elsewhere/victim"), "the user's");
+	unlink(p);
+	assert_int_equal(rename(q, p), 0);
+	/* Made anew: a link planted in its place before is removed, never followed. */
+	path(p, "tgt/train/h.h5");
+	fd = gf_beneath_lib_file(p, GF_LIB_CREATE, name, sizeof(name));
 	assert_true(fd >= 0);
 	close(fd);
-	close(dfd);
-	assert_true(exists("tgt/sw-moved/a.h5"));
-	assert_false(exists("elsewhere/a.h5"));
-	/* Now the link is on the way: refused, like a link in place of the file. */
-	path(p, "tgt/sw/b.h5");
-	rc = gf_beneath_lib_name(p, name, sizeof(name));
+	assert_string_equal(content("tgt/train/h.h5"), "");
+	assert_string_equal(content("elsewhere/victim"), "the user's");
+	/* Opened by the other ranks: a hard link to a file elsewhere is refused for writing,
+	 * a regular file of one name is opened, a FIFO is refused without blocking. */
+	unlink(p);
+	path(q, "elsewhere/victim");
+	assert_int_equal(link(q, p), 0);
+	fd = gf_beneath_lib_file(p, GF_LIB_WRITE, name, sizeof(name));
+	assert_true(fd >= 0);
+	lfd = open(name, O_WRONLY | O_TRUNC);
+	assert_true(lfd >= 0);
+	close(lfd);
+	close(fd);
+	assert_string_equal(content("elsewhere/victim"), "the user's");
+	unlink(p);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(gf_beneath_lib_file(p, GF_LIB_WRITE, name, sizeof(name)), -ENXIO);
+	assert_int_equal(gf_beneath_lib_file(p, GF_LIB_READ, name, sizeof(name)), -ENXIO);
+	unlink(p);
+	/* A link on the way, or a path outside the roots: refused. */
+	path(p, "tgt/link/b.h5");
+	rc = gf_beneath_lib_file(p, GF_LIB_CREATE, name, sizeof(name));
 	assert_true(rc == -ELOOP || rc == -EXDEV);
-	path(p, "tgt/train/f.npz");
-	assert_int_equal(gf_beneath_lib_name(p, name, sizeof(name)), -ELOOP);
 	path(p, "elsewhere/c.h5");
-	assert_int_equal(gf_beneath_lib_name(p, name, sizeof(name)), -EXDEV);
+	assert_int_equal(gf_beneath_lib_file(p, GF_LIB_CREATE, name, sizeof(name)), -EXDEV);
+	assert_false(exists("elsewhere/c.h5"));
 	/* Too long a name for the buffer: refused, not cut. */
 	path(p, "tgt/train/h.h5");
-	assert_int_equal(gf_beneath_lib_name(p, name, 20), -ENAMETOOLONG);
-	path(p, "tgt/sw");
+	assert_int_equal(gf_beneath_lib_file(p, GF_LIB_CREATE, name, 14), -ENAMETOOLONG);
 	unlink(p);
-	path(p, "tgt/sw-moved/a.h5");
-	unlink(p);
-	path(p, "tgt/sw-moved");
-	rmdir(p);
 	gf_beneath_forget();
 	gf_beneath_walk_only(false);
 }
 
-static void test_lib_name(void **state)
+static void test_lib_file(void **state)
 {
 	(void)state;
-	check_lib_name(false);
+	check_lib_file(false);
 }
 
-static void test_lib_name_walk(void **state)
+static void test_lib_file_walk(void **state)
 {
 	(void)state;
-	check_lib_name(true);
+	check_lib_file(true);
+}
+
+/* Issue 28 item 1: the root is held once; renaming it away and putting a link to another
+ * folder in its place mid-run changes nothing gpufeed opens, creates or deletes. */
+static void test_held_root(void **state)
+{
+	char p[PATH_MAX], q[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	path(p, "tgt");
+	assert_int_equal(gf_beneath_own(p), 0);
+	assert_true(gf_beneath_held(p));
+	path(q, "tgt.real");
+	assert_int_equal(rename(p, q), 0);
+	assert_int_equal(symlink("elsewhere", p), 0);
+	path(p, "tgt/train/s.npz");
+	fd = gf_beneath_open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	path(p, "tgt/ck/global_step1");
+	assert_int_equal(gf_beneath_mkdirs_path(p, 0755, NULL, 0), 0);
+	/* The root itself too: it exists (held), and reads go through the descriptor. */
+	path(p, "tgt");
+	assert_int_equal(gf_beneath_mkdirs_path(p, 0755, NULL, 0), 0);
+	assert_int_equal(gf_beneath_stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	path(p, "tgt/.gpufeed-data");
+	assert_int_equal(gf_beneath_stat(p, &st), 0);
+	assert_true(exists("tgt.real/train/s.npz"));
+	assert_true(exists("tgt.real/ck/global_step1"));
+	assert_false(exists("elsewhere/train"));
+	assert_false(exists("elsewhere/ck"));
+	path(p, "tgt/train/s.npz");
+	assert_int_equal(gf_beneath_unlink(p, false), 0);
+	assert_false(exists("tgt.real/train/s.npz"));
+	path(p, "tgt");
+	unlink(p);
+	assert_int_equal(rename(q, p), 0);
+	gf_beneath_forget();
+	/* A folder without gpufeed's marker is registered but not held: nothing beneath it
+	 * is written (a link to the user's folder swapped in before the run held it). */
+	path(p, "elsewhere");
+	assert_int_equal(gf_beneath_own(p), 0);
+	assert_false(gf_beneath_held(p));
+	path(p, "elsewhere/n.npz");
+	assert_int_equal(gf_beneath_open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644), -EXDEV);
+	path(p, "elsewhere/nd");
+	assert_int_equal(gf_beneath_mkdirs_path(p, 0755, NULL, 0), -EXDEV);
+	assert_false(exists("elsewhere/n.npz"));
+	assert_false(exists("elsewhere/nd"));
+	gf_beneath_forget();
+}
+
+/* Issue 28 items 3 and 15: a hard link to a file elsewhere in place of a file gpufeed
+ * writes is replaced (the file elsewhere keeps its bytes), never truncated; a FIFO is
+ * refused at once, writing or reading, never waited on. */
+static void test_hard_link_fifo(void **state)
+{
+	char p[PATH_MAX], q[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	put("elsewhere/victim2", "the user's thesis");
+	path(p, "tgt");
+	assert_int_equal(gf_beneath_own(p), 0);
+	path(p, "tgt/train/hl.npz");
+	path(q, "elsewhere/victim2");
+	assert_int_equal(link(q, p), 0);
+	fd = gf_beneath_open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "data", 4), 4);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_nlink, 1);
+	close(fd);
+	assert_string_equal(content("elsewhere/victim2"), "the user's thesis");
+	assert_string_equal(content("tgt/train/hl.npz"), "data");
+	/* Without O_CREAT there is no making it anew: refused. */
+	unlink(p);
+	assert_int_equal(link(q, p), 0);
+	assert_int_equal(gf_beneath_open(p, O_WRONLY, 0), -EMLINK);
+	assert_string_equal(content("elsewhere/victim2"), "the user's thesis");
+	unlink(p);
+	/* O_TRUNC still truncates a file of one name. */
+	put("tgt/train/one.npz", "old");
+	path(p, "tgt/train/one.npz");
+	fd = gf_beneath_open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	close(fd);
+	path(p, "tgt/train/fifo");
+	assert_int_equal(mkfifo(p, 0644), 0);
+	alarm(10); /* the old open(2) blocks here for ever */
+	assert_int_equal(gf_beneath_open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644), -ENXIO);
+	assert_int_equal(gf_beneath_open(p, O_RDONLY, 0), -ENXIO);
+	alarm(0);
+	assert_int_equal(unlink(p), 0);
+	gf_beneath_forget();
+	/* No root registered: a FIFO is refused by name too. */
+	path(p, "elsewhere/fifo");
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(gf_beneath_open(p, O_RDONLY, 0), -ENXIO);
+	assert_int_equal(unlink(p), 0);
 }
 
 int main(void)
@@ -347,8 +507,10 @@ int main(void)
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_unlink),
 		cmocka_unit_test(test_unlink_walk),
-		cmocka_unit_test(test_lib_name),
-		cmocka_unit_test(test_lib_name_walk),
+		cmocka_unit_test(test_lib_file),
+		cmocka_unit_test(test_lib_file_walk),
+		cmocka_unit_test(test_held_root),
+		cmocka_unit_test(test_hard_link_fifo),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

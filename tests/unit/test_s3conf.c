@@ -1,7 +1,8 @@
 /* Description: s3conf takes S3 credentials from the workload's storage_options first,
  * then the environment, then the AWS profile files, always as a pair from one place;
  * region and endpoint field by field; path-style by default for a custom endpoint; and
- * rejects bad option values with messages that never hold a secret.
+ * rejects bad option values with messages that never hold a secret; a user and password
+ * in the endpoint URL are left out.
  * Expected result: every source wins in its turn. Buggy result: an access key from the
  * environment paired with a secret from a profile, a [profile x] section read from the
  * credentials file, a secret copied into an error message. */
@@ -141,6 +142,18 @@ static void test_order(void **state)
 	assert_string_equal(c.cred_source, "storage.storage_options");
 	gf_s3conf_clear(&c);
 	assert_string_equal(c.secret_key, "");
+
+	/* A user and password in the endpoint (issue 28 item 20): no S3 credentials, left
+	 * out before anything prints or sends the endpoint, the '@' in a password too. */
+	opts.n = 2; /* the keys alone */
+	kv(&opts, "endpoint_url", "http://admin:P@ss@localhost:4568/");
+	assert_int_equal(gf_s3conf_resolve(&opts, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.endpoint, "http://localhost:4568");
+	gf_s3conf_clear(&c);
+	opts.n = 2;
+	kv(&opts, "endpoint_url", "ftp://admin:Pa55@localhost");
+	assert_int_equal(gf_s3conf_resolve(&opts, &c, err, sizeof(err)), -EINVAL);
+	assert_null(strstr(err, "Pa55"));
 }
 
 static void test_errors(void **state)

@@ -994,6 +994,35 @@ static const char *layout_name(int v) { return gf_ckpt_layout_name((enum gf_ckpt
 /* checkpoint.layout, checkpoint.mode and dataset.format are enums: each name the table
  * accepts sets its own value, the name functions give it back, and a wrong name is refused
  * with the list of allowed names. */
+/* Issue 28 item 20: a URL's user and password never reach summary.json's workload. */
+static void test_url_userinfo(void **state)
+{
+	struct gf_workload w;
+	struct json_object *j;
+	char out[256], err[512];
+	const char *text;
+
+	(void)state;
+	assert_true(gf_url_userinfo("http://u:PW@h:9000/x?y", "<redacted>", out, sizeof(out)));
+	assert_string_equal(out, "http://<redacted>@h:9000/x?y");
+	assert_true(gf_url_userinfo("http://u:P@W@h", "", out, sizeof(out)));
+	assert_string_equal(out, "http://h");
+	assert_false(gf_url_userinfo("http://h/a@b", "", out, sizeof(out)));
+	assert_string_equal(out, "http://h/a@b");
+	assert_false(gf_url_userinfo("/data/a@b", "", out, sizeof(out)));
+	assert_string_equal(out, "/data/a@b");
+	gf_workload_defaults(&w);
+	assert_int_equal(gf_yaml_override(&w, "storage.storage_options.endpoint_url=http://u:Pa55w0rd@h:1", err,
+					 sizeof(err)), 0);
+	assert_int_equal(gf_yaml_override(&w, "storage.storage_root=s3://u:Pa55w0rd@b", err, sizeof(err)), 0);
+	j = gf_workload_to_json(&w);
+	assert_non_null(j);
+	text = json_object_to_json_string(j);
+	assert_null(strstr(text, "Pa55w0rd"));
+	assert_non_null(strstr(text, "http:\\/\\/<redacted>@h:1"));
+	json_object_put(j);
+}
+
 static void test_enum_names(void **state)
 {
 	static const struct {
@@ -1056,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_ignored_keys),
 		cmocka_unit_test(test_dlio_compat),
 		cmocka_unit_test(test_enum_names),
+		cmocka_unit_test(test_url_userinfo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

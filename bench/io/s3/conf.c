@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "model/units.h"
+#include "model/workload.h"
 
 #define MIB (1024ull * 1024)
 
@@ -152,6 +153,41 @@ void gf_s3conf_clear(struct gf_s3conf *c)
 	explicit_bzero(c, sizeof(*c));
 }
 
+/* The endpoint: the options', the environment's or the profile's (NULL: AWS's own for the
+ * region). Returns 0 or -EINVAL with a message. */
+static int pick_endpoint(const struct gf_kvmap *opts, const char *profile_endpoint, struct gf_s3conf *c,
+			 char *err, size_t errlen)
+{
+	const char *v;
+	int rc;
+
+	if (!(v = opt(opts, "endpoint_url")) && !(v = env("AWS_ENDPOINT_URL")))
+		v = profile_endpoint[0] ? profile_endpoint : NULL;
+	/* A custom endpoint (radosgw, MinIO, s3rver) nearly always wants path-style requests:
+	 * its host name has no wildcard DNS for bucket.host. AWS itself gets virtual-hosted. */
+	c->path_style = v != NULL;
+	if (v) {
+		char bare[sizeof(c->endpoint)];
+		if ((rc = take(c->endpoint, sizeof(c->endpoint), v, "endpoint_url", err, errlen)))
+			return rc;
+		/* S3 signs every request with the access key: a user and password in the endpoint
+		 * (http://user:PW@host) are no credentials of its, and are left out before anything
+		 * prints, stores or sends the endpoint. */
+		if (gf_url_userinfo(c->endpoint, "", bare, sizeof(bare)))
+			snprintf(c->endpoint, sizeof(c->endpoint), "%s", bare);
+		explicit_bzero(bare, sizeof(bare));
+	} else {
+		snprintf(c->endpoint, sizeof(c->endpoint), "https://s3.%s.amazonaws.com", c->region);
+	}
+	if (strncmp(c->endpoint, "http://", 7) && strncmp(c->endpoint, "https://", 8)) {
+		snprintf(err, errlen, "S3 endpoint_url '%s' must start with http:// or https://", c->endpoint);
+		return -EINVAL;
+	}
+	for (size_t l = strlen(c->endpoint); l && c->endpoint[l - 1] == '/'; l--)
+		c->endpoint[l - 1] = '\0';
+	return 0;
+}
+
 int gf_s3conf_resolve(const struct gf_kvmap *opts, struct gf_s3conf *c, char *err, size_t errlen)
 {
 	const char *pname = env("AWS_PROFILE") ? env("AWS_PROFILE") : default_profile;
@@ -194,24 +230,8 @@ int gf_s3conf_resolve(const struct gf_kvmap *opts, struct gf_s3conf *c, char *er
 		v = p.region[0] ? p.region : "us-east-1";
 	if ((rc = take(c->region, sizeof(c->region), v, "region", err, errlen)))
 		goto out;
-	if (!(v = opt(opts, "endpoint_url")) && !(v = env("AWS_ENDPOINT_URL")))
-		v = p.endpoint[0] ? p.endpoint : NULL;
-	/* A custom endpoint (radosgw, MinIO, s3rver) nearly always wants path-style requests:
-	 * its host name has no wildcard DNS for bucket.host. AWS itself gets virtual-hosted. */
-	c->path_style = v != NULL;
-	if (v) {
-		if ((rc = take(c->endpoint, sizeof(c->endpoint), v, "endpoint_url", err, errlen)))
-			goto out;
-	} else {
-		snprintf(c->endpoint, sizeof(c->endpoint), "https://s3.%s.amazonaws.com", c->region);
-	}
-	if (strncmp(c->endpoint, "http://", 7) && strncmp(c->endpoint, "https://", 8)) {
-		snprintf(err, errlen, "S3 endpoint_url '%s' must start with http:// or https://", c->endpoint);
-		rc = -EINVAL;
+	if ((rc = pick_endpoint(opts, p.endpoint, c, err, errlen)))
 		goto out;
-	}
-	for (size_t l = strlen(c->endpoint); l && c->endpoint[l - 1] == '/'; l--)
-		c->endpoint[l - 1] = '\0';
 
 	/* Options of gpufeed's own, in the same map. */
 	c->max_attempts = 5;
