@@ -218,7 +218,7 @@ static void add_note(struct gf_plot_report *rep, const char *name, const char *w
 /* A plot's data that could not be read: a file past GF_PLOT_MAX_ROWS rows is a note
  * that names it, as is one with no data (-ENODATA); out of memory an error. Returns 0 or
  * -ENOMEM. */
-static int too_large(struct ctx *c, const char *plot, const char *file, int rc)
+static int data_note(struct ctx *c, const char *plot, const char *file, int rc)
 {
 	char why[256];
 
@@ -312,7 +312,7 @@ static int plot_timeline(struct ctx *c)
 				gf_num(c->s, GF_F_TRAIN_ELAPSED_S, 0), gf_num(c->s, GF_F_ENV_ACCELS, 0),
 				!gf_has(c->s, GF_F_CKPT_ASYNC), &info);
 	if (rc < 0)
-		return too_large(c, "timeline", "timeseries.csv", rc);
+		return data_note(c, "timeline", "timeseries.csv", rc);
 	if (rc == 0) {
 		add_note(c->rep, "timeline", "no data: the training phase recorded no interval (did the run fail "
 			 "before its first step?)");
@@ -320,7 +320,7 @@ static int plot_timeline(struct ctx *c)
 	}
 	nspans = gf_plotdata_spans(c->s, in, info.iv, in_plots(c, "timeline_bursts.csv", spans, sizeof(spans)));
 	if (nspans < 0)
-		return too_large(c, "timeline", "timeseries.csv", nspans);
+		return data_note(c, "timeline", "timeseries.csv", nspans);
 	if (compute > 0) {
 		thr = gf_num(c->s, GF_F_TRAIN_AU_THRESHOLD, 0);
 		demand = gf_num(c->s, GF_F_TRAIN_DEMAND_BPS, 0);
@@ -361,7 +361,7 @@ static int plot_ceiling(struct ctx *c)
 	rc = gf_plotdata_series(in, in_plots(c, "ceiling.csv", data, sizeof(data)),
 				gf_num(c->s, GF_F_CEILING_ELAPSED_S, 0), 0, false, &info);
 	if (rc < 0)
-		return too_large(c, "ceiling", "ceiling_timeseries.csv", rc);
+		return data_note(c, "ceiling", "ceiling_timeseries.csv", rc);
 	if (rc == 0) {
 		add_note(c->rep, "ceiling", "no data: the ceiling recorded no interval");
 		return 0;
@@ -401,7 +401,7 @@ static int plot_latency(struct ctx *c)
 	np = gf_plotdata_latency(in, in_plots(c, "latency.csv", curves, sizeof(curves)),
 				 in_plots(c, "latency_phases.csv", phases, sizeof(phases)), &max_us);
 	if (np < 0)
-		return too_large(c, "latency", "latency.csv", np);
+		return data_note(c, "latency", "latency.csv", np);
 	if (np == 0) {
 		add_note(c->rep, "latency", "no data: latency.csv holds no request");
 		return 0;
@@ -431,7 +431,7 @@ static int plot_accelerators(struct ctx *c)
 		thr = gf_num(c->s, GF_F_TRAIN_AU_THRESHOLD, 0);
 	n = gf_plotdata_accelerators(in, in_plots(c, "accelerators.csv", data, sizeof(data)), thr, &below);
 	if (n <= 0)
-		return too_large(c, "accelerators", "ranks.csv", n ? n : -ENODATA);
+		return data_note(c, "accelerators", "ranks.csv", n ? n : -ENODATA);
 	c->nums[0] = '\0';
 	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", thr);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "mean_au", gf_num(c->s, GF_F_TRAIN_AU_MEAN, 0));
@@ -454,7 +454,7 @@ static int plot_checkpoint(struct ctx *c)
 		return 0;
 	nb = gf_plotdata_checkpoint(c->s, in, in_plots(c, "checkpoint.csv", data, sizeof(data)), &max_bw, &max_s);
 	if (nb < 0)
-		return too_large(c, "checkpoint", "checkpoint_ranks.csv", nb);
+		return data_note(c, "checkpoint", "checkpoint_ranks.csv", nb);
 	if (nb == 0) {
 		add_note(c->rep, "checkpoint", "no data: no burst is listed in summary.json or checkpoint_ranks.csv");
 		return 0;
