@@ -145,6 +145,10 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 			   "                      page cache; a ceiling: it feeds the job's accelerators);\n"
 			   "                      sweep: --require-fed N\n"
 			   "  --duration TIME     stop after this long (e.g. 60s, 5m); the run still completes\n"
+			   "  --repeat N          run, train, ceiling: the measured phases N times in this one\n"
+			   "                      run (the dataset generated once); summary.json keeps every\n"
+			   "                      repeat, its figures are the medians and the verdict theirs,\n"
+			   "                      and gpufeed compare judges repeats by their spread\n"
 			   "  --progress MODE     auto, bar, line or off (default auto): bar redraws one line\n"
 			   "                      in place each second, line logs a timestamped line after 1 s\n"
 			   "                      and every 10 s; auto is bar when mpirun's (or gpufeed's)\n"
@@ -307,6 +311,15 @@ static int cli_point_seconds(const char *arg, struct gf_cli *c, char *err, size_
 	return 0;
 }
 
+static int cli_repeat(const char *arg, struct gf_cli *c, char *err, size_t errlen)
+{
+	if (cli_count("repeat", arg, &c->repeat, err, errlen) || c->repeat > GF_CLI_MAX_REPEAT) {
+		snprintf(err, errlen, "--repeat '%s': expected a count from 1 to %d", arg, GF_CLI_MAX_REPEAT);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* --require-fed takes a count after it for sweep only ("--require-fed 8"), so the count
  * is the next word when that word is a number. */
 static int cli_require_fed(int argc, char **argv, struct gf_cli *c, char *err, size_t errlen)
@@ -338,6 +351,11 @@ static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
 			 "they are gpufeed sweep's", gf_cmd_name(c->cmd));
 		return -EINVAL;
 	}
+	if (c->repeat > 1 && c->cmd != GF_CMD_RUN && c->cmd != GF_CMD_TRAIN && c->cmd != GF_CMD_CEILING) {
+		snprintf(err, errlen, "%s takes no --repeat: run, train and ceiling repeat their measured phases",
+			 gf_cmd_name(c->cmd));
+		return -EINVAL;
+	}
 	if (!c->workload) {
 		snprintf(err, errlen, "gpufeed %s needs a workload file, e.g. workloads/quickstart.yaml",
 			 gf_cmd_name(c->cmd));
@@ -350,7 +368,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 {
 	enum { O_TARGET = 1000, O_ENGINE, O_RESULTS, O_SET, O_DURATION, O_QUIET, O_RANKS,
 	       O_NODES, O_NODEMEM, O_VERSION, O_INSECURE, O_LABEL, O_REQUIRE_FED, O_PROGRESS, O_FIT,
-	       O_START, O_MAX_POINTS, O_POINT_S, O_VARY };
+	       O_START, O_MAX_POINTS, O_POINT_S, O_VARY, O_REPEAT };
 	static const struct option opts[] = {
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "engine", required_argument, NULL, O_ENGINE },
@@ -371,6 +389,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 		{ "max-points", required_argument, NULL, O_MAX_POINTS },
 		{ "point-seconds", required_argument, NULL, O_POINT_S },
 		{ "vary", required_argument, NULL, O_VARY },
+		{ "repeat", required_argument, NULL, O_REPEAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -404,6 +423,7 @@ int gf_cli_parse(int argc, char **argv, struct gf_cli *c, char *err, size_t errl
 			break;
 		case O_POINT_S: rc = cli_point_seconds(optarg, c, err, errlen); break;
 		case O_VARY: c->vary = optarg; break;
+		case O_REPEAT: rc = cli_repeat(optarg, c, err, errlen); break;
 		case O_RANKS: rc = cli_count("ranks", optarg, &c->ranks, err, errlen); break;
 		case O_NODES: rc = cli_count("nodes", optarg, &c->nodes, err, errlen); break;
 		case O_NODEMEM: rc = cli_node_memory(optarg, c, err, errlen); break;

@@ -37,7 +37,11 @@ struct gf_cli {
 	unsigned nodes;         /* plan: nodes (0 = ranks / ranks_per_node guess) */
 	double node_memory;     /* plan: bytes of memory per node (0 = this machine's) */
 	bool fit;               /* plan --fit: size dataset.num_files_train as DLIO's datasize */
+	unsigned repeat;        /* --repeat N: the measured phases N times in one run (0 = once) */
 };
+
+/* Most repeats --repeat takes. */
+#define GF_CLI_MAX_REPEAT 20
 
 /* A --label: 1 to 64 of [A-Za-z0-9._-], not starting with '.' or '-' and not ending in
  * ".partial", so that it is a folder name anywhere, never read as an option, and never

@@ -66,6 +66,10 @@ TEST=(
 	# Slurm's mpi/pmix plugin, which dlopens .../pmix2/lib/libpmix.so, a file only
 	# libpmix-dev ships (docs/slurm.md)
 	slurm-wlm munge libpmix-dev
+	# perf: tests/integration/default_engine.sh counts io_uring's hand-offs to worker
+	# threads on a tracepoint; docs/performance.md's profiles and
+	# scripts/bench/vs-fio-samples.sh --why use it
+	linux-perf
 )
 
 PACKAGES=("${BUILD[@]}" "${BACKENDS[@]}" "${RUN[@]}")

@@ -168,15 +168,17 @@ done
 first=${hosts[0]}
 for h in "${hosts[@]}"; do
 	[ "$h" = "$first" ] && continue
-	ip netns exec "$h" timeout 5 python3 -c 'import socket; s = socket.socket(); s.bind(("0.0.0.0", 24999)); s.listen(1); c, _ = s.accept()' &
+	# Generous bounds: on a loaded machine python3 alone took seconds to start (a listener
+	# bounded at 5 s was gone before the first connect came).
+	ip netns exec "$h" timeout 30 python3 -c 'import socket; s = socket.socket(); s.bind(("0.0.0.0", 24999)); s.listen(1); c, _ = s.accept()' &
 	lp=$!
 	reached=0
-	for _ in $(seq 1 40); do
-		if ip netns exec "$first" timeout 2 python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 24999), timeout=1)' "${addr[$h]}" 2>/dev/null; then
+	for _ in $(seq 1 100); do
+		if ip netns exec "$first" timeout 5 python3 -c 'import socket, sys; socket.create_connection((sys.argv[1], 24999), timeout=1)' "${addr[$h]}" 2>/dev/null; then
 			reached=1
 			break
 		fi
-		sleep 0.1
+		sleep 0.2
 	done
 	wait "$lp" 2>/dev/null || true
 	[ "$reached" = 1 ] || die "$first cannot reach $h at ${addr[$h]}"

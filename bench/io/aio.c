@@ -187,7 +187,7 @@ static int aio_probe(char *why, size_t len)
 
 const struct gf_io_ops gf_io_aio = {
 	.name = "aio",
-	.caps = GF_IO_CAP_ASYNC | GF_IO_CAP_DIRECT | GF_IO_CAP_KERNEL_PATH,
+	.caps = GF_IO_CAP_ASYNC | GF_IO_CAP_DIRECT | GF_IO_CAP_KERNEL_PATH | GF_IO_CAP_BATCH_BUFFERED,
 	.help = "Linux native AIO (libaio): io_submit / io_getevents, queue_depth per thread; "
 		"asynchronous with O_DIRECT",
 	.async = true,

@@ -104,10 +104,19 @@ const char *gf_io_names(void)
 	return names;
 }
 
-/* The default local engine depends on the kernel and the process only: probed once. */
+/* The default local engine depends on the kernel and the process only: every local engine
+ * is probed once. */
 static pthread_once_t local_once = PTHREAD_ONCE_INIT;
 static const struct gf_io_ops *local_default;
+static bool local_ok[NREG];
 static char local_why[512];
+
+/* Engines of other schemes, of no bytes, or of one format only are never the default for
+ * a path. */
+static bool local_candidate(const struct gf_io_ops *o)
+{
+	return !o->scheme && !(o->caps & (GF_IO_CAP_NOIO | GF_IO_CAP_READONLY));
+}
 
 static void probe_local(void)
 {
@@ -117,20 +126,20 @@ static void probe_local(void)
 		const struct gf_io_ops *o = registry[i];
 		size_t l = strlen(skipped);
 
-		/* Engines of other schemes, of no bytes, or of one format only are never the
-		 * default for a path. */
-		if (o->scheme || (o->caps & (GF_IO_CAP_NOIO | GF_IO_CAP_READONLY)))
+		if (!local_candidate(o))
 			continue;
-		if (!o->probe || o->probe(reason, sizeof(reason)) == 0) {
+		local_ok[i] = !o->probe || o->probe(reason, sizeof(reason)) == 0;
+		if (local_ok[i] && !local_default) {
 			snprintf(local_why, sizeof(local_why), "default for a local path: %s is the first engine "
 				 "this kernel allows%s%s", o->name, skipped[0] ? "; " : "", skipped);
 			local_default = o;
-			return;
+		} else if (!local_ok[i] && !local_default) {
+			snprintf(skipped + l, sizeof(skipped) - l, "%s%s unavailable (%s)", l ? ", " : "",
+				 o->name, reason);
 		}
-		snprintf(skipped + l, sizeof(skipped) - l, "%s%s unavailable (%s)", l ? ", " : "",
-			 o->name, reason);
 	}
-	snprintf(local_why, sizeof(local_why), "no engine usable: %s", skipped);
+	if (!local_default)
+		snprintf(local_why, sizeof(local_why), "no engine usable: %s", skipped);
 }
 
 const struct gf_io_ops *gf_io_default_local(char *why, size_t len)
@@ -139,6 +148,33 @@ const struct gf_io_ops *gf_io_default_local(char *why, size_t len)
 	if (why && len)
 		snprintf(why, len, "%s", local_why);
 	return local_default;
+}
+
+const struct gf_io_ops *gf_io_default_local_read(unsigned depth, bool memory_fs, char *why, size_t len)
+{
+	char dummy[8];
+
+	if (!why || !len) {
+		why = dummy;
+		len = sizeof(dummy);
+	}
+	pthread_once(&local_once, probe_local);
+	if (depth <= 1) {
+		snprintf(why, len, "posix, one blocking read per request: the fewest system calls with one in "
+			 "flight (an asynchronous engine adds a submission and a completion)");
+		return &gf_io_posix;
+	}
+	if (!memory_fs)
+		return gf_io_default_local(why, len);
+	for (size_t i = 0; i < NREG; i++)
+		if (local_ok[i] && (registry[i]->caps & GF_IO_CAP_BATCH_BUFFERED)) {
+			snprintf(why, len, "%s, a batch of reads from memory in one system call (tmpfs has no "
+				 "non-blocking read: io_uring makes one system call per read)", registry[i]->name);
+			return registry[i];
+		}
+	snprintf(why, len, "posix: reads from memory never wait, and tmpfs has no non-blocking read (io_uring "
+		 "makes one system call per read)");
+	return &gf_io_posix;
 }
 
 /* The length of uri's scheme with its "://" ("s3://" is 5), 0 for a plain path. */

@@ -82,6 +82,9 @@ enum gf_io_cap {
 	GF_IO_CAP_KERNEL_PATH = 1u << 4, /* its paths are the kernel's: MPI-IO and HDF5 open them too */
 	GF_IO_CAP_SQPOLL = 1u << 5,      /* target.sqpoll applies */
 	GF_IO_CAP_OBJECTS = 1u << 6,     /* an object store: keys, no folders, no free space */
+	GF_IO_CAP_BATCH_BUFFERED = 1u << 7, /* a batch of buffered requests is made inside the one
+					     * system call that submits it (Linux AIO): on a memory
+					     * filesystem the cheapest way to keep several in flight */
 };
 
 /* Namespace operations: what gpufeed does to a target besides moving bytes (the data
@@ -208,6 +211,14 @@ const char *gf_io_names(void);
 /* The engine for a local path: the first in the registry (uring, aio, posix) whose probe
  * passes on this kernel. why says which ran and why the others did not. */
 const struct gf_io_ops *gf_io_default_local(char *why, size_t len);
+/* The engine that reads a local path with depth requests in flight per thread, buffered
+ * from a memory filesystem (tmpfs, ramfs) when memory_fs: never the slow choice. One in
+ * flight: posix (a blocking read costs one system call; an asynchronous engine adds a
+ * submission and a completion). More, from memory: the first engine with
+ * GF_IO_CAP_BATCH_BUFFERED that this kernel allows, else posix (tmpfs has no non-blocking
+ * read: io_uring makes each inline, one system call per read, uring.c). Else gf_io_default_local,
+ * with its why; in the other cases why says which and why. */
+const struct gf_io_ops *gf_io_default_local_read(unsigned depth, bool memory_fs, char *why, size_t len);
 /* The backend for uri: by its scheme through the registry (a plain path or file:// is the
  * local kernel path's, whose default is gf_io_default_local), or engine when it is given
  * (not NULL or "") and can take that scheme. NULL with why (may be NULL) saying what is

@@ -9,15 +9,23 @@
  * reference per request; per-sample open and close would pay a registration system
  * call per file for nothing, so then plain descriptors are used.
  *
+ * Files on a memory filesystem (tmpfs, ramfs) are the exception: the kernel has no
+ * non-blocking read or write for them, so io_uring cannot make one in the submitting
+ * thread and hands each to an io-wq worker thread. There requests are made inline with
+ * pread/pwrite, which is cheaper (measured, docs/performance.md) and loses nothing: a
+ * read from memory never waits for a device.
+ *
  * Ring flags: SQPOLL when asked (setup option "sqpoll", from target.sqpoll); otherwise SINGLE_ISSUER | DEFER_TASKRUN,
  * because one thread owns the ring and completion work then runs only when we reap,
  * with fallbacks for kernels that lack them. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "io/io.h"
@@ -39,6 +47,12 @@ struct uring_priv {
 	/* sparse fixed-file table: free slots on a stack */
 	int *free_slots;
 	unsigned nfree_slots, nslots;
+	/* The files of this instance live in memory (tmpfs, ramfs): -1 until its first open
+	 * tells. The kernel cannot read or write them without blocking (no FMODE_NOWAIT), so
+	 * io_uring would hand every request to an io-wq worker thread: a wake-up and two
+	 * context switches per request. They are made in this thread instead (pread/pwrite,
+	 * as Linux AIO does for buffered files), where nothing waits for a device. */
+	int memfs;
 };
 
 static int ring_init(struct io_uring *ring, unsigned entries, bool sqpoll, char *detail,
@@ -103,6 +117,7 @@ static int uring_init(struct gf_io *io)
 	if (rc)
 		return rc;
 	u->ring_ok = true;
+	u->memfs = -1;
 	/* Saves a descriptor lookup on every io_uring_enter; optional (kernel 5.18). */
 	(void)io_uring_register_ring_fd(&u->ring);
 	if (io->cfg.max_open) {
@@ -177,7 +192,13 @@ static int uring_open(struct gf_io *io, const char *path, unsigned flags, uint64
 		return rc;
 	fd = (int)h;
 	h = (uint32_t)fd;
-	if (u->nfree_slots) {
+	if (u->memfs < 0) {
+		/* An instance reads one dataset or writes one folder: its first file tells. */
+		struct statfs sf;
+		u->memfs = !fstatfs(fd, &sf) && (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC);
+	}
+	/* A request made inline needs no fixed file. */
+	if (u->nfree_slots && !u->memfs) {
 		int slot = u->free_slots[u->nfree_slots - 1];
 		if (io_uring_register_files_update(&u->ring, (unsigned)slot, &fd, 1) == 1) {
 			u->nfree_slots--;
@@ -208,11 +229,21 @@ static int uring_close(struct gf_io *io, uint64_t file)
 static int uring_submit(struct gf_io *io, struct gf_io_req *req)
 {
 	struct uring_priv *u = io->priv;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	struct io_uring_sqe *sqe;
 	char *buf = req->buf;
 	int slot = SLOT_OF(req->file);
 	int fd = slot >= 0 ? slot : FD_OF(req->file);
 
+	if (u->memfs > 0) {
+		uint64_t h = req->file;
+		int rc;
+
+		req->file = (uint64_t)FD_OF(h);
+		rc = gf_io_posix.submit(io, req);
+		req->file = h;
+		return rc;
+	}
+	sqe = io_uring_get_sqe(&u->ring);
 	if (!sqe) {
 		/* The queue holds more than the caller's depth: send it and retry once. */
 		int rc = io_uring_submit(&u->ring);
@@ -315,7 +346,8 @@ static int uring_probe(char *why, size_t len)
 const struct gf_io_ops gf_io_uring = {
 	.name = "uring",
 	.caps = GF_IO_CAP_ASYNC | GF_IO_CAP_DIRECT | GF_IO_CAP_KERNEL_PATH | GF_IO_CAP_SQPOLL,
-	.help = "io_uring: batched submission, registered buffers and files, queue_depth per thread",
+	.help = "io_uring: batched submission, registered buffers and files, queue_depth per thread "
+		"(on tmpfs each request inline: io_uring would need a worker thread per request)",
 	.async = true,
 	.priv_size = sizeof(struct uring_priv),
 	.setup = uring_setup,

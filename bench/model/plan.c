@@ -21,12 +21,11 @@
 static void plan_loader(const struct gf_workload *w, struct gf_plan *p)
 {
 	p->threads = w->reader.read_threads > 0 ? (unsigned)w->reader.read_threads : 1;
-	p->read_depth = 1;
 	/* indexed_binary_mmap_reader.py:53-66 maps every file once per reader, at its start. */
 	p->keep_open = w->dataset.format == GF_FMT_MMAP_INDEXED_BINARY;
+	p->read_depth = gf_plan_read_depth(w);
 	if (w->target.queue_depth > 0) {
 		p->loader = GF_LOADER_ASYNC;
-		p->read_depth = (unsigned)w->target.queue_depth;
 	} else if (!strcmp(w->reader.data_loader, "tensorflow") && w->dataset.format == GF_FMT_TFRECORD &&
 		   w->accelerator.per_rank == 1) {
 		/* tf_reader.py:91-99: TFRecordDataset(buffer_size=transfer_size,
@@ -61,6 +60,11 @@ uint64_t gf_plan_in_flight(enum gf_loader loader, uint64_t threads, uint64_t pre
 	 * outstanding, sending batch i + that when the loop takes batch i. */
 	factor = (prefetch_size + t - 1) / t;
 	return t * (factor ? factor : 2);
+}
+
+unsigned gf_plan_read_depth(const struct gf_workload *w)
+{
+	return w->target.queue_depth > 0 ? (unsigned)w->target.queue_depth : 1;
 }
 
 const char *gf_plan_loader_name(const struct gf_plan *p)

@@ -140,6 +140,9 @@ void gf_plan_epoch(const struct gf_plan *p, uint64_t epoch, struct gf_epoch *e);
 /* The pos-th sample (0 <= pos < share) of global accelerator accel in epoch e. */
 void gf_plan_sample(const struct gf_epoch *e, unsigned accel, uint64_t pos, struct gf_sample *s);
 
+/* Requests in flight per reader thread (plan.read_depth) for w: target.queue_depth when
+ * given, else the framework's loader's one. */
+unsigned gf_plan_read_depth(const struct gf_workload *w);
 /* The loader's batches in flight per accelerator for reader.read_threads W and
  * reader.prefetch_size P: a PyTorch DataLoader's W x ceil(P / W) (DLIO hands it
  * prefetch_factor ceil(P / W), or 2 when that is 0; each of the W workers then holds that

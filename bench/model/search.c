@@ -92,6 +92,16 @@ bool gf_search_steady(const double *au, size_t n, double threshold, double min_s
 	return *spread <= GF_STEADY_SPREAD || above || below;
 }
 
+double gf_search_supply(double ceiling_sps, unsigned threads, unsigned depth, double preprocess_s)
+{
+	double busy, pre = preprocess_s > 0 ? preprocess_s : 0;
+
+	if (!(ceiling_sps > 0))
+		return 0;
+	busy = (double)(threads ? threads : 1) / ceiling_sps;
+	return (double)(threads ? threads : 1) / (depth > 1 ? (busy > pre ? busy : pre) : busy + pre);
+}
+
 /* Knobs a user turns by hand between runs, that change neither the dataset on storage
  * nor the number of accelerators: the read path's concurrency and request size. */
 static const char *const vary_keys[] = {

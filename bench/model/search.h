@@ -51,6 +51,15 @@ bool gf_search_converged(const struct gf_search *s);
 bool gf_search_steady(const double *au, size_t n, double threshold, double min_steps_done,
 		      double *spread);
 
+/* The samples per second that threads reader threads (all ranks') supply when each also
+ * spends preprocess_s of its own time on every sample (reader.preprocess_time, slept in
+ * the thread that read it), from ceiling_sps, measured with every thread reading flat out
+ * and no preprocessing: each thread is then busy threads / ceiling_sps per sample. With
+ * one read in flight (depth 1) reading and preprocessing follow each other; with a queue
+ * the reads go on while the thread preprocesses, and the longer of the two bounds it.
+ * 0 when ceiling_sps is not positive. */
+double gf_search_supply(double ceiling_sps, unsigned threads, unsigned depth, double preprocess_s);
+
 /* --vary KEY: the keys a sweep may vary, as a list for messages ("reader.read_threads, ...").
  * Keys that change the dataset or the accelerator count are not among them. */
 const char *gf_search_vary_keys(void);

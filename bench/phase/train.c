@@ -406,6 +406,44 @@ static bool accel_sync(struct accel_thread *t, struct gf_accel *acc, uint64_t de
 	return all;
 }
 
+/* Wait for step's batch and take it from its loader slot (ready_ns: when it was read).
+ * False when the run stops first. A duration or a signal ends the wait and leaves what
+ * was read ahead uncomputed: the run must end promptly, not work through prefetch_size
+ * batches. Under the step barrier a batch at hand is taken even past the end, its compute
+ * cut at once: a rank that woke from the last round a moment after the end must stop
+ * after the same step as one that woke a moment before it. */
+static bool take_batch(struct accel_thread *t, struct slot *slot, uint64_t step, uint64_t *ready_ns)
+{
+	struct shared *sh = t->sh;
+	struct gf_accel *acc = &sh->res->accel[t->local];
+	struct accel_q *q = &sh->q[t->local];
+	bool ready;
+
+	pthread_mutex_lock(&sh->mu);
+	while (!should_stop(sh) && !(slot->state == SLOT_READY && slot->step == step))
+		pthread_cond_wait(&sh->ready, &sh->mu);
+	ready = slot->state == SLOT_READY && slot->step == step;
+	if (should_stop(sh) && !(sh->cfg->sync && !sh->abort && ready)) {
+		pthread_mutex_unlock(&sh->mu);
+		return false;
+	}
+	*ready_ns = slot->ready_ns;
+	acc->samples += slot->samples;
+	/* The stream hands over batches, not samples: count them here (fetch counts a
+	 * worker's samples as they complete). */
+	if (sh->st_epoch)
+		gf_series_add(&t->series, gf_now_ns(), GF_TS_SAMPLES, slot->samples);
+	acc->bytes += slot->bytes;
+	/* The batch moves to the accelerator: its loader slot is free again. */
+	slot->state = SLOT_EMPTY;
+	q->consumed = step + 1;
+	if (sh->st_epoch)
+		stream_mark_ready(sh); /* a batch read earlier may have waited for the slot */
+	pthread_cond_broadcast(&sh->room);
+	pthread_mutex_unlock(&sh->mu);
+	return true;
+}
+
 /* One emulated accelerator: take each step's batch in order, compute until its deadline. */
 static void *accel_main(void *arg)
 {
@@ -430,34 +468,10 @@ static void *accel_main(void *arg)
 
 		owe = cfg->sync;
 
-		pthread_mutex_lock(&sh->mu);
-		/* A duration or a signal ends the wait and leaves what was read ahead uncomputed:
-		 * the run must end promptly, not work through prefetch_size batches. */
-		while (!should_stop(sh) && !(slot->state == SLOT_READY && slot->step == step))
-			pthread_cond_wait(&sh->ready, &sh->mu);
-		/* Under the step barrier a batch at hand is begun even past the end, its compute
-		 * cut at once: a rank that woke from the last round a moment after the end must
-		 * stop after the same step as one that woke a moment before it. */
-		if (should_stop(sh) &&
-		    !(cfg->sync && !sh->abort && slot->state == SLOT_READY && slot->step == step)) {
-			pthread_mutex_unlock(&sh->mu);
+		if (!take_batch(t, slot, step, &ready_ns)) {
 			gf_accel_stop(acc, stop_time(sh));
 			break;
 		}
-		ready_ns = slot->ready_ns;
-		acc->samples += slot->samples;
-		/* The stream hands over batches, not samples: count them here (fetch counts a
-		 * worker's samples as they complete). */
-		if (sh->st_epoch)
-			gf_series_add(&t->series, gf_now_ns(), GF_TS_SAMPLES, slot->samples);
-		acc->bytes += slot->bytes;
-		/* The batch moves to the accelerator: its loader slot is free again. */
-		slot->state = SLOT_EMPTY;
-		q->consumed = step + 1;
-		if (sh->st_epoch)
-			stream_mark_ready(sh); /* a batch read earlier may have waited for the slot */
-		pthread_cond_broadcast(&sh->room);
-		pthread_mutex_unlock(&sh->mu);
 
 		c = gf_dist_sample(&cfg->w->train.computation_time, &t->rng);
 		compute_ns = gf_s_to_ns(c);

@@ -1,6 +1,7 @@
 /* compare: see compare.h. */
 #include "report/compare.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
@@ -15,7 +16,10 @@
 #include "report/comparison.h"
 #include "results/doc.h"
 #include "results/load.h"
+#include "results/noise.h"
+#include "results/repeats.h"
 #include "results/text.h"
+#include "stats/spread.h"
 
 #define DEFAULT_TOLERANCE 5.0
 
@@ -92,6 +96,12 @@ void gf_compare_usage(FILE *f)
 		   "                      run failed or was interrupted. RUN may also be given only here\n"
 		   "  --tolerance PCT     how much worse counts as a regression, e.g. 5%% (default 5%%);\n"
 		   "                      giving it also turns the check on\n"
+		   "                      Past the tolerance a change must also be beyond the noise of\n"
+		   "                      both runs: a run's own (summary.json's noise: its interval\n"
+		   "                      spread, its percentiles' order statistics), or the spread of\n"
+		   "                      repeats (--repeat N, or a RUN that is a folder of runs: the\n"
+		   "                      median of its runs, their range; a rank test when both sides\n"
+		   "                      have 3 or more). The output says how each figure was judged\n"
 		   "  --force             also compare phases that asked different things of storage\n"
 		   "                      (another dataset, another checkpoint size)\n"
 		   "  --json              print the comparison as JSON instead of a table\n"
@@ -150,13 +160,113 @@ static int comparable(const struct gf_cmp *c, int r, bool force, bool quiet, boo
 	return both && !n ? -1 : n;
 }
 
-/* Load run x: its summary, its verdict and validity as it decided them, its figures. */
-static int load_run(struct gf_cmp_run *x, FILE *errf)
+/* Figure i's noise as run x knows it, in the shown unit (k: the factor from summary.json's). */
+static void side_of(struct gf_cmp_run *x, size_t i, enum gf_fig f, double k)
+{
+	static const enum gf_cmp_basis basis[] = {
+		[GF_NJ_TOLERANCE] = GF_CB_TOLERANCE, [GF_NJ_NOISE] = GF_CB_NOISE, [GF_NJ_NONE] = GF_CB_NONE,
+	};
+	struct gf_cmp_side *sd = &x->side[i];
+	double lo = NAN, hi = NAN;
+
+	double vals[GF_CMP_MAX_REPEATS], rlo, rhi;
+	size_t n = gf_repeats_values(x->s, f, vals, GF_CMP_MAX_REPEATS, &rlo, &rhi);
+
+	sd->basis = basis[gf_noise_of(x->s, f, &lo, &hi, &x->how[i])];
+	sd->v = x->v[i];
+	sd->lo = lo * k;
+	sd->hi = hi * k;
+	/* A run of --repeat N: between-run noise, which is what a like run differs by. */
+	if (n >= 2 && !isnan(sd->v)) {
+		sd->basis = GF_CB_REPEATS;
+		sd->n = n;
+		sd->lo = rlo * k;
+		sd->hi = rhi * k;
+		for (size_t j = 0; j < n; j++)
+			sd->vals[j] = vals[j] * k;
+	}
+}
+
+/* The results folders in dir, sorted, when dir is a folder of runs (no summary.json of
+ * its own): into *runs (free it). Returns how many, at most GF_CMP_MAX_REPEATS; 0 when
+ * dir is a run or holds none. */
+static int folder_runs(const char *dir, char (**runs)[4200])
+{
+	struct dirent **e = NULL;
+	char path[4400];
+	int n, k = 0;
+
+	*runs = NULL;
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (!access(path, F_OK) || (n = scandir(dir, &e, NULL, alphasort)) < 0)
+		return 0;
+	*runs = calloc(GF_CMP_MAX_REPEATS, sizeof(**runs));
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/summary.json", dir, e[i]->d_name);
+		if (*runs && k < GF_CMP_MAX_REPEATS && e[i]->d_name[0] != '.' && !access(path, R_OK))
+			snprintf((*runs)[k++], sizeof(**runs), "%s/%s", dir, e[i]->d_name);
+		free(e[i]);
+	}
+	free(e);
+	return k;
+}
+
+/* Run x is a folder of like runs: each figure is their median, its noise their spread
+ * (basis repeats). x->s is the first run's. Returns an exit code. */
+static int folder_repeats(struct gf_cmp_run *x, char (*runs)[4200], int n, FILE *errf)
 {
 	char err[4600];
 
-	if (gf_load_run(x->dir, &x->s, err, sizeof(err))) {
+	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+		x->side[i].n = 0;
+		x->side[i].lo = INFINITY;
+		x->side[i].hi = -INFINITY;
+	}
+	for (int r = 0; r < n; r++) {
+		struct gf_doc *d = NULL;
+		if (gf_load_run(runs[r], &d, err, sizeof(err))) {
+			fprintf(errf, "gpufeed compare: %s (in the folder of runs %s)\n", err, x->dir);
+			return GF_EXIT_USAGE;
+		}
+		for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+			const char *unit;
+			enum gf_fig f = gf_cmp_figure(i);
+			double k = gf_cmp_scale(f, &unit), v = gf_nan(d, f) * k, lo = v, hi = v;
+			if (isnan(v))
+				continue;
+			/* Each run's own noise band spans its seconds: the repeats' span holds them. */
+			if (gf_noise_of(d, f, &lo, &hi, NULL) == GF_NJ_NOISE)
+				lo *= k, hi *= k;
+			x->side[i].vals[x->side[i].n++] = v;
+			x->side[i].lo = fmin(x->side[i].lo, fmin(lo, v));
+			x->side[i].hi = fmax(x->side[i].hi, fmax(hi, v));
+		}
+		gf_doc_free(d);
+	}
+	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
+		struct gf_cmp_side *sd = &x->side[i];
+		double sorted[GF_CMP_MAX_REPEATS];
+		if (sd->n < 2 || isnan(x->v[i]))
+			continue;
+		memcpy(sorted, sd->vals, sd->n * sizeof(double));
+		x->v[i] = sd->v = gf_spread_quantile(sorted, sd->n, 0.5);
+		sd->basis = GF_CB_REPEATS;
+	}
+	gf_path_base(x->dir, x->name, sizeof(x->name) - 16);
+	gf_text_clean(x->name, false);
+	snprintf(x->name + strlen(x->name), sizeof(x->name) - strlen(x->name), " (%d runs)", n);
+	return GF_EXIT_OK;
+}
+
+/* Load run x: its summary, its verdict and validity as it decided them, its figures. */
+static int load_run(struct gf_cmp_run *x, FILE *errf)
+{
+	char err[4600], (*runs)[4200];
+	int nruns = folder_runs(x->dir, &runs), rc = GF_EXIT_OK;
+
+	if (gf_load_run(nruns ? runs[0] : x->dir, &x->s, err, sizeof(err))) {
 		fprintf(errf, "gpufeed compare: %s\n", err);
+		free(runs);
 		return GF_EXIT_USAGE;
 	}
 	gf_load_say_problems(errf, "gpufeed compare", x->s);
@@ -177,13 +287,17 @@ static int load_run(struct gf_cmp_run *x, FILE *errf)
 		/* AU is no figure when the run had no compute to keep fed. */
 		if ((f == GF_F_TRAIN_AU_MEAN || f == GF_F_TRAIN_AU_MIN) && !x->verdict.measured)
 			x->v[i] = NAN;
+		side_of(x, i, f, k);
 	}
 	if (x->verdict.v.incomplete) {
 		fprintf(errf, "gpufeed compare: warning: ");
 		gf_text_put(errf, x->dir, false);
 		fprintf(errf, " is %s: its figures cover only what ran\n", x->verdict.status);
 	}
-	return GF_EXIT_OK;
+	if (nruns > 1)
+		rc = folder_repeats(x, runs, nruns, errf);
+	free(runs);
+	return rc;
 }
 
 /* Load the runs, keep each figure only where the phase may be compared. Returns an exit
@@ -228,16 +342,104 @@ static int load(struct gf_cmp *c, bool force, bool quiet, FILE *errf)
 	return GF_EXIT_OK;
 }
 
-/* Count the regressions (figures worse than the baseline past the tolerance). */
-static int count_regressions(const struct gf_cmp *c)
+/* Latency of reads that may have come from the page cache on both sides is memory copies
+ * and the CPU: it moves with the machine's load from one run to the next (like quickstart
+ * runs: p99 68 -> 179 us), not with storage, so it is not judged. A run that reads from
+ * storage against one that read from memory is judged: losing the cache is a change. */
+static const char cached_why[] = "both runs' reads may have come from the page cache: this latency is memory "
+				 "copies and the CPU, which move with the machine's load, not storage";
+
+/* Judge every run's figures against the baseline's; count the regressions (worse past the
+ * tolerance and beyond the noise). */
+static int judge_all(struct gf_cmp *c)
 {
 	int n = 0;
 
 	for (int r = 0; r < c->nruns; r++)
-		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures(); i++)
-			n += c->shown[i] && gf_compare_worse(gf_schema[gf_cmp_figure(i)].better, c->run[c->base].v[i],
-							     c->run[r].v[i], c->tol);
+		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures(); i++) {
+			enum gf_fig f = gf_cmp_figure(i);
+			struct gf_cmp_side b = c->run[c->base].side[i], x = c->run[r].side[i];
+			bool cached = gf_schema[f].unit == GF_U_US &&
+				      (gf_schema[f].quals & c->run[r].quals & c->run[c->base].quals & GF_Q_PAGE_CACHE);
+			b.v = c->run[c->base].v[i];
+			x.v = c->run[r].v[i];
+			if (cached)
+				b.basis = x.basis = GF_CB_NONE;
+			c->run[r].unjudged[i] = cached ? cached_why : NULL;
+			c->run[r].judged[i] = c->shown[i] ? gf_compare_judge(gf_schema[f].better, c->tol, &b, &x) : GF_CJ_SAME;
+			n += c->run[r].judged[i] == GF_CJ_WORSE;
+		}
 	return n;
+}
+
+static const char *const judged_word[] = {
+	[GF_CJ_SAME] = "within the tolerance", [GF_CJ_WORSE] = "regression", [GF_CJ_BETTER] = "improvement",
+	[GF_CJ_NOISE] = "within the noise", [GF_CJ_UNJUDGED] = "not judged",
+};
+
+/* One side's noise in words: "95.5..107 (half the interquartile range of ...)". */
+static const char *side_words(const struct gf_cmp_run *x, size_t i, char *buf, size_t len)
+{
+	const struct gf_cmp_side *sd = &x->side[i];
+	char lo[48], hi[48];
+
+	format_value(lo, sizeof(lo), fmin(sd->lo, sd->v));
+	format_value(hi, sizeof(hi), fmax(sd->hi, sd->v));
+	switch (sd->basis) {
+	case GF_CB_NOISE: snprintf(buf, len, "%s..%s (%s)", lo, hi, x->how[i]); break;
+	case GF_CB_REPEATS:
+		snprintf(buf, len, "%zu repeats spanning %s..%s with their own noise", sd->n, lo, hi);
+		break;
+	case GF_CB_NONE: snprintf(buf, len, "too few counts (%s)", x->how[i]); break;
+	default: snprintf(buf, len, "no noise estimate%s%s", *x->how[i] ? ": " : "", x->how[i]); break;
+	}
+	return buf;
+}
+
+/* Why run r's figure i was judged as it was, against the baseline. */
+static const char *why(const struct gf_cmp *c, int r, size_t i, char *buf, size_t len)
+{
+	const struct gf_cmp_run *b = &c->run[c->base], *x = &c->run[r];
+	char sb[400], sx[400];
+	double p = gf_compare_rank_p(gf_schema[gf_cmp_figure(i)].better, &b->side[i], &x->side[i]);
+
+	if (x->judged[i] == GF_CJ_SAME) {
+		snprintf(buf, len, "within the %g%% tolerance", c->tol);
+		return buf;
+	}
+	if (x->judged[i] == GF_CJ_UNJUDGED && x->unjudged[i]) {
+		snprintf(buf, len, "not judged: %s", x->unjudged[i]);
+		return buf;
+	}
+	if (!isnan(p))
+		snprintf(buf, len, "%s: rank test (one-sided Mann-Whitney) p = %.3g against %g; %c %s; %c %s",
+			 judged_word[x->judged[i]], p, GF_CMP_RANK_ALPHA, 'A' + c->base, side_words(b, i, sb, sizeof(sb)),
+			 'A' + r, side_words(x, i, sx, sizeof(sx)));
+	else
+		snprintf(buf, len, "%s: %c %s; %c %s", judged_word[x->judged[i]], 'A' + c->base,
+			 side_words(b, i, sb, sizeof(sb)), 'A' + r, side_words(x, i, sx, sizeof(sx)));
+	return buf;
+}
+
+/* Run r's figure i as judged, for --json. */
+static struct json_object *judged_json(const struct gf_cmp *c, int r, size_t i)
+{
+	static const char *const basis[] = {
+		[GF_CB_TOLERANCE] = "tolerance", [GF_CB_NOISE] = "noise", [GF_CB_NONE] = "none", [GF_CB_REPEATS] = "repeats",
+	};
+	const struct gf_cmp_side *sd = &c->run[r].side[i];
+	struct json_object *o = json_object_new_object();
+	char w[1200];
+
+	json_object_object_add(o, "basis", json_object_new_string(basis[sd->basis]));
+	json_object_object_add(o, "low", isfinite(sd->lo) && sd->basis != GF_CB_TOLERANCE ? json_object_new_double(sd->lo) : NULL);
+	json_object_object_add(o, "high", isfinite(sd->hi) && sd->basis != GF_CB_TOLERANCE ? json_object_new_double(sd->hi) : NULL);
+	json_object_object_add(o, "how", json_object_new_string(c->run[r].how[i] ? c->run[r].how[i] : ""));
+	if (r != c->base) {
+		json_object_object_add(o, "judged", json_object_new_string(judged_word[c->run[r].judged[i]]));
+		json_object_object_add(o, "why", json_object_new_string(why(c, r, i, w, sizeof(w))));
+	}
+	return o;
 }
 
 static struct json_object *runs_json(const struct gf_cmp *c)
@@ -278,7 +480,7 @@ static void print_json(FILE *out, const struct gf_cmp *c, const char *const *inc
 	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
 		enum gf_fig f = gf_cmp_figure(i);
 		const char *unit;
-		struct json_object *o, *vals, *ch, *wr;
+		struct json_object *o, *vals, *ch, *wr, *jd;
 		if (!c->shown[i])
 			continue;
 		gf_cmp_scale(f, &unit);
@@ -286,13 +488,15 @@ static void print_json(FILE *out, const struct gf_cmp *c, const char *const *inc
 		vals = json_object_new_array();
 		ch = json_object_new_array();
 		wr = json_object_new_array();
+		jd = json_object_new_array();
 		json_object_object_add(o, "key", json_object_new_string(gf_field_key(f, key, sizeof(key))));
 		json_object_object_add(o, "label", json_object_new_string(gf_schema[f].label));
 		json_object_object_add(o, "unit", json_object_new_string(unit));
 		json_object_object_add(o, "better", json_object_new_string(gf_schema[f].better == GF_BETTER_HIGHER ? "higher" : "lower"));
 		for (int r = 0; r < c->nruns; r++) {
 			double v = c->run[r].v[i], bv = b->v[i], d = gf_compare_change(bv, v);
-			bool worse = r != c->base && gf_compare_worse(gf_schema[f].better, bv, v, c->tol);
+			bool worse = r != c->base && c->run[r].judged[i] == GF_CJ_WORSE;
+			json_object_array_add(jd, judged_json(c, r, i));
 			json_object_array_add(vals, isnan(v) ? NULL : json_object_new_double(v));
 			json_object_array_add(ch, r == c->base || isnan(d) ? NULL : json_object_new_double(d));
 			json_object_array_add(wr, json_object_new_boolean(worse));
@@ -310,6 +514,7 @@ static void print_json(FILE *out, const struct gf_cmp *c, const char *const *inc
 		json_object_object_add(o, "values", vals);
 		json_object_object_add(o, "change_percent", ch);
 		json_object_object_add(o, "worse", wr);
+		json_object_object_add(o, "judging", jd);
 		json_object_array_add(fa, o);
 	}
 	json_object_object_add(root, "figures", fa);
@@ -353,11 +558,10 @@ static void print_moves(FILE *out, const struct gf_cmp *c)
 				double bv = b->v[i], v = c->run[r].v[i];
 				char vb[48], vv[48], q[256];
 				const char *unit;
-				if (!c->shown[i] || !(pass == 0 ? gf_compare_worse(gf_schema[f].better, bv, v, c->tol)
-								: gf_compare_better(gf_schema[f].better, bv, v, c->tol)))
+				if (!c->shown[i] || c->run[r].judged[i] != (pass == 0 ? GF_CJ_WORSE : GF_CJ_BETTER))
 					continue;
 				if (!header)
-					fprintf(out, "\n%s (more than %g%% %s than baseline %s):\n",
+					fprintf(out, "\n%s (more than %g%% %s than baseline %s, beyond the noise):\n",
 						pass == 0 ? "REGRESSIONS" : "improvements", c->tol, pass == 0 ? "worse" : "better",
 						b->name);
 				header = true;
@@ -371,12 +575,29 @@ static void print_moves(FILE *out, const struct gf_cmp *c)
 			}
 		}
 		if (pass == 0 && !header)
-			fprintf(out, "\nno figure is worse than baseline %s by more than %g%%\n", b->name, c->tol);
+			fprintf(out, "\nno figure is worse than baseline %s by more than %g%% beyond the noise\n", b->name,
+				c->tol);
 	}
+}
+
+/* For each figure, whether it was judged, and why not when it was not. */
+static void print_judging(FILE *out, const struct gf_cmp *c)
+{
+	char w[1200];
+
+	fprintf(out, "\nhow each figure was judged (past the tolerance, a change must also be beyond the noise of "
+		"both runs):\n");
+	for (int r = 0; r < c->nruns; r++)
+		for (size_t i = 0; r != c->base && i < gf_cmp_nfigures(); i++)
+			if (c->shown[i])
+				fprintf(out, "  %c %s: %s\n", 'A' + r, gf_schema[gf_cmp_figure(i)].label, why(c, r, i, w, sizeof(w)));
 }
 
 static void print_table(FILE *out, const struct gf_cmp *c)
 {
+	static const char *const mark[] = {
+		[GF_CJ_SAME] = " ", [GF_CJ_WORSE] = "!", [GF_CJ_BETTER] = " ", [GF_CJ_NOISE] = "?", [GF_CJ_UNJUDGED] = "?",
+	};
 	const struct gf_cmp_run *b = &c->run[c->base];
 	char cell[64], val[48], q[256];
 	bool marked = false;
@@ -404,17 +625,18 @@ static void print_table(FILE *out, const struct gf_cmp *c)
 			if (r == c->base || isnan(d))
 				snprintf(cell, sizeof(cell), "%s%s", val, qual ? "~" : "");
 			else
-				snprintf(cell, sizeof(cell), "%s (%+.1f%%)%s%s", val, d,
-					 gf_compare_worse(gf_schema[f].better, b->v[i], c->run[r].v[i], c->tol) ? "!" : " ",
+				snprintf(cell, sizeof(cell), "%s (%+.1f%%)%s%s", val, d, mark[c->run[r].judged[i]],
 					 qual ? "~" : "");
 			fprintf(out, " %22s", cell);
 		}
 		fprintf(out, "\n");
 	}
-	fprintf(out, "\n! = worse than the baseline by more than %g%%\n", c->tol);
+	fprintf(out, "\n! = worse than the baseline by more than %g%% and beyond the noise; ? = past the tolerance "
+		"but within the noise or not judged (see below)\n", c->tol);
 	if (marked)
 		fprintf(out, "~ = qualified by its run's validity flags (listed under runs): not a plain storage figure\n");
 	print_moves(out, c);
+	print_judging(out, c);
 }
 
 /* Parse the command line into c. Returns GF_EXIT_OK to go on, or an exit code. */
@@ -519,7 +741,7 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 	rc = load(c, force, json, errf);
 	if (rc)
 		goto out;
-	c->regressions = count_regressions(c);
+	c->regressions = judge_all(c);
 	/* A failed or interrupted run measured only part of what it was to: it can never pass
 	 * a regression check, whatever its figures say. */
 	for (int r = 0; r < c->nruns; r++)

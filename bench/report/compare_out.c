@@ -245,7 +245,7 @@ static void figures_table(FILE *o, const struct gf_cmp *c)
 		fprintf(o, "</th><td>%s</td>", unit);
 		for (int r = 0; r < c->nruns; r++) {
 			double v = c->run[r].v[i], d = gf_compare_change(b->v[i], v);
-			bool worse = r != c->base && gf_compare_worse(gf_schema[f].better, b->v[i], v, c->tol);
+			bool worse = r != c->base && c->run[r].judged[i] == GF_CJ_WORSE;
 			fprintf(o, "<td%s data-key=\"%s\" data-run=\"%d\"", worse ? " class=\"worse\"" : "",
 				gf_field_key(f, key, sizeof(key)), r);
 			if (isfinite(v))

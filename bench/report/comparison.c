@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/spread.h"
+
 double gf_compare_change(double base, double v)
 {
 	if (!isfinite(base) || !isfinite(v))
@@ -28,6 +30,60 @@ bool gf_compare_better(enum gf_better b, double base, double v, double tol_pct)
 	double c = gf_compare_change(base, v);
 
 	return !isnan(c) && (b == GF_BETTER_HIGHER ? c > tol_pct : b == GF_BETTER_LOWER && c < -tol_pct);
+}
+
+/* [lo, hi] widened to hold v. */
+static void band(const struct gf_cmp_side *s, double *lo, double *hi)
+{
+	*lo = fmin(s->lo, s->v);
+	*hi = fmax(s->hi, s->v);
+}
+
+double gf_compare_rank_p(enum gf_better b, const struct gf_cmp_side *base, const struct gf_cmp_side *x)
+{
+	if (base->basis != GF_CB_REPEATS || x->basis != GF_CB_REPEATS ||
+	    gf_spread_rank_min_p(base->n, x->n) > GF_CMP_RANK_ALPHA)
+		return NAN;
+	/* One-sided, towards worse: x's values larger when lower is better. */
+	return b == GF_BETTER_LOWER ? gf_spread_rank_p(base->vals, base->n, x->vals, x->n)
+				    : gf_spread_rank_p(x->vals, x->n, base->vals, base->n);
+}
+
+/* Whether x differs from base beyond the noise of both. */
+static bool beyond(enum gf_better b, const struct gf_cmp_side *base, const struct gf_cmp_side *x, bool worse)
+{
+	double blo, bhi, xlo, xhi, p;
+	bool bn = base->basis != GF_CB_TOLERANCE, xn = x->basis != GF_CB_TOLERANCE;
+
+	if (!worse) /* the rank test looks towards worse: for better, swap the sides */
+		return beyond(b, x, base, true);
+	/* Repeats on both sides: the rank test when it can say 5%, and their spans apart too. */
+	p = gf_compare_rank_p(b, base, x);
+	if (!isnan(p) && p > GF_CMP_RANK_ALPHA)
+		return false;
+	band(base, &blo, &bhi);
+	band(x, &xlo, &xhi);
+	if (bn && xn)
+		return xlo > bhi || xhi < blo;
+	if (bn)
+		return x->v > bhi || x->v < blo;
+	if (xn)
+		return base->v > xhi || base->v < xlo;
+	return true;
+}
+
+enum gf_cmp_judged gf_compare_judge(enum gf_better b, double tol_pct, const struct gf_cmp_side *base,
+				    const struct gf_cmp_side *x)
+{
+	bool worse = gf_compare_worse(b, base->v, x->v, tol_pct);
+
+	if (!worse && !gf_compare_better(b, base->v, x->v, tol_pct))
+		return GF_CJ_SAME;
+	if (base->basis == GF_CB_NONE || x->basis == GF_CB_NONE)
+		return GF_CJ_UNJUDGED;
+	if (!beyond(b, base, x, worse))
+		return GF_CJ_NOISE;
+	return worse ? GF_CJ_WORSE : GF_CJ_BETTER;
 }
 
 int gf_compare_parse_tolerance(const char *s, double *pct)

@@ -19,6 +19,41 @@ double gf_compare_change(double base, double v);
 bool gf_compare_worse(enum gf_better b, double base, double v, double tol_pct);
 /* True when v is better than base by more than tol_pct percent in direction b. */
 bool gf_compare_better(enum gf_better b, double base, double v, double tol_pct);
+/* One side of a judged change: a run's figure, or a set of repeats of it. */
+enum gf_cmp_basis {
+	GF_CB_TOLERANCE = 0, /* no estimate of its noise */
+	GF_CB_NOISE,         /* one run's noise band [lo, hi] */
+	GF_CB_NONE,          /* too few counts to say anything */
+	GF_CB_REPEATS,       /* n repeated values (vals); [lo, hi] spans them and their own noise */
+};
+#define GF_CMP_MAX_REPEATS 20
+#define GF_CMP_RANK_ALPHA 0.05
+struct gf_cmp_side {
+	double v, lo, hi;
+	enum gf_cmp_basis basis;
+	size_t n;
+	double vals[GF_CMP_MAX_REPEATS];
+};
+/* How a change was judged. */
+enum gf_cmp_judged {
+	GF_CJ_SAME = 0,   /* not worse (or better) than the tolerance */
+	GF_CJ_WORSE,      /* a regression: past the tolerance and beyond the noise */
+	GF_CJ_BETTER,     /* an improvement, the same way */
+	GF_CJ_NOISE,      /* past the tolerance, within the noise */
+	GF_CJ_UNJUDGED,   /* past the tolerance, but a side has too few counts */
+};
+/* Judge x against base for a figure better in direction b at tolerance tol_pct. Past the
+ * tolerance, a change counts when it is beyond the noise of both sides: two noise bands
+ * (each widened to hold its own value) must not overlap; a band must not hold the other
+ * side's value when only one side has one; repeats span their values and each repeat's
+ * own band, and with enough values on both sides for the rank test (gf_spread_rank_min_p
+ * <= 5%) must also pass it (one-sided Mann-Whitney, p <= 5%); neither side having an
+ * estimate leaves the tolerance alone. A side with too few counts leaves the change unjudged. */
+enum gf_cmp_judged gf_compare_judge(enum gf_better b, double tol_pct, const struct gf_cmp_side *base,
+				    const struct gf_cmp_side *x);
+/* The rank test's p-value behind a judged change of repeats (NAN when it did not apply). */
+double gf_compare_rank_p(enum gf_better b, const struct gf_cmp_side *base, const struct gf_cmp_side *x);
+
 /* "5%", "5", "0.5 %" -> percent. Returns 0 or -EINVAL (negative, above 1000, garbage). */
 int gf_compare_parse_tolerance(const char *s, double *pct);
 
@@ -53,6 +88,10 @@ struct gf_cmp_run {
 	struct gf_verdict verdict; /* as the run decided it */
 	unsigned quals;       /* its validity flags that hold (GF_Q_*) */
 	double v[GF_CMP_MAX_FIGURES]; /* per figure, scaled; NAN when absent or not comparable */
+	struct gf_cmp_side side[GF_CMP_MAX_FIGURES]; /* per figure, scaled: its noise */
+	const char *how[GF_CMP_MAX_FIGURES];   /* the run's words for its noise ("" none) */
+	enum gf_cmp_judged judged[GF_CMP_MAX_FIGURES]; /* against the baseline */
+	const char *unjudged[GF_CMP_MAX_FIGURES]; /* why not judged whatever its counts; NULL */
 };
 
 struct gf_cmp {

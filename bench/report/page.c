@@ -14,10 +14,12 @@
 #include <unistd.h>
 
 #include "model/units.h"
+#include "report/comparison.h"
 #include "report/sweep.h"
 #include "results/doc.h"
 #include "results/load.h"
 #include "results/nodes.h"
+#include "results/repeats.h"
 
 /* What a section's rows are built from. mark: the document's misses before a row's
  * arguments were read, so that a row can tell whether one of them was missing. */
@@ -212,6 +214,40 @@ static void train_reads(struct ctx *c, struct gf_page_section *sec)
 	}
 }
 
+/* --repeat N: a dot per repeat ("o", a digit where several meet) on a line from the
+ * smallest to the largest, for each figure of figs, so that the spread shows beside the
+ * medians the rows above give. */
+static void repeat_row(struct ctx *c, struct gf_page_section *sec, const enum gf_fig *figs, size_t nfigs)
+{
+	char strips[320] = "", line[24];
+	double v[GF_MAX_REPEATS], lo, hi, mn, mx;
+	size_t n = 0;
+	struct gf_page_row *r;
+
+	for (size_t k = 0; k < nfigs; k++) {
+		size_t len = strlen(strips);
+		const char *unit;
+		double scale = gf_cmp_scale(figs[k], &unit);
+		if ((n = gf_repeats_values(c->s, figs[k], v, GF_MAX_REPEATS, &lo, &hi)) < 2)
+			continue;
+		mn = mx = v[0];
+		for (size_t i = 1; i < n; i++)
+			mn = fmin(mn, v[i]), mx = fmax(mx, v[i]);
+		memset(line, '-', 20);
+		line[20] = '\0';
+		for (size_t i = 0; i < n; i++) {
+			char *at = &line[mx > mn ? (int)lround(19 * (v[i] - mn) / (mx - mn)) : 10];
+			*at = *at == '-' ? 'o' : *at == 'o' ? '2' : *at < '9' ? *at + 1 : '9';
+		}
+		snprintf(strips + len, sizeof(strips) - len, "%s%s %.4g [%s] %.4g %s", len ? "; " : "",
+			 gf_schema[figs[k]].label, mn * scale, line, mx * scale, unit);
+	}
+	if (!n)
+		return;
+	r = ROW(sec, GF_F_REPEATS, "%zu repeats: the figures above are their medians", n);
+	NOTE(r, "each repeat a dot: %s", strips);
+}
+
 static void train_section(struct ctx *c)
 {
 	struct gf_doc *s = c->s;
@@ -222,6 +258,8 @@ static void train_section(struct ctx *c)
 
 	train_au(c, sec);
 	train_reads(c, sec);
+	repeat_row(c, sec, (const enum gf_fig[]){ GF_F_TRAIN_AU_MEAN, GF_F_TRAIN_SAMPLES_PER_S, GF_F_TRAIN_READ_BPS,
+						  GF_F_TRAIN_LAT_P99 }, 4);
 	ROW(sec, GF_F_TRAIN_LAT, "p50 %s, p90 %s, p99 %s, p99.9 %s, max %s", us(s, GF_F_TRAIN_LAT_P50, a, sizeof(a)),
 	    us(s, GF_F_TRAIN_LAT_P90, b, sizeof(b)), us(s, GF_F_TRAIN_LAT_P99, d, sizeof(d)),
 	    us(s, GF_F_TRAIN_LAT_P999, e, sizeof(e)), us(s, GF_F_TRAIN_LAT_MAX, g, sizeof(g)));
@@ -261,6 +299,8 @@ static void ceiling_section(struct ctx *c)
 		     gf_num(s, GF_F_CEILING_FED_AT, 0), gf_num(s, GF_F_CEILING_FED_NO_STALL, 0),
 		     rate(gf_num(s, GF_F_CEILING_DEMAND_BPS, 0), a, sizeof(a)));
 	}
+	repeat_row(c, sec, (const enum gf_fig[]){ GF_F_CEILING_SAMPLES_PER_S, GF_F_CEILING_READ_BPS, GF_F_CEILING_LAT_P99 },
+		   3);
 	r = ROW(sec, GF_F_CEILING_READ_BPS, "%s", rate(gf_num(s, GF_F_CEILING_READ_BPS, 0), a, sizeof(a)));
 	NOTE(r, "%s in %s", size(gf_num(s, GF_F_CEILING_READ_BYTES, 0), b, sizeof(b)),
 	     tm(gf_num(s, GF_F_CEILING_ELAPSED_S, 0), d, sizeof(d)));

@@ -30,7 +30,7 @@ const char *gf_diag_class_name(enum gf_diag_class c)
 struct fig {
 	double ranks, nodes, threads, depth, nt, accels, el, samples, s, req, opens;
 	double lat_s, open_s, pre, read_ps, open_ps, busy, busy_share;
-	double demand, need, thr, halt, stall, cpu_per_rank, cores, bw, demand_bw;
+	double demand, need, thr, halt, stall, cpu_per_rank, cores, bw, demand_bw, rq;
 	double slow_rate, slow_stall, ttfb_share, req_bytes, read_bytes; /* slow_rate: the slowest node's au_vs_others */
 	int slow_node;
 	const char *slow_host;
@@ -143,6 +143,7 @@ static void gather(struct gf_doc *s, const struct gf_verdict *v, struct fig *f)
 	f->halt = per(halt, f->accels);
 	f->stall = per(gf_num(s, GF_F_TRAIN_STALL_S, 0), f->accels);
 	f->cpu_per_rank = per(gf_num(s, GF_F_TRAIN_CPU_S, 0), f->el * f->ranks);
+	f->rq = gf_num(s, GF_F_TRAIN_RUNQUEUE_S, 0);
 	f->cores = cpus > 0 && cpus < f->threads ? cpus : f->threads;
 	f->bw = gf_num(s, GF_F_TRAIN_READ_BPS, 0);
 	f->demand_bw = gf_num(s, GF_F_TRAIN_DEMAND_BPS, 0);
@@ -224,8 +225,9 @@ static void rule_out(const struct fig *f, struct gf_diagnosis *d)
 		    f->slow_rate, GF_DIAG_SLOW_NODE);
 	else
 		out(d, GF_DIAG_SLOW_CLIENT, "one node: nothing to compare it with");
-	out(d, GF_DIAG_CPU, "preprocessing %.0f%% of a reader thread's busy time, rank CPU %.2f of %.0f core(s)",
-	    100 * per(f->pre, f->busy), f->cpu_per_rank, f->cores);
+	out(d, GF_DIAG_CPU, "preprocessing %.0f%% of a reader thread's busy time, rank CPU %.2f of %.0f core(s), "
+	    "threads waited %s for a CPU", 100 * per(f->pre, f->busy), f->cpu_per_rank, f->cores,
+	    gf_format_time(f->rq, a, sizeof(a)));
 	out(d, GF_DIAG_METADATA, "open/close %s per sample, %.0f%% of a reader thread's busy time",
 	    gf_format_time(f->open_ps, a, sizeof(a)), 100 * per(f->open_ps, f->busy));
 	if (f->s3)
@@ -386,6 +388,22 @@ static void client_cpu(const struct fig *f, struct gf_diagnosis *d)
 	     "cores (fewer ranks per node, or CPUs per rank), or make the per-sample client work cheaper: %.0f samples/s x %s busy "
 	     "per sample needs %.0f threads in all (predicted %.0f samples/s); faster storage would not help",
 	     threads, f->threads, f->need, gf_format_time(f->busy, a, sizeof(a)), ceil(f->need * f->busy), f->need);
+}
+
+/* The ranks' threads were ready to run but waited for a CPU, and not for each other (the
+ * ranks used little CPU themselves): other work on the node held its cores, so the run
+ * measured the node's load, not the storage. */
+static void cpu_taken(const struct fig *f, struct gf_diagnosis *d)
+{
+	char a[32], b[32];
+
+	d->cls = GF_DIAG_CPU;
+	ev(d, "the ranks' threads waited %s for a CPU (run queue, /proc/thread-self/schedstat) while the accelerators "
+	   "stalled %s in all; the ranks used %.2f of %.0f core(s) each: other work on the node held its cores",
+	   gf_format_time(f->rq, a, sizeof(a)), gf_format_time(f->stall * f->accels, b, sizeof(b)), f->cpu_per_rank,
+	   f->cores);
+	step(d, "", "rerun on a quiet node, or give the ranks cores of their own (mpirun --bind-to none, fewer ranks "
+	     "per node): this run measured the node's load, not the storage");
 }
 
 static void metadata(const struct fig *f, struct gf_diagnosis *d)
@@ -565,6 +583,8 @@ static void starved(const struct fig *f, struct gf_diagnosis *d)
 	else if (f->dev && f->dev_util >= GF_DIAG_DEVICE_BUSY && f->dev_queue >= 1 &&
 		 f->dev_rawait_s >= GF_DIAG_DEVICE_WAIT)
 		bandwidth(f, d);
+	else if (f->rq > 0 && f->rq >= GF_DIAG_RQ_SHARE * f->stall * f->accels)
+		cpu_taken(f, d);
 	else
 		configuration(f, d);
 }

@@ -27,7 +27,11 @@
  *        median of the other nodes' (nodes[].au_vs_others; report/nodes.h says why not
  *        the read rate).
  *     b. client-CPU-bound: preprocess >= GF_DIAG_DOMINANT of B, or rank CPU >=
- *        GF_DIAG_CPU_BUSY of min(reader threads, CPUs the rank may use).
+ *        GF_DIAG_CPU_BUSY of min(reader threads, CPUs the rank may use); or (after c-e,
+ *        before f) the threads waited for a CPU (run queue, train.runqueue_wait_s)
+ *        >= GF_DIAG_RQ_SHARE of the accelerators' stall: other work held the node's cores
+ *        (a loaded 2-core node: 58 s of waiting against 43 s of stall, read as
+ *        configuration-bound before).
  *     c. metadata-bound: open >= GF_DIAG_DOMINANT of B.
  *     d. storage-latency-bound: an S3 target whose training requests spend
  *        >= GF_DIAG_DOMINANT of their time to the first byte, with requests under
@@ -68,6 +72,7 @@ struct json_object;
 #define GF_DIAG_SLOW_NODE GF_NODES_SLOW /* AU vs the other nodes' median */
 #define GF_DIAG_DOMINANT 0.5    /* share of a reader thread's busy time */
 #define GF_DIAG_CPU_BUSY 0.8    /* of the cores a rank's readers can use */
+#define GF_DIAG_RQ_SHARE 0.5    /* run-queue wait over the accelerators' stall: the CPUs were taken */
 #define GF_DIAG_SMALL_REQ (4.0 * 1048576)
 #define GF_DIAG_LINES 12
 /* A device busy this share of training, requests queued ... (the share counts the phase's

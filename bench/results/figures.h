@@ -207,6 +207,14 @@ struct gf_fig_launch {
 
 /* Everything report writes about a run. The driver fills it (rank 0 holds the merged
  * figures); the pointers are borrowed and stay the driver's. */
+/* --repeat N: each repeat's summary, kept as it ended (results/repeats.h). */
+#define GF_MAX_REPEATS 20
+struct gf_fig_repeats {
+	struct json_object *run[GF_MAX_REPEATS]; /* owned */
+	unsigned n, want;
+	char cache[256];          /* what was done before each repeat, in words */
+};
+
 struct gf_run_summary {
 	const struct gf_workload *w;
 	const struct gf_plan *plan;
@@ -303,6 +311,9 @@ struct gf_run_summary {
 	/* gpufeed sweep; NULL otherwise. train above then holds the answer's point (else the
 	 * last point measured). */
 	const struct gf_fig_sweep *sweep;
+
+	/* --repeat N > 1: every repeat's summary; NULL otherwise. */
+	const struct gf_fig_repeats *repeats;
 };
 
 #endif

@@ -15,6 +15,8 @@
 #include "results/put.h"
 #include "results/sweep.h"
 #include "results/nodes.h"
+#include "results/noise.h"
+#include "results/repeats.h"
 #include "results/device.h"
 #include "results/diagnosis.h"
 #include "results/folder.h"
@@ -667,9 +669,12 @@ struct json_object *gf_summary_json(const struct gf_run_summary *s)
 	if (s->sweep)
 		gf_sweep_put(root, s);
 	gf_device_into(root, s); /* after "sweep": the sweep phase's device goes there */
+	gf_noise_put(root, s);
+	gf_repeats_put(root, s->repeats);
 	/* The verdict and the bottleneck, worked out once, here, from the figures above:
 	 * everything that shows this run later reads them from summary.json. */
 	judge(root);
+	gf_repeats_agree(root, s->repeats);
 	return root;
 }
 
@@ -822,6 +827,8 @@ void gf_summary_print_verdict(FILE *f, const struct gf_run_summary *s, const cha
 	}
 	{
 		struct gf_verdict v;
+		if (s->repeats)
+			gf_repeats_say(f, s);
 		if (verdict_of(s, &v))
 			fprintf(f, "verdict: %s\n", v.head.line);
 	}

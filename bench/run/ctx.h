@@ -60,6 +60,7 @@ struct gf_run_ctx {
 	struct gf_resolved res;
 
 	struct gf_run_summary s;        /* s.status: complete | failed | interrupted */
+	struct gf_fig_repeats reps;     /* --repeat N: each repeat's summary (rank 0) */
 	int exit_code;
 	struct gf_progress progress, *prog; /* on every rank (a reduction); NULL when off */
 

@@ -19,6 +19,7 @@
 #include "mpi/world.h"
 #include "report/report.h"
 #include "results/folder.h"
+#include "results/repeats.h"
 #include "results/summary.h"
 #include "results/sweep.h"
 #include "run/ctx.h"
@@ -49,6 +50,11 @@ static int check(struct gf_run_ctx *x)
 	int rc;
 
 	rc = gf_guard_workload(x->cli, w, world, err, len);
+	if (!rc && x->cli->repeat > 1 && w->workflow.checkpoint) {
+		snprintf(err, len, "--repeat %u: checkpoints are not repeated yet; repeat training or the ceiling "
+			 "with --set workflow.checkpoint=false", x->cli->repeat);
+		rc = -EINVAL;
+	}
 	if (!rc)
 		rc = gf_target_resolve(w, x->cli->target, x->cli->engine, &x->target, err, len);
 	if (!rc)
@@ -104,11 +110,8 @@ static void decide(struct gf_run_ctx *x)
 	x->s.ckpt_layout = gf_ckpt_layout_name(r->ckpt_layout);
 	x->s.mpiio_hints = &r->mpiio_hints;
 	if (w->workflow.checkpoint) {
-		/* An engine that only reads (hdf5: HDF5 training data) leaves file_per_rank
-		 * checkpoints to the default engine for the path. */
-		char why[256];
-		const struct gf_io_ops *ck_ops = x->ops->caps & GF_IO_CAP_READONLY
-						 ? gf_io_default_local(why, sizeof(why)) : x->ops;
+		/* The engine that writes: the reads' when it can (target.h). */
+		const struct gf_io_ops *ck_ops = x->target.writer;
 		gf_guard_ckpt_folder_path(w, &x->target, r->ckpt_folder, sizeof(r->ckpt_folder));
 		x->ck = (struct gf_ckpt_cfg){
 			.w = w, .m = &x->model, .plan = w->workflow.train ? &x->plan : NULL, .ops = ck_ops,
@@ -322,9 +325,10 @@ static void describe(struct gf_run_ctx *x)
 	if (!x->root)
 		return;
 	if (!x->cli->quiet)
-		fprintf(stderr, "gpufeed %s: %s on %s (%s, engine %s), %d rank(s), %u accelerator(s)\n",
-			s->command, x->w->source, x->target.root, s->fs_type, x->target.engine, world->size,
-			x->plan.accels);
+		fprintf(stderr, "gpufeed %s: %s on %s (%s, engine %s%s%s), %d rank(s), %u accelerator(s)\n",
+			s->command, x->w->source, x->target.root, s->fs_type, x->target.engine,
+			x->target.writer != x->ops ? "; writes " : "", x->target.writer != x->ops ? x->target.writer->name : "",
+			world->size, x->plan.accels);
 	if (s->cpus_per_rank == 1 && x->w->workflow.train &&
 	    (x->w->reader.read_threads > 1 || (x->ops->caps & GF_IO_CAP_ASYNC)))
 		fprintf(stderr, "gpufeed: note: a rank may use only 1 CPU (mpirun binds ranks to cores by default); "
@@ -356,6 +360,46 @@ static bool stopped(void)
 
 	gf_world_allsum_u64(&n, 1);
 	return n != 0;
+}
+
+/* --repeat N: before repeat rep (from 1), the state the measured phases fill starts empty
+ * again; the dataset, generated once, stays. The same on every rank. */
+static void next_repeat(struct gf_run_ctx *x, unsigned rep)
+{
+	x->dataset.generate = false;
+	gf_train_result_free(&x->tr);
+	memset(&x->tr, 0, sizeof(x->tr));
+	free(x->s.rows);
+	free(x->s.ts);
+	free(x->s.ceiling_ts);
+	x->s.rows = NULL;
+	x->s.ts = x->s.ceiling_ts = NULL;
+	x->s.nrows = 0;
+	x->s.nts = x->s.nceiling_ts = 0;
+	for (int i = GF_S3_PH_CEILING; i < GF_S3_PHASES; i++) {
+		free(x->s.s3_timing[i]);
+		x->s.s3_timing[i] = NULL;
+	}
+	if (x->root && !x->cli->quiet)
+		fprintf(stderr, "repeat %u of %u: %s\n", rep + 1, x->cli->repeat, x->reps.cache);
+}
+
+/* Rank 0 keeps the summary of the repeat that ended; every rank agrees it did. */
+static void keep_repeat(struct gf_run_ctx *x)
+{
+	int rc = 0;
+
+	if (x->cli->repeat < 2 || !gf_run_ok(x))
+		return;
+	if (x->root && !x->reps.n)
+		snprintf(x->reps.cache, sizeof(x->reps.cache), "%s", x->s.client_cached
+			 ? "nothing dropped from the page cache before any repeat: each reads what the one before "
+			   "(or writing the dataset) left there"
+			 : "reads bypass the client's cache: every repeat reads from storage");
+	if (x->root)
+		rc = gf_repeats_keep(&x->reps, &x->s);
+	if (gf_world_agree(rc, "out of memory keeping a repeat's figures", x->err, sizeof(x->err)))
+		gf_run_fail(x, GF_EXIT_FAILED, "repeats", x->err);
 }
 
 /* Whether a signal (not the deadline) came to any rank. */
@@ -611,6 +655,9 @@ static void finish(struct gf_run_ctx *x)
 	x->prog = NULL;
 	if (x->root) {
 		x->s.resolved = gf_resolved_json(&x->res);
+		/* Every repeat ran: the summary is their medians'. */
+		if (x->reps.n > 1 && x->reps.n == x->cli->repeat)
+			x->s.repeats = &x->reps;
 		snprintf(error, sizeof(error), "%s", x->s.error);
 		if (pending)
 			name_pending(x);
@@ -636,6 +683,7 @@ static void finish(struct gf_run_ctx *x)
 	for (int i = 0; i < GF_S3_PHASES; i++)
 		free(x->s.s3_timing[i]);
 	gf_ckpt_phase_free(&x->ckpt_phase);
+	gf_repeats_free(&x->reps);
 	gf_train_result_free(&x->tr);
 	gf_sweep_free(x);
 }
@@ -681,14 +729,19 @@ int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct
 	/* --duration bounds every phase from here, all of them together (run/deadline.h);
 	 * what comes before (the guards, the results folder) is a moment's work. */
 	gf_deadline_start(&x->deadline, x->cli->duration_s, x->stop);
-	for (size_t i = 0; i < gf_nphases; i++) {
-		const struct gf_phase *p = &gf_phases[i];
-		if (!p->wanted(x))
-			continue;
-		if (gf_run_ok(x) && !stopped())
-			run_phase(x, p);
-		else if (!x->cut && deadline_hit(x))
-			x->cut = p->name; /* the deadline came before it started */
+	for (unsigned rep = 0; rep < (c->repeat > 1 ? c->repeat : 1) && gf_run_ok(x) && !stopped(); rep++) {
+		if (rep)
+			next_repeat(x, rep);
+		for (size_t i = 0; i < gf_nphases; i++) {
+			const struct gf_phase *p = &gf_phases[i];
+			if (!p->wanted(x))
+				continue;
+			if (gf_run_ok(x) && !stopped())
+				run_phase(x, p);
+			else if (!x->cut && deadline_hit(x))
+				x->cut = p->name; /* the deadline came before it started */
+		}
+		keep_repeat(x);
 	}
 	finish(x);
 	gf_beneath_forget(); /* the held roots' descriptors */

@@ -74,7 +74,7 @@ static int datagen_run(struct gf_run_ctx *x)
 
 	gf_progress_phase(x->prog, "datagen", GF_PROGRESS_WRITTEN, x->plan.dataset_bytes, 0);
 	gf_series_init(&series, x->t0_ns, 1000000000u);
-	rc = gf_datagen_run(x->w, &x->plan, x->ops, x->target.root, x->world->rank, x->world->size, x->stop,
+	rc = gf_datagen_run(x->w, &x->plan, x->target.writer, x->target.root, x->world->rank, x->world->size, x->stop,
 			    &series, dg, x->msg, sizeof(x->msg));
 	gf_series_free(&series);
 	return rc;
@@ -128,11 +128,11 @@ static int read_path(struct gf_run_ctx *x)
 		.open_files = x->s.open_files,
 	};
 	if (x->root && !x->cli->quiet)
-		fprintf(stderr, "reads: engine %s, loader %s (%s), %u in flight per thread, %s, %s\n",
+		fprintf(stderr, "reads: engine %s, loader %s (%s), %u in flight per thread, %s, %s; engine: %s\n",
 			x->target.engine, gf_plan_loader_name(&x->plan), gf_plan_loader_words(&x->plan),
 			x->plan.read_depth, x->dio.reason, x->plan.loader == GF_LOADER_TF_STREAM
 			? "each file opened once per pass" : x->s.open_files ? "files kept open"
-			: "open and close per sample");
+			: "open and close per sample", x->target.engine_reason);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/dist.h"
 #include "model/search.h"
 #include "model/units.h"
 #include "model/yaml.h"
@@ -287,6 +288,8 @@ static int point_plan(struct gf_run_ctx *x, unsigned n, const char *value, doubl
 	}
 	sw->plan.shuffle_seed = x->plan.shuffle_seed;
 	sw->read = x->read;
+	/* --vary target.queue_depth may change the engine the default picks for the reads. */
+	sw->read.ops = gf_target_reader(&x->target, &sw->pw, NULL, 0);
 	sw->read.w = &sw->pw;
 	sw->read.plan = &sw->plan;
 	sw->read.open_files = gf_fetch_open_files(&sw->pw, &sw->plan);
@@ -429,8 +432,10 @@ static int point(struct gf_run_ctx *x, unsigned n, const char *value, struct gf_
 			snprintf(split, sizeof(split), " (%u ranks x %u, %u x %u)", out->ranks_at_max, out->per_rank,
 				 f->ranks - out->ranks_at_max, out->per_rank_min);
 		if (!x->cli->quiet)
-			fprintf(stderr, "sweep: %u accelerator(s)%s%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s\n",
-				out->accelerators, split, value ? ", " : "", value ? value : "", out->au_mean, out->au_min,
+			fprintf(stderr, "sweep: %u accelerator(s)%s%s%s%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s\n",
+				out->accelerators, split, value ? ", " : "", value ? value : "",
+				sw->read.ops != x->ops ? ", engine " : "", sw->read.ops != x->ops ? sw->read.ops->name : "",
+				out->au_mean, out->au_min,
 				out->samples_per_s, gf_format_rate(out->read_bytes_per_s, r, sizeof(r)),
 				out->passed ? "passed" : "failed", out->steady ? "steady" :
 				"not steady", out->extended ? " (measured twice as long)" : "");
@@ -455,8 +460,16 @@ static unsigned start_count(struct gf_run_ctx *x)
 	struct gf_fig_sweep *f = &x->sw->fig;
 	unsigned n = 1;
 
-	if (x->root && x->s.ceiling_ran)
+	if (x->root && x->s.ceiling_ran) {
+		/* The ceiling read with no preprocessing: each reader thread's own time per
+		 * sample (reader.preprocess_time) lowers what the readers supply. */
+		double el = x->s.ceiling.elapsed_s, sps = el > 0 ? (double)x->s.ceiling.samples / el : 0;
+		double supply = gf_search_supply(sps, x->plan.threads * f->ranks, x->plan.read_depth,
+						 gf_dist_mean(&x->w->reader.preprocess_time));
 		f->ceiling_estimate = gf_summary_ceiling_accels(&x->s, x->w->metric.au);
+		if (sps > 0)
+			f->ceiling_estimate *= supply / sps;
+	}
 	if (x->cli->sweep_start) {
 		f->start_from = "--start";
 		n = x->cli->sweep_start;
@@ -496,8 +509,10 @@ int gf_sweep_run(struct gf_run_ctx *x)
 	f->start = n;
 	if (x->root && !x->cli->quiet) {
 		char from[64];
+		double pre = gf_dist_mean(&x->w->reader.preprocess_time);
 		if (f->ceiling_estimate > 0)
-			snprintf(from, sizeof(from), "the ceiling's estimate %.1f", f->ceiling_estimate);
+			snprintf(from, sizeof(from), "the ceiling's estimate %.1f%s", f->ceiling_estimate,
+				 pre > 0 ? ", with the readers' preprocessing" : "");
 		else
 			snprintf(from, sizeof(from), "%s", f->start_from);
 		fprintf(stderr, "sweep: %s from %u accelerator(s) (%s), %g s per point, at most %u point(s), "

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "io/io.h"
 #include "io/ns.h"
+#include "model/plan.h"
 #include "model/units.h"
 
 /* The root: file:// taken off, no trailing slash (it makes doubled separators in file
@@ -77,8 +78,11 @@ static int pick_engine(const struct gf_workload *w, const char *engine, const ch
 		else if (t->store->scheme)
 			snprintf(t->engine_reason, sizeof(t->engine_reason), "default for a %s target: %s",
 				 t->store->scheme, t->store->help);
-		else
-			gf_io_default_local(t->engine_reason, sizeof(t->engine_reason));
+		t->writer = t->ops->caps & GF_IO_CAP_READONLY ? gf_io_default_local(NULL, 0) : t->ops;
+		if (!fmt && !t->store->scheme) {
+			t->by_reads = true;
+			t->ops = gf_target_reader(t, w, t->engine_reason, sizeof(t->engine_reason));
+		}
 		return 0;
 	}
 	t->ops = gf_io_for_uri(t->root, engine, why, sizeof(why));
@@ -100,7 +104,43 @@ static int pick_engine(const struct gf_workload *w, const char *engine, const ch
 		return -EINVAL;
 	}
 	snprintf(t->engine_reason, sizeof(t->engine_reason), "%s", given);
+	/* An engine that only reads (hdf5, mmap) leaves writing to the path's default. */
+	t->writer = t->ops->caps & GF_IO_CAP_READONLY ? gf_io_default_local(NULL, 0) : t->ops;
 	return 0;
+}
+
+/* Whether path (or its nearest existing parent) is on a filesystem in memory: there a
+ * read never waits for a device. */
+static bool memory_fs(const char *path)
+{
+	char fs[32];
+
+	gf_target_fs_type(path, fs, sizeof(fs));
+	return !strcmp(fs, "tmpfs") || !strcmp(fs, "ramfs");
+}
+
+const struct gf_io_ops *gf_target_reader(const struct gf_target *t, const struct gf_workload *w, char *why,
+					 size_t len)
+{
+	unsigned depth = gf_plan_read_depth(w);
+	const struct gf_io_ops *rd;
+	char rwhy[200];
+	bool mem;
+
+	if (!t->by_reads) {
+		if (why && len && why != t->engine_reason)
+			snprintf(why, len, "%s", t->engine_reason);
+		return t->ops;
+	}
+	mem = memory_fs(t->root);
+	/* SQPOLL is io_uring's: asked for, the default (io_uring) reads too. */
+	rd = w->target.sqpoll ? t->writer : gf_io_default_local_read(depth, mem, rwhy, sizeof(rwhy));
+	if (rd == t->writer)
+		gf_io_default_local(why, len);
+	else if (why && len)
+		snprintf(why, len, "default for a local path, %u read%s in flight per reader thread%s: %s; "
+			 "%s writes", depth, depth == 1 ? "" : "s", mem ? " from memory" : "", rwhy, t->writer->name);
+	return rd;
 }
 
 int gf_target_backend_opts(const struct gf_workload *w, const struct gf_target *t, struct gf_kvmap *opts,

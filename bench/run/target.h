@@ -17,9 +17,13 @@ struct gf_target {
 	char uri[GF_STR];    /* as given */
 	char root[4096];     /* the data folder: a local path, or a gluster:// URI */
 	char kind[16];       /* "local", "gluster", "null" (results folder names and summary) */
-	char engine[32];     /* resolved engine name */
+	char engine[32];     /* resolved engine name: the one that reads */
 	char engine_reason[256];
-	const struct gf_io_ops *ops;   /* the engine (engine[] is its name) */
+	const struct gf_io_ops *ops;   /* the engine that reads samples (engine[] is its name) */
+	const struct gf_io_ops *writer; /* the engine that writes (datagen, checkpoints): ops,
+					 * unless ops reads only or was chosen for the reads */
+	bool by_reads;                 /* no engine given: ops is the local default for the reads
+					* in flight (gf_target_reader) */
 	const struct gf_io_ops *store; /* the backend of the target's scheme: its namespace and
 					* its setup (differs from ops for null and hdf5) */
 };
@@ -30,6 +34,14 @@ struct gf_target {
  * calls it. Returns 0 or -EINVAL with a message (unsupported scheme, unknown engine). */
 int gf_target_resolve(const struct gf_workload *w, const char *cli_target, const char *cli_engine,
 		      struct gf_target *t, char *err, size_t errlen);
+
+/* The engine that reads w's samples from t: the one given (or the format's, or the
+ * scheme's), else, for a local path, the default for w's reads in flight per reader thread
+ * and t's filesystem (gf_io_default_local_read: posix for one, aio from tmpfs, uring).
+ * why (may be NULL) gets the reason summary.json shows. A sweep varying
+ * target.queue_depth asks again for each point. */
+const struct gf_io_ops *gf_target_reader(const struct gf_target *t, const struct gf_workload *w, char *why,
+					 size_t len);
 
 /* The options of the target's backends for their setup (gf_io_setup, io.h):
  * storage.storage_options as given, and what the workload says elsewhere that only a

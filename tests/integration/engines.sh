@@ -7,7 +7,8 @@
 # Expected: for each phase every engine and mode reads the same samples and the same
 # requested bytes (the plan's); buffered moves exactly those bytes, O_DIRECT moves at
 # least them and reports its alignment; read_type memory opens each file once per thread
-# at most and on_demand once per sample; summary.json names the engine and why.
+# at most and on_demand once per sample; summary.json names the engine. (The default
+# engine: default_engine.sh.)
 # Buggy: an engine that loses or repeats a sample, padding counted as requested bytes,
 # a short read at a file's end taken for an error, files reopened despite the cache.
 . "$(dirname "$0")/lib.sh"
@@ -74,12 +75,6 @@ done
 [ "$ref_samples" = 128 ] && ok "one epoch = 128 samples" || bad "expected 128 samples, got $ref_samples"
 [ "$ref_req" = "$(find "$data/train" -type f -printf '%s\n' | awk '{s+=$1} END {print s}')" ] &&
 	ok "requested bytes = bytes on disk" || bad "requested bytes $ref_req differ from the dataset"
-
-# The default engine for a local path is the first the kernel allows, and summary.json says why.
-gf 1 train "$SMALL" --target "$data" --results "$TMP/r-default" "${common[@]}" >/dev/null 2>&1 || bad "default engine run failed"
-first=${engines%% *}
-expect "default engine is $first, with a reason" "$(only_result "$TMP/r-default")/summary.json" \
-	".target.engine == \"$first\" and (.target.engine_reason | test(\"default for a local path\"))"
 
 # SQPOLL on uring, and refused on another engine before anything runs.
 case " $engines " in *" uring "*)

@@ -202,6 +202,24 @@ done
 c=$(only_result "$TMP/cal")
 expect "calibrate: parameters and every run's fit" "$c/summary.json" '.schema == "gpufeed.calibrate/1" and (.runs | length) == 2 and ([.runs[].figures.write_burst_s | .measured > 0 and .predicted > 0 and (.error_percent | type) == "number"] | all) and .parameters["clients.rank_write_bandwidth"].fitted == true'
 grep -q "^#.*write burst" "$c/system.yaml" && ok "the fitted file lists the fit per run" || bad "no fit in the fitted file"
+# Issue 28 item 12: a null recovery_rank_shift (SIGSEGV before) is "not given"; bursts that
+# are not an array (a json-c assert, SIGABRT, before) are not what calibrate reads (the
+# burst medians are): no crash, no sanitizer report.
+m1=$(only_result "$TMP/m1")
+mkdir -p "$TMP/hostile/null" "$TMP/hostile/bursts"
+cp "$m1"/*.csv "$TMP/hostile/null/"; cp "$m1"/*.csv "$TMP/hostile/bursts/"
+jq '.workload.checkpoint.recovery_rank_shift = null' "$m1/summary.json" >"$TMP/hostile/null/summary.json"
+jq '.checkpoint.bursts = "many"' "$m1/summary.json" >"$TMP/hostile/bursts/summary.json"
+"$GPUFEED" simulate --calibrate "$TMP/hostile/null" "$(only_result "$TMP/m2")" --system "$SYS/local.yaml" \
+	--results "$TMP/cal-null" >"$TMP/o" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "calibrate: a null recovery_rank_shift is read as not given" || { bad "calibrate, null shift: exit $rc"; cat "$TMP/o"; }
+"$GPUFEED" simulate --calibrate "$TMP/hostile/bursts" "$(only_result "$TMP/m2")" --system "$SYS/local.yaml" \
+	--results "$TMP/cal-bursts" >"$TMP/o" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ! grep -qE "runtime error|Sanitizer" "$TMP/o" &&
+	ok "calibrate: bursts that are not an array: no crash" ||
+	{ bad "calibrate, bursts not an array: exit $rc"; cat "$TMP/o"; }
 "$GPUFEED" simulate "$W/llama3_8b.yaml" --system "$c/system.yaml" --results "$TMP/fitted" --no-plot >/dev/null 2>&1 \
 	&& ok "the fitted system simulates" || bad "the fitted system does not load"
 # The report and compare machinery of runs, on simulate folders.

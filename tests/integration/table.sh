@@ -41,6 +41,19 @@ assert math.isclose(float(r["train.au_percent.mean"]), s["train"]["au_percent"][
 assert r["ceiling.accelerators_fed"] == "" and r["checkpoint.write_burst_s"] == "" and r["sweep.accelerators_fed"] == ""
 PY
 "$GPUFEED" table "$TMP/r/nvme" --no-header | grep -q "^nvme,nvme,complete" && ok "--no-header" || bad "--no-header"
+# Issue 28 item 9: text a spreadsheet would run as a formula (=, +, -, @ first) is led by
+# a quote, as spreadsheet exporters do; the figures stay numbers.
+cp -r "$TMP/r/nvme" "$TMP/evil"
+jq '.workload_name = "=cmd|'"'"' /C calc'"'"'!A0" | .label = "@SUM(1+1)" | .command = "+HYPERLINK(\"http://x\")"' \
+	"$TMP/r/nvme/summary.json" >"$TMP/evil/summary.json"
+"$GPUFEED" table "$TMP/evil" >"$TMP/evil.csv" 2>"$TMP/terr" || { bad "table of a run with formulas"; cat "$TMP/terr"; }
+python3 - "$TMP/evil.csv" <<'PY' && ok "table: formula-like text led by a quote, numbers as they are" || bad "table: a formula left as is"
+import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+assert r["workload_name"] == "'=cmd|' /C calc'!A0", r["workload_name"]
+assert r["label"] == "'@SUM(1+1)" and r["command"] == "'+HYPERLINK(\"http://x\")", (r["label"], r["command"])
+assert float(r["train.au_percent.mean"]) > 0 and not r["train.au_percent.mean"].startswith("'")
+PY
 "$GPUFEED" table "$TMP/nowhere" >"$TMP/t2" 2>&1; [ $? -eq 2 ] && [ ! -s "$TMP/t2" ] || grep -q summary.json "$TMP/t2" &&
 	ok "table of a folder that is no run: exit 2" || bad "table of no run"
 

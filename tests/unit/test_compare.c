@@ -1,6 +1,6 @@
 /* Description: the arithmetic of gpufeed compare: the change against the baseline in
  * percent, the direction-aware regression and improvement tests at a tolerance, and the
- * parsing of --tolerance.
+ * parsing of --tolerance, and the judging of a change against the noise of both sides.
  * Expected result: every table row matches; a drop in a higher-is-better figure and a rise
  * in a lower-is-better one past the tolerance are regressions, exactly at the tolerance
  * they are not; a zero baseline gives no ratio and no verdict.
@@ -153,6 +153,63 @@ static void test_figure_table(void **state)
 	assert_int_equal(gf_cmp_phase_of(GF_F_SWEEP_FED), GF_CMP_SWEEP);
 }
 
+static struct gf_cmp_side side(double v, double lo, double hi, enum gf_cmp_basis b)
+{
+	struct gf_cmp_side s = { .v = v, .lo = lo, .hi = hi, .basis = b };
+	return s;
+}
+
+static struct gf_cmp_side repeats(const double *v, size_t n)
+{
+	struct gf_cmp_side s = { .basis = GF_CB_REPEATS, .n = n, .lo = INFINITY, .hi = -INFINITY };
+	for (size_t i = 0; i < n; i++) {
+		s.vals[i] = v[i];
+		s.lo = fmin(s.lo, v[i]);
+		s.hi = fmax(s.hi, v[i]);
+	}
+	s.v = n == 3 ? v[0] + v[1] + v[2] - s.lo - s.hi : v[0]; /* the median of three */
+	return s;
+}
+
+/* Past the tolerance, a change counts only beyond the noise of both sides. */
+static void test_judge(void **state)
+{
+	struct gf_cmp_side a = side(100, 95, 105, GF_CB_NOISE), b;
+	const double ra[] = { 100, 102, 98 }, rb[] = { 90, 89, 91 }, rc[] = { 90, 99, 88 };
+	struct gf_cmp_side sa, sb;
+
+	(void)state;
+	b = side(94, 88, 99, GF_CB_NOISE); /* -6%, bands overlap */
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &a, &b), GF_CJ_NOISE);
+	b = side(80, 76, 84, GF_CB_NOISE); /* -20%, apart */
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &a, &b), GF_CJ_WORSE);
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &b, &a), GF_CJ_BETTER);
+	assert_int_equal(gf_compare_judge(GF_BETTER_LOWER, 5, &a, &b), GF_CJ_BETTER);
+	b = side(97, 90, 99, GF_CB_NOISE); /* within the tolerance */
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &a, &b), GF_CJ_SAME);
+	b = side(80, 0, 0, GF_CB_NONE);
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &a, &b), GF_CJ_UNJUDGED);
+	/* Without estimates: the tolerance alone, as before noise was carried. */
+	a = side(100, NAN, NAN, GF_CB_TOLERANCE);
+	b = side(94, NAN, NAN, GF_CB_TOLERANCE);
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &a, &b), GF_CJ_WORSE);
+	/* One band: the other value must leave it. */
+	b = side(94, 80, 101, GF_CB_NOISE);
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &a, &b), GF_CJ_NOISE);
+	/* Repeats, 3 against 3: the rank test can reach 5% only when they separate. */
+	sa = repeats(ra, 3);
+	sb = repeats(rb, 3);
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &sa, &sb), GF_CJ_WORSE);
+	assert_float_equal(gf_compare_rank_p(GF_BETTER_HIGHER, &sa, &sb), 0.05, 1e-12);
+	sb = repeats(rc, 3);
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &sa, &sb), GF_CJ_NOISE);
+	/* 2 against 2 cannot reach 5%: their ranges decide. */
+	sa = repeats(ra, 2);
+	sb = repeats(rb, 2);
+	assert_true(isnan(gf_compare_rank_p(GF_BETTER_HIGHER, &sa, &sb)));
+	assert_int_equal(gf_compare_judge(GF_BETTER_HIGHER, 5, &sa, &sb), GF_CJ_WORSE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_worse_better),
 		cmocka_unit_test(test_tolerance),
 		cmocka_unit_test(test_figure_table),
+		cmocka_unit_test(test_judge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -127,6 +127,14 @@ static const struct dcase cases[] = {
 	    { "/train/device", "{\"name\":\"sdz\",\"elapsed_s\":10,\"util_percent\":25,\"queue_size\":0.5,"
 			       "\"read_bytes\":4200000,\"read_requests\":7}" } },
 	  GF_DIAG_PAGE_CACHE, "target.direct", "O_DIRECT" },
+	/* Seen on a loaded 2-core node: 58 s of run-queue wait against 43 s of stall, the
+	 * ranks at 0.08 of a core; read as configuration-bound (raise prefetch) before. */
+	{ "the node's cores held by other work: threads waited 12 s for a CPU, stall 16 s",
+	  { { "/train/runqueue_wait_s", "12" } },
+	  GF_DIAG_CPU, NULL, "quiet node" },
+	{ "a run queue's usual moments (0.5 s against 16 s of stall) change nothing",
+	  { { "/train/runqueue_wait_s", "0.5" } },
+	  GF_DIAG_CONFIG, "reader.read_threads", "read_threads=" },
 	{ "one slow node",
 	  { { "/nodes", "[{\"node\":0,\"host\":\"a\",\"read_rate_vs_median\":1,\"au_vs_others\":2.2},"
 			"{\"node\":1,\"host\":\"slowhost\",\"read_rate_vs_median\":1,\"au_vs_others\":0.45,"

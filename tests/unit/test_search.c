@@ -6,7 +6,8 @@
  * failure; with 2, 3 and 4 ranks (the step), counts that split evenly first and, once the
  * gap is narrower than the step, the counts in between (an odd answer with 2 ranks), and
  * no idle rank when the step barrier forbids it; then every answer from 0 to 40 from
- * every start, for 1 to 5 ranks. Then the steadiness rule and the --vary keys.
+ * every start, for 1 to 5 ranks. Then the steadiness rule, the --vary keys, and the
+ * readers' supply with preprocessing that the first estimate starts from.
  * Expected result: the exact sequences below; the answer is the largest passing count
  * whenever the search converged, exact to one accelerator whatever the ranks; never a
  * count above nmax or below nmin; never a count measured twice. Buggy result: bisection that never ends or measures a count twice, an
@@ -159,6 +160,23 @@ static void test_vary_keys(void **state)
 	assert_non_null(gf_search_vary_keys());
 }
 
+/* The readers' supply with preprocessing: the issue's case (1 thread, 2 ms a sample,
+ * a ceiling of 100,000 samples/s) is bound by the preprocessing, serially with one read
+ * in flight and overlapped with a queue; no preprocessing leaves the ceiling. */
+static void test_supply(void **state)
+{
+	(void)state;
+	/* 1 / (10 us + 2 ms) */
+	assert_float_equal(gf_search_supply(100000, 1, 1, 0.002), 1.0 / 0.00201, 1e-6);
+	/* A queue: the longer of 10 us and 2 ms. */
+	assert_float_equal(gf_search_supply(100000, 1, 8, 0.002), 500.0, 1e-9);
+	/* 4 threads over 2 ranks, 40 us busy each per sample at 100,000/s, 10 us preprocessing. */
+	assert_float_equal(gf_search_supply(100000, 4, 1, 10e-6), 4 / 50e-6, 1e-6);
+	assert_float_equal(gf_search_supply(100000, 4, 8, 10e-6), 100000, 1e-6);
+	assert_float_equal(gf_search_supply(5000, 2, 1, 0), 5000, 1e-9);
+	assert_float_equal(gf_search_supply(0, 2, 1, 0.1), 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_every_answer),
 		cmocka_unit_test(test_steady),
 		cmocka_unit_test(test_vary_keys),
+		cmocka_unit_test(test_supply),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
