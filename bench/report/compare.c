@@ -18,6 +18,7 @@
 #include "results/load.h"
 #include "results/noise.h"
 #include "results/repeats.h"
+#include "results/text.h"
 #include "stats/spread.h"
 
 #define DEFAULT_TOLERANCE 5.0
@@ -252,6 +253,7 @@ static int folder_repeats(struct gf_cmp_run *x, char (*runs)[4200], int n, FILE 
 		sd->basis = GF_CB_REPEATS;
 	}
 	gf_path_base(x->dir, x->name, sizeof(x->name) - 16);
+	gf_text_clean(x->name, false);
 	snprintf(x->name + strlen(x->name), sizeof(x->name) - strlen(x->name), " (%d runs)", n);
 	return GF_EXIT_OK;
 }
@@ -275,6 +277,8 @@ static int load_run(struct gf_cmp_run *x, FILE *errf)
 		snprintf(x->name, sizeof(x->name), "%s", gf_str(x->s, GF_F_LABEL, ""));
 	else
 		gf_path_base(x->dir, x->name, sizeof(x->name));
+	/* A folder's name is read from the file system: printed only as text. */
+	gf_text_clean(x->name, false);
 	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
 		enum gf_fig f = gf_cmp_figure(i);
 		const char *unit;
@@ -285,9 +289,11 @@ static int load_run(struct gf_cmp_run *x, FILE *errf)
 			x->v[i] = NAN;
 		side_of(x, i, f, k);
 	}
-	if (x->verdict.v.incomplete)
-		fprintf(errf, "gpufeed compare: warning: %s is %s: its figures cover only what ran\n", x->dir,
-			x->verdict.status);
+	if (x->verdict.v.incomplete) {
+		fprintf(errf, "gpufeed compare: warning: ");
+		gf_text_put(errf, x->dir, false);
+		fprintf(errf, " is %s: its figures cover only what ran\n", x->verdict.status);
+	}
 	if (nruns > 1)
 		rc = folder_repeats(x, runs, nruns, errf);
 	free(runs);
@@ -530,8 +536,9 @@ static void print_runs(FILE *out, const struct gf_cmp *c)
 	fprintf(out, "runs (baseline marked *):\n");
 	for (int r = 0; r < c->nruns; r++) {
 		struct gf_doc *s = c->run[r].s;
-		fprintf(out, " %c %c  %s  %s  (%s on %s, engine %s)\n", r == c->base ? '*' : ' ', 'A' + r,
-			c->run[r].verdict.head.word, c->run[r].dir, gf_str(s, GF_F_WORKLOAD_NAME, "?"),
+		fprintf(out, " %c %c  %s  ", r == c->base ? '*' : ' ', 'A' + r, c->run[r].verdict.head.word);
+		gf_text_put(out, c->run[r].dir, false);
+		fprintf(out, "  (%s on %s, engine %s)\n", gf_str(s, GF_F_WORKLOAD_NAME, "?"),
 			gf_str(s, GF_F_TARGET_URI, "?"), gf_str(s, GF_F_TARGET_ENGINE, "?"));
 		if (c->run[r].quals)
 			fprintf(out, "        validity: %s\n", gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q)));

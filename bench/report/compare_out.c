@@ -118,7 +118,7 @@ out:
 static int render(const struct gf_cmp *c, const char *tmp, const char *out, const char *formats, char *err,
 		  size_t errlen)
 {
-	char data[4200], groups[4200], sdir[1024], nums[512] = "", title[512];
+	char data[4200], groups[4200], gpath[4300], sdir[1024], nums[512] = "", title[512];
 	int ng, rc;
 
 	rc = gf_plot_dir(sdir, sizeof(sdir));
@@ -127,7 +127,9 @@ static int render(const struct gf_cmp *c, const char *tmp, const char *out, cons
 		return rc;
 	}
 	snprintf(data, sizeof(data), "%s/compare.csv", tmp);
+	/* A file name for gnuplot, as the main data and out are (TMPDIR may be relative). */
 	snprintf(groups, sizeof(groups), "%s/panels.csv", tmp);
+	gf_plot_path(groups, gpath, sizeof(gpath));
 	ng = plot_data(c, data, groups);
 	if (ng <= 0) {
 		snprintf(err, errlen, ng ? "cannot write the plot's data in %s: %s" : "no figure is in two runs%s",
@@ -143,7 +145,7 @@ static int render(const struct gf_cmp *c, const char *tmp, const char *out, cons
 	gf_plot_var_num(nums, sizeof(nums), "base", c->base);
 	rc = gf_plot_gnuplot(sdir, "compare.gp", nums,
 			     &(struct gf_plot_args){ .data = data, .out = out, .title = title, .formats = formats,
-						     .extra = { groups } }, NULL);
+						     .extra = { gpath } }, -1);
 	if (rc)
 		snprintf(err, errlen, "%s", rc == -ENOENT ? "gnuplot is not installed (install gnuplot-nox)" : "gnuplot failed");
 	return rc;

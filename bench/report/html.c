@@ -16,6 +16,7 @@
 #include "report/page.h"
 #include "results/doc.h"
 #include "results/load.h"
+#include "results/rdir.h"
 
 /* A plot larger than this is left out with a note (gnuplot's 1600x900 PNGs are 50-150 KB). */
 #define PNG_MAX_BYTES (8u << 20)
@@ -362,7 +363,7 @@ int gf_html_write(const char *path, const char *dir, struct gf_doc *s, const cha
 	if (!p)
 		return -ENOMEM;
 	gf_page_build(p, dir, s, plots_note);
-	o = fopen(path, "w");
+	o = gf_rdir_fopen(path, "w");
 	if (!o) {
 		rc = -errno;
 		goto out;

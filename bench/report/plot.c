@@ -21,6 +21,7 @@
 #include "model/units.h"
 #include "results/doc.h"
 #include "results/load.h"
+#include "results/rdir.h"
 #include "report/plotdata.h"
 #include "report/sweep.h"
 #include "results/verdict.h"
@@ -102,11 +103,26 @@ static int wait_gnuplot(pid_t pid)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
+const char *gf_plot_path(const char *path, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", path[0] && path[0] != '/' && strncmp(path, "./", 2) ? "./" : "", path);
+	return buf;
+}
+
+const char *gf_plot_name(const char *path, char *buf, size_t len)
+{
+	char name[4200];
+
+	if (gf_rdir_name(path, name, sizeof(name)))
+		snprintf(name, sizeof(name), "%s", path);
+	return gf_plot_path(name, buf, len);
+}
+
 int gf_plot_gnuplot(const char *script_dir, const char *script, const char *nums,
-		    const struct gf_plot_args *args, const char *log)
+		    const struct gf_plot_args *args, int log_fd)
 {
 	posix_spawn_file_actions_t fa;
-	char path[4200];
+	char path[4200], sdir[4200], sfile[4300], data[4200], out[4200];
 	/* gnuplot -e NUMS -c SCRIPT ARG1..ARG9 NULL */
 	char *argv[16];
 	int argc = 0, rc;
@@ -119,10 +135,10 @@ int gf_plot_gnuplot(const char *script_dir, const char *script, const char *nums
 	argv[argc++] = "-e";
 	argv[argc++] = (char *)(nums && nums[0] ? nums : "gf_no_numbers=0");
 	argv[argc++] = "-c";
-	argv[argc++] = path;
-	argv[argc++] = (char *)script_dir;
-	argv[argc++] = (char *)(args->data ? args->data : "");
-	argv[argc++] = (char *)(args->out ? args->out : "");
+	argv[argc++] = (char *)gf_plot_path(path, sfile, sizeof(sfile));
+	argv[argc++] = (char *)gf_plot_path(script_dir, sdir, sizeof(sdir));
+	argv[argc++] = (char *)gf_plot_name(args->data ? args->data : "", data, sizeof(data));
+	argv[argc++] = (char *)gf_plot_name(args->out ? args->out : "", out, sizeof(out));
 	argv[argc++] = (char *)(args->title ? args->title : "");
 	argv[argc++] = (char *)(args->formats ? args->formats : "png svg");
 	for (int i = 0; i < 4 && args->extra[i]; i++)
@@ -133,7 +149,10 @@ int gf_plot_gnuplot(const char *script_dir, const char *script, const char *nums
 		return -rc;
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (log_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, log_fd, 2);
+	else
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc)
@@ -182,7 +201,8 @@ void gf_plot_title(struct gf_doc *s, char *buf, size_t len)
 
 struct ctx {
 	const char *dir;
-	char plots[4200], sdir[1024], log[4300], title[1024];
+	char dirbuf[4100], plots[4200], sdir[1024], log[4300], title[1024];
+	int log_fd; /* plots/gnuplot.log, made anew beneath the folder */
 	struct gf_doc *s;
 	struct gf_plot_report *rep;
 	char nums[2048];
@@ -193,6 +213,24 @@ static void add_note(struct gf_plot_report *rep, const char *name, const char *w
 	size_t n = strlen(rep->note);
 
 	snprintf(rep->note + n, sizeof(rep->note) - n, "%s: %s\n", name, why);
+}
+
+/* A plot's data that could not be read: a file past GF_PLOT_MAX_ROWS rows is a note
+ * that names it, as is one with no data (-ENODATA); out of memory an error. Returns 0 or
+ * -ENOMEM. */
+static int data_note(struct ctx *c, const char *plot, const char *file, int rc)
+{
+	char why[256];
+
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc == -EFBIG)
+		snprintf(why, sizeof(why), "not drawn: %s has more than %zu rows, more than a plot reads", file,
+			 (size_t)GF_PLOT_MAX_ROWS);
+	else
+		snprintf(why, sizeof(why), "no data: %s: %s", file, rc == -ENODATA ? "no row to draw" : strerror(-rc));
+	add_note(c->rep, plot, why);
+	return 0;
 }
 
 /* x: a path under the run's plots folder. */
@@ -206,16 +244,20 @@ static const char *in_plots(const struct ctx *c, const char *name, char *buf, si
 static void render(struct ctx *c, const char *name, struct gf_plot_args *a)
 {
 	char script[64], out[4300], png[4400];
-	int rc;
+	int rc, fd;
 
 	snprintf(script, sizeof(script), "%s.gp", name);
 	a->out = in_plots(c, name, out, sizeof(out));
 	a->title = c->title;
 	a->formats = "png svg";
+	/* What gnuplot writes by name: no link left in its place to follow. */
+	snprintf(png, sizeof(png), "%s.svg", out);
+	gf_rdir_unlink(png);
 	snprintf(png, sizeof(png), "%s.png", out);
-	unlink(png);
-	rc = gf_plot_gnuplot(c->sdir, script, c->nums, a, c->log);
-	if (rc == 0 && access(png, R_OK) == 0) {
+	gf_rdir_unlink(png);
+	rc = gf_plot_gnuplot(c->sdir, script, c->nums, a, c->log_fd);
+	if (rc == 0 && (fd = gf_rdir_open(png, O_RDONLY, 0)) >= 0) {
+		close(fd);
 		size_t n = strlen(c->rep->made_list);
 		c->rep->made++;
 		snprintf(c->rep->made_list + n, sizeof(c->rep->made_list) - n, "%s%s", n ? " " : "", name);
@@ -255,7 +297,7 @@ static void timeline_status(const struct ctx *c, int intervals, char *buf, size_
 
 static int plot_timeline(struct ctx *c)
 {
-	char in[4300], data[4300], spans[4300], status[320];
+	char in[4300], data[4300], spans[4300], gspans[4400], status[320];
 	struct gf_series_info info;
 	double compute = gf_num(c->s, GF_F_PLAN_COMPUTE_S, 0), demand = 0, thr = 0, bdiv;
 	const char *bunit;
@@ -270,7 +312,7 @@ static int plot_timeline(struct ctx *c)
 				gf_num(c->s, GF_F_TRAIN_ELAPSED_S, 0), gf_num(c->s, GF_F_ENV_ACCELS, 0),
 				!gf_has(c->s, GF_F_CKPT_ASYNC), &info);
 	if (rc < 0)
-		return rc;
+		return data_note(c, "timeline", "timeseries.csv", rc);
 	if (rc == 0) {
 		add_note(c->rep, "timeline", "no data: the training phase recorded no interval (did the run fail "
 			 "before its first step?)");
@@ -278,7 +320,7 @@ static int plot_timeline(struct ctx *c)
 	}
 	nspans = gf_plotdata_spans(c->s, in, info.iv, in_plots(c, "timeline_bursts.csv", spans, sizeof(spans)));
 	if (nspans < 0)
-		return nspans;
+		return data_note(c, "timeline", "timeseries.csv", nspans);
 	if (compute > 0) {
 		thr = gf_num(c->s, GF_F_TRAIN_AU_THRESHOLD, 0);
 		demand = gf_num(c->s, GF_F_TRAIN_DEMAND_BPS, 0);
@@ -296,7 +338,8 @@ static int plot_timeline(struct ctx *c)
 			gf_num(c->s, GF_F_W_EXCLUDE_START, 1));
 	gf_plot_var_num(c->nums, sizeof(c->nums), "dropped_last", info.dropped_last);
 	timeline_status(c, rc, status, sizeof(status));
-	render(c, "timeline", &(struct gf_plot_args){ .data = data, .extra = { bunit, spans, status } });
+	render(c, "timeline", &(struct gf_plot_args){ .data = data,
+		.extra = { bunit, gf_plot_name(spans, gspans, sizeof(gspans)), status } });
 	return 0;
 }
 
@@ -318,7 +361,7 @@ static int plot_ceiling(struct ctx *c)
 	rc = gf_plotdata_series(in, in_plots(c, "ceiling.csv", data, sizeof(data)),
 				gf_num(c->s, GF_F_CEILING_ELAPSED_S, 0), 0, false, &info);
 	if (rc < 0)
-		return rc;
+		return data_note(c, "ceiling", "ceiling_timeseries.csv", rc);
 	if (rc == 0) {
 		add_note(c->rep, "ceiling", "no data: the ceiling recorded no interval");
 		return 0;
@@ -348,7 +391,7 @@ static int plot_ceiling(struct ctx *c)
 
 static int plot_latency(struct ctx *c)
 {
-	char in[4300], curves[4300], phases[4300];
+	char in[4300], curves[4300], phases[4300], gphases[4400];
 	double max_us, div;
 	const char *unit;
 	int np;
@@ -358,7 +401,7 @@ static int plot_latency(struct ctx *c)
 	np = gf_plotdata_latency(in, in_plots(c, "latency.csv", curves, sizeof(curves)),
 				 in_plots(c, "latency_phases.csv", phases, sizeof(phases)), &max_us);
 	if (np < 0)
-		return np == -ENOMEM ? np : 0;
+		return data_note(c, "latency", "latency.csv", np);
 	if (np == 0) {
 		add_note(c->rep, "latency", "no data: latency.csv holds no request");
 		return 0;
@@ -367,15 +410,16 @@ static int plot_latency(struct ctx *c)
 	c->nums[0] = '\0';
 	gf_plot_var_num(c->nums, sizeof(c->nums), "np", np);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "lat_div", div);
-	render(c, "latency", &(struct gf_plot_args){ .data = curves, .extra = { unit, phases } });
+	render(c, "latency", &(struct gf_plot_args){ .data = curves,
+		.extra = { unit, gf_plot_name(phases, gphases, sizeof(gphases)) } });
 	return 0;
 }
 
 static int plot_accelerators(struct ctx *c)
 {
-	char in[4300];
+	char in[4300], data[4300];
 	double thr = 0;
-	int below;
+	int below, n;
 
 	if (!exists(c, "ranks.csv", in, sizeof(in)))
 		return 0;
@@ -385,12 +429,15 @@ static int plot_accelerators(struct ctx *c)
 	}
 	if (gf_num(c->s, GF_F_PLAN_COMPUTE_S, 0) > 0)
 		thr = gf_num(c->s, GF_F_TRAIN_AU_THRESHOLD, 0);
-	below = gf_plotdata_below(in, thr);
+	n = gf_plotdata_accelerators(in, in_plots(c, "accelerators.csv", data, sizeof(data)), thr, &below);
+	if (n <= 0)
+		return data_note(c, "accelerators", "ranks.csv", n ? n : -ENODATA);
 	c->nums[0] = '\0';
 	gf_plot_var_num(c->nums, sizeof(c->nums), "threshold", thr);
 	gf_plot_var_num(c->nums, sizeof(c->nums), "mean_au", gf_num(c->s, GF_F_TRAIN_AU_MEAN, 0));
-	gf_plot_var_num(c->nums, sizeof(c->nums), "n_below", below > 0 ? below : 0);
-	render(c, "accelerators", &(struct gf_plot_args){ .data = in });
+	gf_plot_var_num(c->nums, sizeof(c->nums), "n_below", below);
+	gf_plot_var_num(c->nums, sizeof(c->nums), "n_all", n);
+	render(c, "accelerators", &(struct gf_plot_args){ .data = data });
 	return 0;
 }
 
@@ -407,7 +454,7 @@ static int plot_checkpoint(struct ctx *c)
 		return 0;
 	nb = gf_plotdata_checkpoint(c->s, in, in_plots(c, "checkpoint.csv", data, sizeof(data)), &max_bw, &max_s);
 	if (nb < 0)
-		return nb == -ENOMEM ? nb : 0;
+		return data_note(c, "checkpoint", "checkpoint_ranks.csv", nb);
 	if (nb == 0) {
 		add_note(c->rep, "checkpoint", "no data: no burst is listed in summary.json or checkpoint_ranks.csv");
 		return 0;
@@ -478,10 +525,10 @@ static void write_note(const char *plots, const char *note)
 
 	snprintf(path, sizeof(path), "%s/NOTE.txt", plots);
 	if (!note[0]) {
-		unlink(path);
+		gf_rdir_unlink(path);
 		return;
 	}
-	f = fopen(path, "w");
+	f = gf_rdir_fopen(path, "w");
 	if (!f)
 		return;
 	fputs(note, f);
@@ -500,15 +547,20 @@ int gf_plot_results(const char *dir, struct gf_plot_report *rep)
 	memset(rep, 0, sizeof(*rep));
 	if (!c)
 		return -ENOMEM;
-	c->dir = dir;
+	/* Every path made from dir reaches gnuplot as a file name, never as a command. */
+	c->dir = gf_plot_path(dir, c->dirbuf, sizeof(c->dirbuf));
 	c->rep = rep;
-	snprintf(c->plots, sizeof(c->plots), "%s/plots", dir);
-	if (mkdir(c->plots, 0755) && errno != EEXIST) {
-		rc = -errno;
+	snprintf(c->plots, sizeof(c->plots), "%s/plots", c->dir);
+	c->log_fd = -1;
+	rc = gf_rdir_mkdirs(c->plots);
+	if (rc)
+		goto out;
+	snprintf(c->log, sizeof(c->log), "%s/gnuplot.log", c->plots);
+	c->log_fd = gf_rdir_open(c->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	if (c->log_fd < 0) {
+		rc = c->log_fd;
 		goto out;
 	}
-	snprintf(c->log, sizeof(c->log), "%s/gnuplot.log", c->plots);
-	unlink(c->log);
 	if (!gnuplot_installed()) {
 		snprintf(rep->note, sizeof(rep->note), "plots skipped: gnuplot is not installed; the results are "
 			 "complete. Install gnuplot-nox, then run: gpufeed report %s\n", dir);
@@ -527,14 +579,17 @@ int gf_plot_results(const char *dir, struct gf_plot_report *rep)
 		rc = plot[i](c);
 	if (rc)
 		goto out;
-	/* Warnings from gnuplot stay in the log; an empty log is noise. */
-	if (stat(c->log, &st) == 0 && st.st_size == 0)
-		unlink(c->log);
-	else if (stat(c->log, &st) == 0)
+	/* Warnings from gnuplot stay in the log; an empty log is noise (removed below). */
+	if (fstat(c->log_fd, &st) == 0 && st.st_size > 0)
 		add_note(rep, "warning", "gnuplot printed messages; see plots/gnuplot.log");
 note:
 	write_note(c->plots, rep->note);
 out:
+	if (c->log_fd >= 0) {
+		if (fstat(c->log_fd, &st) == 0 && st.st_size == 0)
+			gf_rdir_unlink(c->log);
+		close(c->log_fd);
+	}
 	gf_doc_free(c->s);
 	free(c);
 	return rc;

@@ -31,11 +31,22 @@ struct gf_plot_args {
 };
 
 /* Run one script: gnuplot -e NUMS -c SCRIPT_DIR/script SCRIPT_DIR ARGS... nums holds
- * numbers only (gf_plot_var_num), never text. gnuplot's messages are appended to log
- * (NULL: discarded). Returns 0, -ENOENT when gnuplot is not installed, -ETIMEDOUT, or
- * -EIO when gnuplot failed. */
+ * numbers only (gf_plot_var_num), never text. The script, its folder, data and out go
+ * through gf_plot_name; a path among extra must be given so by the caller. gnuplot's
+ * messages go to log_fd (-1: discarded). Returns 0, -ENOENT when gnuplot is not
+ * installed, -ETIMEDOUT, or -EIO when gnuplot failed. */
 int gf_plot_gnuplot(const char *script_dir, const char *script, const char *nums,
-		    const struct gf_plot_args *args, const char *log);
+		    const struct gf_plot_args *args, int log_fd);
+
+/* path as gnuplot must be given a file name: gnuplot runs a name that starts with '<'
+ * (read from a command) or '|' (write to one) as a shell command, and takes "-", "+" and
+ * "++" as no file at all, so a relative name is led by "./" ("<touch x" is "./<touch x"),
+ * an absolute one is left as it is. Returns buf (path cut to len when longer). */
+const char *gf_plot_path(const char *path, char *buf, size_t len);
+/* The name gnuplot gets for path: in the results folder report holds, through its
+ * folder's descriptor (results/rdir.h: no link on the way is followed), then as
+ * gf_plot_path. Returns buf. */
+const char *gf_plot_name(const char *path, char *buf, size_t len);
 
 /* Append name=number to a gnuplot variable list. Returns 0 or -ENOSPC. name must be a
  * constant identifier of the caller's, never data. */

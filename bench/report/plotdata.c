@@ -3,12 +3,14 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "results/doc.h"
 #include "results/load.h"
+#include "results/rdir.h"
 
 /* --- reading a CSV file by column names --- */
 
@@ -46,7 +48,8 @@ static int table_grow(struct table *t, bool text)
 }
 
 /* Read path's columns cols[0..ncols) (and the column named text as a short string).
- * Returns 0, -ENOENT when the file or its first column is missing, or -errno. */
+ * Returns 0, -ENOENT when the file or its first column is missing, -EFBIG past
+ * GF_PLOT_MAX_ROWS rows, or -errno. */
 static int table_read(const char *path, const char *const *cols, size_t ncols, const char *text,
 		      struct table *t)
 {
@@ -72,6 +75,10 @@ static int table_read(const char *path, const char *const *cols, size_t ncols, c
 		int nf = gf_csv_split(line, f, 128);
 		if (nf <= idx[0] || !f[idx[0]][0])
 			continue;
+		if (t->n == GF_PLOT_MAX_ROWS) {
+			rc = -EFBIG;
+			goto out;
+		}
 		if (t->n == t->cap && (rc = table_grow(t, text != NULL)))
 			goto out;
 		for (size_t c = 0; c < ncols; c++) {
@@ -140,7 +147,7 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 	static const char *const cols[S_RANKS] = { "t_s", "read_bytes", "samples", "requests", "compute_s",
 						   "latency_sum_s", "checkpoint_s" };
 	struct table t;
-	double (*bin)[S_COLS] = NULL;
+	double (*bin)[S_COLS] = NULL, nk = 0, m;
 	size_t nbins = 0;
 	FILE *f = NULL;
 	int rc;
@@ -153,31 +160,41 @@ int gf_plotdata_series(const char *in, const char *out, double t_end, double acc
 	if (!t.n)
 		goto out;
 	info->iv = interval_of(&t);
+	/* The intervals the file spans, as a double: a hostile time (1e300) must not overflow
+	 * a count. Past GF_PLOT_MAX_POINTS, m of them make one bin. */
 	for (size_t i = 0; i < t.n; i++) {
 		double k = floor(cell(&t, i, S_T) / info->iv + 0.5);
-		if (k >= 0 && k + 1 > (double)nbins)
-			nbins = (size_t)k + 1;
+		if (k >= 0 && k + 1 > nk)
+			nk = k + 1;
 	}
+	m = nk > GF_PLOT_MAX_POINTS ? ceil(nk / GF_PLOT_MAX_POINTS) : 1;
+	nbins = nk > 0 ? (size_t)floor((nk - 1) / m) + 1 : 0;
 	bin = calloc(nbins ? nbins : 1, sizeof(*bin));
 	if (!bin) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	/* Every rank's row of interval k adds to bin k: the job's figure, not a rank's. */
+	/* Every rank's row of interval k adds to its bin: the job's figure, not a rank's. */
 	for (size_t i = 0; i < t.n; i++) {
 		double k = floor(cell(&t, i, S_T) / info->iv + 0.5);
-		if (k < 0)
+		size_t b;
+		if (!(k >= 0))
 			continue;
+		b = (size_t)floor(k / m);
 		for (int c = S_BYTES; c < S_RANKS; c++)
-			bin[(size_t)k][c] += isnan(cell(&t, i, c)) ? 0 : cell(&t, i, c);
-		bin[(size_t)k][S_RANKS]++;
+			bin[b][c] += isnan(cell(&t, i, c)) ? 0 : cell(&t, i, c);
+		bin[b][S_RANKS]++;
 		/* A column the file lacks stays absent, not zero. */
 		if (isnan(cell(&t, i, S_LAT)))
-			bin[(size_t)k][S_LAT] = NAN;
+			bin[b][S_LAT] = NAN;
 		if (isnan(cell(&t, i, S_COMPUTE)))
-			bin[(size_t)k][S_COMPUTE] = NAN;
+			bin[b][S_COMPUTE] = NAN;
 	}
-	f = fopen(out, "w");
+	/* The ranks' rows of a bin are over its m intervals (fewer in the last one). */
+	for (size_t b = 0; b < nbins; b++)
+		bin[b][S_RANKS] /= fmin(m, nk - (double)b * m);
+	info->iv *= m;
+	f = gf_rdir_fopen(out, "w");
 	if (!f) {
 		rc = -errno;
 		goto out;
@@ -231,12 +248,12 @@ int gf_plotdata_spans(struct gf_doc *s, const char *timeseries, double iv, const
 {
 	size_t len = gf_len(s, GF_F_CKPT_BURSTS);
 	int n = 0;
-	FILE *f = fopen(out, "w");
+	FILE *f = gf_rdir_fopen(out, "w");
 
 	if (!f)
 		return -errno;
 	fprintf(f, "start_s,end_s,label\n");
-	for (size_t i = 0; i < len; i++) {
+	for (size_t i = 0; i < len && n < GF_PLOT_MAX_POINTS; i++) {
 		double st, el, ck = gf_el_num(s, GF_F_BURST_CKPT, i, (double)i);
 		if (!gf_el_get(s, GF_F_BURST_START_S, i, &st) || !gf_el_get(s, GF_F_BURST_S, i, &el))
 			continue;
@@ -257,7 +274,7 @@ int gf_plotdata_spans(struct gf_doc *s, const char *timeseries, double iv, const
 			if (cell(&t, i, 1) > 0)
 				ck[nck++] = cell(&t, i, 0);
 		qsort(ck, nck, sizeof(*ck), cmp_double);
-		for (size_t i = 0; i < nck;) {
+		for (size_t i = 0; i < nck && n < GF_PLOT_MAX_POINTS;) {
 			size_t j = i;
 			while (j + 1 < nck && ck[j + 1] - ck[j] <= iv * 1.01)
 				j++;
@@ -279,35 +296,114 @@ static double median_sorted(const double *v, size_t n)
 	return !n ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Fastest, median and slowest rank of burst b in checkpoint_ranks.csv, over the ranks
- * with a time above zero (a rank that moved no data has nothing to wait for). */
-static void ranks_of(const struct table *t, double b, double *lo, double *med, double *hi)
+/* A row of checkpoint_ranks.csv by its burst: the rows sorted by burst, then by row,
+ * so that a burst's rows are found by a binary search, not a pass over the file per
+ * burst (quadratic in a file of 600,000 rows). */
+struct brow {
+	double burst;
+	size_t row;
+};
+
+static int cmp_brow(const void *a, const void *b)
 {
-	double *v = malloc((t->n ? t->n : 1) * sizeof(*v));
-	size_t n = 0;
+	const struct brow *x = a, *y = b;
+
+	return x->burst != y->burst ? (x->burst > y->burst) - (x->burst < y->burst) : (x->row > y->row) - (x->row < y->row);
+}
+
+/* The first of the n sorted rows whose burst is at least b. */
+static size_t first_of(const struct brow *r, size_t n, double b)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid].burst < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Fastest, median and slowest rank of the burst whose rows are r[0..n), over the ranks
+ * with a time above zero (a rank that moved no data has nothing to wait for). */
+static void ranks_of(const struct table *t, const struct brow *r, size_t n, double *lo, double *med, double *hi)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t k = 0;
 
 	*lo = *med = *hi = NAN;
 	if (!v)
 		return;
-	for (size_t i = 0; i < t->n; i++)
-		if (cell(t, i, 0) == b && cell(t, i, 2) > 0)
-			v[n++] = cell(t, i, 2);
-	qsort(v, n, sizeof(*v), cmp_double);
-	if (n) {
+	for (size_t i = 0; i < n; i++)
+		if (cell(t, r[i].row, 2) > 0)
+			v[k++] = cell(t, r[i].row, 2);
+	qsort(v, k, sizeof(*v), cmp_double);
+	if (k) {
 		*lo = v[0];
-		*med = median_sorted(v, n);
-		*hi = v[n - 1];
+		*med = median_sorted(v, k);
+		*hi = v[k - 1];
 	}
 	free(v);
+}
+
+/* One row of the checkpoint plot's data for burst b (rows r[0..n) of the CSV file).
+ * Returns whether it was written (a burst of a known kind). */
+static bool burst_row(FILE *f, struct gf_doc *s, const struct table *t, double b, const struct brow *r, size_t n,
+		      double *max_bw, double *max_s)
+{
+	bool j = b < (double)gf_len(s, GF_F_CKPT_BURSTS), from_csv = false;
+	const char *kind = j ? gf_el_str(s, GF_F_BURST_KIND, (size_t)b, NULL) : NULL;
+	double ck = NAN, lo = NAN, med = NAN, hi = NAN, bw = NAN;
+
+	for (size_t i = 0; i < n && (!kind || isnan(ck)); i++) {
+		if (!kind)
+			kind = t->text[r[i].row];
+		if (isnan(ck))
+			ck = cell(t, r[i].row, 1);
+	}
+	if (!kind || (strcmp(kind, "write") && strcmp(kind, "restore")))
+		return false;
+	if (j) {
+		gf_el_get(s, GF_F_BURST_CKPT, (size_t)b, &ck);
+		gf_el_get(s, GF_F_BURST_BPS, (size_t)b, &bw);
+		from_csv = !gf_el_get(s, GF_F_BURST_RANK_MIN_S, (size_t)b, &lo) |
+			   !gf_el_get(s, GF_F_BURST_RANK_MEDIAN_S, (size_t)b, &med) |
+			   !gf_el_get(s, GF_F_BURST_RANK_MAX_S, (size_t)b, &hi);
+	}
+	if (!j || from_csv)
+		ranks_of(t, r, n, &lo, &med, &hi);
+	/* The burst's own time when no rank's time is known: its slowest rank. */
+	if (isnan(hi) && j)
+		gf_el_get(s, GF_F_BURST_S, (size_t)b, &hi);
+	if (!(bw > 0))
+		bw = NAN;
+	if (isnan(ck))
+		ck = b;
+	fprintf(f, "%.0f,%s,%s %.0f,%.0f,%d,", b, kind, kind, ck, ck, !strcmp(kind, "restore"));
+	put_num(f, lo, "%.6f");
+	fputc(',', f);
+	put_num(f, med, "%.6f");
+	fputc(',', f);
+	put_num(f, hi, "%.6f");
+	fputc(',', f);
+	put_num(f, bw, "%.6e");
+	fputc('\n', f);
+	if (isfinite(bw) && bw > *max_bw)
+		*max_bw = bw;
+	if (isfinite(hi) && hi > *max_s)
+		*max_s = hi;
+	return true;
 }
 
 int gf_plotdata_checkpoint(struct gf_doc *s, const char *ranks_csv, const char *out,
 			   double *max_bw, double *max_s)
 {
 	static const char *const cols[3] = { "burst", "checkpoint", "seconds" };
-	size_t narr = gf_len(s, GF_F_CKPT_BURSTS);
+	size_t narr = gf_len(s, GF_F_CKPT_BURSTS), nr = 0;
+	struct brow *r = NULL;
 	struct table t;
-	size_t nb = 0;
 	FILE *f;
 	int rc;
 
@@ -316,64 +412,35 @@ int gf_plotdata_checkpoint(struct gf_doc *s, const char *ranks_csv, const char *
 	if (rc && rc != -ENOENT)
 		return rc;
 	rc = 0;
-	nb = narr;
+	r = malloc((t.n ? t.n : 1) * sizeof(*r));
+	if (!r) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* A burst is a whole number from 0 (a rank's row of a burst that is none is left out). */
 	for (size_t i = 0; i < t.n; i++)
-		if (cell(&t, i, 0) >= 0 && cell(&t, i, 0) + 1 > (double)nb)
-			nb = (size_t)cell(&t, i, 0) + 1;
-	f = fopen(out, "w");
+		if (cell(&t, i, 0) >= 0 && cell(&t, i, 0) < 1e15 && cell(&t, i, 0) == floor(cell(&t, i, 0)))
+			r[nr++] = (struct brow){ cell(&t, i, 0), i };
+	qsort(r, nr, sizeof(*r), cmp_brow);
+	f = gf_rdir_fopen(out, "w");
 	if (!f) {
 		rc = -errno;
 		goto out;
 	}
 	fprintf(f, "burst,kind,label,checkpoint,restore,fastest_s,median_s,slowest_s,bytes_per_s\n");
-	for (size_t b = 0; b < nb; b++) {
-		bool j = b < narr;
-		const char *kind = j ? gf_el_str(s, GF_F_BURST_KIND, b, NULL) : NULL;
-		double ck = NAN, lo = NAN, med = NAN, hi = NAN, bw = NAN;
-		bool from_csv = false;
-
-		for (size_t i = 0; i < t.n && (!kind || isnan(ck)); i++)
-			if (cell(&t, i, 0) == (double)b) {
-				if (!kind)
-					kind = t.text[i];
-				if (isnan(ck))
-					ck = cell(&t, i, 1);
-			}
-		if (!kind || (strcmp(kind, "write") && strcmp(kind, "restore")))
-			continue;
-		if (j) {
-			gf_el_get(s, GF_F_BURST_CKPT, b, &ck);
-			gf_el_get(s, GF_F_BURST_BPS, b, &bw);
-			from_csv = !gf_el_get(s, GF_F_BURST_RANK_MIN_S, b, &lo) | !gf_el_get(s, GF_F_BURST_RANK_MEDIAN_S, b, &med) |
-				   !gf_el_get(s, GF_F_BURST_RANK_MAX_S, b, &hi);
-		}
-		if (!j || from_csv)
-			ranks_of(&t, (double)b, &lo, &med, &hi);
-		/* The burst's own time when no rank's time is known: its slowest rank. */
-		if (isnan(hi) && j)
-			gf_el_get(s, GF_F_BURST_S, b, &hi);
-		if (!(bw > 0))
-			bw = NAN;
-		if (isnan(ck))
-			ck = (double)b;
-		fprintf(f, "%zu,%s,%s %.0f,%.0f,%d,", b, kind, kind, ck, ck, !strcmp(kind, "restore"));
-		put_num(f, lo, "%.6f");
-		fputc(',', f);
-		put_num(f, med, "%.6f");
-		fputc(',', f);
-		put_num(f, hi, "%.6f");
-		fputc(',', f);
-		put_num(f, bw, "%.6e");
-		fputc('\n', f);
-		if (isfinite(bw) && bw > *max_bw)
-			*max_bw = bw;
-		if (isfinite(hi) && hi > *max_s)
-			*max_s = hi;
-		rc++;
+	/* The bursts of summary.json, then those only the CSV file has, in order; at most
+	 * GF_PLOT_MAX_POINTS. */
+	for (size_t b = 0, i = first_of(r, nr, (double)narr); rc < GF_PLOT_MAX_POINTS && (b < narr || i < nr);) {
+		double id = b < narr ? (double)b++ : r[i].burst;
+		size_t lo = first_of(r, nr, id), hi = first_of(r, nr, id + 0.5);
+		if (id >= (double)narr)
+			i = hi;
+		rc += burst_row(f, s, &t, id, r + lo, hi - lo, max_bw, max_s);
 	}
 	if (fclose(f))
 		rc = -errno;
 out:
+	free(r);
 	table_free(&t);
 	return rc;
 }
@@ -385,6 +452,7 @@ int gf_plotdata_latency(const char *in, const char *curves, const char *phases, 
 	static const char *const cols[2] = { "bucket_high_ns", "cumulative_percent" };
 	char names[8][16];
 	struct table t;
+	size_t stride;
 	int np = 0, rc;
 	FILE *fc = NULL, *fp = NULL;
 
@@ -392,8 +460,9 @@ int gf_plotdata_latency(const char *in, const char *curves, const char *phases, 
 	rc = table_read(in, cols, 2, "phase", &t);
 	if (rc)
 		return rc;
-	fc = fopen(curves, "w");
-	fp = fopen(phases, "w");
+	stride = t.n / GF_PLOT_MAX_POINTS + 1;
+	fc = gf_rdir_fopen(curves, "w");
+	fp = gf_rdir_fopen(phases, "w");
 	if (!fc || !fp) {
 		rc = -errno;
 		goto out;
@@ -414,7 +483,8 @@ int gf_plotdata_latency(const char *in, const char *curves, const char *phases, 
 		}
 		if (p < 0)
 			continue;
-		if (cell(&t, i, 1) < 100)
+		/* Every stride-th point of a file longer than a plot shows. */
+		if (cell(&t, i, 1) < 100 && i % stride == 0)
 			fprintf(fc, "%d,%.6f,%.6e\n", p + 1, -log10(1.0 - cell(&t, i, 1) / 100.0), cell(&t, i, 0) / 1e3);
 		if (cell(&t, i, 0) / 1e3 > *max_us)
 			*max_us = cell(&t, i, 0) / 1e3;
@@ -444,16 +514,45 @@ out:
 	return rc;
 }
 
-int gf_plotdata_below(const char *ranks_csv, double threshold)
+int gf_plotdata_accelerators(const char *ranks_csv, const char *out, double threshold, int *below)
 {
-	static const char *const cols[1] = { "au_percent" };
+	static const char *const cols[2] = { "au_percent", "rank" };
+	struct brow *r = NULL;
 	struct table t;
-	int n = 0, rc = table_read(ranks_csv, cols, 1, NULL, &t);
+	size_t n = 0, step;
+	FILE *f;
+	int rc = table_read(ranks_csv, cols, 2, NULL, &t);
 
+	*below = 0;
 	if (rc)
 		return rc;
+	r = malloc((t.n ? t.n : 1) * sizeof(*r));
+	if (!r) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* Counted ones only (au_percent -1: not counted), by AU. */
 	for (size_t i = 0; i < t.n; i++)
-		n += cell(&t, i, 0) >= 0 && cell(&t, i, 0) < threshold;
+		if (cell(&t, i, 0) >= 0 && cell(&t, i, 0) <= 1000) {
+			r[n++] = (struct brow){ cell(&t, i, 0), i };
+			*below += cell(&t, i, 0) < threshold;
+		}
+	qsort(r, n, sizeof(*r), cmp_brow);
+	f = gf_rdir_fopen(out, "w");
+	if (!f) {
+		rc = -errno;
+		goto out;
+	}
+	fprintf(f, "rank,au_percent\n");
+	/* Every step-th of them, and the highest. */
+	step = n / GF_PLOT_MAX_POINTS + 1;
+	for (size_t i = 0; i < n; i += step) {
+		size_t k = i + step >= n ? n - 1 : i;
+		fprintf(f, "%.0f,%.6g\n", cell(&t, r[k].row, 1), r[k].burst);
+	}
+	rc = fclose(f) ? -errno : (int)(n < INT32_MAX ? n : INT32_MAX);
+out:
+	free(r);
 	table_free(&t);
-	return n;
+	return rc;
 }

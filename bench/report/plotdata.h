@@ -16,9 +16,21 @@ struct gf_doc;
  * one. */
 #define GF_PLOT_SLIVER 0.2
 
+/* What one plot draws at most: a file read back can hold anything (a timeline of 20 s in
+ * steps of 2 us is ten million intervals, ranks.csv of 600,000 rows), and gnuplot and the
+ * page stay fast only with what a plot can show. A longer series is drawn over wider
+ * intervals (whole multiples of its own, sums kept); a larger set of accelerators by
+ * its quantiles, the lowest and highest kept; a latency curve by every n-th point. */
+#define GF_PLOT_MAX_POINTS 4000
+/* The rows of a CSV file that report reads at most (8 numbers a row: 256 MB): a run of
+ * 1,000 ranks for an hour at 1 s intervals writes 3.6 million. More is refused with a
+ * note that names the file (-EFBIG), never read until memory runs out. */
+#define GF_PLOT_MAX_ROWS ((size_t)4 << 20)
+
 struct gf_series_info {
 	size_t rows;          /* intervals written */
-	double iv;            /* interval length, s */
+	double iv;            /* interval length, s (a whole multiple of the file's when its
+			       * intervals are more than GF_PLOT_MAX_POINTS) */
 	double bytes, width;  /* read bytes and seconds of the written rows */
 	double max_rate;      /* bytes/s, highest written */
 	double max_lat_us;    /* mean latency of an interval, highest written */
@@ -59,8 +71,10 @@ int gf_plotdata_checkpoint(struct gf_doc *s, const char *ranks_csv, const char *
  * them, at most 6). Returns the phases or -errno; *max_us the largest latency. */
 int gf_plotdata_latency(const char *in, const char *curves, const char *phases, double *max_us);
 
-/* Accelerators of ranks.csv whose counted AU is below threshold (%). Returns the count
- * or -errno. */
-int gf_plotdata_below(const char *ranks_csv, double threshold);
+/* Accelerators of ranks.csv whose counted AU is below threshold (%) into *below, and
+ * out (plots/accelerators.csv: rank,au_percent) the counted ones, at most
+ * GF_PLOT_MAX_POINTS: beyond, the quantiles of their AU in order, the lowest and the
+ * highest always among them. Returns the accelerators counted or -errno. */
+int gf_plotdata_accelerators(const char *ranks_csv, const char *out, double threshold, int *below);
 
 #endif

@@ -19,6 +19,8 @@
 #include "report/simulated.h"
 #include "results/doc.h"
 #include "results/load.h"
+#include "results/rdir.h"
+#include "results/text.h"
 #include "model/units.h"
 
 static void text_rows(FILE *o, const struct gf_page_row *r, int n)
@@ -118,13 +120,19 @@ int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t e
 	FILE *mem, *f;
 	int rc;
 
-	/* A file that is not a run's (a link to /dev/zero, a FIFO, a huge file) is refused
-	 * before anything reads it: reading it would hang or fill memory. */
+	/* Everything report reads and writes is beneath dir, held from here on. */
+	rc = gf_rdir_hold(dir);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s; give the folder of one run (it holds summary.json)", dir, strerror(-rc));
+		return rc;
+	}
+	/* A file that is not a run's (a link, a FIFO, a huge file) is refused before anything
+	 * reads it: reading it would hang or fill memory, writing through it go elsewhere. */
 	rc = gf_load_check_folder(dir, err, errlen);
 	if (!rc)
 		rc = gf_load_any(dir, &s, err, errlen);
 	if (rc)
-		return rc;
+		goto out_json;
 	if (msgs)
 		gf_load_say_problems(msgs, "gpufeed report", s);
 	if (s->simulate) {
@@ -154,7 +162,7 @@ int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t e
 		goto out_text;
 	}
 	snprintf(path, sizeof(path), "%s/report.txt", dir);
-	f = fopen(path, "w");
+	f = gf_rdir_fopen(path, "w");
 	if (!f || fputs(text, f) == EOF || fclose(f)) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
@@ -167,7 +175,12 @@ int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t e
 		goto out_text;
 	}
 	if (msgs) {
-		fprintf(msgs, "report: %s/report.txt, %s/report.html", dir, dir);
+		/* The folder's name as text: it may be a name from the file system. */
+		fprintf(msgs, "report: ");
+		gf_text_put(msgs, dir, false);
+		fprintf(msgs, "/report.txt, ");
+		gf_text_put(msgs, dir, false);
+		fprintf(msgs, "/report.html");
 		if (pr.made)
 			fprintf(msgs, ", plots/ (%s)", pr.made_list);
 		fprintf(msgs, "\n");
@@ -178,21 +191,24 @@ out_text:
 	free(text);
 out_json:
 	gf_doc_free(s);
+	gf_rdir_release();
 	return rc;
 }
 
 void gf_report_print(const char *dir, FILE *out)
 {
-	char path[4200], buf[4096];
-	size_t n;
+	char path[4200], *line = NULL;
+	size_t cap = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/report.txt", dir);
 	f = gf_load_fopen(path, GF_LOAD_CSV_MAX);
 	if (!f)
 		return;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, out);
+	/* Printed as text: the file is read back, and what a terminal would obey is not. */
+	while (getline(&line, &cap, f) > 0)
+		gf_text_put(out, line, true);
+	free(line);
 	fclose(f);
 }
 

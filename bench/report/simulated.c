@@ -2,6 +2,7 @@
 #include "report/simulated.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "report/html.h"
 #include "report/plot.h"
 #include "results/doc.h"
+#include "results/rdir.h"
 
 /* --- the table --- */
 
@@ -188,13 +190,14 @@ static bool plot(const char *dir, struct gf_doc *s, char *note, size_t len)
 	struct gf_plot_args a = { .data = data, .out = out, .title = title, .formats = "png svg",
 				  .extra = { what, NULL } };
 	struct stat st;
-	int rc;
+	int rc, fd;
 
 	gf_simulated_plot_what(s, what, sizeof(what));
 	note[0] = '\0';
 	snprintf(out, sizeof(out), "%s/plots", dir);
-	if (mkdir(out, 0755) && errno != EEXIST) {
-		snprintf(note, len, "no plot: cannot make %s: %s", out, strerror(errno));
+	rc = gf_rdir_mkdirs(out);
+	if (rc) {
+		snprintf(note, len, "no plot: cannot make %s: %s", out, strerror(-rc));
 		return false;
 	}
 	if (gf_plot_dir(sdir, sizeof(sdir))) {
@@ -204,24 +207,33 @@ static bool plot(const char *dir, struct gf_doc *s, char *note, size_t len)
 	snprintf(data, sizeof(data), "%s/sweep.csv", dir);
 	snprintf(out, sizeof(out), "%s/plots/simulate", dir);
 	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
+	snprintf(png, sizeof(png), "%s.svg", out);
+	gf_rdir_unlink(png);
 	snprintf(png, sizeof(png), "%s.png", out);
+	gf_rdir_unlink(png);
 	snprintf(title, sizeof(title), "%s on %s", gf_str(s, GF_F_WORKLOAD_NAME, "?"), gf_str(s, GF_F_SIM_SYSTEM_NAME, "?"));
-	rc = gf_plot_gnuplot(sdir, "simulate.gp", NULL, &a, log);
+	fd = gf_rdir_open(log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	rc = fd < 0 ? fd : gf_plot_gnuplot(sdir, "simulate.gp", NULL, &a, fd);
 	if (rc == -ENOENT)
 		snprintf(note, len, "no plot: gnuplot is not installed (apt-get install gnuplot-nox)");
 	else if (rc)
 		snprintf(note, len, "no plot: gnuplot failed, see plots/gnuplot.log");
-	if (stat(log, &st) == 0 && st.st_size == 0)
-		unlink(log);
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0)
+		gf_rdir_unlink(log);
+	if (fd >= 0)
+		close(fd);
 	/* gnuplot exits 0 only when the script ran to its end, which wrote the PNG. */
-	return rc == 0 && access(png, R_OK) == 0;
+	if (rc || (fd = gf_rdir_open(png, O_RDONLY, 0)) < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 static int write_html(const char *path, const char *dir, struct gf_doc *s, const char *table,
 		      const char *note, bool drawn)
 {
 	char png[4200];
-	FILE *o = fopen(path, "w");
+	FILE *o = gf_rdir_fopen(path, "w");
 
 	if (!o)
 		return -errno;
@@ -279,7 +291,7 @@ int gf_simulated_report(const char *dir, struct gf_doc *s, bool plots, FILE *msg
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/report.txt", dir);
-	f = fopen(path, "w");
+	f = gf_rdir_fopen(path, "w");
 	if (!f || fputs(text, f) == EOF || fclose(f)) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));

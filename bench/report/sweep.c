@@ -9,6 +9,7 @@
 #include "model/search.h"
 #include "model/units.h"
 #include "results/doc.h"
+#include "results/rdir.h"
 
 static struct gf_page_row *add_row(struct gf_page_section *sec, const char *label, enum gf_fig key, double raw)
 {
@@ -118,7 +119,7 @@ int gf_sweep_plot_data(struct gf_doc *s, const char *csv)
 
 	if (!n)
 		return 0;
-	f = fopen(csv, "w");
+	f = gf_rdir_fopen(csv, "w");
 	if (!f)
 		return -errno;
 	/* The value is a label for gnuplot's tic marks: data, never code. Commas cannot be

@@ -11,6 +11,7 @@
 #include "exit.h"
 #include "results/doc.h"
 #include "results/load.h"
+#include "results/text.h"
 
 void gf_table_usage(FILE *f)
 {
@@ -29,12 +30,13 @@ void gf_table_usage(FILE *f)
 }
 
 /* One field, quoted when it must be (RFC 4180). Text from a results folder is data: a
- * control character (a terminal escape) becomes a space, and a cell a spreadsheet would
- * run as a formula (=, +, -, @ first) is led by a quote, as spreadsheet exporters do
- * (OWASP's CSV injection advice); numbers are written as they are. */
+ * control character (a terminal escape) becomes a space (results/text.h), and a cell a
+ * spreadsheet would run as a formula (=, +, -, @ first) is led by a quote, as spreadsheet
+ * exporters do (OWASP's CSV injection advice); numbers are written as they are. */
 static void field(FILE *out, const char *s, bool first, bool text)
 {
 	bool quote = strpbrk(s, ",\"") != NULL, formula = text && *s && strchr("=+-@\t\r", *s);
+	char *clean = strdup(s);
 
 	if (!first)
 		fputc(',', out);
@@ -42,12 +44,14 @@ static void field(FILE *out, const char *s, bool first, bool text)
 		fputc('"', out);
 	if (formula)
 		fputc('\'', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (*s == '"')
+	if (clean)
+		gf_text_clean(clean, false);
+	for (const char *c = clean ? clean : ""; *c; c++) {
+		if (*c == '"')
 			fputc('"', out);
-		fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, out);
+		fputc(*c, out);
 	}
+	free(clean);
 	if (quote || formula)
 		fputc('"', out);
 }

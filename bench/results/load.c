@@ -14,18 +14,23 @@
 
 #include "results/diagnosis.h"
 #include "results/doc.h"
+#include "results/rdir.h"
 #include "results/simulated.h"
+#include "results/text.h"
 #include "results/verdict.h"
 
 FILE *gf_load_fopen(const char *path, uint64_t max)
 {
 	struct stat st;
 	FILE *f;
-	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), e;
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. Beneath
+	 * the results folder report holds, never through a link (results/rdir.h). */
+	int fd = gf_rdir_open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0), e;
 
-	if (fd < 0)
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
 	if (fstat(fd, &st)) {
 		e = errno;
 		goto err;
@@ -56,8 +61,13 @@ static int check_file(const char *path, uint64_t max, char *err, size_t errlen)
 {
 	struct stat st;
 
-	if (stat(path, &st))
+	if (lstat(path, &st))
 		return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -EINVAL);
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s is a link: gpufeed reads and writes a results folder only beneath it, never "
+			 "through a link (give the folder of one run, as gpufeed made it)", path);
+		return -EINVAL;
+	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s is %s, not a file a run wrote: only regular files are read from a results folder "
 			 "(give the folder of one run, as gpufeed made it)", path, file_kind(st.st_mode));
@@ -79,6 +89,7 @@ int gf_load_check_folder(const char *dir, char *err, size_t errlen)
 	};
 	char path[4200];
 	struct dirent *e;
+	struct stat st;
 	DIR *d;
 	int rc;
 
@@ -88,8 +99,14 @@ int gf_load_check_folder(const char *dir, char *err, size_t errlen)
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		rc = check_file(path, GF_LOAD_CSV_MAX, err, errlen);
 	}
-	/* plots/ holds what report rewrites and reads back (SVG into the page). */
+	/* plots/ holds what report rewrites and reads back (SVG into the page): a folder of
+	 * its own, not a link to one (report would write and delete in it). */
 	snprintf(path, sizeof(path), "%s/plots", dir);
+	if (!rc && !lstat(path, &st) && !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s is %s, not the folder report draws into: gpufeed reads and writes a results "
+			 "folder only beneath it, never through a link", path, S_ISLNK(st.st_mode) ? "a link" : file_kind(st.st_mode));
+		rc = -EINVAL;
+	}
 	d = rc ? NULL : opendir(path);
 	while (d && !rc && (e = readdir(d)))
 		if (e->d_name[0] != '.') {
@@ -112,7 +129,7 @@ static int parse(const char *dir, struct json_object **root, char *path, size_t 
 	f = gf_load_fopen(path, GF_LOAD_JSON_MAX);
 	if (!f) {
 		int rc = -errno;
-		if (rc == -EINVAL || rc == -EFBIG) {
+		if (rc == -EINVAL || rc == -EFBIG || rc == -ELOOP || rc == -EXDEV) {
 			check_file(path, GF_LOAD_JSON_MAX, err, errlen);
 			return -EINVAL;
 		}
@@ -126,6 +143,12 @@ static int parse(const char *dir, struct json_object **root, char *path, size_t 
 		snprintf(err, errlen, "%s is not valid JSON (%s): was the run interrupted while writing it?",
 			 path, json_util_get_last_err() ? json_util_get_last_err() : "parse error");
 		return -EINVAL;
+	}
+	/* Every string as text that prints safely, once, for every reader (results/text.h). */
+	if (gf_text_clean_json(j)) {
+		json_object_put(j);
+		snprintf(err, errlen, "out of memory reading %s", path);
+		return -ENOMEM;
 	}
 	*root = j;
 	return 0;

@@ -1,9 +1,10 @@
 # accelerators: AU of every emulated accelerator, sorted from worst to best, with the
 # threshold, so that a straggler rank stands out at the left.
 #
-# Reads:  ARG2 = ranks.csv of the run (see results/README.md)
+# Reads:  ARG2 = plots/accelerators.csv (rank,au_percent: the counted accelerators of
+#   ranks.csv, or their quantiles when they are more than a plot shows)
 # Variables: threshold (AU %, 0 = none), mean_au (%), n_below (accelerators below the
-#   threshold).
+#   threshold), n_all (accelerators counted; more than the rows when thinned).
 script_dir = ARG1; data = ARG2; out = ARG3; title = ARG4; formats = ARG5
 load script_dir . "/common.gp"
 
@@ -31,7 +32,9 @@ set xrange [-0.5 + 0:n - 0.5]
 set yrange [0:119]
 set ytics 0, 10, 100
 set ylabel "AU (%)"
+n_all = exists("n_all") && n_all > n ? n_all : n
 set xlabel (n <= 32 ? sprintf("rank of each accelerator, sorted by AU (%d accelerators)", n) \
+	: n_all > n ? sprintf("accelerators, sorted by AU (%d in all, %d quantiles drawn)", n_all, n) \
 	: sprintf("accelerators, sorted by AU (%d in all)", n))
 set boxwidth (n > 200 ? 1.0 : 0.8) relative
 set style fill solid 0.85 noborder
