@@ -28,7 +28,7 @@ build fuzz_workload "$top/tests/fuzz/fuzz_workload.c" "${model[@]}" || exit 1
 # The typed loader (results/) and what renders a loaded run (report/).
 build fuzz_results "$top/tests/fuzz/fuzz_results.c" "$top"/bench/results/*.c "$top"/bench/report/*.c "${model[@]}" \
 	"$top"/bench/stats/*.c \
-	"$top/bench/datadir.c" || exit 1
+	"$top/bench/datadir.c" "$top/bench/io/beneath.c" || exit 1
 
 fails=0
 run() { # NAME SEED-DIRS...
