@@ -12,7 +12,7 @@
 # B and C (their faster training run of two); gpufeed compare then sets B's measured
 # burst beside its prediction.
 # Expected: B's and C's predicted write burst times within 15% of the measured on a quiet
-# machine (35% in the suite, see TOL below), restores within 15% (35% in the suite: B's
+# machine (25% in the suite, see TOL below), restores within 15% (35% in the suite: B's
 # -23..+9% in sixteen runs); the training reads, compared in bytes/s delivered, and their
 # AU within 35% below and 75% above (load only slows a run; the issue's 15% both ways on
 # a quiet machine). The AU is predicted as the run computes it (the finite run with its
@@ -39,7 +39,7 @@ command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/
 # repeated runs, B and C land within -1..+18%; a single run was up to 66% slower than
 # predicted when the 2 shared cores were busy (C's link a third idle).
 # In the suite, which runs beside another test on 2 cores, the bands are wider (writes
-# 35%, restores and reads 35%): one run under heavy load took A's small burst 1.8 s
+# 25%, restores and reads 35%): one run under heavy load took A's small burst 1.8 s
 # instead of 0.8-1.2 s, and the fit then put B's write at +22% and its restore at -34%
 # (with the skew; the placement moves B's restore 3-5 points up, to about -30%), so 35%
 # is as tight as the restore band can be there. The issue's 15% is checked with
@@ -51,9 +51,7 @@ command -v glusterd >/dev/null || { echo "SKIP: glusterd not installed (scripts/
 # by the test beside it) against 2.34 predicted, +44.7%; single runs under load were seen
 # at +53% and +66%. So above the measured the suite allows 75% (TTOL_UP); the issue's 15%
 # both ways is the quiet check, GF_SIMCAL_TRAIN_TOLERANCE=15 (which sets both sides).
-# Writes were 25% until a CI run at twice the suite's quiet time (56 minutes, the machine
-# loaded) put B's write past it: the suite now holds writes to the restores' 35%.
-TOL=${GF_SIMCAL_TOLERANCE:-35} RTOL=${GF_SIMCAL_RESTORE_TOLERANCE:-35} TTOL=${GF_SIMCAL_TRAIN_TOLERANCE:-35}
+TOL=${GF_SIMCAL_TOLERANCE:-25} RTOL=${GF_SIMCAL_RESTORE_TOLERANCE:-35} TTOL=${GF_SIMCAL_TRAIN_TOLERANCE:-35}
 TTOL_UP=${GF_SIMCAL_TRAIN_TOLERANCE:-75}
 CRATE=40 SRATE=100 QRATE=10 # Mbit/s: clients, servers, clients at a quarter
 # A link's payload rate in bytes/s (tests/testbed/bwpredict.py: TCP in 1514-byte frames).
@@ -254,7 +252,7 @@ predicted() {
 		grep -E 'figure|burst' "$d/cmp.out"
 		"$GPUFEED" compare "$(only_result "$d/B-ck")" "$(only_result "$d/simB")" --json >"$d/cmp.json" 2>/dev/null
 		expect "compare: B measured and predicted, write within $TOL%" "$d/cmp.json" \
-			"[.figures[] | select(.key == \"ckpt_write_burst\") | .change_percent[1] | fabs <= $TOL] == [true]"
+			"[.figures[] | select(.key == \"checkpoint.write_burst_s\") | .change_percent[1] | fabs <= $TOL] == [true]"
 	else
 		bad "compare B and its prediction"
 		cat "$d/cmp.out"
