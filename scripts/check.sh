@@ -77,13 +77,20 @@ run_suite() { # name build-dir make-variables configure-options...
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 }
 
-run_suite plain build ""
+# GPUFEED_LONG_TESTS=1 runs everything (about an hour more on 2 cores): the radosgw
+# server, the testbed's calibrated simulation and Slurm, and under the sanitizers the plain
+# half's long tests too (Makefile.am's lists say which and why).
+long=${GPUFEED_LONG_TESTS:-0}
+plain_vars=
+[ "$long" = 1 ] || plain_vars="RADOSGW_TESTS= LONG_TESTBED_TESTS="
+run_suite plain build "$plain_vars"
 # The sanitizer build leaves out what gains nothing from it, to keep the suite within 30
 # minutes on 2 cores: the multi-host testbed (minutes of shell, servers and shaped links;
 # its gpufeed paths are the ones the integration tests run under ASan already), the
-# fuzzers (built with their own sanitizers) and s3.sh's second server, radosgw (the same
-# gpufeed code as s3.sh under ASan; 2.3 minutes of a slot there, mostly Ceph starting).
-san_vars="TESTBED_TESTS= FUZZ_TESTS= RADOSGW_TESTS="
+# fuzzers (built with their own sanitizers), radosgw (the same gpufeed code as s3.sh), and
+# PLAIN_TESTS but with GPUFEED_LONG_TESTS=1.
+san_vars="TESTBED_TESTS= LONG_TESTBED_TESTS= FUZZ_TESTS= RADOSGW_TESTS="
+[ "$long" = 1 ] || san_vars+=" PLAIN_TESTS="
 # Open MPI's components stay loaded (so leak reports from them can be symbolised and
 # suppressed), and the slow unwinder sees through libraries built without frame pointers.
 OMPI_MCA_mca_base_component_disable_dlclose=1 \
