@@ -13,7 +13,7 @@
 #include "model/yaml.h"
 
 static const struct gf_yaml_bounds mix_bounds = {
-	1u << 20, 16, "mix", "workloads/mix_two_train_one_ckpt.yaml",
+	1u << 20, 16, "mix", "workloads/mix_two_train_70b.yaml",
 	"a mix has jobs:, a list of maps {name, workload, ranks, set, start}",
 };
 
