@@ -275,7 +275,11 @@ static int fpr_one(const struct gf_ckpt_cfg *c, struct gf_engine *eng, unsigned 
 	t0 = gf_now_ns();
 	crc = io->ops->close(io, fh);
 	t->close_s += (gf_now_ns() - t0) / 1e9;
-	if (!rc && crc) {
+	if (!rc && crc == -ECANCELED) {
+		/* On S3 the last parts are on the wire when close waits for them. */
+		rc = -EINTR;
+		snprintf(msg, msglen, "%s: stopped by a signal", path);
+	} else if (!rc && crc) {
 		rc = crc;
 		/* On S3 close is where the upload ends: the detail has the S3 error code. */
 		snprintf(msg, msglen, "close %s: %s", path, io->detail[0] ? io->detail : strerror(-crc));

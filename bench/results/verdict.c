@@ -278,7 +278,7 @@ static void headline(struct gf_verdict *v)
 				v->head = v->phase[i];
 	if (!v->head.phase) {
 		snprintf(v->head.word, sizeof(v->head.word), "NOT MEASURED");
-		snprintf(v->head.line, sizeof(v->head.line), "NOT MEASURED - no phase ran");
+		snprintf(v->head.line, sizeof(v->head.line), "NOT MEASURED - no phase measured anything (stopped before its first figure)");
 	}
 }
 

@@ -308,8 +308,15 @@ void gf_iohook_finish(struct gf_run_ctx *x)
 	x->s.s3.n = 0;
 	gf_io_counters(x->target.store, NULL, collect, &c);
 	gf_world_reduce(&counters_combiner, &vals);
-	for (unsigned i = 0; i < x->s.s3.n; i++)
+	for (unsigned i = 0; i < x->s.s3.n; i++) {
 		x->s.s3.c[i].value = vals.v[i];
+		/* Incomplete uploads are listed nowhere a user looks, and billed. */
+		if (x->root && vals.v[i] && !strcmp(x->s.s3.c[i].name, "multipart_left"))
+			fprintf(stderr, "gpufeed: %llu multipart upload(s) under %s could not be aborted (the store "
+				"refused, or a signal left no time): their parts stay until a lifecycle rule or "
+				"aws s3api abort-multipart-upload removes them (list-multipart-uploads names them)\n",
+				(unsigned long long)vals.v[i], x->target.root);
+	}
 	x->s.s3_used = true;
 }
 

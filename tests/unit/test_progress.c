@@ -159,19 +159,19 @@ struct fmt_case {
 };
 
 static const struct fmt_case fmt_cases[] = {
-	{ { "train", 12.5, 0.42, 17.3, 104e6, -1, 99.14, NULL, 0 },
+	{ { "train", 12.5, 0.42, 17.3, 104e6, -1, 99.14, NULL, 0, 0 },
 	  "train  42% | 12.5 s elapsed, ETA 17.3 s | read 104 MB/s | AU 99.1%" },
-	{ { "datagen", 3, 0.071, 39, -1, 1.5e9, -1, NULL, 0 },
+	{ { "datagen", 3, 0.071, 39, -1, 1.5e9, -1, NULL, 0, 0 },
 	  "datagen   7% | 3.00 s elapsed, ETA 39.0 s | write 1.50 GB/s" },
-	{ { "checkpoint", 75, 0.5, 75, 0, 2.4e9, -1, NULL, 0 },
+	{ { "checkpoint", 75, 0.5, 75, 0, 2.4e9, -1, NULL, 0, 0 },
 	  "checkpoint  50% | 1m15s elapsed, ETA 1m15s | read 0.00 B/s | write 2.40 GB/s" },
 	/* one rank's figures say so */
-	{ { "train", 2, 0.01, 3600, 52e6, -1, 100, "writing checkpoint 1 of 2: 45%", 1 },
+	{ { "train", 2, 0.01, 3600, 52e6, -1, 100, "writing checkpoint 1 of 2: 45%", 1, 0 },
 	  "train   1% | 2.00 s elapsed, ETA 1h00m | read 52.0 MB/s | AU 100.0% (rank 0) | writing checkpoint 1 of 2: 45%" },
 	/* only time known */
-	{ { "ceiling", 1, -1, -1, -1, -1, -1, NULL, 0 }, "ceiling | 1.00 s elapsed" },
+	{ { "ceiling", 1, -1, -1, -1, -1, -1, NULL, 0, 0 }, "ceiling | 1.00 s elapsed" },
 	/* a done fraction over 1 never shows past 100% */
-	{ { "datagen", 5, 1.2, -1, -1, -1, -1, "", 0 }, "datagen 100% | 5.00 s elapsed" },
+	{ { "datagen", 5, 1.2, -1, -1, -1, -1, "", 0, 0 }, "datagen 100% | 5.00 s elapsed" },
 	/* checkpoints the ETA has no time for yet are named */
 	{ { "train", 2, 0.5, 2, -1, -1, 100, "", 0, 1 }, "train  50% | 2.00 s elapsed, ETA 2.00 s + 1 checkpoint | AU 100.0%" },
 	{ { "checkpoint", 2, 0, 18, -1, 0, -1, "next write in 3.00 s", 0, 4 },

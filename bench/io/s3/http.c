@@ -302,6 +302,7 @@ static int x_setup(struct s3 *s, struct s3_xfer *x)
 	/* A request that moves under a byte per second for the timeout is a stalled one. */
 	curl_easy_setopt(x->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(x->easy, CURLOPT_LOW_SPEED_TIME, (long)gf_s3_proc.conf.timeout_s);
+	curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, (long)x->bound_ms); /* handles are reused: 0 resets */
 	x_watch(x);
 	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
@@ -564,7 +565,7 @@ static void x_finish(struct gf_io *io, struct s3_xfer *x)
 
 	if (x->cc == CURLE_PARTIAL_FILE)
 		atomic_fetch_add(&gf_s3_counts.short_bodies, 1);
-	if ((server || net) && x->attempt + 1 < gf_s3_proc.conf.max_attempts) {
+	if ((server || net) && !x->bound_ms && x->attempt + 1 < gf_s3_proc.conf.max_attempts) {
 		uint64_t cap = RETRY_BASE_NS << (x->attempt < 20 ? x->attempt : 20);
 		if (cap > RETRY_CAP_NS)
 			cap = RETRY_CAP_NS;
@@ -676,9 +677,24 @@ int gf_s3_drive(struct gf_io *io, int timeout_ms)
 		if ((uint64_t)timeout_ms > wait)
 			timeout_ms = (int)wait;
 	}
+	/* libcurl asks on_xferinfo only about once a second on a stalled transfer: the data
+	 * moves are ended here at once, so that a signal leaves time for the summary. */
+	bool any = false;
+	if (gf_io_cancelled())
+		for (struct s3_xfer *x = s->all; x; x = x->all_next) {
+			if (!x->in_multi || x->kind == X_SYNC)
+				continue;
+			curl_multi_remove_handle(s->multi, x->easy);
+			x->in_multi = false;
+			s->active--;
+			x->cc = CURLE_ABORTED_BY_CALLBACK;
+			x->attempt = gf_s3_proc.conf.max_attempts;
+			x->done_ns = gf_now_ns();
+			x_finish(io, x);
+			any = true;
+		}
 	if (curl_multi_perform(s->multi, &running) != CURLM_OK)
 		return -EIO;
-	bool any = false;
 	while ((m = curl_multi_info_read(s->multi, &left))) {
 		struct s3_xfer *x;
 		if (m->msg != CURLMSG_DONE)
@@ -720,8 +736,8 @@ int gf_s3_x_sync(struct gf_io *io, struct s3_xfer *x)
 }
 
 /* A blocking request on f's object (or bucket when key is ""). */
-int gf_s3_sync_req(struct gf_io *io, const char *method, const char *bucket, const char *key,
-		    const char *query, const void *body, size_t bodylen, struct s3_xfer **out)
+static int sync_req(struct gf_io *io, unsigned bound_ms, const char *method, const char *bucket,
+		    const char *key, const char *query, const void *body, size_t bodylen, struct s3_xfer **out)
 {
 	struct s3 *s = io->priv;
 	struct s3_xfer *x = gf_s3_x_get(s, X_SYNC, method, bucket, key, query);
@@ -729,6 +745,7 @@ int gf_s3_sync_req(struct gf_io *io, const char *method, const char *bucket, con
 
 	if (!x)
 		return -ENOMEM;
+	x->bound_ms = bound_ms;
 	x->body = body;
 	x->bodylen = bodylen;
 	x->grow = true;
@@ -740,4 +757,16 @@ int gf_s3_sync_req(struct gf_io *io, const char *method, const char *bucket, con
 	}
 	gf_s3_x_put(s, x);
 	return rc;
+}
+
+int gf_s3_sync_req(struct gf_io *io, const char *method, const char *bucket, const char *key,
+		   const char *query, const void *body, size_t bodylen, struct s3_xfer **out)
+{
+	return sync_req(io, 0, method, bucket, key, query, body, bodylen, out);
+}
+
+int gf_s3_sync_req_within(struct gf_io *io, unsigned bound_ms, const char *method, const char *bucket,
+			  const char *key, const char *query)
+{
+	return sync_req(io, bound_ms, method, bucket, key, query, NULL, 0, NULL);
 }

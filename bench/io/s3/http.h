@@ -36,7 +36,7 @@ extern struct gf_s3_proc gf_s3_proc;
 /* What gf_s3_stats_get hands out (s3.h). */
 struct gf_s3_counts {
 	atomic_uint_fast64_t requests, retries_slowdown, retries_server, retries_network, errors_client,
-		errors_server, errors_network, mpu_done, mpu_aborts, new_connections, curl_retries, short_bodies;
+		errors_server, errors_network, mpu_done, mpu_aborts, mpu_left, new_connections, curl_retries, short_bodies;
 };
 extern struct gf_s3_counts gf_s3_counts;
 
@@ -78,6 +78,9 @@ struct s3_xfer {
 	curl_off_t content_length;
 	unsigned attempt;
 	uint64_t due_ns;
+	/* X_SYNC: the whole request within this many ms and no retry (a cleanup after a
+	 * signal, which mpirun gives about a second); 0: the usual timeouts and retries */
+	unsigned bound_ms;
 	bool done;
 	bool in_multi;
 	int rc;
@@ -144,5 +147,8 @@ int gf_s3_x_sync(struct gf_io *io, struct s3_xfer *x);
  * and the caller puts it back. Returns 0 or -errno. */
 int gf_s3_sync_req(struct gf_io *io, const char *method, const char *bucket, const char *key,
 		   const char *query, const void *body, size_t bodylen, struct s3_xfer **out);
+/* The same, bodiless, answered within bound_ms or ended with -ETIMEDOUT, never retried. */
+int gf_s3_sync_req_within(struct gf_io *io, unsigned bound_ms, const char *method, const char *bucket,
+			  const char *key, const char *query);
 
 #endif

@@ -142,6 +142,7 @@ void gf_s3_stats_get(struct gf_s3_stats *s)
 	s->errors_network = atomic_load(&gf_s3_counts.errors_network);
 	s->multipart_uploads = atomic_load(&gf_s3_counts.mpu_done);
 	s->multipart_aborts = atomic_load(&gf_s3_counts.mpu_aborts);
+	s->multipart_left = atomic_load(&gf_s3_counts.mpu_left);
 	s->new_connections = atomic_load(&gf_s3_counts.new_connections);
 	s->curl_retries = atomic_load(&gf_s3_counts.curl_retries);
 	s->short_bodies = atomic_load(&gf_s3_counts.short_bodies);
@@ -349,6 +350,8 @@ static int start_part(struct gf_io *io, struct s3_file *f)
 	return 0;
 }
 
+#define ABORT_HURRIED_MS 300
+
 static int abort_upload(struct gf_io *io, struct s3_file *f)
 {
 	char q[1700], eid[1600];
@@ -364,8 +367,14 @@ static int abort_upload(struct gf_io *io, struct s3_file *f)
 	if (gf_s3sign_uri_encode(f->upload_id, strlen(f->upload_id), 0, eid, sizeof(eid)) < 0)
 		return -ENAMETOOLONG;
 	snprintf(q, sizeof(q), "uploadId=%s", eid);
-	int rc = gf_s3_sync_req(io, "DELETE", f->bucket, f->key, q, NULL, 0, NULL);
+	/* After a signal mpirun ends the ranks about a second later, and the summary is still
+	 * to be written: the abort gets a short while, and an upload it does not end is
+	 * counted as left behind. */
+	int rc = gf_io_cancelled() ? gf_s3_sync_req_within(io, ABORT_HURRIED_MS, "DELETE", f->bucket, f->key, q)
+				   : gf_s3_sync_req(io, "DELETE", f->bucket, f->key, q, NULL, 0, NULL);
 	atomic_fetch_add(&gf_s3_counts.mpu_aborts, 1);
+	if (rc && rc != -ENOENT) /* NoSuchUpload: already gone */
+		atomic_fetch_add(&gf_s3_counts.mpu_left, 1);
 	/* The first error is the one worth reporting. */
 	memcpy(io->detail, keep, sizeof(keep));
 	return rc;
@@ -635,6 +644,7 @@ static void s3_counters(struct gf_io *io, void (*cb)(void *arg, const char *name
 	cb(arg, "errors.network", st.errors_network);
 	cb(arg, "multipart_uploads", st.multipart_uploads);
 	cb(arg, "multipart_aborts", st.multipart_aborts);
+	cb(arg, "multipart_left", st.multipart_left);
 	cb(arg, "new_connections", st.new_connections);
 	cb(arg, "retries.curl_reconnect", st.curl_retries);
 	cb(arg, "errors.short_body", st.short_bodies);

@@ -24,7 +24,8 @@ struct gf_s3_stats {
 	uint64_t errors_server;     /* 5xx still failing after the last attempt */
 	uint64_t errors_network;    /* network failures after the last attempt */
 	uint64_t multipart_uploads; /* completed */
-	uint64_t multipart_aborts;
+	uint64_t multipart_aborts;  /* aborts sent */
+	uint64_t multipart_left;    /* aborts that failed or ran out of time: the parts stay */
 	uint64_t new_connections;   /* transfers that opened a connection rather than reuse one */
 	/* Requests libcurl sent again on its own (a reused connection found closed): not in
 	 * requests or the retries above, which are gpufeed's. */
