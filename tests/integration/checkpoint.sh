@@ -2,8 +2,8 @@
 # Description: checkpoint bursts with 4 ranks on a scaled llama3_8b (ZeRO 3, data 4): each
 # layout (file per rank, MPI-IO shared file collective and independent, parallel HDF5)
 # writes, restores from another rank and verifies every block; a flipped byte is found and
-# named; fsync is honoured; MPI-IO hints are recorded; a checkpoint during training shows
-# up in the time series and halts the accelerators.
+# named; fsync is honoured; MPI-IO hints are recorded (checkpoint_dlio.sh has DLIO's
+# counting and names, and checkpoints during training).
 # Expected: bytes = 1/1000 of 104.7 GiB, every restore verified, exit 1 with file, offset
 # and rank on corruption. Buggy: rank 0's time reported as the burst, fsync ignored (DLIO),
 # a corrupt shard restored silently, files left behind.
@@ -53,10 +53,6 @@ for layout in file_per_rank shared_file:true shared_file:false hdf5; do
 	left=$(find "$TMP/t-$name-$coll" -name '*.pt' -o -name 'checkpoint.*' | wc -l)
 	[ "$left" -eq 0 ] && ok "$layout: no checkpoint files left behind" || bad "$layout: $left files left"
 done
-
-# fsync off: no time is spent making data durable, and the summary says it is not.
-gf 4 run "$LLAMA" --target "$TMP/t-nosync" --results "$TMP/r-nosync" "${common[@]}" --set checkpoint.fsync=false >/dev/null 2>&1 || bad "fsync=false run"
-expect "fsync off: not durable, no sync time" "$(only_result "$TMP/r-nosync")/summary.json" '.checkpoint.durable == false and ([.checkpoint.bursts[].sync_max_s == 0] | all)'
 
 # MPI-IO hints reach the summary as requested (Open MPI 4.1 cannot read them back).
 gf 4 run "$LLAMA" --target "$TMP/t-hints" --results "$TMP/r-hints" "${common[@]}" --set checkpoint.layout=shared_file \
@@ -128,37 +124,6 @@ for layout in hdf5 shared_file; do
 	fi
 done
 
-# A checkpoint during training: the bursts appear on the timeline and halt the accelerators.
-# Without the step barrier: on a loaded machine every step's wait for the latest rank's
-# wake-up would be in AU too (3/4 of it at load 14 on 2 cores), and the check is the halts'.
-gf 2 run "$SMALL" --target "$TMP/t-train" --results "$TMP/r-train" --quiet --set workflow.checkpoint=true \
-	--set model.model_size_bytes=64MiB --set checkpoint.type=all_ranks --set checkpoint.steps_between_checkpoints=8 \
-	--set train.computation_time=20ms --set checkpoint.fsync=true --set accelerator.step_barrier=false >"$TMP/o" 2>&1 ||
-	{ bad "train with checkpoints"; cat "$TMP/o"; }
-d=$(only_result "$TMP/r-train")
-expect "training wrote checkpoints" "$d/summary.json" '.checkpoint.write_count == 4 and .checkpoint.bytes >= 64 * 1048576'
-expect "training halted for them" "$d/summary.json" '.train.checkpoint_halt_s > 0 and .checkpoint.training_halt_s > 0'
-awk -F, 'NR > 1 && $11 > 0 { found = 1 } END { exit !found }' "$d/timeseries.csv" && ok "bursts in the time series" || bad "no checkpoint time in timeseries.csv"
-# DLIO (mlperf_storage_v2.0 main.py:337-339, :355-356) closes the AU block before every
-# checkpoint and opens a new one after it: the halt is not in AU, it is in goodput.
-expect "AU leaves the halts out, goodput keeps them" "$d/summary.json" \
-	'.train.au_percent.mean >= 80 and .train.goodput_percent < .train.au_percent.mean'
-
-# DLIO's files (base_checkpointing.py:389-415, mlperf_storage_v2.0): pipeline 2 with ZeRO 1
-# writes one file per layer of each stage on data-parallel rank 0 (layers 0-16 and 17-34 of
-# the 32-layer model with embedding, head and norm), global_epoch1_step1 for the first
-# checkpoint-only write, and an optimizer file on every rank.
-gf 4 run "$LLAMA" --target "$TMP/t-pl" --results "$TMP/r-pl" "${common[@]}" --set model.parallelism.pipeline=2 \
-	--set model.parallelism.data=2 --set model.parallelism.zero_stage=1 --set checkpoint.keep=true \
-	--set checkpoint.num_checkpoints_write=1 --set checkpoint.num_checkpoints_read=1 >"$TMP/o" 2>&1 || { bad "pipeline 2 ZeRO 1"; cat "$TMP/o"; }
-d=$TMP/t-pl/checkpoints/llama3_8b/global_epoch1_step1
-n0=$(find "$d" -name 'layer_*-model_0_model_states.pt' | wc -l)
-n1=$(find "$d" -name 'layer_*-model_1_model_states.pt' | wc -l)
-no=$(find "$d" -name 'zero_pp_rank_*_mp_rank_*_optim_states.pt' | wc -l)
-[ "$n0" -eq 17 ] && [ "$n1" -eq 18 ] && [ "$no" -eq 4 ] && [ -f "$d/layer_34-model_1_model_states.pt" ] &&
-	ok "per-layer files: 17 + 18 layers, 4 optimizer files, DLIO's names" || bad "per-layer files: $n0 + $n1 layers, $no optimizer files"
-expect "per-layer checkpoint restores and verifies" "$(only_result "$TMP/r-pl")/summary.json" '.checkpoint.verified == true and .checkpoint.restore_count == 1'
-
 # checkpoint.mode subset (mlpstorage's single-host runs): 2 processes write the shares of
 # ranks 0 and 1 of the 4-rank job (config.py validate: comm_size <= data x tp x pp).
 gf 2 run "$LLAMA" --target "$TMP/t-sub" --results "$TMP/r-sub" "${common[@]}" --set checkpoint.mode=subset \
@@ -167,28 +132,4 @@ full=$(jq '.checkpoint.bytes' "$(only_result "$TMP/r-file_per_rank-true")/summar
 expect "subset: half the job's checkpoint, restored" "$(only_result "$TMP/r-sub")/summary.json" \
 	".checkpoint.bytes * 2 == $full and .checkpoint.verified == true"
 
-# The checkpoint-only schedule (main.py:278-303): time_between_checkpoints before every
-# write and every read, the first too.
-gf 4 run "$LLAMA" --target "$TMP/t-sched" --results "$TMP/r-sched" "${common[@]}" \
-	--set checkpoint.time_between_checkpoints=0.4 >"$TMP/o" 2>&1 || { bad "schedule run"; cat "$TMP/o"; }
-expect "a wait before the first write and before every burst" "$(only_result "$TMP/r-sched")/summary.json" \
-	'.checkpoint.bursts[0].start_s >= 0.38 and ([range(1; .checkpoint.bursts | length) as $i | .checkpoint.bursts[$i].start_s - .checkpoint.bursts[$i - 1].start_s >= 0.38] | all)'
-# num_checkpoints_write / _read unset (-1) is none (main.py:262, :267): nothing to do.
-gf 1 run "$LLAMA" --target "$TMP/t-none" --results "$TMP/r-none" --quiet --set model.parallelism.data=1 \
-	--set checkpoint.num_checkpoints_write=-1 --set checkpoint.num_checkpoints_read=-1 >"$TMP/o" 2>&1
-rc=$?
-[ "$rc" -eq 2 ] && grep -q "writes and reads nothing" "$TMP/o" && ok "-1 writes and reads none: refused, exit 2" || { bad "-1: exit $rc"; cat "$TMP/o"; }
-
-# DLIO's counting: total_training_steps caps each epoch (main.py:348) and
-# steps_between_checkpoints restarts every epoch (:403): 3 epochs of 5 steps with a
-# checkpoint every 5 steps is 15 steps and 3 checkpoints, global_epoch{1,2,3}_step5.
-gf 2 run "$SMALL" --target "$TMP/t-ep" --results "$TMP/r-ep" --set workflow.checkpoint=true \
-	--set model.model_size_bytes=1MiB --set train.epochs=3 --set train.total_training_steps=5 \
-	--set checkpoint.steps_between_checkpoints=5 --set checkpoint.keep=true >"$TMP/o" 2>&1 || { bad "3 epochs of 5 steps"; cat "$TMP/o"; }
-d=$(only_result "$TMP/r-ep")
-expect "15 steps per accelerator, 3 checkpoints" "$d/summary.json" '.train.steps == 30 and .checkpoint.write_count == 3'
-ls -d "$TMP"/t-ep/checkpoints/global_epoch{1,2,3}_step5 >/dev/null 2>&1 && ok "folders global_epoch{1,2,3}_step5 (base_checkpointing.py:389)" ||
-	{ bad "checkpoint folder names"; ls "$TMP/t-ep/checkpoints"; }
-grep -q "^checkpoint halt: .* outside the AU blocks (as DLIO); goodput" "$TMP/o" && ok "the verdict reports the halt and goodput" \
-	|| { bad "no halt/goodput line in the verdict"; cat "$TMP/o"; }
 finish
