@@ -410,6 +410,13 @@ static struct json_object *member(struct gf_doc *d, enum gf_fig f, size_t i)
 	return v && !json_object_is_type(v, json_type_null) ? v : NULL;
 }
 
+struct json_object *gf_el_obj(struct gf_doc *d, enum gf_fig f, size_t i)
+{
+	struct json_object *x = member(d, f, i);
+
+	return x && (json_object_is_type(x, json_type_object) || json_object_is_type(x, json_type_array)) ? x : NULL;
+}
+
 bool gf_el_get(struct gf_doc *d, enum gf_fig f, size_t i, double *v)
 {
 	struct json_object *x = member(d, f, i);

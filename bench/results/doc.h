@@ -69,6 +69,8 @@ double gf_el_num(struct gf_doc *d, enum gf_fig f, size_t i, double fallback);
 const char *gf_el_str(struct gf_doc *d, enum gf_fig f, size_t i, const char *fallback);
 bool gf_el_bool(struct gf_doc *d, enum gf_fig f, size_t i, bool fallback);
 bool gf_el_has(struct gf_doc *d, enum gf_fig f, size_t i);
+/* An element's member object or array (an array of strings, say); NULL when absent. */
+struct json_object *gf_el_obj(struct gf_doc *d, enum gf_fig f, size_t i);
 
 /* Whether f is missing (required, absent or of the wrong type) in d. */
 bool gf_missing(const struct gf_doc *d, enum gf_fig f);

@@ -15,6 +15,7 @@
 #include "model/plan.h"
 #include "model/units.h"
 #include "mpi/world.h"
+#include "report/report.h"
 #include "phase/progress.h"
 #include "results/doc.h"
 #include "results/folder.h"
@@ -283,6 +284,12 @@ static int write_mix(const struct gf_mix *m, const char *partial, const char *fi
 	if (!rc && !none) {
 		printf("\nmix %s: %zu job(s)\n", m->name, m->njobs);
 		rc = gf_mix_write(partial, m->name, m->source, tr, rows, m->njobs, stdout);
+	}
+	/* The mix's page (report/mixpage.h); without it the figures are still all there. */
+	if (!rc && !none) {
+		char rerr[4600];
+		if (gf_report_write(partial, true, NULL, rerr, sizeof(rerr)))
+			fprintf(stderr, "gpufeed: the mix's report.html was not written: %s\n", rerr);
 	}
 	for (size_t k = 0; tr && k < m->njobs; k++)
 		gf_mix_trace_free(&tr[k]);

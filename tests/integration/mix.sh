@@ -95,6 +95,28 @@ fi
 expect "the mix's total bandwidth is bytes over time" "$m" \
 	'.total_bytes_per_s > 0 and ((.total_bytes / .total_span_s) / .total_bytes_per_s - 1 | fabs) < 1e-6'
 
+# The mix's page, written when the mix ended (report/mixpage.c): a card per job whose word
+# is that job's own summary.json's, figures that are mix.json's, the stacked timeline.
+h=$d/report.html
+[ -s "$h" ] && [ -s "$d/report.txt" ] && ok "the mix's report.html and report.txt" || bad "no report.html/txt in $d"
+for j in $(jq -r '.jobs[].name' "$m"); do
+	got=$(grep -o "data-job=\"$j\" data-word=\"[^\"]*\"" "$h" | sed 's/.*data-word="//; s/"$//')
+	want=$(jq -r '.verdict.word' "$d/$j/summary.json")
+	[ -n "$got" ] && [ "$got" = "$want" ] && grep -q "href=\"./$j/report.html\"" "$h" &&
+		ok "page: job $j's card says $got, as its summary.json, and links its own report" ||
+		bad "page: job $j's card says '$got', its summary.json '$want'"
+done
+# page_value KEY: the exact number the page carries for mix.json's figure at KEY.
+page_value() { grep -o "data-key=\"$1\" data-value=\"[^\"]*\"" "$h" | sed 's/.*data-value="//; s/"$//'; }
+for k in /total_bytes_per_s /jobs/0/interference/read_bytes_per_s_between /jobs/0/interference/au_during_percent; do
+	got=$(page_value "$k")
+	want=$(jq -r "getpath(\"$k\" | ltrimstr(\"/\") | split(\"/\") | map(tonumber? // .))" "$m")
+	awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && w != "null" && (g - w < 1e-9 * w + 1e-12) && (w - g < 1e-9 * w + 1e-12)) }' &&
+		ok "page: $k is mix.json's ($got)" || bad "page: $k is '$got', mix.json says $want"
+done
+[ -s "$d/plots/mix.png" ] && grep -q 'id="plot-mix"' "$h" && ok "page: the stacked timeline plots/mix.png" ||
+	bad "no timeline: $(grep -o 'no timeline[^<]*' "$h")"
+
 # --alone: each job alone on its ranks first (alone/NAME), its figures beside the mix's in
 # mix.json as the two summaries have them; the dataset generated once, by the alone run.
 printf 'jobs:\n' >"$TMP/alone.yaml"
