@@ -27,7 +27,7 @@
 
 struct job {
 	char name[65];
-	char sub[80];          /* its subfolder, "" when mix.json names none that is one */
+	char sub[256];         /* its subfolder, "" when mix.json names none that is one */
 	char dir[4400];        /* the mix's folder / sub */
 	struct gf_doc *s;      /* its summary.json; NULL when it cannot be read */
 	char word[40], line[1024];
@@ -89,18 +89,14 @@ static const char *el_key(enum gf_fig f, size_t i, char *buf, size_t len)
 static void read_job(struct mixpage *p, size_t k)
 {
 	struct job *j = &p->job[k];
-	const char *sub = gf_el_str(p->m, GF_F_MIX_JOB_FOLDER, k, "");
 	char err[512] = "";
 	struct gf_verdict v;
 
 	snprintf(j->name, sizeof(j->name), "%s", gf_el_str(p->m, GF_F_MIX_JOB_NAME, k, "?"));
 	snprintf(j->word, sizeof(j->word), "%s", gf_el_str(p->m, GF_F_MIX_JOB_VERDICT, k, "NO RESULTS"));
 	j->tone = gf_tone_name(GF_TONE_NONE);
-	/* Its subfolder, by mix.json: one name, nothing that leads elsewhere. */
-	if (sub[0] && !strchr(sub, '/') && strcmp(sub, ".") && strcmp(sub, "..") && strlen(sub) < sizeof(j->sub)) {
-		snprintf(j->sub, sizeof(j->sub), "%s", sub);
-		snprintf(j->dir, sizeof(j->dir), "%s/%s", p->dir, sub);
-	}
+	if (gf_load_mix_folder(p->m, k, p->dir, j->dir, sizeof(j->dir)))
+		snprintf(j->sub, sizeof(j->sub), "%s", gf_el_str(p->m, GF_F_MIX_JOB_FOLDER, k, ""));
 	if (!j->sub[0] || gf_load_run(j->dir, &j->s, err, sizeof(err))) {
 		/* No summary of its own (the job stopped before it wrote one): mix.json's word. */
 		snprintf(j->line, sizeof(j->line), "%s", err[0] ? err : "no results folder of its own");

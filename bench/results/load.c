@@ -380,6 +380,17 @@ int gf_load_mix(const char *dir, struct gf_doc **d, char *err, size_t errlen)
 	return rc;
 }
 
+const char *gf_load_mix_folder(struct gf_doc *m, size_t k, const char *dir, char *buf, size_t len)
+{
+	const char *sub = gf_el_str(m, GF_F_MIX_JOB_FOLDER, k, "");
+
+	/* One name, nothing that leads out of the mix's folder. */
+	if (!sub[0] || strchr(sub, '/') || !strcmp(sub, ".") || !strcmp(sub, ".."))
+		return NULL;
+	snprintf(buf, len, "%s/%s", dir, sub);
+	return buf;
+}
+
 void gf_load_say_problems(FILE *f, const char *cmd, const struct gf_doc *d)
 {
 	if (d->note[0])

@@ -130,16 +130,6 @@ void gf_mix_trace_fill(const struct gf_run_ctx *x, struct gf_mix_trace *t)
 	}
 }
 
-/* The mix's exit code from two jobs': a run that failed (1) or was refused (2) outweighs a
- * check that did not hold (3), which outweighs success. */
-static int worse(int a, int b)
-{
-	static const int weight[] = { [GF_EXIT_OK] = 0, [GF_EXIT_CHECK] = 1, [GF_EXIT_USAGE] = 2, [GF_EXIT_FAILED] = 3 };
-	int wa = a >= 0 && a <= GF_EXIT_CHECK ? weight[a] : 3, wb = b >= 0 && b <= GF_EXIT_CHECK ? weight[b] : 3;
-
-	return wb > wa ? b : a;
-}
-
 static double since(uint64_t t0)
 {
 	return (double)(gf_now_ns() - t0) / 1e9;
@@ -214,7 +204,7 @@ static int run_alone(const struct gf_cli *c, const struct gf_mix *m, int ji, con
 		struct gf_mix_trace t = { 0 };
 		int rc = run_job(c, m, ji, (int)k, base, folder, world, &t);
 		gf_mix_trace_free(&t);
-		worst = worse(worst, rc);
+		worst = gf_exit_worse(worst, rc);
 	}
 	gf_world_bcast(&worst, sizeof(worst), 0);
 	return worst;
@@ -274,7 +264,7 @@ static int write_mix(const struct gf_mix *m, const char *partial, const char *fi
 		}
 		if (alone)
 			alone_figures(partial, m->jobs[k].name, &rows[k]);
-		code = worse(code, tr[k].exit_code);
+		code = gf_exit_worse(code, tr[k].exit_code);
 		k++;
 	}
 	/* No job got as far as its results (each said why): nothing of the mix is kept. */
