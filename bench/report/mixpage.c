@@ -127,57 +127,66 @@ static void csv_name(FILE *f, const char *s)
 		      *s == '.' || *s == '-' ? *s : '_', f);
 }
 
-/* plots/mix_jobs.csv, mix_K.csv for each training job among the first n (its series summed
- * over its ranks) and mix_bursts.csv. Returns the bursts written or -errno; *top gets the
- * highest rate. */
-static int plot_data(struct mixpage *p, const char *plots, size_t n, double *top)
+/* plots/mix_bursts.csv (the bursts of the first n jobs) and into top[k] the highest rate of
+ * job k's bursts, into *t_end the last burst's end. Returns the bursts written or -errno. */
+static int burst_data(struct mixpage *p, const char *plots, size_t n, double *top, double *t_end)
 {
-	char path[4500], in[4500];
-	FILE *jf, *bf;
+	char path[4500];
+	FILE *f;
 	int nb = 0;
 
-	snprintf(path, sizeof(path), "%s/mix_jobs.csv", plots);
-	if (!(jf = gf_rdir_fopen(path, "w")))
-		return -errno;
-	fprintf(jf, "job,name,t0_s,series\n");
-	for (size_t k = 0; k < n; k++) {
-		struct job *j = &p->job[k];
-		struct gf_series_info info;
-		double t0 = gf_el_num(p->m, GF_F_MIX_JOB_TRAIN_T0_S, k, NAN);
-		bool series = false;
-		snprintf(in, sizeof(in), "%s/timeseries.csv", j->dir);
-		snprintf(path, sizeof(path), "%s/mix_%zu.csv", plots, k + 1);
-		gf_rdir_unlink(path);
-		if (j->s && isfinite(t0) &&
-		    gf_plotdata_series(in, path, gf_num(j->s, GF_F_TRAIN_ELAPSED_S, 0), gf_num(j->s, GF_F_ENV_ACCELS, 0),
-				       !gf_has(j->s, GF_F_CKPT_ASYNC), &info) > 0) {
-			series = true;
-			*top = fmax(*top, info.max_rate);
-		}
-		fprintf(jf, "%zu,", k + 1);
-		csv_name(jf, j->name);
-		fprintf(jf, ",%.6f,%d\n", series ? t0 : 0, series);
-	}
-	if (fclose(jf))
-		return -errno;
 	snprintf(path, sizeof(path), "%s/mix_bursts.csv", plots);
-	if (!(bf = gf_rdir_fopen(path, "w")))
+	if (!(f = gf_rdir_fopen(path, "w")))
 		return -errno;
-	fprintf(bf, "start_s,end_s,job,label,bytes_per_s\n");
+	fprintf(f, "start_s,end_s,job,label,bytes_per_s\n");
 	for (size_t i = 0; i < gf_len(p->m, GF_F_MIX_BURSTS) && nb < GF_PLOT_MAX_POINTS; i++) {
 		int k = job_index(p, gf_el_str(p->m, GF_F_MIX_BURST_JOB, i, ""), n);
 		double st = gf_el_num(p->m, GF_F_MIX_BURST_START_S, i, NAN), s = gf_el_num(p->m, GF_F_MIX_BURST_S, i, NAN);
 		double rate = s > 0 ? gf_el_num(p->m, GF_F_MIX_BURST_BYTES, i, NAN) / s : NAN;
 		if (k < 0 || !isfinite(st) || !isfinite(rate))
 			continue;
-		fprintf(bf, "%.6f,%.6f,%d,", st, st + s, k + 1);
-		csv_name(bf, p->job[k].name);
-		fprintf(bf, " %s,%.6e\n", strcmp(gf_el_str(p->m, GF_F_MIX_BURST_KIND, i, ""), "restore") ? "write" : "restore",
+		fprintf(f, "%.6f,%.6f,%d,", st, st + s, k + 1);
+		csv_name(f, p->job[k].name);
+		fprintf(f, " %s,%.6e\n", strcmp(gf_el_str(p->m, GF_F_MIX_BURST_KIND, i, ""), "restore") ? "write" : "restore",
 			rate);
-		*top = fmax(*top, rate);
+		top[k] = fmax(top[k], rate);
+		*t_end = fmax(*t_end, st + s);
 		nb++;
 	}
-	return fclose(bf) ? -errno : nb;
+	return fclose(f) ? -errno : nb;
+}
+
+/* plots/mix_jobs.csv (a row per job among the first n: its name, where its series starts,
+ * whether it has one, the top of its panel in bytes/s) and mix_K.csv for each training job
+ * (its series summed over its ranks). *t_end gets the last series' end. Returns 0 or -errno. */
+static int job_data(struct mixpage *p, const char *plots, size_t n, const double *top, double *t_end)
+{
+	char path[4500], in[4500];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/mix_jobs.csv", plots);
+	if (!(f = gf_rdir_fopen(path, "w")))
+		return -errno;
+	fprintf(f, "job,name,t0_s,series,top_bytes_per_s\n");
+	for (size_t k = 0; k < n; k++) {
+		struct job *j = &p->job[k];
+		struct gf_series_info info = { 0 };
+		double t0 = gf_el_num(p->m, GF_F_MIX_JOB_TRAIN_T0_S, k, NAN), el = j->s ? gf_num(j->s, GF_F_TRAIN_ELAPSED_S, 0) : 0;
+		bool series = false;
+		snprintf(in, sizeof(in), "%s/timeseries.csv", j->dir);
+		snprintf(path, sizeof(path), "%s/mix_%zu.csv", plots, k + 1);
+		gf_rdir_unlink(path);
+		if (j->s && isfinite(t0) &&
+		    gf_plotdata_series(in, path, el, gf_num(j->s, GF_F_ENV_ACCELS, 0), !gf_has(j->s, GF_F_CKPT_ASYNC),
+				       &info) > 0) {
+			series = true;
+			*t_end = fmax(*t_end, t0 + el);
+		}
+		fprintf(f, "%zu,", k + 1);
+		csv_name(f, j->name);
+		fprintf(f, ",%.6f,%d,%.6e\n", series ? t0 : 0, series, fmax(top[k], info.max_rate));
+	}
+	return fclose(f) ? -errno : 0;
 }
 
 /* Draw plots/mix.png and .svg; a failure is p->note, never an error of the page. Returns
@@ -186,7 +195,7 @@ static int plot(struct mixpage *p)
 {
 	char sdir[1024], plots[4300], out[4400], log[4400], png[4500], nums[512] = "";
 	size_t n = p->n < MAX_PANELS ? p->n : MAX_PANELS;
-	double top = 0, t_end = 0, div;
+	double top[MAX_PANELS] = { 0 }, t_end = 0, div, most = 0;
 	const char *unit;
 	struct stat st;
 	int nb, fd, rc;
@@ -196,19 +205,19 @@ static int plot(struct mixpage *p)
 		snprintf(p->note, sizeof(p->note), "no timeline: %s", rc == -ENOENT ? sdir : strerror(-rc));
 		return 0;
 	}
-	nb = plot_data(p, plots, n, &top);
-	if (nb < 0) {
-		snprintf(p->note, sizeof(p->note), "no timeline: cannot write its data: %s", strerror(-nb));
-		return nb == -ENOMEM ? nb : 0;
+	nb = burst_data(p, plots, n, top, &t_end);
+	rc = nb < 0 ? nb : job_data(p, plots, n, top, &t_end);
+	if (rc) {
+		snprintf(p->note, sizeof(p->note), "no timeline: cannot write its data: %s", strerror(-rc));
+		return rc == -ENOMEM ? rc : 0;
 	}
-	for (size_t k = 0; k < p->n; k++)
-		t_end = fmax(t_end, gf_el_num(p->m, GF_F_MIX_JOB_END_S, k, 0));
-	div = gf_plot_rate_unit(top, &unit);
+	for (size_t k = 0; k < n; k++)
+		most = fmax(most, top[k]);
+	div = gf_plot_rate_unit(most, &unit);
 	gf_plot_var_num(nums, sizeof(nums), "njobs", (double)n);
 	gf_plot_var_num(nums, sizeof(nums), "nbursts", nb);
 	gf_plot_var_num(nums, sizeof(nums), "t_end", t_end);
 	gf_plot_var_num(nums, sizeof(nums), "bw_div", div);
-	gf_plot_var_num(nums, sizeof(nums), "y_top", top > 0 ? top / div * 1.3 : 1);
 	snprintf(out, sizeof(out), "%s/mix", plots);
 	snprintf(png, sizeof(png), "%s.svg", out);
 	gf_rdir_unlink(png);
@@ -262,14 +271,17 @@ static void fig_table(FILE *o, bool html, struct mixpage *p, const char *id, enu
 			gf_schema[whole].label);
 	else
 		fprintf(o, "  %-40s", "");
-	for (size_t k = 0; k < p->n; k++)
-		if (gf_el_has(p->m, whole, k)) {
-			fprintf(o, html ? "<th scope=\"col\">" : " %-16s", html ? "" : p->job[k].name);
-			if (html) {
-				gf_html_esc(o, p->job[k].name);
-				fputs("</th>", o);
-			}
+	for (size_t k = 0; k < p->n; k++) {
+		if (!gf_el_has(p->m, whole, k))
+			continue;
+		if (!html) {
+			fprintf(o, " %-16s", p->job[k].name);
+			continue;
 		}
+		fputs("<th scope=\"col\">", o);
+		gf_html_esc(o, p->job[k].name);
+		fputs("</th>", o);
+	}
 	fputs(html ? "</tr></thead>\n" : "\n", o);
 	for (size_t r = 0; r <= nfigs; r++) {
 		/* The last row: whose bursts the interference was measured in. */
@@ -332,13 +344,17 @@ static int write_text(FILE *o, struct mixpage *p)
 {
 	char buf[512];
 
-	fprintf(o, "gpufeed report: %s (a mix of %zu jobs)\n", p->name, p->n);
-	fprintf(o, "================%.*s\n\nJOBS (each job's own report: NAME/report.txt)\n", (int)strlen(p->name),
-		"================================================================================================");
+	int w = snprintf(buf, sizeof(buf), "gpufeed report: %s (a mix of %zu jobs)", p->name, p->n);
+
+	fprintf(o, "%s\n", buf);
+	for (int i = 0; i < w; i++)
+		fputc('=', o);
+	fprintf(o, "\n\nJOBS (each job's own report: NAME/report.txt)\n");
+	/* A job's line leads with its word; one without a summary has mix.json's word and why. */
 	for (size_t k = 0; k < p->n; k++)
-		fprintf(o, "  %-16s %3.0f rank(s), starts %-14s %-10s %s\n", p->job[k].name,
+		fprintf(o, "  %-16s %3.0f rank(s), starts %-14s %s%s%s\n", p->job[k].name,
 			gf_el_num(p->m, GF_F_MIX_JOB_RANKS, k, NAN), gf_el_str(p->m, GF_F_MIX_JOB_START, k, "?"),
-			p->job[k].word, p->job[k].line);
+			p->job[k].s ? "" : p->job[k].word, p->job[k].s ? "" : ": ", p->job[k].line);
 	if (any(p, GF_F_MIX_JOB_INTERF)) {
 		fprintf(o, "\nINTERFERENCE: EACH TRAINING JOB DURING THE OTHER JOBS' CHECKPOINT BURSTS AND BETWEEN THEM\n");
 		fig_table(o, false, p, "interference", GF_F_MIX_JOB_INTERF, interference_figs, NFIGS(interference_figs));
@@ -405,8 +421,11 @@ static int write_html(FILE *o, struct mixpage *p)
 		fputs("<h2>Each job alone and in the mix</h2>\n", o);
 		fig_table(o, true, p, "alone", GF_F_MIX_JOB_ALONE, alone_figs, NFIGS(alone_figs));
 	}
-	fprintf(o, "<p id=\"total\" data-key=\"%s\" data-value=\"%.17g\">", gf_schema[GF_F_MIX_TOTAL_BPS].path,
-		gf_num(p->m, GF_F_MIX_TOTAL_BPS, NAN));
+	fputs("<p id=\"total\"", o);
+	if (isfinite(gf_num(p->m, GF_F_MIX_TOTAL_BPS, NAN)))
+		fprintf(o, " data-key=\"%s\" data-value=\"%.17g\"", gf_schema[GF_F_MIX_TOTAL_BPS].path,
+			gf_num(p->m, GF_F_MIX_TOTAL_BPS, NAN));
+	fputc('>', o);
 	gf_html_esc(o, total(p, buf, sizeof(buf)));
 	fputs("</p>\n<h2>Timeline</h2>\n", o);
 	if (p->drawn) {
@@ -414,8 +433,9 @@ static int write_html(FILE *o, struct mixpage *p)
 		fputs("<figure id=\"plot-mix\">\n", o);
 		if (gf_html_png(o, png, "mix timeline"))
 			fputs("<p>plots/mix.png could not be read; open it next to this file.</p>", o);
-		fputs("\n<figcaption>plots/mix.png, .svg: each job's bandwidth on the mix's clock, one panel a job; "
-		      "every checkpoint burst shaded (orange: the panel's own job's, yellow: another job's).</figcaption>"
+		fputs("\n<figcaption>plots/mix.png, .svg: each job's bandwidth on the mix's clock, one panel a job, "
+		      "each on its own scale: a training job's reads (line), a job's checkpoint bursts as bars of their "
+		      "bandwidth; every burst shaded (orange: the panel's own job's, yellow: another job's).</figcaption>"
 		      "</figure>\n", o);
 	}
 	if (p->note[0]) {

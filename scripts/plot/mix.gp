@@ -6,12 +6,15 @@
 #
 # Reads:  ARG2 = the plots folder, which holds
 #           mix_jobs.csv    job (1-based), name, t0_s (where the job's series starts on
-#                           the mix's clock), series (1: mix_<job>.csv holds its reads)
+#                           the mix's clock), series (1: mix_<job>.csv holds its reads),
+#                           top_bytes_per_s (the highest rate of its panel)
 #           mix_<job>.csv   the job's training series summed over its ranks (the columns
 #                           of timeline.csv, t from its training's start)
 #           mix_bursts.csv  start_s, end_s, job, label, bytes_per_s
 # Strings: ARG6 the bandwidth unit ("MB/s").
-# Variables: njobs, nbursts, t_end (s), bw_div (bytes/s per axis unit), y_top (axis units).
+# Variables: njobs, nbursts, t_end (s: the last read or burst), bw_div (bytes/s per axis
+#   unit). Each panel has its own y axis: a burst's bandwidth would flatten the reads of a
+#   training job beside it.
 script_dir = ARG1; data = ARG2; out = ARG3; title = ARG4; formats = ARG5
 load script_dir . "/common.gp"
 bw_unit = ARG6
@@ -22,9 +25,10 @@ array jn[njobs]
 array jt0[njobs]
 array js[njobs]
 array jb[njobs]
+array jtop[njobs]
 do for [k=1:njobs] { jb[k] = 0 }
 stats jobs_csv using (i = int($0) + 1, jn[i] = strcol("name"), jt0[i] = column("t0_s"), \
-	js[i] = column("series"), 0) nooutput
+	js[i] = column("series"), jtop[i] = column("top_bytes_per_s") / bw_div * 1.3, 0) nooutput
 nb = nbursts > 0 ? nbursts : 1
 array bs[nb]
 array be[nb]
@@ -35,12 +39,12 @@ if (nbursts > 0) {
 		bj[i] = int(column("job")), bl[i] = strcol("label"), 0) nooutput
 }
 do for [i=1:nbursts] { jb[bj[i]] = jb[bj[i]] + 1 }
-# At most about 8 burst labels on the top panel, so that they never collide.
-label_every = nbursts > 8 ? ceil(nbursts / 8.0) : 1
+x_end = t_end > 0 ? t_end * 1.02 : 1
+# A burst is named on the top panel when its middle is a tenth of the axis from the last
+# named one's, so that no two names collide.
+label_gap = x_end / 10.0
 
-set xrange [0:t_end > 0 ? t_end : 1]
-set yrange [0:y_top]
-set ytics 0, tick_step(y_top / 1.3)
+set xrange [0:x_end]
 set style fill transparent solid 0.55 noborder
 set boxwidth 1 absolute
 
@@ -54,12 +58,16 @@ do for [fmt in formats] {
 				fillcolor rgb (bj[i] == k ? c_orange : c_yellow) fillstyle solid 0.35 noborder
 		}
 		if (k == 1) {
+			last = -x_end
 			do for [i=1:nbursts] {
-				if ((i - 1) % label_every == 0) {
+				if ((bs[i] + be[i]) / 2.0 - last >= label_gap) {
 					set label 100 + i bl[i] at (bs[i] + be[i]) / 2.0, graph 0.88 center front noenhanced
+					last = (bs[i] + be[i]) / 2.0
 				}
 			}
 		}
+		set yrange [0:jtop[k] > 0 ? jtop[k] : 1]
+		set ytics 0, tick_step(jtop[k] > 0 ? jtop[k] / 1.3 : 1)
 		# What the panel draws, in its title: a key would cover a burst's label.
 		set title jn[k] . (js[k] > 0 ? ": training reads (line)" : "") . (jb[k] > 0 ? \
 			(js[k] > 0 ? ", " : ": ") . "its checkpoint bursts' bandwidth (bars)" : "") noenhanced offset 0, -0.6
