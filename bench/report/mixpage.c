@@ -22,7 +22,7 @@
 #include "results/verdict.h"
 
 /* The panels the timeline stacks at most: more would each be too thin to read on a
- * slide; the jobs past them are named in a note. */
+ * slide; the page says how many jobs it leaves out. */
 #define MAX_PANELS 6
 
 struct job {
@@ -200,6 +200,10 @@ static int plot(struct mixpage *p)
 	struct stat st;
 	int nb, fd, rc;
 
+	if (!n) {
+		snprintf(p->note, sizeof(p->note), "no timeline: mix.json lists no job");
+		return 0;
+	}
 	snprintf(plots, sizeof(plots), "%s/plots", p->dir);
 	if ((rc = gf_rdir_mkdirs(plots)) || (rc = gf_plot_dir(sdir, sizeof(sdir)) ? -ENOENT : 0)) {
 		snprintf(p->note, sizeof(p->note), "no timeline: %s", rc == -ENOENT ? sdir : strerror(-rc));
