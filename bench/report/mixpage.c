@@ -2,14 +2,11 @@
 #include "report/mixpage.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "model/units.h"
 #include "report/html.h"
@@ -193,12 +190,11 @@ static int job_data(struct mixpage *p, const char *plots, size_t n, const double
  * 0 or -ENOMEM. */
 static int plot(struct mixpage *p)
 {
-	char sdir[1024], plots[4300], out[4400], log[4400], png[4500], nums[512] = "";
+	char sdir[1024], plots[4300], out[4400], nums[512] = "";
 	size_t n = p->n < MAX_PANELS ? p->n : MAX_PANELS;
 	double top[MAX_PANELS] = { 0 }, t_end = 0, div, most = 0;
 	const char *unit;
-	struct stat st;
-	int nb, fd, rc;
+	int nb, rc;
 
 	if (!n) {
 		snprintf(p->note, sizeof(p->note), "no timeline: mix.json lists no job");
@@ -223,26 +219,9 @@ static int plot(struct mixpage *p)
 	gf_plot_var_num(nums, sizeof(nums), "t_end", t_end);
 	gf_plot_var_num(nums, sizeof(nums), "bw_div", div);
 	snprintf(out, sizeof(out), "%s/mix", plots);
-	snprintf(png, sizeof(png), "%s.svg", out);
-	gf_rdir_unlink(png);
-	snprintf(png, sizeof(png), "%s.png", out);
-	gf_rdir_unlink(png);
-	snprintf(log, sizeof(log), "%s/gnuplot.log", plots);
-	fd = gf_rdir_open(log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
-	rc = fd < 0 ? fd : gf_plot_gnuplot(sdir, "mix.gp", nums, &(struct gf_plot_args){ .data = plots, .out = out,
-					   .title = p->name, .formats = "png svg", .extra = { unit } }, fd);
-	if (rc == -ENOENT)
-		snprintf(p->note, sizeof(p->note), "no timeline: gnuplot is not installed (apt-get install gnuplot-nox)");
-	else if (rc)
-		snprintf(p->note, sizeof(p->note), "no timeline: gnuplot failed, see plots/gnuplot.log");
-	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0)
-		gf_rdir_unlink(log);
-	if (fd >= 0)
-		close(fd);
-	if (!rc && (fd = gf_rdir_open(png, O_RDONLY, 0)) >= 0) {
-		close(fd);
-		p->drawn = true;
-	}
+	p->drawn = gf_plot_draw(sdir, "mix.gp", nums, &(struct gf_plot_args){ .data = plots, .out = out,
+				.title = p->name, .formats = "png svg", .extra = { unit } }, "timeline", p->note,
+				sizeof(p->note));
 	if (p->drawn && p->n > n)
 		snprintf(p->note, sizeof(p->note), "the timeline shows the first %d of the %zu jobs", MAX_PANELS, p->n);
 	return 0;
