@@ -86,7 +86,9 @@ void gf_compare_usage(FILE *f)
 		   "bandwidth, slowest rank) and S3 request timing, with the change of each against\n"
 		   "the baseline in percent. Each RUN is a results folder (it holds summary.json);\n"
 		   "a gpufeed simulate folder counts as a run at its node count (DIR:nodes=N picks\n"
-		   "one point of a sweep), so a prediction sits beside a measurement.\n"
+		   "one point of a sweep), so a prediction sits beside a measurement. Mixes' folders\n"
+		   "(they hold mix.json) are compared job by job, the jobs of one name, one table\n"
+		   "each; the exit code is the worst of the jobs'.\n"
 		   "Needs no MPI.\n\n"
 		   "options:\n"
 		   "  --baseline RUN      compare against RUN (default: the first run) and check for\n"
@@ -720,24 +722,14 @@ static int parse(int argc, char **argv, struct gf_cmp *c, bool *force, bool *jso
 	return GF_EXIT_OK;
 }
 
-int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
+/* The comparison of c's runs as parse() left them: load, judge, print. */
+static int compare_runs(struct gf_cmp *c, bool force, bool json, const char *plot, const char *html, FILE *out,
+			FILE *errf)
 {
-	struct gf_cmp *c = calloc(1, sizeof(*c));
-	const char *plot = NULL, *html = NULL, *incomplete[GF_CMP_MAX_RUNS];
-	bool force = false, json = false;
+	const char *incomplete[GF_CMP_MAX_RUNS];
 	int rc, nincomplete = 0;
 	char err[4600];
 
-	if (!c) {
-		fprintf(errf, "gpufeed compare: out of memory\n");
-		return GF_EXIT_FAILED;
-	}
-	c->tol = DEFAULT_TOLERANCE;
-	rc = parse(argc, argv, c, &force, &json, &plot, &html, out, errf);
-	if (rc) {
-		rc = rc < 0 ? GF_EXIT_OK : rc;
-		goto out;
-	}
 	rc = load(c, force, json, errf);
 	if (rc)
 		goto out;
@@ -772,8 +764,113 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 	if (c->check && c->regressions)
 		rc = GF_EXIT_CHECK;
 out:
-	for (int r = 0; r < c->nruns; r++)
+	for (int r = 0; r < c->nruns; r++) {
 		gf_doc_free(c->run[r].s);
+		c->run[r].s = NULL;
+	}
+	return rc;
+}
+
+/* Job name's index in mix m, or -1. */
+static int mix_job(struct gf_doc *m, const char *name)
+{
+	for (size_t k = 0; k < gf_len(m, GF_F_MIX_JOBS); k++)
+		if (!strcmp(gf_el_str(m, GF_F_MIX_JOB_NAME, k, ""), name))
+			return (int)k;
+	return -1;
+}
+
+/* gpufeed compare MIX_A MIX_B ...: each job of the baseline's mix against the job of its
+ * name in the others, as runs, one after the other. Every mix must have the same jobs.
+ * Returns the worst of the jobs' exit codes. */
+static int compare_mixes(const struct gf_cmp *parsed, bool force, FILE *out, FILE *errf)
+{
+	struct gf_doc *m[GF_CMP_MAX_RUNS] = { NULL };
+	char (*path)[4400] = calloc(GF_CMP_MAX_RUNS, sizeof(*path)), err[4600];
+	struct gf_cmp *c = malloc(sizeof(*c));
+	const struct gf_cmp_run *base = &parsed->run[parsed->base];
+	int rc = GF_EXIT_OK, r;
+	size_t njobs = 0;
+
+	if (!path || !c) {
+		fprintf(errf, "gpufeed compare: out of memory\n");
+		rc = GF_EXIT_FAILED;
+		goto out;
+	}
+	for (r = 0; r < parsed->nruns; r++)
+		if (gf_load_mix(parsed->run[r].dir, &m[r], err, sizeof(err))) {
+			fprintf(errf, "gpufeed compare: %s\n", err);
+			rc = GF_EXIT_USAGE;
+			goto out;
+		}
+	/* The same jobs in every mix, before anything is printed. */
+	njobs = gf_len(m[parsed->base], GF_F_MIX_JOBS);
+	for (r = 0; r < parsed->nruns; r++)
+		for (size_t k = 0; k < gf_len(m[r], GF_F_MIX_JOBS); k++)
+			if (gf_len(m[r], GF_F_MIX_JOBS) != njobs ||
+			    mix_job(m[parsed->base], gf_el_str(m[r], GF_F_MIX_JOB_NAME, k, "")) < 0) {
+				fprintf(errf, "gpufeed compare: %s and %s do not have the same jobs: mixes are compared job "
+					"by job, each by its name; compare two jobs' folders as runs instead\n", base->dir,
+					parsed->run[r].dir);
+				rc = GF_EXIT_USAGE;
+				goto out;
+			}
+	for (size_t k = 0; k < njobs; k++) {
+		const char *name = gf_el_str(m[parsed->base], GF_F_MIX_JOB_NAME, k, "?");
+		int code;
+		memcpy(c, parsed, sizeof(*c));
+		for (r = 0; r < c->nruns; r++) {
+			c->run[r].dir = gf_load_mix_folder(m[r], (size_t)mix_job(m[r], name), parsed->run[r].dir, path[r],
+							   sizeof(path[r]));
+			if (!c->run[r].dir) {
+				fprintf(errf, "gpufeed compare: %s/mix.json: job %s names no results folder of its own\n",
+					parsed->run[r].dir, name);
+				rc = GF_EXIT_USAGE;
+				goto out;
+			}
+		}
+		fprintf(out, "%sjob %s\n", k ? "\n" : "", name);
+		code = compare_runs(c, force, false, NULL, NULL, out, errf);
+		rc = gf_exit_worse(rc, code);
+	}
+out:
+	for (r = 0; r < GF_CMP_MAX_RUNS; r++)
+		gf_doc_free(m[r]);
+	free(path);
+	free(c);
+	return rc;
+}
+
+int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
+{
+	struct gf_cmp *c = calloc(1, sizeof(*c));
+	const char *plot = NULL, *html = NULL;
+	bool force = false, json = false;
+	int rc, nmix = 0;
+
+	if (!c) {
+		fprintf(errf, "gpufeed compare: out of memory\n");
+		return GF_EXIT_FAILED;
+	}
+	c->tol = DEFAULT_TOLERANCE;
+	rc = parse(argc, argv, c, &force, &json, &plot, &html, out, errf);
+	if (rc) {
+		rc = rc < 0 ? GF_EXIT_OK : rc;
+		goto out;
+	}
+	for (int r = 0; r < c->nruns; r++)
+		nmix += gf_load_is_mix(c->run[r].dir);
+	if (!nmix) {
+		rc = compare_runs(c, force, json, plot, html, out, errf);
+	} else if (nmix < c->nruns || plot || html || json) {
+		fprintf(errf, "gpufeed compare: %s: a mix's folder is compared with mixes only, job by job, as a "
+			"table (no --json, --plot or --html yet: give two jobs' folders for those)\n",
+			nmix < c->nruns ? "mixes and runs together" : "--json, --plot or --html with mixes");
+		rc = GF_EXIT_USAGE;
+	} else {
+		rc = compare_mixes(c, force, out, errf);
+	}
+out:
 	free(c);
 	return rc;
 }

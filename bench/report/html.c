@@ -195,28 +195,35 @@ static void plots(FILE *o, const char *dir, const struct gf_page_section *sec, c
 	}
 }
 
-static void card(FILE *o, const struct gf_page *p)
+void gf_html_verdict(FILE *o, const char *line)
 {
-	const struct gf_verdict *v = &p->verdict;
-	const char *dash = strstr(v->head.line, " - ");
-	int others = 0;
+	const char *dash = strstr(line, " - ");
 
-	fprintf(o, "<section class=\"card %s\" id=\"verdict\" data-word=\"", gf_tone_name(v->head.tone));
-	gf_html_esc(o, v->head.word);
-	fputs("\">\n<div class=\"word\">", o);
+	fputs("<div class=\"word\">", o);
 	/* The word, then the rest of the line: "FED, but from the page cache: ..." keeps
 	 * its qualification in the headline. */
 	if (dash) {
 		char head[256];
-		snprintf(head, sizeof(head), "%.*s", (int)(dash - v->head.line), v->head.line);
+		snprintf(head, sizeof(head), "%.*s", (int)(dash - line), line);
 		gf_html_esc(o, head);
 		fputs("</div>\n<p class=\"line\">", o);
 		gf_html_esc(o, dash + 3);
 	} else {
-		gf_html_esc(o, v->head.line);
+		gf_html_esc(o, line);
 		fputs("</div>\n<p class=\"line\">", o);
 	}
 	fputs("</p>\n", o);
+}
+
+static void card(FILE *o, const struct gf_page *p)
+{
+	const struct gf_verdict *v = &p->verdict;
+	int others = 0;
+
+	fprintf(o, "<section class=\"card %s\" id=\"verdict\" data-word=\"", gf_tone_name(v->head.tone));
+	gf_html_esc(o, v->head.word);
+	fputs("\">\n", o);
+	gf_html_verdict(o, v->head.line);
 	for (int i = 0; i < v->nphases; i++)
 		others += v->phase[i].phase != v->head.phase && strcmp(v->phase[i].phase, "datagen");
 	if (others) {
@@ -310,14 +317,20 @@ static void diagnosis(FILE *o, const char *id, const char *head, const struct gf
 	fputs("</ul></details>\n", o);
 }
 
-static int write_page(FILE *o, const char *dir, struct gf_doc *s, const struct gf_page *p, const char *drawn)
+void gf_html_head(FILE *o, const char *name, const char *more_css)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gpufeed report: ", o);
-	gf_html_esc(o, p->name);
-	fprintf(o, "</title>\n<style>\n%s</style>\n</head><body>\n<header>\n<h1>gpufeed report</h1>\n<p class=\"sub\">", css);
-	gf_html_esc(o, p->name);
+	gf_html_esc(o, name);
+	fprintf(o, "</title>\n<style>\n%s%s</style>\n</head><body>\n<header>\n<h1>gpufeed report</h1>\n<p class=\"sub\">",
+		css, more_css ? more_css : "");
+	gf_html_esc(o, name);
 	fputs("</p>\n</header>\n<main>\n", o);
+}
+
+static int write_page(FILE *o, const char *dir, struct gf_doc *s, const struct gf_page *p, const char *drawn)
+{
+	gf_html_head(o, p->name, NULL);
 	card(o, p);
 	fputs("<h2 id=\"run\">Run</h2>\n", o);
 	rows(o, p->run, p->nrun);

@@ -16,6 +16,16 @@ struct gf_doc;
  * attributes. Every string from a results folder goes through it. */
 void gf_html_esc(FILE *o, const char *s);
 
+/* The page's head and its opening: the title "gpufeed report: NAME", the style every
+ * report page shares (verdict cards .card.good/.warn/.bad/.none with .word and .line,
+ * tables, figures) and more_css (NULL: none), the header; the caller writes the body and
+ * closes </main></body></html>. */
+void gf_html_head(FILE *o, const char *name, const char *more_css);
+
+/* A verdict line as a card shows it: its head (up to " - ") as the .word, the rest as
+ * the .line. */
+void gf_html_verdict(FILE *o, const char *line);
+
 /* Write the PNG at path to o as an <img> (alt escaped) whose source is a data: URI, for
  * CSS to scale to its column. Only for a PNG the caller just drew: a file found in a
  * results folder is not known to be a plot. Returns 0 or -errno (unreadable, larger

@@ -160,6 +160,38 @@ int gf_plot_gnuplot(const char *script_dir, const char *script, const char *nums
 	return wait_gnuplot(pid);
 }
 
+bool gf_plot_draw(const char *script_dir, const char *script, const char *nums, const struct gf_plot_args *a,
+		  const char *what, char *note, size_t len)
+{
+	char log[4400], file[4400], *slash;
+	struct stat st;
+	int rc, fd;
+
+	/* What gnuplot writes by name: no link left in its place to follow. */
+	snprintf(file, sizeof(file), "%s.svg", a->out);
+	gf_rdir_unlink(file);
+	snprintf(file, sizeof(file), "%s.png", a->out);
+	gf_rdir_unlink(file);
+	snprintf(log, sizeof(log), "%s", a->out);
+	slash = strrchr(log, '/');
+	snprintf(slash ? slash + 1 : log, sizeof(log) - (size_t)(slash ? slash + 1 - log : 0), "gnuplot.log");
+	fd = gf_rdir_open(log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	rc = fd < 0 ? fd : gf_plot_gnuplot(script_dir, script, nums, a, fd);
+	if (rc == -ENOENT)
+		snprintf(note, len, "no %s: gnuplot is not installed (apt-get install gnuplot-nox)", what);
+	else if (rc)
+		snprintf(note, len, "no %s: gnuplot failed, see plots/gnuplot.log", what);
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0)
+		gf_rdir_unlink(log);
+	if (fd >= 0)
+		close(fd);
+	/* gnuplot exits 0 only when the script ran to its end, which wrote the PNG. */
+	if (rc || (fd = gf_rdir_open(file, O_RDONLY, 0)) < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 double gf_plot_latency_unit(double max_us, const char **unit)
 {
 	if (max_us >= 2e6) {

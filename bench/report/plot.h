@@ -11,6 +11,7 @@
 #ifndef GF_PLOT_H
 #define GF_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct json_object;
@@ -37,6 +38,12 @@ struct gf_plot_args {
  * installed, -ETIMEDOUT, or -EIO when gnuplot failed. */
 int gf_plot_gnuplot(const char *script_dir, const char *script, const char *nums,
 		    const struct gf_plot_args *args, int log_fd);
+
+/* Draw one plot on its own (a page of its own, not a run's plots): a->out.png and .svg
+ * made anew, gnuplot's messages into gnuplot.log beside them (removed when empty).
+ * Returns whether the PNG was drawn; else note says why ("no WHAT: gnuplot failed ..."). */
+bool gf_plot_draw(const char *script_dir, const char *script, const char *nums, const struct gf_plot_args *a,
+		  const char *what, char *note, size_t len);
 
 /* path as gnuplot must be given a file name: gnuplot runs a name that starts with '<'
  * (read from a command) or '|' (write to one) as a shell command, and takes "-", "+" and

@@ -14,6 +14,7 @@
 
 #include "exit.h"
 #include "report/html.h"
+#include "report/mixpage.h"
 #include "report/page.h"
 #include "report/plot.h"
 #include "report/simulated.h"
@@ -129,6 +130,10 @@ int gf_report_write(const char *dir, bool plots, FILE *msgs, char *err, size_t e
 	/* A file that is not a run's (a link, a FIFO, a huge file) is refused before anything
 	 * reads it: reading it would hang or fill memory, writing through it go elsewhere. */
 	rc = gf_load_check_folder(dir, err, errlen);
+	if (!rc && gf_load_is_mix(dir)) {
+		rc = gf_mixpage_write(dir, plots, msgs, err, errlen);
+		goto out_json;
+	}
 	if (!rc)
 		rc = gf_load_any(dir, &s, err, errlen);
 	if (rc)
@@ -217,7 +222,9 @@ void gf_report_usage(FILE *f)
 	fprintf(f, "usage: gpufeed report RESULTS_DIR [--quiet]\n"
 		   "Render the plots of one run and write its capacity-review report. Needs no MPI.\n"
 		   "On a gpufeed simulate folder: report.txt (the sweep's table), report.html and\n"
-		   "plots/simulate.png again.\n\n"
+		   "plots/simulate.png again. On a mix's folder (gpufeed run MIX.yaml, it holds\n"
+		   "mix.json): a card per job, the interference table and plots/mix.png, every\n"
+		   "job's bandwidth on the mix's clock with the checkpoint bursts shaded.\n\n"
 		   "Writes into RESULTS_DIR (the folder a run made, holding summary.json):\n"
 		   "  plots/*.png, *.svg  timeline, accelerators, latency (training), ceiling (the\n"
 		   "                      storage ceiling over time), checkpoint (the bursts), each\n"

@@ -2,13 +2,10 @@
 #include "report/simulated.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "model/units.h"
 #include "report/html.h"
@@ -186,11 +183,10 @@ void gf_simulated_plot_what(struct gf_doc *s, char *buf, size_t len)
  * *note when it did not. */
 static bool plot(const char *dir, struct gf_doc *s, char *note, size_t len)
 {
-	char sdir[1024], data[4200], out[4200], log[4200], png[4300], title[512], what[64];
+	char sdir[1024], data[4200], out[4200], title[512], what[64];
 	struct gf_plot_args a = { .data = data, .out = out, .title = title, .formats = "png svg",
 				  .extra = { what, NULL } };
-	struct stat st;
-	int rc, fd;
+	int rc;
 
 	gf_simulated_plot_what(s, what, sizeof(what));
 	note[0] = '\0';
@@ -206,27 +202,8 @@ static bool plot(const char *dir, struct gf_doc *s, char *note, size_t len)
 	}
 	snprintf(data, sizeof(data), "%s/sweep.csv", dir);
 	snprintf(out, sizeof(out), "%s/plots/simulate", dir);
-	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
-	snprintf(png, sizeof(png), "%s.svg", out);
-	gf_rdir_unlink(png);
-	snprintf(png, sizeof(png), "%s.png", out);
-	gf_rdir_unlink(png);
 	snprintf(title, sizeof(title), "%s on %s", gf_str(s, GF_F_WORKLOAD_NAME, "?"), gf_str(s, GF_F_SIM_SYSTEM_NAME, "?"));
-	fd = gf_rdir_open(log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
-	rc = fd < 0 ? fd : gf_plot_gnuplot(sdir, "simulate.gp", NULL, &a, fd);
-	if (rc == -ENOENT)
-		snprintf(note, len, "no plot: gnuplot is not installed (apt-get install gnuplot-nox)");
-	else if (rc)
-		snprintf(note, len, "no plot: gnuplot failed, see plots/gnuplot.log");
-	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0)
-		gf_rdir_unlink(log);
-	if (fd >= 0)
-		close(fd);
-	/* gnuplot exits 0 only when the script ran to its end, which wrote the PNG. */
-	if (rc || (fd = gf_rdir_open(png, O_RDONLY, 0)) < 0)
-		return false;
-	close(fd);
-	return true;
+	return gf_plot_draw(sdir, "simulate.gp", NULL, &a, "plot", note, len);
 }
 
 static int write_html(const char *path, const char *dir, struct gf_doc *s, const char *table,

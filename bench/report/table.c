@@ -21,7 +21,8 @@ void gf_table_usage(FILE *f)
 		   "short ceiling, few steps, scaled checkpoint ...), the key figure of every phase\n"
 		   "and a sweep's answer, in fixed units (bytes/s, us, s); a column's name is its\n"
 		   "key in summary.json. A phase that did not run leaves its columns empty. Text\n"
-		   "a spreadsheet would run as a formula is quoted. Needs no MPI.\n\n"
+		   "a spreadsheet would run as a formula is quoted. A mix's folder (it holds\n"
+		   "mix.json) gives a row per job, in the mix's order. Needs no MPI.\n\n"
 		   "  gpufeed table results/* > runs.csv\n\n"
 		   "options:\n"
 		   "  --no-header         leave out the header line (to append to a file)\n"
@@ -95,6 +96,58 @@ static void row(FILE *out, struct gf_doc *d, const char *dir)
 	fputc('\n', out);
 }
 
+/* The folders to tabulate: each argument, a mix's folder (mix.json) as its jobs' folders in
+ * the mix's order. Returns the count, into *dirs (malloc'd strings), or -1 with a message. */
+static int expand(const char *const *args, int nargs, char ***dirs, FILE *errf)
+{
+	char **d = NULL, err[4600], path[4400];
+	int n = 0, cap = 0;
+
+	for (int i = 0; i < nargs; i++) {
+		struct gf_doc *m = NULL;
+		size_t jobs = 1;
+		if (gf_load_is_mix(args[i])) {
+			if (gf_load_mix(args[i], &m, err, sizeof(err))) {
+				fprintf(errf, "gpufeed table: %s\n", err);
+				goto fail;
+			}
+			jobs = gf_len(m, GF_F_MIX_JOBS);
+		}
+		for (size_t k = 0; k < jobs; k++) {
+			const char *dir = m ? gf_load_mix_folder(m, k, args[i], path, sizeof(path)) : args[i];
+			if (!dir) {
+				fprintf(errf, "gpufeed table: %s/mix.json: job %s names no results folder of its own\n", args[i],
+					gf_el_str(m, GF_F_MIX_JOB_NAME, k, "?"));
+				gf_doc_free(m);
+				goto fail;
+			}
+			if (n == cap) {
+				char **g = realloc(d, (size_t)(cap = cap ? 2 * cap : 16) * sizeof(*d));
+				if (!g) {
+					gf_doc_free(m);
+					goto oom;
+				}
+				d = g;
+			}
+			if (!(d[n] = strdup(dir))) {
+				gf_doc_free(m);
+				goto oom;
+			}
+			n++;
+		}
+		gf_doc_free(m);
+	}
+	*dirs = d;
+	return n;
+oom:
+	fprintf(errf, "gpufeed table: out of memory\n");
+fail:
+	while (n)
+		free(d[--n]);
+	free(d);
+	return -1;
+}
+
 int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 {
 	static const struct option opts[] = {
@@ -102,13 +155,14 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct gf_doc **runs = calloc((size_t)argc, sizeof(*runs));
-	const char **dirs = calloc((size_t)argc, sizeof(*dirs));
+	struct gf_doc **runs = NULL;
+	const char **args = calloc((size_t)argc, sizeof(*args));
+	char **dirs = NULL;
 	bool header = true, seen_cmd = false;
-	int n = 0, opt, rc = GF_EXIT_OK;
+	int n = 0, nargs = 0, ndirs = 0, opt, rc = GF_EXIT_OK;
 	char err[4600];
 
-	if (!runs || !dirs) {
+	if (!args) {
 		fprintf(errf, "gpufeed table: out of memory\n");
 		rc = GF_EXIT_FAILED;
 		goto out;
@@ -121,7 +175,7 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 			if (!seen_cmd && !strcmp(optarg, "table"))
 				seen_cmd = true;
 			else
-				dirs[n++] = optarg;
+				args[nargs++] = optarg;
 			break;
 		case 'n': header = false; break;
 		case 'h': gf_table_usage(out); goto out;
@@ -131,11 +185,23 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 			goto out;
 		}
 	}
-	if (!n) {
+	if (!nargs) {
 		fprintf(errf, "gpufeed table: which runs? give their results folders, e.g. gpufeed table results/*\n");
 		rc = GF_EXIT_USAGE;
 		goto out;
 	}
+	ndirs = expand(args, nargs, &dirs, errf);
+	if (ndirs < 0) {
+		ndirs = 0;
+		rc = GF_EXIT_USAGE;
+		goto out;
+	}
+	if (!(runs = calloc((size_t)ndirs + 1, sizeof(*runs)))) {
+		fprintf(errf, "gpufeed table: out of memory\n");
+		rc = GF_EXIT_FAILED;
+		goto out;
+	}
+	n = ndirs;
 	/* Every folder first: a half-written table is worse than none. A simulated sweep of
 	 * several node counts, which results/ holds beside the runs, is no one run: said and
 	 * left out (DIR:nodes=N names one of its points). */
@@ -153,7 +219,12 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 			goto out;
 		}
 		gf_load_say_problems(errf, "gpufeed table", runs[kept]);
-		dirs[kept++] = dirs[i];
+		if (kept != i) {
+			char *t = dirs[kept];
+			dirs[kept] = dirs[i];
+			dirs[i] = t;
+		}
+		kept++;
 	}
 	n = kept;
 	if (!n) {
@@ -169,6 +240,9 @@ out:
 	for (int i = 0; runs && i < n; i++)
 		gf_doc_free(runs[i]);
 	free(runs);
+	for (int i = 0; i < ndirs; i++)
+		free(dirs[i]);
 	free(dirs);
+	free(args);
 	return rc;
 }

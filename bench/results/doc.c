@@ -153,14 +153,24 @@ static int check(struct gf_doc *d, enum gf_fig f, long i, struct json_object *v,
 	return GF_ST_OK;
 }
 
-/* The value at a path relative to element e ("/au_percent/mean"); NULL when absent. */
+/* Whether element e has a value at a path relative to it ("/au_percent/mean"), into *v
+ * (NULL for a null: present, not applicable). */
+static bool present(struct json_object *e, const char *rel, struct json_object **v)
+{
+	*v = NULL;
+	if (!*rel) {
+		*v = e;
+		return true;
+	}
+	return !json_pointer_get(e, rel, v);
+}
+
+/* The value at a path relative to element e; NULL when absent or null. */
 static struct json_object *at(struct json_object *e, const char *rel)
 {
-	struct json_object *v = NULL;
+	struct json_object *v;
 
-	if (!*rel)
-		return e;
-	return json_pointer_get(e, rel, &v) ? NULL : v;
+	return present(e, rel, &v) ? v : NULL;
 }
 
 static const char *rel_path(enum gf_fig f)
@@ -185,8 +195,7 @@ static int check_elements(struct gf_doc *d, enum gf_fig f, char *err, size_t err
 		if (par_member && (!at(e, rel_path((enum gf_fig)par)) ||
 				   !json_object_is_type(at(e, rel_path((enum gf_fig)par)), json_type_object)))
 			continue;
-		v = at(e, rel_path(f));
-		if (!v) {
+		if (!present(e, rel_path(f), &v)) {
 			if (!(gf_schema[f].flags & GF_FF_OPT) && !d->lenient)
 				problem(d, "%s is missing", key_of(f, (long)i, key, sizeof(key)));
 			continue;
@@ -198,9 +207,15 @@ static int check_elements(struct gf_doc *d, enum gf_fig f, char *err, size_t err
 	return 0;
 }
 
+/* A mix.json holds its MIX figures and names its schema as every document does; a
+ * summary.json never holds MIX figures, and SIM ones only when it is a simulation's. */
 static bool in_scope(const struct gf_doc *d, enum gf_fig f)
 {
-	return !(gf_schema[f].flags & GF_FF_SIM) || d->simulate;
+	unsigned fl = gf_schema[f].flags;
+
+	if (d->mix)
+		return (fl & GF_FF_MIX) || f == GF_F_SCHEMA;
+	return !(fl & GF_FF_MIX) && (!(fl & GF_FF_SIM) || d->simulate);
 }
 
 /* Look up and check every figure, parents before their members (the table lists them so). */
@@ -243,8 +258,8 @@ static int check_all(struct gf_doc *d, char *err, size_t errlen)
 	return 0;
 }
 
-int gf_doc_make(struct json_object *root, const char *name, bool simulate, bool lenient, struct gf_doc **out,
-		char *err, size_t errlen)
+static int make(struct json_object *root, const char *name, bool simulate, bool lenient, bool mix,
+		struct gf_doc **out, char *err, size_t errlen)
 {
 	struct gf_doc *d;
 	int rc;
@@ -263,6 +278,7 @@ int gf_doc_make(struct json_object *root, const char *name, bool simulate, bool 
 	d->root = json_object_get(root);
 	d->simulate = simulate;
 	d->lenient = lenient;
+	d->mix = mix;
 	d->version = 2;
 	d->last_missed = -1;
 	snprintf(d->name, sizeof(d->name), "%s", name);
@@ -273,6 +289,17 @@ int gf_doc_make(struct json_object *root, const char *name, bool simulate, bool 
 	}
 	*out = d;
 	return 0;
+}
+
+int gf_doc_make(struct json_object *root, const char *name, bool simulate, bool lenient, struct gf_doc **out,
+		char *err, size_t errlen)
+{
+	return make(root, name, simulate, lenient, false, out, err, errlen);
+}
+
+int gf_doc_make_mix(struct json_object *root, const char *name, struct gf_doc **out, char *err, size_t errlen)
+{
+	return make(root, name, false, false, true, out, err, errlen);
 }
 
 void gf_doc_free(struct gf_doc *d)
@@ -377,10 +404,17 @@ static struct json_object *member(struct gf_doc *d, enum gf_fig f, size_t i)
 
 	if (a < 0 || i >= gf_len(d, (enum gf_fig)a))
 		return NULL;
-	v = at(json_object_array_get_idx(d->v[a], i), rel_path(f));
-	if (!v && !(gf_schema[f].flags & GF_FF_OPT) && !d->lenient)
+	if (!present(json_object_array_get_idx(d->v[a], i), rel_path(f), &v) && !(gf_schema[f].flags & GF_FF_OPT) &&
+	    !d->lenient)
 		miss(d, f);
 	return v && !json_object_is_type(v, json_type_null) ? v : NULL;
+}
+
+struct json_object *gf_el_obj(struct gf_doc *d, enum gf_fig f, size_t i)
+{
+	struct json_object *x = member(d, f, i);
+
+	return x && (json_object_is_type(x, json_type_object) || json_object_is_type(x, json_type_array)) ? x : NULL;
 }
 
 bool gf_el_get(struct gf_doc *d, enum gf_fig f, size_t i, double *v)

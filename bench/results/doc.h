@@ -1,4 +1,4 @@
-/* doc: a summary.json read back, typed and checked against the schema table
+/* doc: a summary.json (or a mix's mix.json) read back, typed and checked against the schema table
  * (results/schema.h). Every declared figure is looked up once: a number must be finite
  * and within its unit's range (or the document is refused, naming the file and the key),
  * a figure of the wrong type or missing from a phase that ran is named as missing and
@@ -21,6 +21,7 @@ struct gf_doc {
 	char name[256];                     /* for messages: "DIR/summary.json" */
 	bool simulate;                      /* a gpufeed simulate summary (its SIM figures) */
 	bool lenient;                       /* absent figures are not missing (a simulated point as a run) */
+	bool mix;                           /* a mix's mix.json (its MIX figures only) */
 	int version;                        /* schema major version: 1 or 2 */
 	char note[512];                     /* how it was read, when not as written ("" none) */
 	struct json_object *v[GF_F_COUNT];  /* each figure's value (borrowed); NULL when absent */
@@ -42,6 +43,8 @@ enum gf_state { GF_ST_ABSENT = 0, GF_ST_OK, GF_ST_NULL, GF_ST_MISSING, GF_ST_BAD
  * (a simulated point), simulate (a simulate summary). */
 int gf_doc_make(struct json_object *root, const char *name, bool simulate, bool lenient, struct gf_doc **out,
 		char *err, size_t errlen);
+/* The same for a mix's mix.json: its MIX figures (and the schema) only. */
+int gf_doc_make_mix(struct json_object *root, const char *name, struct gf_doc **out, char *err, size_t errlen);
 void gf_doc_free(struct gf_doc *d);
 
 /* Present, of its type and not null: the figure (or the phase's object) is there. */
@@ -66,6 +69,8 @@ double gf_el_num(struct gf_doc *d, enum gf_fig f, size_t i, double fallback);
 const char *gf_el_str(struct gf_doc *d, enum gf_fig f, size_t i, const char *fallback);
 bool gf_el_bool(struct gf_doc *d, enum gf_fig f, size_t i, bool fallback);
 bool gf_el_has(struct gf_doc *d, enum gf_fig f, size_t i);
+/* An element's member object or array (an array of strings, say); NULL when absent. */
+struct json_object *gf_el_obj(struct gf_doc *d, enum gf_fig f, size_t i);
 
 /* Whether f is missing (required, absent or of the wrong type) in d. */
 bool gf_missing(const struct gf_doc *d, enum gf_fig f);

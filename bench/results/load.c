@@ -119,13 +119,15 @@ int gf_load_check_folder(const char *dir, char *err, size_t errlen)
 }
 
 /* Parse dir/summary.json into *root: bounded, JSON. */
-static int parse(const char *dir, struct json_object **root, char *path, size_t plen, char *err, size_t errlen)
+/* dir/file (summary.json, mix.json) parsed, its strings made safe to print. */
+static int parse(const char *dir, const char *file, struct json_object **root, char *path, size_t plen, char *err,
+		 size_t errlen)
 {
 	struct json_object *j;
 	FILE *f;
 
 	*root = NULL;
-	snprintf(path, plen, "%s/summary.json", dir);
+	snprintf(path, plen, "%s/%s", dir, file);
 	f = gf_load_fopen(path, GF_LOAD_JSON_MAX);
 	if (!f) {
 		int rc = -errno;
@@ -134,7 +136,8 @@ static int parse(const char *dir, struct json_object **root, char *path, size_t 
 			return -EINVAL;
 		}
 		snprintf(err, errlen, "%s: %s; give the folder of one run (it holds summary.json), "
-			 "e.g. results/<time>-<workload>-<target>", path, strerror(-rc));
+			 "e.g. results/<time>-<workload>-<target>%s", path, strerror(-rc),
+			 strcmp(file, "mix.json") ? "" : ", or of a mix (it holds mix.json)");
 		return rc;
 	}
 	j = json_object_from_fd(fileno(f));
@@ -276,7 +279,7 @@ static int load(const char *dir, bool any, struct gf_doc **out, char *err, size_
 		}
 		base[colon - dir] = '\0';
 	}
-	rc = parse(base, &j, path, sizeof(path), err, errlen);
+	rc = parse(base, "summary.json", &j, path, sizeof(path), err, errlen);
 	if (rc)
 		return rc;
 	if (json_object_object_get_ex(j, "schema", &sv) && json_object_is_type(sv, json_type_string))
@@ -340,6 +343,54 @@ int gf_load_run(const char *dir, struct gf_doc **d, char *err, size_t errlen)
 	return load(dir, false, d, err, errlen);
 }
 
+bool gf_load_is_mix(const char *dir)
+{
+	char path[4300];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (!lstat(path, &st))
+		return false;
+	snprintf(path, sizeof(path), "%s/mix.json", dir);
+	return !lstat(path, &st);
+}
+
+int gf_load_mix(const char *dir, struct gf_doc **d, char *err, size_t errlen)
+{
+	struct json_object *j = NULL, *sv;
+	const char *schema = GF_MIX_SCHEMA;
+	char path[4300];
+	int rc;
+
+	*d = NULL;
+	rc = parse(dir, "mix.json", &j, path, sizeof(path), err, errlen);
+	if (rc)
+		return rc;
+	/* The first mix.json files carried no schema: they are /1's. */
+	if (json_object_object_get_ex(j, "schema", &sv))
+		schema = json_object_is_type(sv, json_type_string) ? json_object_get_string(sv) : "?";
+	if (major(schema, "gpufeed.mix/") != 1) {
+		snprintf(err, errlen, "%s has schema '%s'; this gpufeed reads %s: use the gpufeed version that made "
+			 "the mix", path, schema, GF_MIX_SCHEMA);
+		rc = -EINVAL;
+	} else {
+		rc = gf_doc_make_mix(j, path, d, err, errlen);
+	}
+	json_object_put(j);
+	return rc;
+}
+
+const char *gf_load_mix_folder(struct gf_doc *m, size_t k, const char *dir, char *buf, size_t len)
+{
+	const char *sub = gf_el_str(m, GF_F_MIX_JOB_FOLDER, k, "");
+
+	/* One name, nothing that leads out of the mix's folder. */
+	if (!sub[0] || strchr(sub, '/') || !strcmp(sub, ".") || !strcmp(sub, ".."))
+		return NULL;
+	snprintf(buf, len, "%s/%s", dir, sub);
+	return buf;
+}
+
 void gf_load_say_problems(FILE *f, const char *cmd, const struct gf_doc *d)
 {
 	if (d->note[0])
@@ -347,7 +398,7 @@ void gf_load_say_problems(FILE *f, const char *cmd, const struct gf_doc *d)
 	if (!d->nproblems)
 		return;
 	fprintf(f, "%s: %s lacks %u figure(s) of schema %s; they are shown as missing, never as 0:\n", cmd, d->name,
-		d->nproblems, GF_SUMMARY_SCHEMA);
+		d->nproblems, d->mix ? GF_MIX_SCHEMA : GF_SUMMARY_SCHEMA);
 	for (unsigned i = 0; i < d->nproblems && i < GF_DOC_PROBLEMS; i++)
 		fprintf(f, "  %s\n", d->problem[i]);
 	if (d->nproblems > GF_DOC_PROBLEMS)

@@ -38,6 +38,15 @@ struct gf_doc;
 int gf_load_run(const char *dir, struct gf_doc **d, char *err, size_t errlen);
 /* The same, but a simulation's summary as it is (schema gpufeed.simulate/1). */
 int gf_load_any(const char *dir, struct gf_doc **d, char *err, size_t errlen);
+/* Whether dir is a mix's folder: mix.json and no summary.json of its own. */
+bool gf_load_is_mix(const char *dir);
+/* Read dir/mix.json as a mix (schema gpufeed.mix/1; one without a schema, as the first
+ * mixes wrote, is read as /1), checked as gf_load_run checks a summary. Returns 0 and *d
+ * (gf_doc_free it), or -errno with a message. */
+int gf_load_mix(const char *dir, struct gf_doc **d, char *err, size_t errlen);
+/* Job k's results folder in the mix's folder dir (mix m): dir/<its folder> in buf, or
+ * NULL when mix.json names none that is a subfolder. */
+const char *gf_load_mix_folder(struct gf_doc *m, size_t k, const char *dir, char *buf, size_t len);
 /* On f, as command cmd: the document's note (an older schema read) and the figures it
  * lacks, which every output shows as missing. */
 void gf_load_say_problems(FILE *f, const char *cmd, const struct gf_doc *d);

@@ -9,6 +9,8 @@
 
 #include "model/units.h"
 #include "results/folder.h"
+#include "results/put.h"
+#include "results/schema.h"
 
 /* The part of [a, b) inside the other jobs' bursts (overlapping bursts counted once up to
  * the whole interval), and in *who the jobs whose bursts those are (bit k: job k). */
@@ -200,12 +202,6 @@ void gf_mix_trace_free(struct gf_mix_trace *t)
 	t->nintervals = t->nbursts = 0;
 }
 
-/* A figure, or null when it could not be measured. */
-static struct json_object *fig(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 static void print_rate(FILE *out, const char *what, double v, double au, unsigned n)
 {
 	char a[64];
@@ -217,35 +213,62 @@ static void print_rate(FILE *out, const char *what, double v, double au, unsigne
 }
 
 /* The job alone and in the mix, and what the mix cost it: AU points lost, read bandwidth
- * lost and bursts lengthened, in percent of the figure alone. */
-static struct json_object *alone_json(const double (*cmp)[GF_MIX_CMP], FILE *out)
+ * lost and bursts lengthened, in percent of the figure alone. e is the job's element. */
+static void put_alone(struct json_object *e, const double (*cmp)[GF_MIX_CMP], FILE *out)
 {
-	static const char *const keys[GF_MIX_CMP] = { "au_percent", "read_bytes_per_s", "write_burst_s",
-						      "restore_burst_s" };
-	struct json_object *o = json_object_new_object();
+	static const enum gf_fig figs[GF_MIX_CMP][2] = {
+		[GF_MIX_AU] = { GF_F_MIX_ALONE_AU_ALONE, GF_F_MIX_ALONE_AU_MIX },
+		[GF_MIX_READ] = { GF_F_MIX_ALONE_READ_ALONE, GF_F_MIX_ALONE_READ_MIX },
+		[GF_MIX_WRITE_S] = { GF_F_MIX_ALONE_WRITE_ALONE, GF_F_MIX_ALONE_WRITE_MIX },
+		[GF_MIX_RESTORE_S] = { GF_F_MIX_ALONE_RESTORE_ALONE, GF_F_MIX_ALONE_RESTORE_MIX },
+	};
 	const double *a = cmp[0], *x = cmp[1];
-	char k[64], r1[64], r2[64];
+	char r1[64], r2[64];
 
-	for (int f = 0; f < GF_MIX_CMP; f++) {
-		snprintf(k, sizeof(k), "%s_alone", keys[f]);
-		json_object_object_add(o, k, fig(a[f]));
-		snprintf(k, sizeof(k), "%s_mix", keys[f]);
-		json_object_object_add(o, k, fig(x[f]));
-	}
-	json_object_object_add(o, "au_drop_points", fig(a[GF_MIX_AU] - x[GF_MIX_AU]));
-	json_object_object_add(o, "read_slowdown_percent",
-			       fig(a[GF_MIX_READ] > 0 ? 100 * (1 - x[GF_MIX_READ] / a[GF_MIX_READ]) : NAN));
-	json_object_object_add(o, "write_burst_slowdown_percent",
-			       fig(a[GF_MIX_WRITE_S] > 0 ? 100 * (x[GF_MIX_WRITE_S] / a[GF_MIX_WRITE_S] - 1) : NAN));
-	json_object_object_add(o, "restore_burst_slowdown_percent",
-			       fig(a[GF_MIX_RESTORE_S] > 0 ? 100 * (x[GF_MIX_RESTORE_S] / a[GF_MIX_RESTORE_S] - 1) : NAN));
+	for (int f = 0; f < GF_MIX_CMP; f++)
+		for (int side = 0; side < 2; side++)
+			gf_put_el_num(e, figs[f][side], cmp[side][f]);
+	gf_put_el_num(e, GF_F_MIX_ALONE_AU_DROP, a[GF_MIX_AU] - x[GF_MIX_AU]);
+	gf_put_el_num(e, GF_F_MIX_ALONE_READ_SLOW, a[GF_MIX_READ] > 0 ? 100 * (1 - x[GF_MIX_READ] / a[GF_MIX_READ]) : NAN);
+	gf_put_el_num(e, GF_F_MIX_ALONE_WRITE_SLOW,
+		      a[GF_MIX_WRITE_S] > 0 ? 100 * (x[GF_MIX_WRITE_S] / a[GF_MIX_WRITE_S] - 1) : NAN);
+	gf_put_el_num(e, GF_F_MIX_ALONE_RESTORE_SLOW,
+		      a[GF_MIX_RESTORE_S] > 0 ? 100 * (x[GF_MIX_RESTORE_S] / a[GF_MIX_RESTORE_S] - 1) : NAN);
 	if (isfinite(a[GF_MIX_AU]) && isfinite(x[GF_MIX_AU]))
 		fprintf(out, "  alone: AU %.1f%%, read %s; in the mix: AU %.1f%%, read %s\n", a[GF_MIX_AU],
 			gf_format_rate(a[GF_MIX_READ], r1, sizeof(r1)), x[GF_MIX_AU],
 			gf_format_rate(x[GF_MIX_READ], r2, sizeof(r2)));
 	if (isfinite(a[GF_MIX_WRITE_S]) && isfinite(x[GF_MIX_WRITE_S]))
 		fprintf(out, "  alone: write burst %.3g s; in the mix: %.3g s\n", a[GF_MIX_WRITE_S], x[GF_MIX_WRITE_S]);
-	return o;
+}
+
+/* A training job's interference into its element e. */
+static void put_interference(struct json_object *e, const struct gf_mix_trace *jobs, size_t n, size_t k, FILE *out)
+{
+	struct gf_mix_interference f;
+	struct json_object *by = json_object_new_array();
+	char names[512] = "";
+
+	gf_mix_interference(jobs, n, k, &f);
+	gf_put_el_int(e, GF_F_MIX_INTERF_N_DURING, f.during_n);
+	gf_put_el_int(e, GF_F_MIX_INTERF_N_BETWEEN, f.between_n);
+	gf_put_el_num(e, GF_F_MIX_INTERF_READ_DURING, f.read_during);
+	gf_put_el_num(e, GF_F_MIX_INTERF_READ_BETWEEN, f.read_between);
+	gf_put_el_num(e, GF_F_MIX_INTERF_AU_DURING, f.au_during);
+	gf_put_el_num(e, GF_F_MIX_INTERF_AU_BETWEEN, f.au_between);
+	gf_put_el_num(e, GF_F_MIX_INTERF_READ_DROP, f.read_drop_percent);
+	gf_put_el_num(e, GF_F_MIX_INTERF_AU_DROP, f.au_drop_points);
+	for (size_t b = 0; b < n && b < 32; b++)
+		if (f.during_jobs & (1u << b)) {
+			json_object_array_add(by, json_object_new_string(jobs[b].name));
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
+				 jobs[b].name);
+		}
+	gf_put_el_json(e, GF_F_MIX_INTERF_BY, by);
+	fprintf(out, "  during the checkpoint bursts of %s, and between the other jobs' bursts:\n",
+		names[0] ? names : "(none wholly covered an interval)");
+	print_rate(out, "during", f.read_during, f.au_during, f.during_n);
+	print_rate(out, "between", f.read_between, f.au_between, f.between_n);
 }
 
 static struct json_object *job_json(const struct gf_mix_trace *jobs, const struct gf_mix_job_row *rows, size_t n,
@@ -255,47 +278,43 @@ static struct json_object *job_json(const struct gf_mix_trace *jobs, const struc
 	struct json_object *o = json_object_new_object();
 	const char *base = strrchr(t->folder, '/');
 
-	json_object_object_add(o, "name", json_object_new_string(t->name));
-	json_object_object_add(o, "workload", json_object_new_string(rows[k].workload));
-	json_object_object_add(o, "ranks", json_object_new_int((int)rows[k].ranks));
-	json_object_object_add(o, "start", json_object_new_string(rows[k].start));
-	json_object_object_add(o, "folder", json_object_new_string(base ? base + 1 : t->folder));
-	json_object_object_add(o, "exit_code", json_object_new_int(t->exit_code));
-	json_object_object_add(o, "verdict", json_object_new_string(rows[k].verdict));
-	json_object_object_add(o, "verdict_line", json_object_new_string(rows[k].line));
-	json_object_object_add(o, "start_s", json_object_new_double(t->start_s));
-	json_object_object_add(o, "end_s", json_object_new_double(t->end_s));
+	gf_put_el_str(o, GF_F_MIX_JOB_NAME, t->name);
+	gf_put_el_str(o, GF_F_MIX_JOB_WORKLOAD, rows[k].workload);
+	gf_put_el_int(o, GF_F_MIX_JOB_RANKS, rows[k].ranks);
+	gf_put_el_str(o, GF_F_MIX_JOB_START, rows[k].start);
+	gf_put_el_str(o, GF_F_MIX_JOB_FOLDER, base ? base + 1 : t->folder);
+	gf_put_el_int(o, GF_F_MIX_JOB_EXIT, t->exit_code);
+	gf_put_el_str(o, GF_F_MIX_JOB_VERDICT, rows[k].verdict);
+	gf_put_el_str(o, GF_F_MIX_JOB_LINE, rows[k].line);
+	gf_put_el_num(o, GF_F_MIX_JOB_START_S, t->start_s);
+	gf_put_el_num(o, GF_F_MIX_JOB_END_S, t->end_s);
+	/* Where the job's timeseries.csv (t = 0 at its training's start) lies in the mix. */
+	gf_put_el_num(o, GF_F_MIX_JOB_TRAIN_T0_S, t->trained ? t->train_t0_s : NAN);
 	fprintf(out, "%-16s %3u rank(s) %-18s %s\n", t->name, rows[k].ranks, rows[k].verdict, rows[k].line);
 	if (rows[k].alone)
-		json_object_object_add(o, "alone", alone_json(rows[k].cmp, out));
-	if (t->trained) {
-		struct gf_mix_interference f;
-		struct json_object *i = json_object_new_object();
-		gf_mix_interference(jobs, n, k, &f);
-		json_object_object_add(i, "intervals_during", json_object_new_int((int)f.during_n));
-		json_object_object_add(i, "intervals_between", json_object_new_int((int)f.between_n));
-		json_object_object_add(i, "read_bytes_per_s_during", fig(f.read_during));
-		json_object_object_add(i, "read_bytes_per_s_between", fig(f.read_between));
-		json_object_object_add(i, "au_during_percent", fig(f.au_during));
-		json_object_object_add(i, "au_between_percent", fig(f.au_between));
-		json_object_object_add(i, "read_drop_percent", fig(f.read_drop_percent));
-		json_object_object_add(i, "au_drop_points", fig(f.au_drop_points));
-		struct json_object *by = json_object_new_array();
-		char names[512] = "";
-		for (size_t b = 0; b < n && b < 32; b++)
-			if (f.during_jobs & (1u << b)) {
-				json_object_array_add(by, json_object_new_string(jobs[b].name));
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
-					 jobs[b].name);
-			}
-		json_object_object_add(i, "during_bursts_of", by);
-		json_object_object_add(o, "interference", i);
-		fprintf(out, "  during the checkpoint bursts of %s, and between the other jobs' bursts:\n",
-			names[0] ? names : "(none wholly covered an interval)");
-		print_rate(out, "during", f.read_during, f.au_during, f.during_n);
-		print_rate(out, "between", f.read_between, f.au_between, f.between_n);
-	}
+		put_alone(o, rows[k].cmp, out);
+	if (t->trained)
+		put_interference(o, jobs, n, k, out);
 	return o;
+}
+
+/* Every job's checkpoint bursts on the mix's clock, for its page's timeline. */
+static struct json_object *bursts_json(const struct gf_mix_trace *jobs, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t k = 0; a && k < n; k++)
+		for (size_t i = 0; i < jobs[k].nbursts; i++) {
+			const struct gf_mix_burst *u = &jobs[k].bursts[i];
+			struct json_object *e = json_object_new_object();
+			gf_put_el_str(e, GF_F_MIX_BURST_JOB, jobs[k].name);
+			gf_put_el_str(e, GF_F_MIX_BURST_KIND, u->restore ? "restore" : "write");
+			gf_put_el_num(e, GF_F_MIX_BURST_START_S, u->start_s);
+			gf_put_el_num(e, GF_F_MIX_BURST_S, u->burst_s);
+			gf_put_el_num(e, GF_F_MIX_BURST_BYTES, (double)u->bytes);
+			json_object_array_add(a, e);
+		}
+	return a;
 }
 
 int gf_mix_write(const char *dir, const char *mix_name, const char *source, const struct gf_mix_trace *jobs,
@@ -311,15 +330,17 @@ int gf_mix_write(const char *dir, const char *mix_name, const char *source, cons
 		json_object_put(a);
 		return -ENOMEM;
 	}
-	json_object_object_add(j, "mix", json_object_new_string(mix_name));
-	json_object_object_add(j, "source", json_object_new_string(source));
+	gf_put_str(j, GF_F_SCHEMA, GF_MIX_SCHEMA);
+	gf_put_str(j, GF_F_MIX_NAME, mix_name);
+	gf_put_str(j, GF_F_MIX_SOURCE, source);
 	for (size_t k = 0; k < n; k++)
 		json_object_array_add(a, job_json(jobs, rows, n, k, out));
-	json_object_object_add(j, "jobs", a);
+	gf_put_json(j, GF_F_MIX_JOBS, a);
+	gf_put_json(j, GF_F_MIX_BURSTS, bursts_json(jobs, n));
 	gf_mix_total(jobs, n, &bytes, &span);
-	json_object_object_add(j, "total_bytes", json_object_new_double(bytes));
-	json_object_object_add(j, "total_span_s", json_object_new_double(span));
-	json_object_object_add(j, "total_bytes_per_s", fig(span > 0 ? bytes / span : NAN));
+	gf_put_num(j, GF_F_MIX_TOTAL_BYTES, bytes);
+	gf_put_num(j, GF_F_MIX_TOTAL_SPAN_S, span);
+	gf_put_num(j, GF_F_MIX_TOTAL_BPS, span > 0 ? bytes / span : NAN);
 	fprintf(out, "mix total        %s over %.2f s (training reads and checkpoint bursts of every job)\n",
 		span > 0 ? gf_format_rate(bytes / span, r, sizeof(r)) : "-", span);
 	rc = gf_results_write_json(dir, "mix.json", j);

@@ -58,9 +58,6 @@ int gf_mix_trace_pack(const struct gf_mix_trace *t, char **text);
 int gf_mix_trace_unpack(const char *text, struct gf_mix_trace *t);
 void gf_mix_trace_free(struct gf_mix_trace *t);
 
-/* mix.json into dir: the mix, every job (name, ranks, start, folder, exit code, verdict
- * word and line, AU), the total bandwidth and each training job's interference; and print
- * the same as a table to out. Returns 0 or -errno. */
 /* --alone: AU mean, read bandwidth, median write and restore burst, alone [0] and in the
  * mix [1] (NAN where the job has none). */
 enum { GF_MIX_AU, GF_MIX_READ, GF_MIX_WRITE_S, GF_MIX_RESTORE_S, GF_MIX_CMP };
@@ -73,6 +70,10 @@ struct gf_mix_job_row {
 	char verdict[40];
 	char line[1024];
 };
+/* mix.json into dir (schema GF_MIX_SCHEMA, every figure declared in results/schema.def's
+ * mix section and written by its id): the mix, every job (name, ranks, start, folder, exit
+ * code, verdict word and line, its times), every job's bursts, the total bandwidth and each
+ * training job's interference; and print the same as a table to out. Returns 0 or -errno. */
 int gf_mix_write(const char *dir, const char *mix_name, const char *source, const struct gf_mix_trace *jobs,
 		 const struct gf_mix_job_row *rows, size_t n, FILE *out);
 

@@ -12,6 +12,7 @@
 #define TAB GF_FF_TAB
 #define SIM GF_FF_SIM
 #define OPQ GF_FF_OPAQUE
+#define MIX GF_FF_MIX
 #define QR (GF_Q_PAGE_CACHE | GF_Q_STOPPED)
 #define QA (GF_Q_PAGE_CACHE | GF_Q_FEW_STEPS | GF_Q_UNCOUNTED | GF_Q_STOPPED)
 #define QC (GF_Q_PAGE_CACHE | GF_Q_SHORT_CEILING)
@@ -32,6 +33,7 @@ const struct gf_field gf_schema[GF_F_COUNT] = {
 #undef TAB
 #undef SIM
 #undef OPQ
+#undef MIX
 #undef QR
 #undef QA
 #undef QC

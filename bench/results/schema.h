@@ -1,4 +1,4 @@
-/* schema: the one table of every figure of summary.json (results/schema.def): its path,
+/* schema: the one table of every figure of summary.json (and of a mix's mix.json) (results/schema.def): its path,
  * type, unit, label, which direction is better, and the validity qualifiers that travel
  * with it. The writer puts figures by id (results/put.h), the loader checks and reads them
  * by id (results/doc.h), and the report page, compare and table take their rows, figures
@@ -14,6 +14,8 @@
  * (results/doc.c). */
 #define GF_SUMMARY_SCHEMA "gpufeed.summary/2"
 #define GF_SUMMARY_SCHEMA_V1 "gpufeed.summary/1"
+/* A mix's mix.json (results/mix.h). */
+#define GF_MIX_SCHEMA "gpufeed.mix/1"
 
 enum gf_fig {
 #define F(id, ...) GF_F_##id,
@@ -40,6 +42,7 @@ enum gf_better { GF_BETTER_NONE = 0, GF_BETTER_HIGHER = 1, GF_BETTER_LOWER = -1 
 #define GF_FF_TAB 0x10u  /* a column of gpufeed table */
 #define GF_FF_SIM 0x20u  /* a figure of a gpufeed simulate folder, not of a run */
 #define GF_FF_OPAQUE 0x40u /* its members are no figures (settings echoed as given) or checked apart */
+#define GF_FF_MIX 0x80u  /* a figure of a mix's mix.json, not of a run's summary.json */
 
 /* The verdict's validity flags (summary.json verdict.validity), as qualifiers a figure
  * carries: a figure qualified by a flag that holds is shown with it, wherever it is shown. */

@@ -16,6 +16,7 @@
 #include "model/units.h"
 #include "mpi/world.h"
 #include "phase/progress.h"
+#include "report/report.h"
 #include "results/doc.h"
 #include "results/folder.h"
 #include "results/load.h"
@@ -129,16 +130,6 @@ void gf_mix_trace_fill(const struct gf_run_ctx *x, struct gf_mix_trace *t)
 	}
 }
 
-/* The mix's exit code from two jobs': a run that failed (1) or was refused (2) outweighs a
- * check that did not hold (3), which outweighs success. */
-static int worse(int a, int b)
-{
-	static const int weight[] = { [GF_EXIT_OK] = 0, [GF_EXIT_CHECK] = 1, [GF_EXIT_USAGE] = 2, [GF_EXIT_FAILED] = 3 };
-	int wa = a >= 0 && a <= GF_EXIT_CHECK ? weight[a] : 3, wb = b >= 0 && b <= GF_EXIT_CHECK ? weight[b] : 3;
-
-	return wb > wa ? b : a;
-}
-
 static double since(uint64_t t0)
 {
 	return (double)(gf_now_ns() - t0) / 1e9;
@@ -213,7 +204,7 @@ static int run_alone(const struct gf_cli *c, const struct gf_mix *m, int ji, con
 		struct gf_mix_trace t = { 0 };
 		int rc = run_job(c, m, ji, (int)k, base, folder, world, &t);
 		gf_mix_trace_free(&t);
-		worst = worse(worst, rc);
+		worst = gf_exit_worse(worst, rc);
 	}
 	gf_world_bcast(&worst, sizeof(worst), 0);
 	return worst;
@@ -273,7 +264,7 @@ static int write_mix(const struct gf_mix *m, const char *partial, const char *fi
 		}
 		if (alone)
 			alone_figures(partial, m->jobs[k].name, &rows[k]);
-		code = worse(code, tr[k].exit_code);
+		code = gf_exit_worse(code, tr[k].exit_code);
 		k++;
 	}
 	/* No job got as far as its results (each said why): nothing of the mix is kept. */
@@ -283,6 +274,12 @@ static int write_mix(const struct gf_mix *m, const char *partial, const char *fi
 	if (!rc && !none) {
 		printf("\nmix %s: %zu job(s)\n", m->name, m->njobs);
 		rc = gf_mix_write(partial, m->name, m->source, tr, rows, m->njobs, stdout);
+	}
+	/* The mix's page (report/mixpage.h); without it the figures are still all there. */
+	if (!rc && !none) {
+		char rerr[4600];
+		if (gf_report_write(partial, true, NULL, rerr, sizeof(rerr)))
+			fprintf(stderr, "gpufeed: the mix's report.html was not written: %s\n", rerr);
 	}
 	for (size_t k = 0; tr && k < m->njobs; k++)
 		gf_mix_trace_free(&tr[k]);

@@ -8,6 +8,8 @@
 #  - during a restore training reads what the restore leaves: its read rate plus the
 #    restore's bandwidth is the cap, and its AU is again read rate / demand;
 # each within 10% (AU during the restores: or within what the loader holds in flight).
+# Its page (report.html: a card per job as its summary.json says, figures as mix.json's),
+# gpufeed table MIXDIR (a row per job) and compare MIXA MIXB (job by job).
 # Then --alone on a mix of one small job: its figures alone and in the mix. Then the bad mixes: a rank sum that does not match, an unknown job in
 # start, a cycle of starts, one target subfolder twice: each exits 2 and writes nothing.
 # Takes about 35 s (plain build), 3-4 min under ASan on a loaded machine.
@@ -94,6 +96,51 @@ else
 fi
 expect "the mix's total bandwidth is bytes over time" "$m" \
 	'.total_bytes_per_s > 0 and ((.total_bytes / .total_span_s) / .total_bytes_per_s - 1 | fabs) < 1e-6'
+
+# The mix's page, written when the mix ended (report/mixpage.c): a card per job whose word
+# is that job's own summary.json's, figures that are mix.json's, the stacked timeline.
+h=$d/report.html
+[ -s "$h" ] && [ -s "$d/report.txt" ] && ok "the mix's report.html and report.txt" || bad "no report.html/txt in $d"
+for j in $(jq -r '.jobs[].name' "$m"); do
+	got=$(grep -o "data-job=\"$j\" data-word=\"[^\"]*\"" "$h" | sed 's/.*data-word="//; s/"$//')
+	want=$(jq -r '.verdict.word' "$d/$j/summary.json")
+	[ -n "$got" ] && [ "$got" = "$want" ] && grep -q "href=\"./$j/report.html\"" "$h" &&
+		ok "page: job $j's card says $got, as its summary.json, and links its own report" ||
+		bad "page: job $j's card says '$got', its summary.json '$want'"
+done
+# page_value KEY: the exact number the page carries for mix.json's figure at KEY.
+page_value() { grep -o "data-key=\"$1\" data-value=\"[^\"]*\"" "$h" | sed 's/.*data-value="//; s/"$//'; }
+for k in /total_bytes_per_s /jobs/0/interference/read_bytes_per_s_between /jobs/0/interference/au_during_percent; do
+	got=$(page_value "$k")
+	want=$(jq -r "getpath(\"$k\" | ltrimstr(\"/\") | split(\"/\") | map(tonumber? // .))" "$m")
+	awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && w != "null" && (g - w < 1e-9 * w + 1e-12) && (w - g < 1e-9 * w + 1e-12)) }' &&
+		ok "page: $k is mix.json's ($got)" || bad "page: $k is '$got', mix.json says $want"
+done
+[ -s "$d/plots/mix.png" ] && grep -q 'id="plot-mix"' "$h" && ok "page: the stacked timeline plots/mix.png" ||
+	bad "no timeline: $(grep -o 'no timeline[^<]*' "$h")"
+
+# table and compare take the mix's folder: a row per job; job by job, the worst exit code.
+if [ "$("$GPUFEED" table "$d" --no-header 2>"$TMP/table.err" | cut -d, -f1 | tr '\n' ' ')" = \
+	"$(jq -r '[.jobs[].folder] | join(" ")' "$m") " ]; then
+	ok "table MIXDIR: a row per job, in the mix's order"
+else
+	bad "table MIXDIR: $("$GPUFEED" table "$d" 2>&1 | head -c 600)"
+fi
+cp -r "$d" "$TMP/mixb"
+jq '.verdict.validity.incomplete = true | .status = "interrupted" | .verdict.status = "interrupted"' \
+	"$d/train/summary.json" >"$TMP/mixb/train/summary.json"
+"$GPUFEED" compare "$d" "$d" >"$TMP/cmp.out" 2>&1
+rc=$?
+"$GPUFEED" compare "$d" "$TMP/mixb" --tolerance 5% >"$TMP/cmpb.out" 2>&1
+rcb=$?
+[ $rc -eq 0 ] && grep -q '^job train$' "$TMP/cmp.out" && grep -q '^job ckpt$' "$TMP/cmp.out" && [ $rcb -eq 3 ] &&
+	grep -q '^job ckpt$' "$TMP/cmpb.out" &&
+	ok "compare MIXA MIXB: job by job; an interrupted first job exits 3 though the last passes" ||
+	bad "compare of mixes: exit $rc and $rcb: $(head -c 400 "$TMP/cmpb.out")"
+jq '.jobs[1].name = "other"' "$m" >"$TMP/mixb/mix.json"
+"$GPUFEED" compare "$d" "$TMP/mixb" >"$TMP/cmpb.out" 2>&1
+[ $? -eq 2 ] && grep -q "do not have the same jobs" "$TMP/cmpb.out" && ok "compare of mixes of other jobs: exit 2" ||
+	bad "compare of mixes of other jobs: $(cat "$TMP/cmpb.out")"
 
 # --alone: each job alone on its ranks first (alone/NAME), its figures beside the mix's in
 # mix.json as the two summaries have them; the dataset generated once, by the alone run.

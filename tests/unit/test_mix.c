@@ -18,9 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/mix.h"
+#include "results/doc.h"
+#include "results/load.h"
 #include "results/mix.h"
 
 static void interference(void **state)
@@ -84,6 +87,63 @@ static void pack(void **state)
 	gf_mix_trace_free(&u);
 	free(text);
 	assert_int_equal(gf_mix_trace_unpack("{not json", &u), -EINVAL);
+}
+
+static void count_undeclared(void *arg, const char *path)
+{
+	fprintf(stderr, "undeclared in mix.json: %s\n", path);
+	(*(unsigned *)arg)++;
+}
+
+/* mix.json as written reads back through the typed loader: every key declared in the
+ * schema table, none missing, the figures as the traces give them. */
+static void write_and_load(void **state)
+{
+	double rb[4] = { 100, 100, 400, 400 }, cs[4] = { 1, 1, 2, 2 };
+	struct gf_mix_burst own = { 9, 1, 50, false }, other = { 2.5, 2, 1000, true };
+	struct gf_mix_trace t[2] = {
+		{ .name = "tr", .folder = "/r/m/tr", .trained = true, .train_t0_s = 1, .interval_s = 1, .accels = 2,
+		  .nintervals = 4, .read_bytes = rb, .compute_s = cs, .nbursts = 1, .bursts = &own },
+		{ .name = "ck", .folder = "/r/m/ck", .end_s = 12, .nbursts = 1, .bursts = &other },
+	};
+	struct gf_mix_job_row rows[2] = { { .ranks = 2, .start = "now", .workload = "w.yaml", .verdict = "FED" },
+					  { .ranks = 1, .start = "now", .workload = "c.yaml", .verdict = "MEASURED" } };
+	char dir[64], path[128], err[512];
+	struct gf_doc *d = NULL;
+	unsigned undeclared = 0;
+	FILE *devnull = fopen("/dev/null", "w");
+
+	(void)state;
+	rows[0].alone = true;
+	for (int f = 0; f < GF_MIX_CMP; f++)
+		rows[0].cmp[0][f] = rows[0].cmp[1][f] = NAN;
+	rows[0].cmp[0][GF_MIX_AU] = 90;
+	rows[0].cmp[1][GF_MIX_AU] = 60;
+	snprintf(dir, sizeof(dir), "/tmp/test_mix.%d.d", (int)getpid());
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(gf_mix_write(dir, "m", "m.yaml", t, rows, 2, devnull), 0);
+	assert_true(gf_load_is_mix(dir));
+	assert_int_equal(gf_load_mix(dir, &d, err, sizeof(err)), 0);
+	for (unsigned i = 0; i < d->nproblems && i < GF_DOC_PROBLEMS; i++)
+		fprintf(stderr, "mix.json: %s\n", d->problem[i]);
+	assert_int_equal(d->nproblems, 0);
+	assert_int_equal(gf_doc_undeclared(d, count_undeclared, &undeclared), 0);
+	assert_int_equal(gf_len(d, GF_F_MIX_JOBS), 2);
+	assert_string_equal(gf_el_str(d, GF_F_MIX_JOB_VERDICT, 1, "?"), "MEASURED");
+	assert_true(gf_el_num(d, GF_F_MIX_JOB_TRAIN_T0_S, 0, NAN) == 1);
+	assert_false(gf_el_has(d, GF_F_MIX_JOB_INTERF, 1));
+	/* [3,4) lies wholly in ck's restore [2.5,4.5), [1,2) and [2,3) touch none */
+	assert_int_equal((int)gf_el_num(d, GF_F_MIX_INTERF_N_DURING, 0, NAN), 1);
+	assert_true(gf_el_num(d, GF_F_MIX_ALONE_AU_DROP, 0, NAN) == 30);
+	assert_false(gf_el_has(d, GF_F_MIX_JOB_ALONE, 1));
+	assert_int_equal(gf_len(d, GF_F_MIX_BURSTS), 2);
+	assert_string_equal(gf_el_str(d, GF_F_MIX_BURST_KIND, 1, "?"), "restore");
+	assert_true(gf_num(d, GF_F_MIX_TOTAL_BYTES, NAN) == 1000 + 1050);
+	gf_doc_free(d);
+	snprintf(path, sizeof(path), "%s/mix.json", dir);
+	unlink(path);
+	rmdir(dir);
+	fclose(devnull);
 }
 
 /* Write text into a file of the test's own; returns its path (static). */
@@ -158,6 +218,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interference),
 		cmocka_unit_test(pack),
+		cmocka_unit_test(write_and_load),
 		cmocka_unit_test(load),
 	};
 
