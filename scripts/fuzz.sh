@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Fuzz the two loaders that read files users hand gpufeed: the workload loader (YAML ->
-# workload -> plan) and the results loader (summary.json and CSV, for report/compare).
-# libFuzzer with clang, ASan and UBSan; seeds from workloads/, tests/bad/ and
-# tests/fuzz/seeds/. Each target runs for SECONDS (default 30); any crash, leak, sanitizer
-# report or input slower than 10 s fails, and the input is kept under build-fuzz/.
+# Fuzz every loader that reads a file users hand gpufeed, in three libFuzzer targets:
+# fuzz_workload (workload YAML -> workload -> plan), fuzz_results (summary.json for
+# report/compare/table) and fuzz_inputs (system and mix files, the dataset manifest, the
+# CSV files report and simulate --calibrate read back, calibrate's summary.json). clang,
+# ASan and UBSan; seeds from workloads/, tests/bad/, tests/fuzz/seeds/ and
+# tests/fuzz/seeds_inputs/. Each target runs for SECONDS (default 30); any crash, leak,
+# sanitizer report or input slower than 10 s fails, and the input is kept under build-fuzz/.
 #   scripts/fuzz.sh [SECONDS] [BUILD_DIR_WITH_CONFIG_H]
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
