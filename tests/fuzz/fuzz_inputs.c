@@ -141,6 +141,7 @@ static void mix_file(void)
 	if (!m)
 		return;
 	path_of(path, sizeof(path), "mix.yaml");
+	(void)gf_mix_is_mix(path); /* how gpufeed tells a mix from a workload */
 	if (!gf_mix_load(path, gf_datadir_workload, m, err, sizeof(err))) {
 		(void)gf_mix_check_ranks(m, 80, err, sizeof(err));
 		for (size_t i = 0; i < m->njobs; i++) {
