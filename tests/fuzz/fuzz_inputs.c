@@ -1,7 +1,7 @@
 /* fuzz_inputs: libFuzzer target for the files gpufeed reads back that fuzz_workload and
  * fuzz_results do not: the first byte picks the reader, the rest becomes the file, written
  * into a scratch folder under the name the real command reads:
- *   0 system file (simulate --system): loaded, checked, written and read back again
+ *   0 system file (simulate --system): loaded, checked, written and read back the same
  *   1 mix file (plan and run of a mix): every job's workload resolved as gpufeed does
  *   2 .gpufeed-manifest.json (train and run): compared with a plan's (quickstart, 2 ranks)
  *   3 ranks.csv (report: the own-AU range of the page, the accelerators plot)
@@ -11,7 +11,7 @@
  *   7 summary.json for simulate --calibrate and --check (loaded, predicted)
  * The CSV readers get a fixed summary.json beside them (tests/fuzz/seeds/, a training run
  * with checkpoints), as report reads both. Any crash, sanitizer report, leak or hang is a
- * finding; so is a checked system file that does not load again once written. */
+ * finding; so is a checked system file that does not read back the same once written. */
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -127,6 +127,14 @@ static void system_file(void)
 	gf_system_defaults(&back);
 	if (gf_system_load(again, &back, err, sizeof(err)) || gf_system_check(&back, err, sizeof(err))) {
 		fprintf(stderr, "fuzz_inputs: a checked system file does not load once written: %s\n", err);
+		abort();
+	}
+	/* Its strings and placement read back the same (numbers are written rounded). */
+	if (strcmp(s.name, back.name) || strcmp(s.description, back.description) || strcmp(s.source, back.source) ||
+	    s.servers.shard_placement_n != back.servers.shard_placement_n ||
+	    (s.servers.shard_placement_n && memcmp(s.servers.shard_placement, back.servers.shard_placement,
+						   s.servers.shard_placement_n * sizeof(uint32_t)))) {
+		fprintf(stderr, "fuzz_inputs: a system file written does not read back the same\n");
 		abort();
 	}
 	gf_system_free(&back);
