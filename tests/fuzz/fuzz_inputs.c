@@ -1,6 +1,7 @@
 /* fuzz_inputs: libFuzzer target for the files gpufeed reads back that fuzz_workload and
- * fuzz_results do not: the first byte picks the reader, the rest becomes the file, written
- * into a scratch folder under the name the real command reads:
+ * fuzz_results do not: the first byte picks the reader (modulo 8: the seeds in
+ * tests/fuzz/seeds_inputs/ start with the digit), the rest becomes the file, written into
+ * a scratch folder under the name the real command reads:
  *   0 system file (simulate --system): loaded, checked, written and read back the same
  *   1 mix file (plan and run of a mix): every job's workload resolved as gpufeed does
  *   2 .gpufeed-manifest.json (train and run): compared with a plan's (quickstart, 2 ranks)
