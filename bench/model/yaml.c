@@ -3,10 +3,12 @@
 #include "model/yaml.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 struct loader {
@@ -304,12 +306,17 @@ static int read_bounded(const char *file, const struct gf_yaml_bounds *b, unsign
 	unsigned char *buf;
 	size_t got;
 	FILE *f;
-	int rc;
+	int fd, rc;
 
-	f = fopen(file, "rb");
+	/* O_NONBLOCK: a FIFO in the file's place is refused below instead of waiting in open
+	 * for a writer (a regular file reads as it would without it). */
+	fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	f = fd < 0 ? NULL : fdopen(fd, "rb");
 	if (!f) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot read the %s: %s", file, b->what, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return rc;
 	}
 	if (fstat(fileno(f), &st)) {

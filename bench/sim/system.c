@@ -589,43 +589,66 @@ static void put_bandwidth(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.6g%s", v, v == 0 ? "" : unit[u]);
 }
 
+/* s as one double-quoted YAML scalar on one line, by libyaml's emitter: a control
+ * character, a line break or any other character YAML does not allow raw is escaped
+ * ("\x01", "\n"), so that the file reads back to the same string. 0 or -EIO. */
+static int quoted(const char *s, char *out, size_t len)
+{
+	yaml_emitter_t e;
+	yaml_event_t ev;
+	size_t n = 0;
+	bool ok;
+
+	if (!yaml_emitter_initialize(&e))
+		return -EIO;
+	yaml_emitter_set_output_string(&e, (unsigned char *)out, len - 1, &n);
+	yaml_emitter_set_unicode(&e, 1);
+	yaml_emitter_set_width(&e, -1);
+	ok = yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) && yaml_emitter_emit(&e, &ev) &&
+	     yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) && yaml_emitter_emit(&e, &ev) &&
+	     yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, -1, 1, 1,
+					  YAML_DOUBLE_QUOTED_SCALAR_STYLE) && yaml_emitter_emit(&e, &ev) &&
+	     yaml_document_end_event_initialize(&ev, 1) && yaml_emitter_emit(&e, &ev) &&
+	     yaml_stream_end_event_initialize(&ev) && yaml_emitter_emit(&e, &ev);
+	yaml_emitter_delete(&e);
+	if (!ok)
+		return -EIO;
+	while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
+		n--;
+	out[n] = '\0';
+	return 0;
+}
+
 int gf_system_write(FILE *f, const struct gf_system *s, const char *header)
 {
 	char section[64] = "";
 
-	if (header) {
-		for (const char *p = header; *p;) {
-			size_t n = strcspn(p, "\n");
-			fprintf(f, "# %.*s\n", (int)n, p);
-			p += n + (p[n] == '\n');
-		}
+	/* Comments, one a line; a control character (a folder's name can hold one) would
+	 * make the file unreadable to YAML, so it is written as '?'. */
+	for (const char *p = header; p && *p; p++) {
+		if (p == header || p[-1] == '\n')
+			fputs("# ", f);
+		fputc(*p != '\n' && *p != '\t' && ((unsigned char)*p < 0x20 || *p == 0x7f) ? '?' : *p, f);
+		if (!p[1] && *p != '\n')
+			fputc('\n', f);
 	}
 	for (size_t i = 0; i < gf_sys_nkeys; i++) {
 		const struct gf_sys_key *k = &gf_sys_keys[i];
 		const char *dot = strchr(k->path, '.');
 		const void *field = (const char *)s + k->offset;
-		char val[GF_SYS_STR * 2 + 4];
+		char val[GF_SYS_STR * 4 + 8]; /* every byte escaped as \xNN at most */
 
 		if (dot && strncmp(section, k->path, (size_t)(dot - k->path) + 1)) {
 			snprintf(section, sizeof(section), "%.*s", (int)(dot - k->path) + 1, k->path);
 			fprintf(f, "\n%.*s:\n", (int)(dot - k->path), k->path);
 		}
 		switch (k->type) {
-		case GF_SYS_STRING: {
-			/* Double-quoted YAML: only the quote and the backslash need escaping. */
-			size_t o = 0;
-			val[o++] = '"';
-			for (const char *p = field; *p && o + 3 < sizeof(val); p++) {
-				if (*p == '"' || *p == '\\')
-					val[o++] = '\\';
-				val[o++] = *p;
-			}
-			val[o++] = '"';
-			val[o] = '\0';
+		case GF_SYS_STRING:
 			if (!((const char *)field)[0])
 				continue;
+			if (quoted(field, val, sizeof(val)))
+				return -EIO;
 			break;
-		}
 		case GF_SYS_COUNT: snprintf(val, sizeof(val), "%lld", (long long)*(const int64_t *)field); break;
 		case GF_SYS_BANDWIDTH: put_bandwidth(val, sizeof(val), *(const double *)field); break;
 		case GF_SYS_SECONDS:

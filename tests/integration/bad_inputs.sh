@@ -142,6 +142,14 @@ cli unknown_command "unknown command 'frob'" none \
 # Bounded before parsing: a device that never ends, and nesting libyaml would take minutes
 # over (100,000 levels in flow style, 1,000 in block style).
 cli workload_is_a_device "not a regular file" "name:/dev/zero" run /dev/zero $(R workload_is_a_device)
+# A FIFO in a YAML file's place (a workload, a mix's job, a system file) is refused, never
+# waited on for a writer.
+mkfifo "$TMP/fifo.yaml"
+cli workload_is_a_fifo "not a regular file" "name:$TMP/fifo.yaml" run "$TMP/fifo.yaml" $(R workload_is_a_fifo)
+printf 'jobs:\n  - name: a\n    workload: %s\n    ranks: 1\n' "$TMP/fifo.yaml" >"$TMP/mix-fifo.yaml"
+cli mix_job_is_a_fifo "not a regular file" "line:$TMP/mix-fifo.yaml" plan "$TMP/mix-fifo.yaml"
+cli system_is_a_fifo "not a regular file" "name:$TMP/fifo.yaml" simulate "$GOOD" --system "$TMP/fifo.yaml" \
+	--results "$TMP/cli-system_is_a_fifo/results"
 python3 -c "print('a: ' + '[' * 100000 + ']' * 100000)" >"$TMP/deep-flow.yaml"
 cli deep_flow_nesting "nested more than 32 levels deep" "line:$TMP/deep-flow.yaml" \
 	plan "$TMP/deep-flow.yaml"
