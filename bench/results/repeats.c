@@ -178,7 +178,8 @@ size_t gf_repeats_values(struct gf_doc *d, enum gf_fig f, double *v, size_t max,
 
 void gf_repeats_say(FILE *f, const struct gf_run_summary *s)
 {
-	static const enum gf_fig shown[] = { GF_F_TRAIN_AU_MEAN, GF_F_TRAIN_SAMPLES_PER_S, GF_F_CEILING_SAMPLES_PER_S };
+	static const enum gf_fig shown[] = { GF_F_TRAIN_AU_MEAN, GF_F_TRAIN_SAMPLES_PER_S, GF_F_CEILING_SAMPLES_PER_S,
+					     GF_F_CKPT_WRITE_S, GF_F_CKPT_RESTORE_S };
 	struct json_object *j = gf_summary_json(s);
 	struct gf_doc *d = j ? doc_of(j) : NULL;
 	size_t n;
