@@ -12,11 +12,13 @@
 # not judged. A --repeat 3 run's summary has 3 repeats, each compared figure's median, min
 # and max with the figure itself the median, the report a dot per repeat; two such runs
 # compare exit 0, and a folder of
-# single runs is a baseline; a bad count is refused (exit 2). Checkpoint bursts repeat: a
+# single runs is a baseline, its verdict the runs' medians' (not its first run's) with how
+# many runs agreed; a bad count is refused (exit 2). Checkpoint bursts repeat: a
 # --repeat 3 checkpoint-only run has 3 values of each burst figure, the summary's the
 # median, and no checkpoint left behind.
 # Buggy: like runs that exit 3 (compare crying wolf), a slower run that passes, a band that
-# does not hold its own figure, a figure shown without saying how it was judged.
+# does not hold its own figure, a figure shown without saying how it was judged, a folder
+# of runs shown with its first run's verdict.
 . "$(dirname "$0")/lib.sh"
 
 # 10 ms steps, 25 epochs: ~4 s, enough 1-s intervals for a rate's band.
@@ -82,16 +84,24 @@ rc=$?
 "$GPUFEED" compare --baseline "$r1" "$s" >"$TMP/rslow" 2>&1
 rc=$?
 [ $rc -eq 3 ] && ok "slower run against repeats: exit 3" || { bad "slower run against repeats: exit $rc"; cat "$TMP/rslow"; }
-# A folder of runs as the baseline: their median, their spread. (Two copies of one run:
-# their median is that run, so against it nothing moves.)
-mkdir "$TMP/runs" && cp -r "$a" "$TMP/runs/1" && cp -r "$a" "$TMP/runs/2"
+# A folder of runs as the baseline: their median, their spread, their medians' verdict.
+# (The slow run first, then two copies of A: their median is A, so against A nothing
+# moves, and the folder's verdict is A's, not the first run's.)
+mkdir "$TMP/runs" && cp -r "$s" "$TMP/runs/0" && cp -r "$a" "$TMP/runs/1" && cp -r "$a" "$TMP/runs/2"
 "$GPUFEED" compare --baseline "$TMP/runs" "$a" >"$TMP/fold" 2>&1
 rc=$?
-[ $rc -eq 0 ] && grep -q "runs (2 runs)" "$TMP/fold" && ok "a folder of runs is a baseline (exit 0)" ||
+[ $rc -eq 0 ] && grep -q "runs (3 runs)" "$TMP/fold" && ok "a folder of runs is a baseline (exit 0)" ||
 	{ bad "folder of runs: exit $rc"; cat "$TMP/fold"; }
 "$GPUFEED" compare --baseline "$TMP/runs" "$a" --json >"$TMP/fold.json" 2>/dev/null
 expect "a folder of runs is judged by its repeats" "$TMP/fold.json" \
 	'[.figures[] | select(.key == "train.samples_per_s") | .judging[0].basis][0] == "repeats"'
+wa=$(jq -r .verdict.word "$a/summary.json")
+ws=$(jq -r .verdict.word "$s/summary.json")
+[ "$wa" != "$ws" ] || bad "A and the slow run have the same verdict ($wa): the folder's verdict cannot be told apart"
+expect "a folder of runs: the baseline's verdict is its medians' ($wa), not its first run's ($ws)" "$TMP/fold.json" \
+	".runs[0].verdict == \"$wa\" and .runs[0].repeats == 3 and .runs[0].verdict_agreed == 2"
+grep -Eq "^ \* A  $wa  .*/runs  " "$TMP/fold" && grep -q "^        3 repeats: the verdict is their medians'; 2 of them" "$TMP/fold" &&
+	ok "a folder of runs: its verdict and agreement said" || { bad "folder of runs' verdict"; cat "$TMP/fold"; }
 
 gf 2 run "$SMALL" --target "$TMP/data" --results "$TMP/x" --repeat 21 >"$TMP/e1" 2>&1
 [ $? -eq 2 ] && grep -q "from 1 to 20" "$TMP/e1" && ok "--repeat 21: exit 2" || { bad "--repeat 21"; cat "$TMP/e1"; }
