@@ -95,12 +95,17 @@ rc=$?
 "$GPUFEED" compare --baseline "$TMP/runs" "$a" --json >"$TMP/fold.json" 2>/dev/null
 expect "a folder of runs is judged by its repeats" "$TMP/fold.json" \
 	'[.figures[] | select(.key == "train.samples_per_s") | .judging[0].basis][0] == "repeats"'
+# (On a quiet machine A is FED and the slow run STARVED; a machine loaded enough starves
+# A too, and then all 3 runs agree: the check holds either way, and tells the first run's
+# verdict from the medians' only when they differ.)
 wa=$(jq -r .verdict.word "$a/summary.json")
 ws=$(jq -r .verdict.word "$s/summary.json")
-[ "$wa" != "$ws" ] || bad "A and the slow run have the same verdict ($wa): the folder's verdict cannot be told apart"
-expect "a folder of runs: the baseline's verdict is its medians' ($wa), not its first run's ($ws)" "$TMP/fold.json" \
-	".runs[0].verdict == \"$wa\" and .runs[0].repeats == 3 and .runs[0].verdict_agreed == 2"
-grep -Eq "^ \* A  $wa  .*/runs  " "$TMP/fold" && grep -q "^        3 repeats: the verdict is their medians'; 2 of them" "$TMP/fold" &&
+agreed=$([ "$wa" = "$ws" ] && echo 3 || echo 2)
+[ "$wa" != "$ws" ] || echo "note: A and the slow run are both $wa (a loaded machine): the first run's verdict is the medians' this time"
+expect "a folder of runs: the baseline's verdict is its medians' ($wa; its first run's: $ws), $agreed of 3 agree" "$TMP/fold.json" \
+	".runs[0].verdict == \"$wa\" and .runs[0].repeats == 3 and .runs[0].verdict_agreed == $agreed"
+grep -Eq "^ \* A  $wa  .*/runs  " "$TMP/fold" &&
+	grep -q "^        3 repeats: the verdict is their medians'; $agreed of them" "$TMP/fold" &&
 	ok "a folder of runs: its verdict and agreement said" || { bad "folder of runs' verdict"; cat "$TMP/fold"; }
 
 gf 2 run "$SMALL" --target "$TMP/data" --results "$TMP/x" --repeat 21 >"$TMP/e1" 2>&1
