@@ -358,6 +358,13 @@ static bool stopped(void)
 	return n != 0;
 }
 
+/* How many times the driver runs the phases: --repeat N's, but once for a sweep, which
+ * repeats each of its points (run/sweep.c). */
+static unsigned driver_repeats(const struct gf_run_ctx *x)
+{
+	return x->cli->repeat > 1 && x->cli->cmd != GF_CMD_SWEEP ? x->cli->repeat : 1;
+}
+
 /* --repeat N: before repeat rep (from 1), the state the measured phases fill starts empty
  * again; the dataset, generated once, stays. The same on every rank. */
 static void next_repeat(struct gf_run_ctx *x, unsigned rep)
@@ -411,7 +418,7 @@ static void keep_repeat(struct gf_run_ctx *x)
 {
 	int rc = 0;
 
-	if (x->cli->repeat < 2 || !gf_run_ok(x))
+	if (driver_repeats(x) < 2 || !gf_run_ok(x))
 		return;
 	if (x->root && !x->reps.n)
 		snprintf(x->reps.cache, sizeof(x->reps.cache), "%s", x->s.client_cached
@@ -759,7 +766,7 @@ int gf_cmd_run_job(const struct gf_cli *c, const struct gf_workload *w, const st
 	/* --duration bounds every phase from here, all of them together (run/deadline.h);
 	 * what comes before (the guards, the results folder) is a moment's work. */
 	gf_deadline_start(&x->deadline, x->cli->duration_s, x->stop);
-	for (unsigned rep = 0; rep < (c->repeat > 1 ? c->repeat : 1) && gf_run_ok(x) && !stopped(); rep++) {
+	for (unsigned rep = 0; rep < driver_repeats(x) && gf_run_ok(x) && !stopped(); rep++) {
 		if (rep)
 			next_repeat(x, rep);
 		for (size_t i = 0; i < gf_nphases; i++) {

@@ -15,7 +15,8 @@
 # single runs is a baseline, its verdict the runs' medians' (not its first run's) with how
 # many runs agreed; a bad count is refused (exit 2). Checkpoint bursts repeat: a
 # --repeat 3 checkpoint-only run has 3 values of each burst figure, the summary's the
-# median, and no checkpoint left behind.
+# median, and no checkpoint left behind. With GPUFEED_LONG_TESTS=1, a sweep --repeat 2
+# point is its lower repeat.
 # Buggy: like runs that exit 3 (compare crying wolf), a slower run that passes, a band that
 # does not hold its own figure, a figure shown without saying how it was judged, a folder
 # of runs shown with its first run's verdict.
@@ -137,4 +138,19 @@ expect "checkpoint --repeat 3: 3 repeats of each burst figure, the summary's the
 	 .checkpoint.write_count == 2 and .checkpoint.cleanup.failed_deletes == 0'
 left=$(find "$TMP/ck/checkpoints" -mindepth 2 2>/dev/null | head -3)
 [ -z "$left" ] && ok "checkpoint --repeat 3: every repeat's checkpoints deleted" || bad "checkpoints left: $left"
+
+# sweep --repeat 2: each point twice, judged on its median repeat (of 2, the lower): 10 s
+# of points at least (--point-seconds is 5 s at the least), so with GPUFEED_LONG_TESTS=1.
+if [ "${GPUFEED_LONG_TESTS:-0}" = 1 ]; then
+	gf 2 sweep "$SMALL" --target "$TMP/data" --results "$TMP/sw" --quiet --set train.computation_time=10ms \
+		--vary reader.read_threads=2 --point-seconds 5 --repeat 2 >"$TMP/swout" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && grep -q "^sweep point 1: .*(the median of 2 repeats, [0-2] passed)" "$TMP/swout" &&
+		ok "sweep --repeat 2: exit 0, the point said to be the median of 2" || { bad "sweep --repeat 2: exit $rc"; cat "$TMP/swout"; }
+	expect "sweep --repeat 2: the point is its lower repeat, passed as that one" "$(only_result "$TMP/sw")/summary.json" \
+		'.sweep.points[0] as $p | $p.repeats.count == 2 and $p.au_percent.mean == $p.repeats.au_mean_min and
+		 $p.repeats.au_mean_min <= $p.repeats.au_mean_max and
+		 $p.passed == ($p.au_percent.mean >= .sweep.au_threshold_percent) and
+		 ($p.repeats.passed | . >= 0 and . <= 2) and (if $p.passed then $p.repeats.passed == 2 else true end)'
+fi
 finish
