@@ -156,11 +156,10 @@ void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw)
 
 	for (unsigned i = 0; i < sw->npoints; i++) {
 		const struct gf_fig_sweep_point *p = &sw->point[i];
-		char split[64] = "";
+		char split[64] = "", reps[96] = "";
 		if (p->per_rank_min != p->per_rank)
 			snprintf(split, sizeof(split), " (%u ranks x %u, %u x %u)", p->ranks_at_max, p->per_rank,
 				 sw->ranks - p->ranks_at_max, p->per_rank_min);
-		char reps[96] = "";
 		if (p->repeats > 1)
 			snprintf(reps, sizeof(reps), " (the median of %u repeats, %u passed)", p->repeats,
 				 p->repeats_passed);
