@@ -19,7 +19,6 @@
 #include "results/noise.h"
 #include "results/repeats.h"
 #include "results/text.h"
-#include "stats/spread.h"
 
 #define DEFAULT_TOLERANCE 5.0
 
