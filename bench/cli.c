@@ -150,7 +150,8 @@ void gf_cli_usage(FILE *f, enum gf_cmd cmd)
 			   "  --repeat N          run, train, ceiling: the measured phases N times in this one\n"
 			   "                      run (the dataset generated once); summary.json keeps every\n"
 			   "                      repeat, its figures are the medians and the verdict theirs,\n"
-			   "                      and gpufeed compare judges repeats by their spread\n"
+			   "                      and gpufeed compare judges repeats by their spread; sweep:\n"
+			   "                      each point N times, judged on its median repeat\n"
 			   "  --progress MODE     auto, bar, line or off (default auto): bar redraws one line\n"
 			   "                      in place each second, line logs a timestamped line after 1 s\n"
 			   "                      and every 10 s; auto is bar when mpirun's (or gpufeed's)\n"
@@ -353,9 +354,10 @@ static int cli_check_complete(const struct gf_cli *c, char *err, size_t errlen)
 			 "they are gpufeed sweep's", gf_cmd_name(c->cmd));
 		return -EINVAL;
 	}
-	if (c->repeat > 1 && c->cmd != GF_CMD_RUN && c->cmd != GF_CMD_TRAIN && c->cmd != GF_CMD_CEILING) {
-		snprintf(err, errlen, "%s takes no --repeat: run, train and ceiling repeat their measured phases",
-			 gf_cmd_name(c->cmd));
+	if (c->repeat > 1 && c->cmd != GF_CMD_RUN && c->cmd != GF_CMD_TRAIN && c->cmd != GF_CMD_CEILING &&
+	    c->cmd != GF_CMD_SWEEP) {
+		snprintf(err, errlen, "%s takes no --repeat: run, train and ceiling repeat their measured phases, "
+			 "sweep its points", gf_cmd_name(c->cmd));
 		return -EINVAL;
 	}
 	if (!c->workload) {

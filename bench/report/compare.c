@@ -19,7 +19,6 @@
 #include "results/noise.h"
 #include "results/repeats.h"
 #include "results/text.h"
-#include "stats/spread.h"
 
 #define DEFAULT_TOLERANCE 5.0
 
@@ -213,60 +212,35 @@ static int folder_runs(const char *dir, char (**runs)[4200])
 	return k;
 }
 
-/* Run x is a folder of like runs: each figure is their median, its noise their spread
- * (basis repeats). x->s is the first run's. Returns an exit code. */
-static int folder_repeats(struct gf_cmp_run *x, char (*runs)[4200], int n, FILE *errf)
+/* Run x is a folder of like runs: read as one run repeated (results/repeats.h), each
+ * figure their median, its noise their spread (basis repeats), the verdict the medians'.
+ * Returns 0 or -errno with err. */
+static int load_folder(struct gf_cmp_run *x, char (*runs)[4200], int n, char *err, size_t errlen)
 {
-	char err[4600];
+	struct gf_doc *d[GF_CMP_MAX_REPEATS] = { NULL };
+	char name[4400];
+	int rc = 0, k = 0;
 
-	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
-		x->side[i].n = 0;
-		x->side[i].lo = INFINITY;
-		x->side[i].hi = -INFINITY;
-	}
-	for (int r = 0; r < n; r++) {
-		struct gf_doc *d = NULL;
-		if (gf_load_run(runs[r], &d, err, sizeof(err))) {
-			fprintf(errf, "gpufeed compare: %s (in the folder of runs %s)\n", err, x->dir);
-			return GF_EXIT_USAGE;
-		}
-		for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
-			const char *unit;
-			enum gf_fig f = gf_cmp_figure(i);
-			double k = gf_cmp_scale(f, &unit), v = gf_nan(d, f) * k, lo = v, hi = v;
-			if (isnan(v))
-				continue;
-			/* Each run's own noise band spans its seconds: the repeats' span holds them. */
-			if (gf_noise_of(d, f, &lo, &hi, NULL) == GF_NJ_NOISE)
-				lo *= k, hi *= k;
-			x->side[i].vals[x->side[i].n++] = v;
-			x->side[i].lo = fmin(x->side[i].lo, fmin(lo, v));
-			x->side[i].hi = fmax(x->side[i].hi, fmax(hi, v));
-		}
-		gf_doc_free(d);
-	}
-	for (size_t i = 0; i < gf_cmp_nfigures(); i++) {
-		struct gf_cmp_side *sd = &x->side[i];
-		double sorted[GF_CMP_MAX_REPEATS];
-		if (sd->n < 2 || isnan(x->v[i]))
-			continue;
-		memcpy(sorted, sd->vals, sd->n * sizeof(double));
-		x->v[i] = sd->v = gf_spread_quantile(sorted, sd->n, 0.5);
-		sd->basis = GF_CB_REPEATS;
-	}
-	gf_path_base(x->dir, x->name, sizeof(x->name) - 16);
-	gf_text_clean(x->name, false);
-	snprintf(x->name + strlen(x->name), sizeof(x->name) - strlen(x->name), " (%d runs)", n);
-	return GF_EXIT_OK;
+	for (; k < n && !rc; k++)
+		rc = gf_load_run(runs[k], &d[k], err, errlen);
+	snprintf(name, sizeof(name), "the folder of runs %s", x->dir);
+	if (!rc)
+		rc = gf_repeats_fold(d, (unsigned)n, name, &x->s, err, errlen);
+	else
+		snprintf(err + strlen(err), errlen - strlen(err), " (in the folder of runs %s)", x->dir);
+	while (k--)
+		gf_doc_free(d[k]);
+	return rc;
 }
 
 /* Load run x: its summary, its verdict and validity as it decided them, its figures. */
 static int load_run(struct gf_cmp_run *x, FILE *errf)
 {
-	char err[4600], (*runs)[4200];
-	int nruns = folder_runs(x->dir, &runs), rc = GF_EXIT_OK;
+	char err[4600], base[sizeof(x->name) - 16], (*runs)[4200];
+	int nruns = folder_runs(x->dir, &runs);
 
-	if (gf_load_run(nruns ? runs[0] : x->dir, &x->s, err, sizeof(err))) {
+	if (nruns > 1 ? load_folder(x, runs, nruns, err, sizeof(err))
+		      : gf_load_run(nruns ? runs[0] : x->dir, &x->s, err, sizeof(err))) {
 		fprintf(errf, "gpufeed compare: %s\n", err);
 		free(runs);
 		return GF_EXIT_USAGE;
@@ -274,8 +248,11 @@ static int load_run(struct gf_cmp_run *x, FILE *errf)
 	gf_load_say_problems(errf, "gpufeed compare", x->s);
 	gf_verdict_read(x->s, &x->verdict);
 	x->quals = gf_verdict_quals(&x->verdict.v);
-	/* A run's label names it in tables and legends; else its folder does. */
-	if (gf_str(x->s, GF_F_LABEL, NULL))
+	/* A run's label names it in tables and legends; else its folder does (a folder of
+	 * runs always: its runs' labels may differ). */
+	if (nruns > 1)
+		snprintf(x->name, sizeof(x->name), "%s (%d runs)", gf_path_base(x->dir, base, sizeof(base)), nruns);
+	else if (gf_str(x->s, GF_F_LABEL, NULL))
 		snprintf(x->name, sizeof(x->name), "%s", gf_str(x->s, GF_F_LABEL, ""));
 	else
 		gf_path_base(x->dir, x->name, sizeof(x->name));
@@ -296,10 +273,8 @@ static int load_run(struct gf_cmp_run *x, FILE *errf)
 		gf_text_put(errf, x->dir, false);
 		fprintf(errf, " is %s: its figures cover only what ran\n", x->verdict.status);
 	}
-	if (nruns > 1)
-		rc = folder_repeats(x, runs, nruns, errf);
 	free(runs);
-	return rc;
+	return GF_EXIT_OK;
 }
 
 /* Load the runs, keep each figure only where the phase may be compared. Returns an exit
@@ -462,6 +437,12 @@ static struct json_object *runs_json(const struct gf_cmp *c)
 		json_object_object_add(o, "verdict", json_object_new_string(c->run[r].verdict.head.word));
 		json_object_object_add(o, "qualifiers",
 				       json_object_new_string(gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q))));
+		/* Repeated (--repeat N, or a folder of runs): the verdict is the medians'. */
+		if (gf_has(s, GF_F_REPEATS)) {
+			json_object_object_add(o, "repeats", json_object_new_int64((int64_t)gf_num(s, GF_F_REPEATS_COUNT, 0)));
+			json_object_object_add(o, "verdict_agreed",
+					       json_object_new_int64((int64_t)gf_num(s, GF_F_REPEATS_AGREED, 0)));
+		}
 		json_object_array_add(ra, o);
 	}
 	return ra;
@@ -544,6 +525,9 @@ static void print_runs(FILE *out, const struct gf_cmp *c)
 			gf_str(s, GF_F_TARGET_URI, "?"), gf_str(s, GF_F_TARGET_ENGINE, "?"));
 		if (c->run[r].quals)
 			fprintf(out, "        validity: %s\n", gf_qual_list(c->run[r].quals, GF_QF_KEY, q, sizeof(q)));
+		if (gf_has(s, GF_F_REPEATS))
+			fprintf(out, "        %.0f repeats: the verdict is their medians'; %.0f of them had it on their own\n",
+				gf_num(s, GF_F_REPEATS_COUNT, 0), gf_num(s, GF_F_REPEATS_AGREED, 0));
 	}
 }
 

@@ -169,6 +169,10 @@ struct gf_fig_sweep_point {
 	double demand_read_bytes_per_s; /* accelerators x per-accelerator demand */
 	double elapsed_s;
 	uint64_t steps;           /* all accelerators */
+	/* --repeat N: the point is its median repeat by AU mean; how many ran, how many passed
+	 * on their own, and the AU means they span. repeats 1: measured once. */
+	unsigned repeats, repeats_passed;
+	double repeats_au_min, repeats_au_max;
 };
 struct gf_fig_sweep {
 	bool vary;                /* --vary: one point per value */

@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/diagnosis.h"
 #include "results/doc.h"
 #include "results/noise.h"
 #include "results/put.h"
 #include "results/summary.h"
+#include "results/verdict.h"
 #include "stats/spread.h"
 
 /* MLPerf Storage's rule for its training runs: mlcommons/storage Rules.md (v2.0
@@ -156,6 +158,66 @@ void gf_repeats_agree(struct json_object *root, const struct gf_fig_repeats *r)
 	gf_put_u64(root, GF_F_REPEATS_AGREED, k);
 }
 
+/* The verdict, then the diagnosis, of root's figures into root, as the run's summary
+ * gets them when it is written (results/summary.c). Returns 0 or -errno with err. */
+static int judge(struct json_object *root, const char *name, char *err, size_t errlen)
+{
+	struct gf_diagnosis dg;
+	struct gf_verdict v;
+	struct gf_doc *d = NULL;
+	int rc = gf_doc_make(root, name, false, false, &d, err, errlen);
+
+	if (rc)
+		return rc;
+	gf_verdict_decide(d, &v);
+	gf_doc_free(d);
+	gf_verdict_put(root, &v);
+	rc = gf_doc_make(root, name, false, false, &d, err, errlen);
+	if (rc)
+		return rc;
+	gf_diagnose(d, &v, &dg);
+	gf_doc_free(d);
+	gf_diagnosis_put(root, &dg);
+	return 0;
+}
+
+int gf_repeats_fold(struct gf_doc *const *runs, unsigned n, const char *name, struct gf_doc **out, char *err,
+		    size_t errlen)
+{
+	struct gf_fig_repeats r = { .n = 0 };
+	struct json_object *root = NULL;
+	int rc;
+
+	*out = NULL;
+	if (n < 2 || n > GF_MAX_REPEATS) {
+		snprintf(err, errlen, "%s: %u runs; a folder of runs holds 2 to %d", name, n, GF_MAX_REPEATS);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++)
+		r.run[r.n++] = json_object_get(runs[i]->root);
+	snprintf(r.cache, sizeof(r.cache), "separate runs (a folder of runs), each in its own mpirun: what each did "
+		 "to the client's cache is its own");
+	rc = json_object_deep_copy(runs[n - 1]->root, &root, NULL) ? -ENOMEM : 0;
+	if (rc)
+		snprintf(err, errlen, "%s: out of memory", name);
+	if (!rc) {
+		/* What the last run decided gives way to what the runs' medians decide (and its own
+		 * repeats, when it was repeated, to the runs'). */
+		static const enum gf_fig decided[] = { GF_F_REPEATS, GF_F_VERDICT, GF_F_DIAG };
+		for (size_t i = 0; i < sizeof(decided) / sizeof(decided[0]); i++)
+			json_object_object_del(root, gf_schema[decided[i]].path + 1);
+		gf_repeats_put(root, &r);
+		rc = judge(root, name, err, errlen);
+	}
+	if (!rc) {
+		gf_repeats_agree(root, &r);
+		rc = gf_doc_make(root, name, false, false, out, err, errlen);
+	}
+	json_object_put(root);
+	gf_repeats_free(&r);
+	return rc;
+}
+
 size_t gf_repeats_values(struct gf_doc *d, enum gf_fig f, double *v, size_t max, double *lo, double *hi)
 {
 	size_t n = gf_len(d, GF_F_REPEATS_VALUES), k = 0;
@@ -178,7 +240,8 @@ size_t gf_repeats_values(struct gf_doc *d, enum gf_fig f, double *v, size_t max,
 
 void gf_repeats_say(FILE *f, const struct gf_run_summary *s)
 {
-	static const enum gf_fig shown[] = { GF_F_TRAIN_AU_MEAN, GF_F_TRAIN_SAMPLES_PER_S, GF_F_CEILING_SAMPLES_PER_S };
+	static const enum gf_fig shown[] = { GF_F_TRAIN_AU_MEAN, GF_F_TRAIN_SAMPLES_PER_S, GF_F_CEILING_SAMPLES_PER_S,
+					     GF_F_CKPT_WRITE_S, GF_F_CKPT_RESTORE_S };
 	struct json_object *j = gf_summary_json(s);
 	struct gf_doc *d = j ? doc_of(j) : NULL;
 	size_t n;

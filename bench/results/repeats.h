@@ -26,6 +26,15 @@ void gf_repeats_free(struct gf_fig_repeats *r);
 /* The repeats in one line for the terminal: the medians and ranges, the agreement. */
 void gf_repeats_say(FILE *f, const struct gf_run_summary *s);
 
+/* A folder of like runs read as one run repeated, the way --repeat N writes it: the last
+ * run's summary with the repeats section, its compared figures the runs' medians, and
+ * the verdict and diagnosis worked out again from those medians (so that the folder's
+ * verdict is theirs, not one run's). runs: each run's summary, n from 2 to
+ * GF_MAX_REPEATS; name names the result in messages. Returns 0 and *out (gf_doc_free
+ * it), or -errno with err. */
+int gf_repeats_fold(struct gf_doc *const *runs, unsigned n, const char *name, struct gf_doc **out, char *err,
+		    size_t errlen);
+
 /* A summary's repeated values of figure f into v (at most max), in repeat order, and into
  * *lo, *hi what they span with each repeat's own noise band. Returns how many (0 when the
  * run was not repeated). */

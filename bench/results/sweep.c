@@ -39,6 +39,12 @@ static struct json_object *point_json(const struct gf_fig_sweep *sw, const struc
 	gf_put_el_num(o, GF_F_POINT_DEMAND_BPS, p->demand_read_bytes_per_s);
 	gf_put_el_num(o, GF_F_POINT_ELAPSED_S, p->elapsed_s);
 	gf_put_el_u64(o, GF_F_POINT_STEPS, p->steps);
+	if (p->repeats > 1) {
+		gf_put_el_u64(o, GF_F_POINT_REPEATS_COUNT, p->repeats);
+		gf_put_el_u64(o, GF_F_POINT_REPEATS_PASSED, p->repeats_passed);
+		gf_put_el_num(o, GF_F_POINT_REPEATS_AU_MIN, p->repeats_au_min);
+		gf_put_el_num(o, GF_F_POINT_REPEATS_AU_MAX, p->repeats_au_max);
+	}
 	return o;
 }
 
@@ -150,14 +156,17 @@ void gf_sweep_print(FILE *f, const struct gf_fig_sweep *sw)
 
 	for (unsigned i = 0; i < sw->npoints; i++) {
 		const struct gf_fig_sweep_point *p = &sw->point[i];
-		char split[64] = "";
+		char split[64] = "", reps[96] = "";
 		if (p->per_rank_min != p->per_rank)
 			snprintf(split, sizeof(split), " (%u ranks x %u, %u x %u)", p->ranks_at_max, p->per_rank,
 				 sw->ranks - p->ranks_at_max, p->per_rank_min);
-		fprintf(f, "sweep point %u: %u accelerator(s)%s%s%s%s%s: AU %.1f%%, %.0f samples/s, %s%s\n", i + 1,
+		if (p->repeats > 1)
+			snprintf(reps, sizeof(reps), " (the median of %u repeats, %u passed)", p->repeats,
+				 p->repeats_passed);
+		fprintf(f, "sweep point %u: %u accelerator(s)%s%s%s%s%s: AU %.1f%%, %.0f samples/s, %s%s%s\n", i + 1,
 			p->accelerators, split, sw->vary ? ", " : "", sw->vary ? sw->vary_key : "", sw->vary ? "=" : "",
 			sw->vary ? p->value : "", p->au_mean, p->samples_per_s, p->passed ? "passed" : "failed",
-			p->steady ? "" : " (not steady)");
+			p->steady ? "" : " (not steady)", reps);
 	}
 	if (sw->ceiling_estimate > 0)
 		snprintf(est, sizeof(est), "ceiling estimate %.1f", sw->ceiling_estimate);

@@ -51,11 +51,6 @@ static int check(struct gf_run_ctx *x)
 	int rc;
 
 	rc = gf_guard_workload(x->cli, w, world, err, len);
-	if (!rc && x->cli->repeat > 1 && w->workflow.checkpoint) {
-		snprintf(err, len, "--repeat %u: checkpoints are not repeated yet; repeat training or the ceiling "
-			 "with --set workflow.checkpoint=false", x->cli->repeat);
-		rc = -EINVAL;
-	}
 	if (!rc)
 		rc = gf_target_resolve(w, x->cli->target, x->cli->engine, &x->target, err, len);
 	if (!rc)
@@ -363,6 +358,13 @@ static bool stopped(void)
 	return n != 0;
 }
 
+/* How many times the driver runs the phases: --repeat N's, but once for a sweep, which
+ * repeats each of its points (run/sweep.c). */
+static unsigned driver_repeats(const struct gf_run_ctx *x)
+{
+	return x->cli->repeat > 1 && x->cli->cmd != GF_CMD_SWEEP ? x->cli->repeat : 1;
+}
+
 /* --repeat N: before repeat rep (from 1), the state the measured phases fill starts empty
  * again; the dataset, generated once, stays. The same on every rank. */
 static void next_repeat(struct gf_run_ctx *x, unsigned rep)
@@ -381,8 +383,34 @@ static void next_repeat(struct gf_run_ctx *x, unsigned rep)
 		free(x->s.s3_timing[i]);
 		x->s.s3_timing[i] = NULL;
 	}
+	/* The checkpoints the repeat before wrote are gone (or, kept, written over by this
+	 * one's): only their figures went, into the kept summary. */
+	gf_ckpt_phase_free(&x->ckpt_phase);
 	if (x->root && !x->cli->quiet)
 		fprintf(stderr, "repeat %u of %u: %s\n", rep + 1, x->cli->repeat, x->reps.cache);
+}
+
+/* The checkpoint's figures of the run so far (its bursts copied for the summary); NULL
+ * without a checkpoint phase. write_results takes them once more for the last repeat. */
+static void ckpt_figures(struct gf_run_ctx *x)
+{
+	if (x->w->workflow.checkpoint)
+		x->s.ckpt = gf_figures_ckpt(&x->fck, &x->fbursts, &x->ckpt_phase, x->w->checkpoint.collective &&
+					    !gf_ckpt_layout_def(x->res.ckpt_layout)->per_rank);
+}
+
+/* The repeat's summary with its checkpoint bursts, which the summary borrows only while
+ * it is made. Rank 0. Returns 0 or -errno. */
+static int keep_summary(struct gf_run_ctx *x)
+{
+	int rc;
+
+	ckpt_figures(x);
+	rc = gf_repeats_keep(&x->reps, &x->s);
+	free(x->fbursts);
+	x->fbursts = NULL;
+	x->s.ckpt = NULL;
+	return rc;
 }
 
 /* Rank 0 keeps the summary of the repeat that ended; every rank agrees it did. */
@@ -390,7 +418,7 @@ static void keep_repeat(struct gf_run_ctx *x)
 {
 	int rc = 0;
 
-	if (x->cli->repeat < 2 || !gf_run_ok(x))
+	if (driver_repeats(x) < 2 || !gf_run_ok(x))
 		return;
 	if (x->root && !x->reps.n)
 		snprintf(x->reps.cache, sizeof(x->reps.cache), "%s", x->s.client_cached
@@ -398,7 +426,7 @@ static void keep_repeat(struct gf_run_ctx *x)
 			   "(or writing the dataset) left there"
 			 : "reads bypass the client's cache: every repeat reads from storage");
 	if (x->root)
-		rc = gf_repeats_keep(&x->reps, &x->s);
+		rc = keep_summary(x);
 	if (gf_world_agree(rc, "out of memory keeping a repeat's figures", x->err, sizeof(x->err)))
 		gf_run_fail(x, GF_EXIT_FAILED, "repeats", x->err);
 }
@@ -509,9 +537,7 @@ static void write_results(struct gf_run_ctx *x)
 	int rc;
 
 	/* The bursts' figures are copied for report once every burst ran. */
-	if (x->w->workflow.checkpoint)
-		x->s.ckpt = gf_figures_ckpt(&x->fck, &x->fbursts, &x->ckpt_phase, x->w->checkpoint.collective &&
-					    !gf_ckpt_layout_def(x->res.ckpt_layout)->per_rank);
+	ckpt_figures(x);
 	rc = gf_summary_write(x->partial, &x->s);
 	written = !rc;
 	snprintf(rerr, sizeof(rerr), "%s/summary.json", x->partial);
@@ -740,7 +766,7 @@ int gf_cmd_run_job(const struct gf_cli *c, const struct gf_workload *w, const st
 	/* --duration bounds every phase from here, all of them together (run/deadline.h);
 	 * what comes before (the guards, the results folder) is a moment's work. */
 	gf_deadline_start(&x->deadline, x->cli->duration_s, x->stop);
-	for (unsigned rep = 0; rep < (c->repeat > 1 ? c->repeat : 1) && gf_run_ok(x) && !stopped(); rep++) {
+	for (unsigned rep = 0; rep < driver_repeats(x) && gf_run_ok(x) && !stopped(); rep++) {
 		if (rep)
 			next_repeat(x, rep);
 		for (size_t i = 0; i < gf_nphases; i++) {

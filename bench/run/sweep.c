@@ -4,11 +4,11 @@
  * figures and broadcasts it, so the search's next step is the same everywhere. A point
  * is a fresh workload copy (n accelerators over the ranks, as evenly as they split:
  * gf_plan_build_accels; or the --vary value; no checkpoints: the question is reads), a
- * fresh plan, one gf_train_run bounded by
- * --point-seconds, and gf_merge_train into the run's summary. Memory stays flat: the
- * point's result and merged rows are freed before the next point, except the rows of the
- * one point summary.json's train section shows and a copy of the smallest failing
- * count's (its diagnosis names what stops one step more). */
+ * fresh plan, one gf_train_run bounded by --point-seconds (--repeat N: N of them, the
+ * point their median repeat by AU), and gf_merge_train into the run's summary. Memory
+ * stays flat: the point's result and merged rows are freed before the next point, except
+ * the rows of the one point summary.json's train section shows and a copy of the
+ * smallest failing count's (its diagnosis names what stops one step more). */
 #include "run/sweep.h"
 
 #include <errno.h>
@@ -395,14 +395,18 @@ static void keep_fail(struct gf_run_ctx *x, const struct gf_fig_sweep_point *pt)
 	sw->have_fail = true;
 }
 
-/* A point, measured once more twice as long when it was not steady; recorded, its rows
- * kept or freed. Returns 0 or -errno. */
-static int point(struct gf_run_ctx *x, unsigned n, const char *value, struct gf_fig_sweep_point *out)
+static bool stopped(const struct gf_run_ctx *x)
 {
-	struct gf_sweep_state *sw = x->sw;
-	struct gf_fig_sweep *f = &sw->fig;
-	double secs = f->point_s;
-	bool better;
+	uint64_t n = *x->stop;
+
+	gf_world_allsum_u64(&n, 1);
+	return n != 0;
+}
+
+/* A point measured, and once more twice as long when it was not steady. */
+static int measure_steady(struct gf_run_ctx *x, unsigned n, const char *value, struct gf_fig_sweep_point *out)
+{
+	double secs = x->sw->fig.point_s;
 	int rc = measure(x, n, value, secs, out);
 
 	if (!rc && !out->steady && !*x->stop) {
@@ -411,6 +415,79 @@ static int point(struct gf_run_ctx *x, unsigned n, const char *value, struct gf_
 		rc = measure(x, n, value, 2 * secs, out);
 		out->extended = true;
 	}
+	return rc;
+}
+
+/* Of the repeats' AU means, the median one's index: of an even count the lower middle,
+ * so that a point passes only when half its repeats at least did. */
+static unsigned median_repeat(const struct gf_fig_sweep_point *p, unsigned n)
+{
+	unsigned order[GF_CLI_MAX_REPEAT];
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j = i;
+		for (; j > 0 && p[order[j - 1]].au_mean > p[i].au_mean; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	return order[(n - 1) / 2];
+}
+
+/* --repeat N: the point measured N times (each as measure_steady), judged on its median
+ * repeat by AU mean, whose merged figures stay in x->s (rank 0) and whose figures are
+ * the point's; the others' rows are freed. A failure or a stop ends the repeats: the
+ * point is then what ran. Returns 0 or -errno with x->err agreed. */
+static int measure_repeated(struct gf_run_ctx *x, unsigned n, const char *value, struct gf_fig_sweep_point *out)
+{
+	unsigned reps = x->cli->repeat > 1 ? x->cli->repeat : 1, done = 0, m;
+	struct gf_fig_sweep_point p[GF_CLI_MAX_REPEAT];
+	struct gf_run_summary *got = NULL;
+	int rc;
+
+	if (reps == 1)
+		return measure_steady(x, n, value, out);
+	got = x->root ? calloc(reps, sizeof(*got)) : NULL;
+	rc = gf_world_agree(!x->root || got ? 0 : -ENOMEM, "out of memory for a point's repeats", x->err,
+			    sizeof(x->err));
+	while (!rc && done < reps && (!done || !stopped(x))) {
+		rc = measure_steady(x, n, value, &p[done]);
+		if (x->root) {
+			got[done] = x->s;
+			x->s.rows = NULL;
+			x->s.ts = NULL;
+		}
+		done++;
+	}
+	if (!done) {
+		free(got);
+		return rc;
+	}
+	m = rc ? done - 1 : median_repeat(p, done);
+	*out = p[m];
+	out->repeats = done;
+	out->repeats_au_min = out->repeats_au_max = p[0].au_mean;
+	for (unsigned i = 0; i < done; i++) {
+		out->repeats_passed += p[i].passed;
+		out->repeats_au_min = fmin(out->repeats_au_min, p[i].au_mean);
+		out->repeats_au_max = fmax(out->repeats_au_max, p[i].au_mean);
+		if (x->root && i != m)
+			free(got[i].rows), free(got[i].ts);
+	}
+	if (x->root)
+		x->s = got[m];
+	free(got);
+	return rc;
+}
+
+/* A point measured (repeated with --repeat N); recorded, its rows kept or freed. Returns
+ * 0 or -errno. */
+static int point(struct gf_run_ctx *x, unsigned n, const char *value, struct gf_fig_sweep_point *out)
+{
+	struct gf_sweep_state *sw = x->sw;
+	struct gf_fig_sweep *f = &sw->fig;
+	bool better;
+	int rc = measure_repeated(x, n, value, out);
+
 	if (rc)
 		return rc;
 	f->point[f->npoints++] = *out;
@@ -425,32 +502,27 @@ static int point(struct gf_run_ctx *x, unsigned n, const char *value, struct gf_
 	if (better && !f->vary)
 		f->answer = out->accelerators;
 	if (x->root) {
-		char r[64], split[48] = "";
+		char r[64], split[48] = "", reps[128] = "";
 		keep_fail(x, out);
 		keep(x, better);
 		if (out->per_rank_min != out->per_rank)
 			snprintf(split, sizeof(split), " (%u ranks x %u, %u x %u)", out->ranks_at_max, out->per_rank,
 				 f->ranks - out->ranks_at_max, out->per_rank_min);
+		if (out->repeats > 1)
+			snprintf(reps, sizeof(reps), "; the median of %u repeats (AU means %.1f%% to %.1f%%, %u passed)",
+				 out->repeats, out->repeats_au_min, out->repeats_au_max, out->repeats_passed);
 		if (!x->cli->quiet)
-			fprintf(stderr, "sweep: %u accelerator(s)%s%s%s%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s\n",
+			fprintf(stderr, "sweep: %u accelerator(s)%s%s%s%s%s: AU %.1f%% (min %.1f%%), %.0f samples/s, %s, %s, %s%s%s\n",
 				out->accelerators, split, value ? ", " : "", value ? value : "",
 				sw->read.ops != x->ops ? ", engine " : "", sw->read.ops != x->ops ? sw->read.ops->name : "",
 				out->au_mean, out->au_min,
 				out->samples_per_s, gf_format_rate(out->read_bytes_per_s, r, sizeof(r)),
 				out->passed ? "passed" : "failed", out->steady ? "steady" :
-				"not steady", out->extended ? " (measured twice as long)" : "");
+				"not steady", out->extended ? " (measured twice as long)" : "", reps);
 	} else {
 		sw->have_best = sw->have_best || better;
 	}
 	return 0;
-}
-
-static bool stopped(const struct gf_run_ctx *x)
-{
-	uint64_t n = *x->stop;
-
-	gf_world_allsum_u64(&n, 1);
-	return n != 0;
 }
 
 /* Where the search starts, in accelerators: rank 0 decides (only it holds the merged

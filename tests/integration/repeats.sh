@@ -12,9 +12,14 @@
 # not judged. A --repeat 3 run's summary has 3 repeats, each compared figure's median, min
 # and max with the figure itself the median, the report a dot per repeat; two such runs
 # compare exit 0, and a folder of
-# single runs is a baseline; --repeat with a checkpoint or a bad count is refused (exit 2).
+# single runs is a baseline, its verdict the runs' medians' (not its first run's) with how
+# many runs agreed; a bad count is refused (exit 2). Checkpoint bursts repeat: a
+# --repeat 3 checkpoint-only run has 3 values of each burst figure, the summary's the
+# median, and no checkpoint left behind. With GPUFEED_LONG_TESTS=1, a sweep --repeat 2
+# point is its lower repeat.
 # Buggy: like runs that exit 3 (compare crying wolf), a slower run that passes, a band that
-# does not hold its own figure, a figure shown without saying how it was judged.
+# does not hold its own figure, a figure shown without saying how it was judged, a folder
+# of runs shown with its first run's verdict.
 . "$(dirname "$0")/lib.sh"
 
 # 10 ms steps, 25 epochs: ~4 s, enough 1-s intervals for a rate's band.
@@ -80,22 +85,72 @@ rc=$?
 "$GPUFEED" compare --baseline "$r1" "$s" >"$TMP/rslow" 2>&1
 rc=$?
 [ $rc -eq 3 ] && ok "slower run against repeats: exit 3" || { bad "slower run against repeats: exit $rc"; cat "$TMP/rslow"; }
-# A folder of runs as the baseline: their median, their spread. (Two copies of one run:
-# their median is that run, so against it nothing moves.)
-mkdir "$TMP/runs" && cp -r "$a" "$TMP/runs/1" && cp -r "$a" "$TMP/runs/2"
+# A folder of runs as the baseline: their median, their spread, their medians' verdict.
+# (The slow run first, then two copies of A: their median is A, so against A nothing
+# moves, and the folder's verdict is A's, not the first run's.)
+mkdir "$TMP/runs" && cp -r "$s" "$TMP/runs/0" && cp -r "$a" "$TMP/runs/1" && cp -r "$a" "$TMP/runs/2"
 "$GPUFEED" compare --baseline "$TMP/runs" "$a" >"$TMP/fold" 2>&1
 rc=$?
-[ $rc -eq 0 ] && grep -q "runs (2 runs)" "$TMP/fold" && ok "a folder of runs is a baseline (exit 0)" ||
+[ $rc -eq 0 ] && grep -q "runs (3 runs)" "$TMP/fold" && ok "a folder of runs is a baseline (exit 0)" ||
 	{ bad "folder of runs: exit $rc"; cat "$TMP/fold"; }
 "$GPUFEED" compare --baseline "$TMP/runs" "$a" --json >"$TMP/fold.json" 2>/dev/null
 expect "a folder of runs is judged by its repeats" "$TMP/fold.json" \
 	'[.figures[] | select(.key == "train.samples_per_s") | .judging[0].basis][0] == "repeats"'
+# (On a quiet machine A is FED and the slow run STARVED; a machine loaded enough starves
+# A too, and then all 3 runs agree: the check holds either way, and tells the first run's
+# verdict from the medians' only when they differ.)
+wa=$(jq -r .verdict.word "$a/summary.json")
+ws=$(jq -r .verdict.word "$s/summary.json")
+agreed=$([ "$wa" = "$ws" ] && echo 3 || echo 2)
+[ "$wa" != "$ws" ] || echo "note: A and the slow run are both $wa (a loaded machine): the first run's verdict is the medians' this time"
+expect "a folder of runs: the baseline's verdict is its medians' ($wa; its first run's: $ws), $agreed of 3 agree" "$TMP/fold.json" \
+	".runs[0].verdict == \"$wa\" and .runs[0].repeats == 3 and .runs[0].verdict_agreed == $agreed"
+grep -Eq "^ \* A  $wa  .*/runs  " "$TMP/fold" &&
+	grep -q "^        3 repeats: the verdict is their medians'; $agreed of them" "$TMP/fold" &&
+	ok "a folder of runs: its verdict and agreement said" || { bad "folder of runs' verdict"; cat "$TMP/fold"; }
 
 gf 2 run "$SMALL" --target "$TMP/data" --results "$TMP/x" --repeat 21 >"$TMP/e1" 2>&1
 [ $? -eq 2 ] && grep -q "from 1 to 20" "$TMP/e1" && ok "--repeat 21: exit 2" || { bad "--repeat 21"; cat "$TMP/e1"; }
 gf 2 datagen "$SMALL" --target "$TMP/d2" --results "$TMP/x" --repeat 2 >"$TMP/e2" 2>&1
 [ $? -eq 2 ] && grep -q "takes no --repeat" "$TMP/e2" && ok "datagen --repeat: exit 2" || { bad "datagen --repeat"; cat "$TMP/e2"; }
-gf 2 run "$SMALL" --target "$TMP/data" --results "$TMP/x" --repeat 2 --set workflow.checkpoint=true >"$TMP/e3" 2>&1
-[ $? -eq 2 ] && grep -q "checkpoints are not repeated" "$TMP/e3" && [ ! -d "$TMP/x" ] &&
-	ok "--repeat with checkpoints: exit 2, nothing written" || { bad "--repeat with checkpoints"; cat "$TMP/e3"; }
+[ ! -d "$TMP/x" ] && ok "refused --repeat: nothing written" || bad "a refused --repeat wrote $TMP/x"
+
+# --repeat 3 of checkpoint-only bursts (a scaled llama3_8b, 5 MiB): each repeat's write
+# and restore medians are a repeat's figures, the summary's their median, and what each
+# repeat wrote is deleted. ~7 s.
+ck=(--set checkpoint.scale=1/20000 --set model.parallelism.data=2 --set checkpoint.time_between_checkpoints=0
+    --set checkpoint.num_checkpoints_write=2 --set checkpoint.num_checkpoints_read=2)
+gf 2 run "$SRCDIR/workloads/llama3_8b.yaml" --target "$TMP/ck" --results "$TMP/rc" --repeat 3 --quiet "${ck[@]}" \
+	>"$TMP/ckout" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "^repeats: 3 .*write burst (median) [0-9.]* ([0-9.]* to [0-9.]*) restore burst" "$TMP/ckout" &&
+	ok "checkpoint --repeat 3: exit 0, the repeats' bursts said" || { bad "checkpoint --repeat 3: exit $rc"; cat "$TMP/ckout"; }
+rc1=$(only_result "$TMP/rc")
+expect "checkpoint --repeat 3: 3 repeats of each burst figure, the summary's their median" "$rc1/summary.json" \
+	'def vals(f): [.repeats.values[] | select(.figure == f) | .value];
+	 def median: sort | .[length / 2 | floor];
+	 .repeats.count == 3 and (.repeats.runs | length) == 3 and .repeats.verdict_agreed == 3 and
+	 ([("/checkpoint/write_burst_s", "/checkpoint/write_bytes_per_s", "/checkpoint/restore_burst_s",
+	    "/checkpoint/restore_bytes_per_s") as $f | vals($f) | length] == [3, 3, 3, 3]) and
+	 (vals("/checkpoint/write_burst_s") | all(. > 0)) and
+	 .checkpoint.write_burst_s == (vals("/checkpoint/write_burst_s") | median) and
+	 .checkpoint.restore_bytes_per_s == (vals("/checkpoint/restore_bytes_per_s") | median) and
+	 .checkpoint.write_count == 2 and .checkpoint.cleanup.failed_deletes == 0'
+left=$(find "$TMP/ck/checkpoints" -mindepth 2 2>/dev/null | head -3)
+[ -z "$left" ] && ok "checkpoint --repeat 3: every repeat's checkpoints deleted" || bad "checkpoints left: $left"
+
+# sweep --repeat 2: each point twice, judged on its median repeat (of 2, the lower): 10 s
+# of points at least (--point-seconds is 5 s at the least), so with GPUFEED_LONG_TESTS=1.
+if [ "${GPUFEED_LONG_TESTS:-0}" = 1 ]; then
+	gf 2 sweep "$SMALL" --target "$TMP/data" --results "$TMP/sw" --quiet --set train.computation_time=10ms \
+		--vary reader.read_threads=2 --point-seconds 5 --repeat 2 >"$TMP/swout" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && grep -q "^sweep point 1: .*(the median of 2 repeats, [0-2] passed)" "$TMP/swout" &&
+		ok "sweep --repeat 2: exit 0, the point said to be the median of 2" || { bad "sweep --repeat 2: exit $rc"; cat "$TMP/swout"; }
+	expect "sweep --repeat 2: the point is its lower repeat, passed as that one" "$(only_result "$TMP/sw")/summary.json" \
+		'.sweep.points[0] as $p | $p.repeats.count == 2 and $p.au_percent.mean == $p.repeats.au_mean_min and
+		 $p.repeats.au_mean_min <= $p.repeats.au_mean_max and
+		 $p.passed == ($p.au_percent.mean >= .sweep.au_threshold_percent) and
+		 ($p.repeats.passed | . >= 0 and . <= 2) and (if $p.passed then $p.repeats.passed == 2 else true end)'
+fi
 finish
