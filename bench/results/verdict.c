@@ -187,8 +187,9 @@ static void ceiling(struct gf_doc *d, struct gf_verdict *v, struct gf_phase_verd
 
 static void checkpoint(struct gf_doc *d, struct gf_verdict *v, struct gf_phase_verdict *p)
 {
-	char a[64], b[64], c[64];
+	char a[64], b[64], c[64], reps[48] = "";
 	double wbw = gf_num(d, GF_F_CKPT_WRITE_BPS, 0), full = gf_num(d, GF_F_CKPT_UNSCALED_BYTES, 0);
+	double nrep = gf_num(d, GF_F_REPEATS_COUNT, 1);
 	double bytes = gf_num(d, GF_F_CKPT_BYTES, 0);
 	bool writes = gf_num(d, GF_F_CKPT_WRITE_COUNT, 0) > 0;
 
@@ -198,14 +199,17 @@ static void checkpoint(struct gf_doc *d, struct gf_verdict *v, struct gf_phase_v
 	gf_format_size((uint64_t)bytes, a, sizeof(a));
 	snprintf(p->line, sizeof(p->line), "MEASURED - %s per checkpoint (%s%s)", a,
 		 gf_str(d, GF_F_CKPT_LAYOUT, "?"), v->v.scaled_checkpoint ? ", scaled" : "");
+	/* Repeated, a figure is the median of the repeats' own medians. */
+	if (nrep > 1)
+		snprintf(reps, sizeof(reps), " in each of %.0f repeats, their median", nrep);
 	/* The bandwidth is the checkpoint's bytes over the burst time beside it. */
 	if (writes)
-		append(p->line, ": write burst %s (median of %.0f), %s in it: %s",
+		append(p->line, ": write burst %s (median of %.0f%s), %s in it: %s",
 		       gf_format_time(gf_num(d, GF_F_CKPT_WRITE_S, 0), b, sizeof(b)), gf_num(d, GF_F_CKPT_WRITE_COUNT, 0),
-		       a, gf_format_rate(wbw, c, sizeof(c)));
+		       reps, a, gf_format_rate(wbw, c, sizeof(c)));
 	if (gf_num(d, GF_F_CKPT_RESTORE_COUNT, 0) > 0)
-		append(p->line, "%s restore %s (median of %.0f): %s%s%s", writes ? ";" : ":",
-		       gf_format_time(gf_num(d, GF_F_CKPT_RESTORE_S, 0), b, sizeof(b)), gf_num(d, GF_F_CKPT_RESTORE_COUNT, 0),
+		append(p->line, "%s restore %s (median of %.0f%s): %s%s%s", writes ? ";" : ":",
+		       gf_format_time(gf_num(d, GF_F_CKPT_RESTORE_S, 0), b, sizeof(b)), gf_num(d, GF_F_CKPT_RESTORE_COUNT, 0), reps,
 		       gf_format_rate(gf_num(d, GF_F_CKPT_RESTORE_BPS, 0), c, sizeof(c)),
 		       gf_bool(d, GF_F_CKPT_VERIFIED, false) ? ", every block verified" : "",
 		       v->v.restore_page_cache ? ", but from the client's page cache: not a storage result" : "");

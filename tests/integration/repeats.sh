@@ -125,6 +125,9 @@ gf 2 run "$SRCDIR/workloads/llama3_8b.yaml" --target "$TMP/ck" --results "$TMP/r
 rc=$?
 [ $rc -eq 0 ] && grep -q "^repeats: 3 .*write burst (median) [0-9.]* ([0-9.]* to [0-9.]*) restore burst" "$TMP/ckout" &&
 	ok "checkpoint --repeat 3: exit 0, the repeats' bursts said" || { bad "checkpoint --repeat 3: exit $rc"; cat "$TMP/ckout"; }
+grep -q "write burst [0-9.]* [mu]*s (median of 2 in each of 3 repeats, their median)" "$TMP/ckout" &&
+	ok "checkpoint --repeat 3: the verdict line says its burst is the repeats' median" ||
+	{ bad "checkpoint --repeat 3: the verdict line's median"; grep verdict "$TMP/ckout"; }
 rc1=$(only_result "$TMP/rc")
 expect "checkpoint --repeat 3: 3 repeats of each burst figure, the summary's their median" "$rc1/summary.json" \
 	'def vals(f): [.repeats.values[] | select(.figure == f) | .value];
