@@ -1,8 +1,8 @@
 /* deadline: --duration bounds the whole command, every phase together (issue 28 item 14):
  * datagen, the ceiling, training, the checkpoint-only bursts, a sweep's points, and a
- * request on the wire to a slow store; counted from the first phase's start (the guards
- * and the results folder before it are a moment's work, and a ceiling or training
- * --duration 10s alone still measures its 10 s). A thread waits until then, raises the
+ * request on the wire to a slow store; counted from the first phase's start, once it is
+ * prepared (the guards, the results folder and that preparation are a moment's work, and
+ * a ceiling or training --duration 10s alone still measures its 10 s). A thread waits until then, raises the
  * run's stop flag as a signal does, and a flag of its own: the phases stop the way they
  * stop for a signal (between files, blocks and steps; requests in flight cancelled,
  * io.h), and the driver tells the two apart: a run the deadline ended is complete, and

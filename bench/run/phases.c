@@ -186,7 +186,12 @@ static int ceiling_run(struct gf_run_ctx *x)
 	 * time is up, and its bytes say nothing of how far it is. */
 	gf_progress_phase(x->prog, "ceiling", GF_PROGRESS_READ, cfg.duration_s > 0 ? 0 :
 			  x->plan.bytes_per_step * (double)x->plan.total_steps * x->plan.accels, cfg.duration_s);
-	return gf_ceiling_run(&cfg, &x->cr, x->msg, sizeof(x->msg));
+	int rc = gf_ceiling_run(&cfg, &x->cr, x->msg, sizeof(x->msg));
+	/* --duration's deadline starts as the phase does, a moment before the ceiling's own
+	 * clock, and so comes first: the duration ended it all the same. */
+	if (x->deadline.hit)
+		x->cr.duration_reached = true;
+	return rc;
 }
 
 static int ceiling_merge(struct gf_run_ctx *x, int rc)
