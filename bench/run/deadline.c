@@ -25,14 +25,27 @@ static void *wait_deadline(void *arg)
 
 int gf_deadline_start(struct gf_deadline *d, double seconds, volatile sig_atomic_t *stop)
 {
+	if (seconds <= 0) {
+		memset(d, 0, sizeof(*d));
+		return 0;
+	}
+	return gf_deadline_start_at(d, gf_now_ns() + gf_s_to_ns(seconds), stop);
+}
+
+int gf_deadline_start_at(struct gf_deadline *d, uint64_t at_ns, volatile sig_atomic_t *stop)
+{
 	pthread_condattr_t ca;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	if (seconds <= 0)
-		return 0;
-	d->at_ns = gf_now_ns() + gf_s_to_ns(seconds);
+	d->at_ns = at_ns;
 	d->stop = stop;
+	/* Past already: it came, now, and no thread is needed to say so. */
+	if (gf_now_ns() >= at_ns) {
+		d->hit = 1;
+		*stop = 1;
+		return 0;
+	}
 	/* The deadline is on gf_now_ns()'s clock (CLOCK_MONOTONIC): a wall clock set back
 	 * mid-run does not move it. */
 	rc = pthread_condattr_init(&ca);

@@ -31,6 +31,9 @@ struct gf_deadline {
 /* seconds from now (<= 0: no deadline, nothing started). Returns 0 or -errno (then no
  * deadline: the run goes on unbounded, as a failed allocation should not stop it). */
 int gf_deadline_start(struct gf_deadline *d, double seconds, volatile sig_atomic_t *stop);
+/* The same, at gf_now_ns() == at_ns; one already past comes at once (hit, the stop raised,
+ * no thread). gf_deadline_stop then gf_deadline_start_at(d->at_ns + shift) moves it. */
+int gf_deadline_start_at(struct gf_deadline *d, uint64_t at_ns, volatile sig_atomic_t *stop);
 /* Seconds left until the deadline (0 once it passed); own when no deadline is set, else
  * the smaller of own (when > 0) and what is left. */
 double gf_deadline_left(const struct gf_deadline *d, double own);
