@@ -66,8 +66,14 @@ static const char *const css =
 	".foot{color:#57606a;font-size:.9em;margin-top:2em}\n"
 	".qual{display:inline-block;font-size:.8em;color:var(--warn);background:var(--warn-bg);border-radius:3px;"
 	"padding:0 .35em;margin-left:.3em}\n"
+	".repeats{margin:.2em 0 .8em}.rcap{color:#57606a;font-size:.9em;margin:.6em 0 .2em}.strip{display:grid;grid-template-columns:22% 1fr;align-items:center;"
+	"border-bottom:1px solid #e6e9ed}.strip .sl{font-weight:600;padding:0 .6em}\n"
+	".strip svg{display:block;overflow:visible;font-size:12px;font-variant-numeric:tabular-nums}"
+	".strip .axis{stroke:#8c959f;stroke-width:2}.strip .med{stroke:#1f2328;stroke-width:3}"
+	".strip .dot{fill:#0969da;fill-opacity:.5;stroke:#0550ae;stroke-width:1.5}.strip text{fill:#57606a}"
+	".strip text.m{fill:#1f2328;font-weight:600}\n"
 	"@media (max-width:700px){th,td.v,td.n{display:block;width:auto;border:0;padding:.1em .3em}"
-	"tr{display:block;border-bottom:1px solid #e6e9ed;padding:.3em 0}}\n"
+	"tr{display:block;border-bottom:1px solid #e6e9ed;padding:.3em 0}.strip{grid-template-columns:1fr}}\n"
 	"@media print{body{max-width:none;padding:0;font-size:11pt}.card,.warnings{-webkit-print-color-adjust:exact;"
 	"print-color-adjust:exact}h2{break-after:avoid}table,tr{break-inside:avoid}details{border:0;padding:0}}\n";
 
@@ -96,6 +102,63 @@ static void rows(FILE *o, const struct gf_page_row *r, int n)
 		fputs("</td></tr>\n", o);
 	}
 	fputs("</table>\n", o);
+}
+
+/* A number of a strip, in the unit it is shown in. */
+static void strip_num(FILE *o, const struct gf_page_strip *st, const char *what, double v)
+{
+	char buf[96];
+
+	snprintf(buf, sizeof(buf), "%s%s%.4g %s", what, what[0] ? " " : "", v * st->scale, st->unit);
+	gf_html_esc(o, buf);
+}
+
+/* Where v sits on the strip, in percent of its width: min at the left end, max at the
+ * right, one value (no spread) in the middle. */
+static double strip_x(const struct gf_page_strip *st, double v)
+{
+	return st->max > st->min ? 6 + 88 * (v - st->min) / (st->max - st->min) : 50;
+}
+
+/* --repeat N: a strip per repeated figure from its min to its max, a dot per repeat (its
+ * exact value in data-value, as summary.json's repeats.values has it, and in its title),
+ * the median a bar. Placed in percent of the strip's width with text that does not
+ * scale, so that it reads the same at any width; coinciding dots show darker. */
+static void strips(FILE *o, const struct gf_page_section *sec)
+{
+	if (!sec->nstrips)
+		return;
+	fprintf(o, "<div class=\"repeats\">\n<p class=\"rcap\">%d repeats: a dot each (its value on hover), the median a bar, "
+		"from the lowest repeat to the highest</p>\n", sec->strip[0].n);
+	for (int k = 0; k < sec->nstrips; k++) {
+		const struct gf_page_strip *st = &sec->strip[k];
+		double m = strip_x(st, st->median);
+		fputs("<div class=\"strip\" data-key=\"", o);
+		gf_html_esc(o, st->key);
+		fprintf(o, "\" data-median=\"%.17g\" data-min=\"%.17g\" data-max=\"%.17g\"><div class=\"sl\">", st->median,
+			st->min, st->max);
+		gf_html_esc(o, st->label);
+		fprintf(o, "</div>\n<svg width=\"100%%\" height=\"54\" role=\"img\" aria-label=\"");
+		gf_html_esc(o, st->label);
+		fprintf(o, ": %d repeats, a dot each\">\n<line class=\"axis\" x1=\"6%%\" x2=\"94%%\" y1=\"27\" y2=\"27\"/>"
+			"<line class=\"med\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"15\" y2=\"39\"/>\n<text class=\"m\" x=\"%.2f%%\" "
+			"y=\"11\" text-anchor=\"%s\">", st->n, m, m, m, m < 25 ? "start" : m > 75 ? "end" : "middle");
+		strip_num(o, st, "median", st->median);
+		fputs("</text>\n", o);
+		for (int i = 0; i < st->n; i++) {
+			fprintf(o, "<circle class=\"dot\" cx=\"%.2f%%\" cy=\"27\" r=\"7\" data-repeat=\"%d\" "
+				"data-value=\"%.17g\"><title>", strip_x(st, st->v[i]), i + 1, st->v[i]);
+			fprintf(o, "repeat %d: ", i + 1);
+			strip_num(o, st, "", st->v[i]);
+			fputs("</title></circle>\n", o);
+		}
+		fputs("<text x=\"6%\" y=\"52\" text-anchor=\"start\">", o);
+		strip_num(o, st, "min", st->min);
+		fputs("</text><text x=\"94%\" y=\"52\" text-anchor=\"end\">", o);
+		strip_num(o, st, "max", st->max);
+		fputs("</text>\n</svg></div>\n", o);
+	}
+	fputs("</div>\n", o);
 }
 
 static const struct {
@@ -339,6 +402,7 @@ static int write_page(FILE *o, const char *dir, struct gf_doc *s, const struct g
 		gf_html_esc(o, p->sec[i].title);
 		fputs("</h2>\n", o);
 		rows(o, p->sec[i].row, p->sec[i].nrows);
+		strips(o, &p->sec[i]);
 		plots(o, dir, &p->sec[i], drawn);
 		fputs("</section>\n", o);
 	}

@@ -214,37 +214,62 @@ static void train_reads(struct ctx *c, struct gf_page_section *sec)
 	}
 }
 
-/* --repeat N: a dot per repeat ("o", a digit where several meet) on a line from the
- * smallest to the largest, for each figure of figs, so that the spread shows beside the
- * medians the rows above give. */
+_Static_assert(GF_PAGE_DOTS == GF_MAX_REPEATS, "a strip holds every repeat");
+
+/* Figure f's repeats into st: its values as summary.json's repeats.values give them, its
+ * median, min and max as repeats.figures does. Returns false when f was not repeated. */
+static bool strip_of(struct gf_doc *s, enum gf_fig f, struct gf_page_strip *st)
+{
+	size_t nf = gf_len(s, GF_F_REPEATS_FIGS), i;
+	double lo, hi;
+
+	for (i = 0; i < nf && gf_field_find(gf_el_str(s, GF_F_REPEATS_FIG, i, "")) != (int)f; i++)
+		;
+	st->n = (int)gf_repeats_values(s, f, st->v, GF_PAGE_DOTS, &lo, &hi);
+	if (i == nf || st->n < 2)
+		return false;
+	snprintf(st->label, sizeof(st->label), "%s", gf_schema[f].label);
+	snprintf(st->key, sizeof(st->key), "%s", gf_schema[f].path);
+	st->scale = gf_cmp_scale(f, &st->unit);
+	st->median = gf_el_num(s, GF_F_REPEATS_FIG_MEDIAN, i, NAN);
+	st->min = gf_el_num(s, GF_F_REPEATS_FIG_MIN, i, NAN);
+	st->max = gf_el_num(s, GF_F_REPEATS_FIG_MAX, i, NAN);
+	return true;
+}
+
+/* --repeat N: a dot per repeat for each figure of figs, so that the spread shows beside
+ * the medians the rows above give: a strip each for report.html (sec->strip), and in
+ * the row's note for report.txt a line from the smallest to the largest ("o", a digit
+ * where several meet). */
 static void repeat_row(struct ctx *c, struct gf_page_section *sec, const enum gf_fig *figs, size_t nfigs)
 {
 	char strips[320] = "", line[24];
-	double v[GF_MAX_REPEATS], lo, hi, mn, mx;
-	size_t n = 0;
+	int n = 0;
 	struct gf_page_row *r;
 
-	for (size_t k = 0; k < nfigs; k++) {
+	for (size_t k = 0; k < nfigs && sec->nstrips < GF_PAGE_STRIPS; k++) {
+		struct gf_page_strip *st = &sec->strip[sec->nstrips];
 		size_t len = strlen(strips);
-		const char *unit;
-		double scale = gf_cmp_scale(figs[k], &unit);
-		if ((n = gf_repeats_values(c->s, figs[k], v, GF_MAX_REPEATS, &lo, &hi)) < 2)
+		double mn, mx;
+		if (!strip_of(c->s, figs[k], st))
 			continue;
-		mn = mx = v[0];
-		for (size_t i = 1; i < n; i++)
-			mn = fmin(mn, v[i]), mx = fmax(mx, v[i]);
+		sec->nstrips++;
+		n = st->n;
+		mn = mx = st->v[0];
+		for (int i = 1; i < n; i++)
+			mn = fmin(mn, st->v[i]), mx = fmax(mx, st->v[i]);
 		memset(line, '-', 20);
 		line[20] = '\0';
-		for (size_t i = 0; i < n; i++) {
-			char *at = &line[mx > mn ? (int)lround(19 * (v[i] - mn) / (mx - mn)) : 10];
+		for (int i = 0; i < n; i++) {
+			char *at = &line[mx > mn ? (int)lround(19 * (st->v[i] - mn) / (mx - mn)) : 10];
 			*at = *at == '-' ? 'o' : *at == 'o' ? '2' : *at < '9' ? *at + 1 : '9';
 		}
-		snprintf(strips + len, sizeof(strips) - len, "%s%s %.4g [%s] %.4g %s", len ? "; " : "",
-			 gf_schema[figs[k]].label, mn * scale, line, mx * scale, unit);
+		snprintf(strips + len, sizeof(strips) - len, "%s%s %.4g [%s] %.4g %s", len ? "; " : "", st->label,
+			 mn * st->scale, line, mx * st->scale, st->unit);
 	}
 	if (!n)
 		return;
-	r = ROW(sec, GF_F_REPEATS, "%zu repeats: the figures above are their medians", n);
+	r = ROW(sec, GF_F_REPEATS, "%d repeats: the figures above are their medians", n);
 	NOTE(r, "each repeat a dot: %s", strips);
 }
 
@@ -419,6 +444,8 @@ static void checkpoint_section(struct ctx *c)
 		     "full size");
 	}
 	burst_rows(c, sec, &restores);
+	repeat_row(c, sec, (const enum gf_fig[]){ GF_F_CKPT_WRITE_S, GF_F_CKPT_WRITE_BPS, GF_F_CKPT_RESTORE_S,
+						  GF_F_CKPT_RESTORE_BPS }, 4);
 	if (gf_num(s, GF_F_CKPT_RESTORE_COUNT, 0) > 0) {
 		r = ROW(sec, GF_F_CKPT_VERIFIED, "%s", gf_bool(s, GF_F_CKPT_VERIFIED, false) ? "yes" : "no");
 		NOTE(r, "%s", gf_bool(s, GF_F_CKPT_VERIFIED, false) ? "every restored block's checksum was checked"

@@ -32,6 +32,21 @@ struct gf_page_row {
 	char qual[160];      /* the validity qualifiers of its figure that hold ("" none) */
 };
 
+/* --repeat N: one figure's repeats, for a strip of dots (html.c). The values are
+ * summary.json's repeats.values of the figure (key, its pointer), in its unit; median,
+ * min and max those of repeats.figures; scale and unit what they are shown in. */
+#define GF_PAGE_STRIPS 4
+#define GF_PAGE_DOTS 20
+struct gf_page_strip {
+	char label[48];
+	char key[80];
+	const char *unit;
+	double scale;
+	double v[GF_PAGE_DOTS];
+	int n;
+	double median, min, max;
+};
+
 struct gf_page_section {
 	const char *id;      /* "train", "ceiling", "sweep", "checkpoint", "s3", "datagen" */
 	const char *title;
@@ -40,6 +55,8 @@ struct gf_page_section {
 	int nrows;
 	const char *plot[3]; /* names of plots/<name>.svg/png drawn for this section */
 	int nplots;
+	struct gf_page_strip strip[GF_PAGE_STRIPS]; /* --repeat N's figures, a dot per repeat */
+	int nstrips;
 };
 
 struct gf_page {
