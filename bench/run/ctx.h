@@ -62,6 +62,7 @@ struct gf_run_ctx {
 
 	struct gf_run_summary s;        /* s.status: complete | failed | interrupted */
 	struct gf_fig_repeats reps;     /* --repeat N: each repeat's summary (rank 0) */
+	unsigned repeat;                /* --repeat N: the repeat that runs, from 0 (every rank) */
 	int exit_code;
 	struct gf_progress progress, *prog; /* on every rank (a reduction); NULL when off */
 

@@ -369,6 +369,7 @@ static unsigned driver_repeats(const struct gf_run_ctx *x)
  * again; the dataset, generated once, stays. The same on every rank. */
 static void next_repeat(struct gf_run_ctx *x, unsigned rep)
 {
+	x->repeat = rep;
 	x->dataset.generate = false;
 	gf_train_result_free(&x->tr);
 	memset(&x->tr, 0, sizeof(x->tr));

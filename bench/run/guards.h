@@ -108,11 +108,16 @@ void gf_guard_folders(const struct gf_workload *w, const struct gf_plan *p, cons
 void gf_guard_ckpt_folder_path(const struct gf_workload *w, const struct gf_target *t, char *buf,
 			       size_t len);
 
+/* Whether avail bytes free, and overwritten bytes of checkpoints there that the phase
+ * writes over, make room for keep checkpoints of bytes each at once. */
+bool gf_guard_ckpt_room(uint64_t avail, uint64_t overwritten, uint64_t bytes, unsigned keep);
+
 /* Rank 0 (others return 0): the checkpoint folder, inside owner (gf_guard_folders), must
  * be gpufeed's (marked, or new) and have room for keep checkpoints of bytes each at once
- * (gf_guard_ckpt_at_once; a dataset generated before is on the disk already). Creates
- * and marks it. */
+ * (gf_guard_ckpt_at_once; a dataset generated before is on the disk already), counting
+ * the overwritten bytes of checkpoints already there that the phase writes over (an
+ * earlier repeat's, kept: checkpoint.keep) as room. Creates and marks it. */
 int gf_guard_ckpt_folder(bool root, const char *owner, const char *folder, unsigned keep,
-			 uint64_t bytes, char *msg, size_t msglen);
+			 uint64_t bytes, uint64_t overwritten, char *msg, size_t msglen);
 
 #endif

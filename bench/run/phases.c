@@ -222,8 +222,16 @@ static bool train_wanted(const struct gf_run_ctx *x)
 	       x->w->workflow.train;
 }
 
+/* The bytes of n checkpoints of bytes each that the repeat before this one kept
+ * (checkpoint.keep) where this one writes the same ones over: room for them, not taken. */
+static uint64_t kept_before(const struct gf_run_ctx *x, unsigned n, uint64_t bytes)
+{
+	return x->repeat && x->w->checkpoint.keep ? (uint64_t)n * bytes : 0;
+}
+
 static int train_prepare(struct gf_run_ctx *x)
 {
+	unsigned at_once = gf_guard_ckpt_at_once(x->w, &x->plan);
 	int rc = read_path(x);
 
 	if (rc)
@@ -235,9 +243,9 @@ static int train_prepare(struct gf_run_ctx *x)
 	if (!x->w->workflow.checkpoint)
 		return 0;
 	x->ckpt_phase.bytes_per_checkpoint = gf_model_written_bytes(x->w, &x->model, x->world->size);
-	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder,
-				    gf_guard_ckpt_at_once(x->w, &x->plan), x->ckpt_phase.bytes_per_checkpoint, x->msg,
-				    sizeof(x->msg));
+	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder, at_once,
+				    x->ckpt_phase.bytes_per_checkpoint,
+				    kept_before(x, at_once, x->ckpt_phase.bytes_per_checkpoint), x->msg, sizeof(x->msg));
 }
 
 /* Deletes of checkpoints that failed (every rank knows the totals): never silent. The run
@@ -370,7 +378,8 @@ static int ckpt_prepare(struct gf_run_ctx *x)
 		fprintf(stderr, "checkpoint: %u write(s) and %u restore(s) of %s (%s) in %s\n", nw,
 			ckpt_count(w->checkpoint.num_checkpoints_read), gf_format_size(bytes, size, sizeof(size)),
 			gf_ckpt_layout_name(x->res.ckpt_layout), x->res.ckpt_folder);
-	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder, nw, bytes, x->msg, sizeof(x->msg));
+	return gf_guard_ckpt_folder(x->root, x->folders.ckpt_owner, x->res.ckpt_folder, nw, bytes,
+				    kept_before(x, nw, bytes), x->msg, sizeof(x->msg));
 }
 
 static int ckpt_run(struct gf_run_ctx *x)
