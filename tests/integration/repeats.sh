@@ -78,6 +78,39 @@ expect "--repeat 3 keeps 3 repeats, each figure's median, min and max, the figur
 	  $f.min <= $f.median and $f.median <= $f.max and .train.samples_per_s == $f.median)'
 grep -Eq "^  repeats +3 repeats: .*each repeat a dot: AU mean [0-9.]+ \[[-o0-9]{20}\]" "$r1/report.txt" &&
 	ok "the report shows a dot per repeat" || { bad "no repeat dots in report.txt"; grep repeats "$r1/report.txt"; }
+# report.html: a strip per repeated figure, a dot per repeat whose value is summary.json's
+# repeats.values entry, the median, min and max those of repeats.figures.
+strips() {
+	python3 - "$1/report.html" <<'PY' >"$TMP/strips.json" && jq -n --slurpfile p "$TMP/strips.json" \
+		--slurpfile s "$1/summary.json" '{page: $p[0], summary: $s[0]}' >"$TMP/both.json"
+import html.parser, json, sys
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.strips, self.cur = {}, None
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == "div" and a.get("class") == "strip":
+            self.cur = self.strips.setdefault(a["data-key"], {"values": []})
+            for k in ("median", "min", "max"):
+                self.cur[k] = float(a["data-" + k])
+        elif tag == "circle" and a.get("class") == "dot":
+            self.cur["values"].append(float(a["data-value"]))
+p = Page()
+p.feed(open(sys.argv[1], encoding="utf-8").read())
+print(json.dumps(p.strips))
+PY
+}
+# $1 the figures that must have a strip.
+strips_match='.summary as $s | .page as $p | ($p | length) > 0 and ($ARGS.positional - ($p | keys) == []) and
+	all($p | to_entries[]; .key as $k | .value.values == [$s.repeats.values[] | select(.figure == $k) | .value] and
+	    (.value.values | length) == $s.repeats.count and
+	    ([$s.repeats.figures[] | select(.figure == $k)][0] as $f |
+	     .value.median == $f.median and .value.min == $f.min and .value.max == $f.max))'
+strips "$r1"
+jq -e "$strips_match" --args /train/au_percent/mean /train/samples_per_s /train/read_bytes_per_s <"$TMP/both.json" \
+	>/dev/null && ok "report.html: a dot per repeat, each summary.json's value, the median, min and max marked" ||
+	{ bad "report.html's repeat dots"; cat "$TMP/strips.json"; }
 "$GPUFEED" compare --baseline "$r1" "$r2" >"$TMP/rlike" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -Eq "^  B samples/s: (within the 5% tolerance|.*3 repeats spanning)" "$TMP/rlike" &&
@@ -141,6 +174,44 @@ expect "checkpoint --repeat 3: 3 repeats of each burst figure, the summary's the
 	 .checkpoint.write_count == 2 and .checkpoint.cleanup.failed_deletes == 0'
 left=$(find "$TMP/ck/checkpoints" -mindepth 2 2>/dev/null | head -3)
 [ -z "$left" ] && ok "checkpoint --repeat 3: every repeat's checkpoints deleted" || bad "checkpoints left: $left"
+
+# Training with checkpoints, --repeat 2, checkpoint.keep: both repeats have training's
+# and the checkpoint's figures, the verdict is the medians'. The checkpoints go to a tmpfs
+# with room for one set (4 of 4 MiB, and the 64 MiB the guard keeps beside them, not two
+# sets): the second repeat writes the first's kept ones over, so it is not refused. ~3 s.
+ckfs=$TMP/ckfs
+mkdir "$ckfs"
+trap 'umount "$ckfs" 2>/dev/null; [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
+mount -t tmpfs -o size=88m tmpfs "$ckfs" 2>/dev/null && mounted=true || mounted=false
+$mounted || echo "note: no tmpfs mount here (not root?): the checkpoints go to $ckfs, whose room is not checked"
+gf 2 run "$SMALL" --target "$TMP/tk" --results "$TMP/rtk" --repeat 2 --quiet --set workflow.checkpoint=true \
+	--set model.model_size_bytes=4MiB --set checkpoint.steps_between_checkpoints=8 --set train.computation_time=5ms \
+	--set checkpoint.keep=true --set checkpoint.checkpoint_folder="$ckfs/c" >"$TMP/tkout" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "train with checkpoints --repeat 2, kept checkpoints on a tmpfs with room for one set: exit 0" ||
+	{ bad "train with checkpoints --repeat 2: exit $rc"; cat "$TMP/tkout"; }
+if $mounted; then
+	used=$(df -B1 --output=used "$ckfs" | tail -1)
+	[ "$used" -ge $((16 << 20)) ] && [ "$used" -lt $((24 << 20)) ] && ok "one set of checkpoints kept ($used bytes)" ||
+		bad "kept checkpoints: $used bytes on $ckfs"
+fi
+tk=$(only_result "$TMP/rtk")
+expect "train with checkpoints --repeat 2: 2 repeats of training's and the checkpoint's figures, the verdict the medians'" \
+	"$tk/summary.json" \
+	'def vals(f): [.repeats.values[] | select(.figure == f) | .value];
+	 def near(a; b): (a - b | fabs) <= 1e-9 * (b | fabs);
+	 .repeats.count == 2 and (.repeats.runs | length) == 2 and (.repeats.verdict_agreed | . >= 0 and . <= 2) and
+	 ([("/train/au_percent/mean", "/train/samples_per_s", "/checkpoint/write_burst_s", "/checkpoint/write_bytes_per_s")
+	   as $f | vals($f) | length] == [2, 2, 2, 2]) and
+	 near(.train.au_percent.mean; vals("/train/au_percent/mean") | add / 2) and
+	 near(.checkpoint.write_burst_s; vals("/checkpoint/write_burst_s") | add / 2) and
+	 .verdict.au_percent == .train.au_percent.mean and
+	 .train.passed == (.train.au_percent.mean >= .train.au_threshold_percent) and .verdict.passed == .train.passed and
+	 (.verdict.phases.checkpoint | test("in each of 2 repeats, their median")) and .checkpoint.write_count == 4'
+strips "$tk"
+jq -e "$strips_match" --args /train/au_percent/mean /checkpoint/write_burst_s /checkpoint/write_bytes_per_s \
+	<"$TMP/both.json" >/dev/null && ok "train with checkpoints --repeat 2: report.html's dots are summary.json's" ||
+	{ bad "train with checkpoints --repeat 2: report.html's repeat dots"; cat "$TMP/strips.json"; }
 
 # sweep --repeat 2: each point twice, judged on its median repeat (of 2, the lower): 10 s
 # of points at least (--point-seconds is 5 s at the least), so with GPUFEED_LONG_TESTS=1.
