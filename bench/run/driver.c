@@ -371,6 +371,9 @@ static void next_repeat(struct gf_run_ctx *x, unsigned rep)
 {
 	x->repeat = rep;
 	x->dataset.generate = false;
+	/* Until this repeat's phases say they ran: a repeat that fails before them has no
+	 * figures of its own, not the repeat before's. */
+	x->s.train_ran = x->s.ceiling_ran = false;
 	gf_train_result_free(&x->tr);
 	memset(&x->tr, 0, sizeof(x->tr));
 	free(x->s.rows);
