@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/units.h"
 #include "report/page.h"
 #include "results/doc.h"
 #include "results/load.h"
@@ -107,9 +108,12 @@ static void rows(FILE *o, const struct gf_page_row *r, int n)
 /* A number of a strip, in the unit it is shown in. */
 static void strip_num(FILE *o, const struct gf_page_strip *st, const char *what, double v)
 {
-	char buf[96];
+	char buf[96], t[48];
 
-	snprintf(buf, sizeof(buf), "%s%s%.4g %s", what, what[0] ? " " : "", v * st->scale, st->unit);
+	if (st->to_s > 0)
+		snprintf(buf, sizeof(buf), "%s%s%s", what, what[0] ? " " : "", gf_format_time(v * st->to_s, t, sizeof(t)));
+	else
+		snprintf(buf, sizeof(buf), "%s%s%.4g %s", what, what[0] ? " " : "", v * st->scale, st->unit);
 	gf_html_esc(o, buf);
 }
 
@@ -140,11 +144,8 @@ static void strips(FILE *o, const struct gf_page_section *sec)
 		gf_html_esc(o, st->label);
 		fprintf(o, "</div>\n<svg width=\"100%%\" height=\"54\" role=\"img\" aria-label=\"");
 		gf_html_esc(o, st->label);
-		fprintf(o, ": %d repeats, a dot each\">\n<line class=\"axis\" x1=\"6%%\" x2=\"94%%\" y1=\"27\" y2=\"27\"/>"
-			"<line class=\"med\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"15\" y2=\"39\"/>\n<text class=\"m\" x=\"%.2f%%\" "
-			"y=\"11\" text-anchor=\"%s\">", st->n, m, m, m, m < 25 ? "start" : m > 75 ? "end" : "middle");
-		strip_num(o, st, "median", st->median);
-		fputs("</text>\n", o);
+		fprintf(o, ": %d repeats, a dot each\">\n<line class=\"axis\" x1=\"6%%\" x2=\"94%%\" y1=\"27\" y2=\"27\"/>\n",
+			st->n);
 		for (int i = 0; i < st->n; i++) {
 			fprintf(o, "<circle class=\"dot\" cx=\"%.2f%%\" cy=\"27\" r=\"7\" data-repeat=\"%d\" "
 				"data-value=\"%.17g\"><title>", strip_x(st, st->v[i]), i + 1, st->v[i]);
@@ -152,7 +153,11 @@ static void strips(FILE *o, const struct gf_page_section *sec)
 			strip_num(o, st, "", st->v[i]);
 			fputs("</title></circle>\n", o);
 		}
-		fputs("<text x=\"6%\" y=\"52\" text-anchor=\"start\">", o);
+		/* The median over the dots: one of them sits on it (an odd count). */
+		fprintf(o, "<line class=\"med\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"15\" y2=\"39\"/>\n<text class=\"m\" x=\"%.2f%%\" "
+			"y=\"11\" text-anchor=\"%s\">", m, m, m, m < 25 ? "start" : m > 75 ? "end" : "middle");
+		strip_num(o, st, "median", st->median);
+		fputs("</text>\n<text x=\"6%\" y=\"52\" text-anchor=\"start\">", o);
 		strip_num(o, st, "min", st->min);
 		fputs("</text><text x=\"94%\" y=\"52\" text-anchor=\"end\">", o);
 		strip_num(o, st, "max", st->max);

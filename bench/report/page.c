@@ -231,6 +231,7 @@ static bool strip_of(struct gf_doc *s, enum gf_fig f, struct gf_page_strip *st)
 	snprintf(st->label, sizeof(st->label), "%s", gf_schema[f].label);
 	snprintf(st->key, sizeof(st->key), "%s", gf_schema[f].path);
 	st->scale = gf_cmp_scale(f, &st->unit);
+	st->to_s = gf_schema[f].unit == GF_U_S ? 1 : gf_schema[f].unit == GF_U_MS ? 1e-3 : gf_schema[f].unit == GF_U_US ? 1e-6 : 0;
 	st->median = gf_el_num(s, GF_F_REPEATS_FIG_MEDIAN, i, NAN);
 	st->min = gf_el_num(s, GF_F_REPEATS_FIG_MIN, i, NAN);
 	st->max = gf_el_num(s, GF_F_REPEATS_FIG_MAX, i, NAN);

@@ -34,7 +34,8 @@ struct gf_page_row {
 
 /* --repeat N: one figure's repeats, for a strip of dots (html.c). The values are
  * summary.json's repeats.values of the figure (key, its pointer), in its unit; median,
- * min and max those of repeats.figures; scale and unit what they are shown in. */
+ * min and max those of repeats.figures; scale and unit what they are shown in (a time
+ * with its fitting unit, by to_s). */
 #define GF_PAGE_STRIPS 4
 #define GF_PAGE_DOTS 20
 struct gf_page_strip {
@@ -42,6 +43,7 @@ struct gf_page_strip {
 	char key[80];
 	const char *unit;
 	double scale;
+	double to_s;         /* a time: seconds per its unit (shown as 37.1 ms); else 0 */
 	double v[GF_PAGE_DOTS];
 	int n;
 	double median, min, max;
