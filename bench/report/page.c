@@ -231,7 +231,8 @@ static bool strip_of(struct gf_doc *s, enum gf_fig f, struct gf_page_strip *st)
 	snprintf(st->label, sizeof(st->label), "%s", gf_schema[f].label);
 	snprintf(st->key, sizeof(st->key), "%s", gf_schema[f].path);
 	st->scale = gf_cmp_scale(f, &st->unit);
-	st->to_s = gf_schema[f].unit == GF_U_S ? 1 : gf_schema[f].unit == GF_U_MS ? 1e-3 : gf_schema[f].unit == GF_U_US ? 1e-6 : 0;
+	st->to_s = gf_schema[f].unit == GF_U_S ? 1 : gf_schema[f].unit == GF_U_MS ? 1e-3
+		 : gf_schema[f].unit == GF_U_US ? 1e-6 : 0;
 	st->median = gf_el_num(s, GF_F_REPEATS_FIG_MEDIAN, i, NAN);
 	st->min = gf_el_num(s, GF_F_REPEATS_FIG_MIN, i, NAN);
 	st->max = gf_el_num(s, GF_F_REPEATS_FIG_MAX, i, NAN);
@@ -251,22 +252,18 @@ static void repeat_row(struct ctx *c, struct gf_page_section *sec, const enum gf
 	for (size_t k = 0; k < nfigs && sec->nstrips < GF_PAGE_STRIPS; k++) {
 		struct gf_page_strip *st = &sec->strip[sec->nstrips];
 		size_t len = strlen(strips);
-		double mn, mx;
 		if (!strip_of(c->s, figs[k], st))
 			continue;
 		sec->nstrips++;
 		n = st->n;
-		mn = mx = st->v[0];
-		for (int i = 1; i < n; i++)
-			mn = fmin(mn, st->v[i]), mx = fmax(mx, st->v[i]);
 		memset(line, '-', 20);
 		line[20] = '\0';
 		for (int i = 0; i < n; i++) {
-			char *at = &line[mx > mn ? (int)lround(19 * (st->v[i] - mn) / (mx - mn)) : 10];
+			char *at = &line[st->max > st->min ? (int)lround(19 * (st->v[i] - st->min) / (st->max - st->min)) : 10];
 			*at = *at == '-' ? 'o' : *at == 'o' ? '2' : *at < '9' ? *at + 1 : '9';
 		}
 		snprintf(strips + len, sizeof(strips) - len, "%s%s %.4g [%s] %.4g %s", len ? "; " : "", st->label,
-			 mn * st->scale, line, mx * st->scale, st->unit);
+			 st->min * st->scale, line, st->max * st->scale, st->unit);
 	}
 	if (!n)
 		return;

@@ -399,11 +399,6 @@ static bool ckpt_fits(uint64_t avail, uint64_t bytes, unsigned keep)
 	return (double)avail >= (double)bytes * keep * 1.02 + 64.0 * 1048576;
 }
 
-bool gf_guard_ckpt_room(uint64_t avail, uint64_t overwritten, uint64_t bytes, unsigned keep)
-{
-	return ckpt_fits(avail > UINT64_MAX - overwritten ? UINT64_MAX : avail + overwritten, bytes, keep);
-}
-
 unsigned gf_guard_ckpt_at_once(const struct gf_workload *w, const struct gf_plan *p)
 {
 	uint64_t n;
@@ -483,7 +478,7 @@ int gf_guard_ckpt_folder(bool root, const char *owner, const char *folder, unsig
 		snprintf(msg, msglen, "cannot create %s: %s", folder, strerror(-rc));
 		return rc;
 	}
-	if (!gf_target_free_bytes(folder, &avail) && !gf_guard_ckpt_room(avail, overwritten, bytes, keep)) {
+	if (!gf_target_free_bytes(folder, &avail) && !ckpt_fits(avail + overwritten, bytes, keep)) {
 		char a[64], b[64], d[64];
 		snprintf(msg, msglen, "%s has %s free%s%s, %u checkpoint(s) need about %s and 64 MiB beside them: set "
 			 "checkpoint.scale (e.g. 1/1000) or fewer checkpoint.num_checkpoints_write", folder,

@@ -108,10 +108,6 @@ void gf_guard_folders(const struct gf_workload *w, const struct gf_plan *p, cons
 void gf_guard_ckpt_folder_path(const struct gf_workload *w, const struct gf_target *t, char *buf,
 			       size_t len);
 
-/* Whether avail bytes free, and overwritten bytes of checkpoints there that the phase
- * writes over, make room for keep checkpoints of bytes each at once. */
-bool gf_guard_ckpt_room(uint64_t avail, uint64_t overwritten, uint64_t bytes, unsigned keep);
-
 /* Rank 0 (others return 0): the checkpoint folder, inside owner (gf_guard_folders), must
  * be gpufeed's (marked, or new) and have room for keep checkpoints of bytes each at once
  * (gf_guard_ckpt_at_once; a dataset generated before is on the disk already), counting
