@@ -102,6 +102,11 @@ static void put_figure(struct json_object *root, struct json_object *figs, struc
 		gf_put_num(root, f, med);
 }
 
+static const enum gf_fig companions[] = {
+	GF_F_TRAIN_AU_MAX, GF_F_CKPT_WRITE_MAX_S, GF_F_CKPT_WRITE_DRIFT, GF_F_CKPT_WRITE_SPREAD_FASTEST_S,
+	GF_F_CKPT_WRITE_SPREAD_MEDIAN_S, GF_F_CKPT_RESTORE_MAX_S, GF_F_CKPT_RESTORE_DRIFT,
+};
+
 void gf_repeats_put(struct json_object *root, const struct gf_fig_repeats *r)
 {
 	struct gf_doc *docs[GF_MAX_REPEATS] = { NULL };
@@ -129,9 +134,14 @@ void gf_repeats_put(struct json_object *root, const struct gf_fig_repeats *r)
 		if ((gf_schema[f].flags & GF_FF_CMP) && gf_field_array((enum gf_fig)f) < 0 &&
 		    values_of(docs, r->n, (enum gf_fig)f, v) == r->n)
 			put_figure(root, figs, vals, docs, (enum gf_fig)f, v, r->n);
-	/* AU's max with its mean and min, so the verdict's AU line is the medians' throughout. */
-	if (values_of(docs, r->n, GF_F_TRAIN_AU_MAX, v) == r->n)
-		gf_put_num(root, GF_F_TRAIN_AU_MAX, gf_spread_quantile(v, r->n, 0.5));
+	/* What a line shows beside a compared figure is the medians' too, so that the line
+	 * reads the medians' throughout: AU's max with its mean and min, the slowest burst
+	 * (and how much slower than the fastest) with the median one, the fastest and median
+	 * rank with the slowest. The median keeps their order: of every repeat's fastest <=
+	 * median <= slowest, so are the medians. */
+	for (size_t i = 0; i < sizeof(companions) / sizeof(companions[0]); i++)
+		if (values_of(docs, r->n, companions[i], v) == r->n)
+			gf_put_num(root, companions[i], gf_spread_quantile(v, r->n, 0.5));
 	/* Training passed when its median AU met the threshold. */
 	if (docs[0] && gf_has(docs[0], GF_F_TRAIN) && values_of(docs, r->n, GF_F_TRAIN_AU_MEAN, v) == r->n &&
 	    gf_get(docs[0], GF_F_TRAIN_AU_THRESHOLD, &th)) {

@@ -2,12 +2,13 @@
  * (gf_repeats_fold, what --repeat N and a folder of runs write): per figure every
  * repeat's value in repeat order, the median of an odd and of an even count, the min,
  * max and spread; the figure itself becomes the median, and the verdict is the medians'
- * with how many repeats' own verdicts agreed; a figure one repeat lacks is left out
+ * with how many repeats' own verdicts agreed, and what a line shows beside a compared
+ * figure is the medians' too; a figure one repeat lacks is left out
  * (a median of some repeats is not the median of all); one run, or more than
  * GF_MAX_REPEATS, is refused.
  * Buggy result: the median of an even count taken as one of its values, the last
  * run's figure or verdict kept, a figure folded over the repeats that have it, a
- * single run passed off as repeated. */
+ * write's fastest rank slower than its slowest, a single run passed off as repeated. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,14 +36,27 @@ static const char *const run =
 	"\"accelerators\":2,\"accelerators_counted\":2,\"steps\":400,\"samples_per_s\":100,"
 	"\"read_bytes_per_s\":1e8}}";
 
-/* A repeat: run with au (its AU mean, passed as the threshold says), samples/s sps and,
- * unless NAN, bps, judged as a run is when it ends (its own verdict in it). */
-static struct gf_doc *repeat(double au, double sps, double bps)
+/* j judged as a run is when it ends (its own verdict in it), as a document. */
+static struct gf_doc *judged(struct json_object *j)
 {
-	struct json_object *j = json_tokener_parse(run), *t;
 	struct gf_doc *d = NULL;
 	struct gf_verdict v;
 	char err[512];
+
+	assert_int_equal(gf_doc_make(j, "repeat", false, false, &d, err, sizeof(err)), 0);
+	gf_verdict_decide(d, &v);
+	gf_doc_free(d);
+	gf_verdict_put(j, &v);
+	assert_int_equal(gf_doc_make(j, "repeat", false, false, &d, err, sizeof(err)), 0);
+	json_object_put(j);
+	return d;
+}
+
+/* A repeat: run with au (its AU mean, passed as the threshold says), samples/s sps and,
+ * unless NAN, bps. */
+static struct gf_doc *repeat(double au, double sps, double bps)
+{
+	struct json_object *j = json_tokener_parse(run), *t;
 
 	assert_non_null(j);
 	assert_true(json_object_object_get_ex(j, "train", &t));
@@ -53,13 +67,22 @@ static struct gf_doc *repeat(double au, double sps, double bps)
 		json_object_object_del(t, "read_bytes_per_s");
 	else
 		json_object_object_add(t, "read_bytes_per_s", json_object_new_double(bps));
-	assert_int_equal(gf_doc_make(j, "repeat", false, false, &d, err, sizeof(err)), 0);
-	gf_verdict_decide(d, &v);
-	gf_doc_free(d);
-	gf_verdict_put(j, &v);
-	assert_int_equal(gf_doc_make(j, "repeat", false, false, &d, err, sizeof(err)), 0);
-	json_object_put(j);
-	return d;
+	return judged(j);
+}
+
+/* A repeat with checkpoint writes: the ranks of its widest burst took fast, med and slow
+ * seconds, its median burst med and its slowest slow. */
+static struct gf_doc *bursts(double fast, double med, double slow)
+{
+	struct json_object *j = json_tokener_parse(run);
+	char ck[320];
+
+	assert_non_null(j);
+	snprintf(ck, sizeof(ck), "{\"bytes\":1e6,\"write_count\":2,\"write_burst_s\":%g,\"write_burst_max_s\":%g,"
+		 "\"write_rank_spread\":{\"fastest_s\":%g,\"median_s\":%g,\"slowest_s\":%g}}", med, slow, fast, med,
+		 slow);
+	json_object_object_add(j, "checkpoint", json_tokener_parse(ck));
+	return judged(j);
 }
 
 /* Fold the n runs (freed after), asserting that it succeeds. */
@@ -172,6 +195,23 @@ static void test_missing_figure(void **state)
 	gf_doc_free(out);
 }
 
+static void test_companions(void **state)
+{
+	/* Two like repeats, then a slow one: the slowest rank (a compared figure) is the
+	 * median, 0.3 s, and so are the fastest and median rank and the slowest burst shown
+	 * beside it, not the last repeat's 0.5 and 0.6 s (fastest over slowest). */
+	struct gf_doc *runs[] = { bursts(0.1, 0.2, 0.3), bursts(0.1, 0.2, 0.3), bursts(0.5, 0.6, 0.7) };
+	struct gf_doc *out = fold(runs, 3);
+
+	(void)state;
+	assert_figure(out, GF_F_CKPT_WRITE_SPREAD_SLOWEST_S, 0.3, 0.3, 0.7, 400.0 / 3);
+	assert_float_equal(gf_num(out, GF_F_CKPT_WRITE_SPREAD_FASTEST_S, NAN), 0.1, 1e-12);
+	assert_float_equal(gf_num(out, GF_F_CKPT_WRITE_SPREAD_MEDIAN_S, NAN), 0.2, 1e-12);
+	assert_float_equal(gf_num(out, GF_F_CKPT_WRITE_S, NAN), 0.2, 1e-12);
+	assert_float_equal(gf_num(out, GF_F_CKPT_WRITE_MAX_S, NAN), 0.3, 1e-12);
+	gf_doc_free(out);
+}
+
 static void test_single(void **state)
 {
 	struct gf_doc *one = repeat(99, 100, 1e8), *out = (struct gf_doc *)&one;
@@ -197,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_even),
 		cmocka_unit_test(test_agreement),
 		cmocka_unit_test(test_missing_figure),
+		cmocka_unit_test(test_companions),
 		cmocka_unit_test(test_single),
 	};
 
