@@ -103,7 +103,7 @@ static void put_figure(struct json_object *root, struct json_object *figs, struc
 }
 
 static const enum gf_fig companions[] = {
-	GF_F_TRAIN_AU_MAX, GF_F_CKPT_WRITE_MAX_S, GF_F_CKPT_WRITE_DRIFT, GF_F_CKPT_WRITE_SPREAD_FASTEST_S,
+	GF_F_TRAIN_AU_MAX, GF_F_TRAIN_LAT_MAX, GF_F_CEILING_LAT_MAX, GF_F_CKPT_WRITE_MAX_S, GF_F_CKPT_WRITE_DRIFT, GF_F_CKPT_WRITE_SPREAD_FASTEST_S,
 	GF_F_CKPT_WRITE_SPREAD_MEDIAN_S, GF_F_CKPT_RESTORE_MAX_S, GF_F_CKPT_RESTORE_DRIFT,
 };
 
@@ -135,7 +135,8 @@ void gf_repeats_put(struct json_object *root, const struct gf_fig_repeats *r)
 		    values_of(docs, r->n, (enum gf_fig)f, v) == r->n)
 			put_figure(root, figs, vals, docs, (enum gf_fig)f, v, r->n);
 	/* What a line shows beside a compared figure is the medians' too, so that the line
-	 * reads the medians' throughout: AU's max with its mean and min, the slowest burst
+	 * reads the medians' throughout: AU's max with its mean and min, the latency max with
+	 * its percentiles (a p99.9 over the max otherwise), the slowest burst
 	 * (and how much slower than the fastest) with the median one, the fastest and median
 	 * rank with the slowest. The median keeps their order: of every repeat's fastest <=
 	 * median <= slowest, so are the medians. */
