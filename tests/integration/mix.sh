@@ -174,6 +174,46 @@ done
 	bad "--alone on a workload: $(cat "$TMP/bad.out")"
 echo "time: ${SECONDS}s"
 
+# start: after JOB checkpoint N: r starts once c's first write burst has ended (within the
+# 10 ms the waiting rank sleeps between polls, and the time to reach it: 0.5 s allowed),
+# long before c ends. Its ranks wait without a CPU: r's rank sleeps ~2 s for its start and
+# ~3 s for c's end, so a rank that polled flat out (Open MPI's blocking calls) would burn
+# most of the wall time; the mix's processes, both ranks and mpirun, use under half of it.
+# Each job's progress lines begin with its name, whole lines (line mode in a mix).
+# About 7 s.
+cat >"$TMP/ck.yaml" <<EOF
+jobs:
+  - name: c
+    workload: $LLAMA
+    ranks: 1
+    set: {checkpoint.scale: 1/5000, model.parallelism.data: 1, checkpoint.num_checkpoints_write: 2,
+          checkpoint.num_checkpoints_read: 0, checkpoint.time_between_checkpoints: 2.5}
+  - name: r
+    workload: $SMALL
+    ranks: 1
+    start: after c checkpoint 1
+    set: {dataset.num_files_train: 32, train.epochs: 1}
+EOF
+t0=$SECONDS
+cpu=$( (gf 2 run "$TMP/ck.yaml" --target "$TMP/ckt" --results "$TMP/ckr" --progress line >"$TMP/ck.out" 2>&1 ||
+	echo "failed" >&2; times) | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } print s }')
+wall=$((SECONDS - t0))
+d=$(only_result "$TMP/ckr")
+jq -e '(.bursts | map(select(.job == "c" and .kind == "write")) | .[0] | .start_s + .burst_s) as $e |
+	(.jobs[] | select(.name == "r")) as $r | (.jobs[] | select(.name == "c")) as $c |
+	$r.start_s >= $e and $r.start_s - $e < 0.5 and $r.start_s < $c.end_s - 1 and $r.start == "after c checkpoint 1"' \
+	"$d/mix.json" >/dev/null &&
+	ok "after c checkpoint 1: r starts when c's first write burst has ended" ||
+	bad "after c checkpoint 1: $(jq -c '[.jobs[] | {name, start, start_s, end_s}], .bursts' "$d/mix.json" 2>&1 | head -c 600)"
+awk -v c="$cpu" -v w="$wall" 'BEGIN { exit !(w > 0 && c < 0.5 * w) }' &&
+	ok "the waiting ranks sleep: the mix took $cpu s of CPU in $wall s" ||
+	bad "the mix took $cpu s of CPU in $wall s: a waiting rank spins"
+grep '^progress ' "$TMP/ck.out" | grep -vE '^progress [0-9T:-]+Z (c|r): [a-z]' | head -3 >"$TMP/ck.bad"
+grep -qE '^progress [^ ]+ c: checkpoint' "$TMP/ck.out" && grep -qE '^progress [^ ]+ r: train' "$TMP/ck.out" &&
+	[ ! -s "$TMP/ck.bad" ] && ok "progress: each job's lines, whole, after its name" ||
+	bad "progress lines of the mix: $(grep '^progress' "$TMP/ck.out" | head -5)"
+echo "time: ${SECONDS}s"
+
 # Bad mixes: exit 2, a message that names what is wrong, nothing written.
 bad_mix() {
 	local what=$1 np=$2 want=$3
@@ -199,6 +239,14 @@ bad_mix "unknown job in start" 1 "job b starts after 'c', no job of this mix" \
 	a "$SMALL" 1 now "" b "$SMALL" 1 "after c end" ""
 bad_mix "cycle of starts" 1 "a cycle of starts.*a after b end, b after a end" \
 	a "$SMALL" 1 "after b end" "" b "$SMALL" 1 "after a end" ""
+bad_mix "checkpoint N beyond the job's" 1 "job b starts after a checkpoint 3, but a writes 2 checkpoint(s): N is 1 to 2" \
+	a "$LLAMA" 1 now ", set: {model.parallelism.data: 1, checkpoint.num_checkpoints_write: 2}" \
+	b "$SMALL" 1 "after a checkpoint 3" ""
+bad_mix "unknown job in a checkpoint start" 1 "job b starts after 'c', no job of this mix" \
+	a "$SMALL" 1 now "" b "$SMALL" 1 "after c checkpoint 1" ""
+bad_mix "cycle of checkpoint starts" 1 "a cycle of starts.*a after b checkpoint 1, b after a checkpoint 1" \
+	a "$LLAMA" 1 "after b checkpoint 1" ", set: {model.parallelism.data: 1}" \
+	b "$LLAMA" 1 "after a checkpoint 1" ", set: {model.parallelism.data: 1}"
 bad_mix "one subfolder twice" 1 "jobs a and b both use the target subfolder a" \
 	a "$SMALL" 1 now "" b "$SMALL" 1 now ", folder: a"
 "$GPUFEED" plan "$TMP/mix.yaml" >"$TMP/plan.out" 2>&1 && grep -q '^total .*read demand' "$TMP/plan.out" &&

@@ -211,6 +211,49 @@ static void load(void **state)
 	unlink(mixfile(""));
 }
 
+/* start: after JOB checkpoint N, N within the checkpoints JOB writes. */
+static void ckpt_start(void **state)
+{
+	char text[2048], err[1024], buf[64], ck[4200];
+	const char *src = getenv("SRCDIR");
+	struct gf_mix m;
+
+	(void)state;
+	snprintf(ck, sizeof(ck), "%s/workloads/llama3_8b.yaml", src ? src : ".");
+	for (int n = 0; n <= 3; n++) {
+		snprintf(text, sizeof(text), "jobs:\n"
+			 "  - {name: a, workload: %s, ranks: 1, set: {model.parallelism.data: 1, "
+			 "checkpoint.num_checkpoints_write: 2}}\n"
+			 "  - {name: b, workload: %s, ranks: 1, start: after a checkpoint %d}\n", ck, wl_path, n);
+		int rc = gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err));
+		if (n == 0) {
+			assert_int_equal(rc, -EINVAL);
+			assert_non_null(strstr(err, "N from 1"));
+		} else if (n == 3) {
+			assert_int_equal(rc, -EINVAL);
+			assert_non_null(strstr(err, ":3: job b starts after a checkpoint 3, but a writes 2 checkpoint(s): N is 1 to 2"));
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(m.jobs[1].start, GF_MIX_AFTER_CKPT);
+			assert_int_equal(m.jobs[1].after, 0);
+			assert_int_equal(m.jobs[1].after_n, n);
+			assert_int_equal(gf_mix_job_writes(&m.jobs[0]), 2);
+			gf_mix_start_text(&m, &m.jobs[1], buf, sizeof(buf));
+			assert_string_equal(buf, n == 1 ? "after a checkpoint 1" : "after a checkpoint 2");
+			gf_mix_free(&m);
+		}
+	}
+	snprintf(text, sizeof(text), "jobs:\n  - {name: a, workload: %s, ranks: 1}\n"
+		 "  - {name: b, workload: %s, ranks: 1, start: after a checkpoint 1}\n", wl_path, wl_path);
+	assert_int_equal(gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "but a writes no checkpoint"));
+	snprintf(text, sizeof(text), "jobs:\n  - {name: a, workload: %s, ranks: 1, start: after b checkpoint 1}\n"
+		 "  - {name: b, workload: %s, ranks: 1, start: after a end}\n", wl_path, wl_path);
+	assert_int_equal(gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "a cycle of starts, no job of it can begin: a after b checkpoint 1, b after a end"));
+	unlink(mixfile(""));
+}
+
 int main(void)
 {
 	static char wl[4200];
@@ -220,6 +263,7 @@ int main(void)
 		cmocka_unit_test(pack),
 		cmocka_unit_test(write_and_load),
 		cmocka_unit_test(load),
+		cmocka_unit_test(ckpt_start),
 	};
 
 	snprintf(wl, sizeof(wl), "%s/tests/integration/small.yaml", src ? src : ".");
