@@ -151,6 +151,37 @@ jq '.jobs[1].name = "other"' "$m" >"$TMP/mixb/mix.json"
 [ $? -eq 2 ] && grep -q "do not have the same jobs" "$TMP/cmpb.out" && ok "compare of mixes of other jobs: exit 2" ||
 	bad "compare of mixes of other jobs: $(cat "$TMP/cmpb.out")"
 
+# The diagnosis, decided when the mix ended (results/mix.c): the restores take training's
+# reads (the drop asserted above), so the training job is starved by ckpt, the figures in
+# the line are mix.json's own; the page, report.txt and table carry it as written.
+diag=$(jq -r '.jobs[0].interference.diagnosis' "$m")
+drop=$(jq -r '.jobs[0].interference.read_drop_percent' "$m" | awk '{ printf "%.0f", $1 }')
+jq -e '.jobs[0].interference.starved_by == "ckpt" and (.jobs[1] | has("interference") | not)' "$m" >/dev/null &&
+	case $diag in "train: read rate "*" (-$drop%), AU "*" during ckpt's restores: ckpt's restores take the storage") true ;;
+	*) false ;; esac && ok "diagnosis: train starved by ckpt's restores, its read rate $drop% down: $diag" ||
+	bad "diagnosis: $(jq -c '.jobs[0].interference | {starved_by, diagnosis, read_drop_percent}' "$m")"
+grep -qF "  $diag" "$d/report.txt" && grep -q 'data-key="/jobs/0/interference/diagnosis" data-starved-by="ckpt"' "$h" &&
+	ok "diagnosis on the page and in report.txt" || bad "diagnosis '$diag' not on the page or in report.txt"
+"$GPUFEED" table "$d" >"$TMP/mixtab.csv" 2>&1
+python3 - "$TMP/mixtab.csv" "$m" <<'PY' && ok "table MIXDIR: the mix's figures beside each job's" || bad "table MIXDIR's mix columns: $(head -c 600 "$TMP/mixtab.csv")"
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+m = json.load(open(sys.argv[2]))
+i = m["jobs"][0]["interference"]
+assert rows[0]["mix.interference.starved_by"] == "ckpt" and rows[1]["mix.interference.starved_by"] == ""
+assert math.isclose(float(rows[0]["mix.interference.au_during_percent"]), i["au_during_percent"], rel_tol=1e-9)
+assert all(math.isclose(float(r["mix.total_bytes_per_s"]), m["total_bytes_per_s"], rel_tol=1e-9) for r in rows)
+PY
+"$GPUFEED" compare "$d" "$d" --json >"$TMP/cmpj.out" 2>"$TMP/cmpj.err"
+rc=$?
+jq -e --argjson t "$(jq '.total_bytes_per_s' "$m")" '.schema == "gpufeed.compare-mix/1" and .exit_code == 0 and
+	[.jobs[].job] == ["train", "ckpt"] and (.jobs[0].comparison.schema == "gpufeed.compare/2") and
+	(.mix[] | select(.key == "/total_bytes_per_s") | .values == [$t, $t] and .change_percent[1] == 0) and
+	(.mix[] | select(.key == "/jobs/*/interference/au_during_percent" and .job == "train") | .values[0] > 0)' \
+	"$TMP/cmpj.out" >/dev/null && [ $rc -eq 0 ] &&
+	ok "compare MIXA MIXB --json: each job's comparison and the mix's figures" ||
+	bad "compare --json of mixes: exit $rc: $(head -c 400 "$TMP/cmpj.out") $(head -c 300 "$TMP/cmpj.err")"
+
 # --alone: each job alone on its ranks first (alone/NAME), its figures beside the mix's in
 # mix.json as the two summaries have them; the dataset generated once, by the alone run.
 printf 'jobs:\n' >"$TMP/alone.yaml"
