@@ -10,9 +10,13 @@
 # each within 10% (AU during the restores: or within what the loader holds in flight).
 # Its page (report.html: a card per job as its summary.json says, figures as mix.json's),
 # gpufeed table MIXDIR (a row per job) and compare MIXA MIXB (job by job).
-# Then --alone on a mix of one small job: its figures alone and in the mix. Then the bad mixes: a rank sum that does not match, an unknown job in
-# start, a cycle of starts, one target subfolder twice: each exits 2 and writes nothing.
-# Takes about 35 s (plain build), 3-4 min under ASan on a loaded machine.
+# The diagnosis (train starved by ckpt's restores) on the page, in report.txt and table, and
+# compare --json of two mixes. Then --alone on a mix of one small job: its figures alone
+# and in the mix. Then start: after JOB checkpoint N, the waiting ranks' CPU and progress
+# per job (a 2-rank mix, ~8 s). Then the bad mixes: a rank sum that does not match, an
+# unknown job in start, a cycle of starts, a checkpoint N the job does not write, one
+# target subfolder twice: each exits 2 and writes nothing.
+# Takes about 45 s (plain build), 4-5 min under ASan on a loaded machine.
 # Expected: the figures above. Buggy: a job on the other's ranks (one communicator for
 # all), intervals that mistake the bursts' times (a clock per job), a bad mix that starts.
 . "$(dirname "$0")/lib.sh"
