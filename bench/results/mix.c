@@ -86,9 +86,9 @@ bool gf_mix_diagnose(const struct gf_mix_trace *jobs, size_t n, size_t job, cons
 			snprintf(whose, sizeof(whose), "the %s of %s", kind[f->during_kinds & 3], by);
 		else
 			snprintf(whose, sizeof(whose), "%s's %s", by, kind[f->during_kinds & 3]);
-		snprintf(line, len, "%s: read rate %s -> %s (-%.0f%%), AU %.1f%% -> %.1f%% during %s: %s take the storage",
+		snprintf(line, len, "%s: read rate %s -> %s (%+.0f%%), AU %.1f%% -> %.1f%% during %s: %s take the storage",
 			 jobs[job].name, gf_format_rate(f->read_between, r1, sizeof(r1)),
-			 gf_format_rate(f->read_during, r2, sizeof(r2)), f->read_drop_percent, f->au_between, f->au_during,
+			 gf_format_rate(f->read_during, r2, sizeof(r2)), -f->read_drop_percent, f->au_between, f->au_during,
 			 whose, whose);
 		return true;
 	}

@@ -34,6 +34,7 @@ static void interference(void **state)
 	struct gf_mix_trace t[2] = { 0 };
 	struct gf_mix_interference f;
 	double bytes, span;
+	char line[512], by[128];
 
 	(void)state;
 	for (int i = 0; i < 10; i++) {
@@ -56,6 +57,21 @@ static void interference(void **state)
 	assert_true(fabs(f.au_between - 75) < 1e-9);
 	assert_true(fabs(f.read_drop_percent - 75) < 1e-9);
 	assert_true(fabs(f.au_drop_points - 50) < 1e-9);
+	/* The diagnosis: job b's restore starved job a, its figures in the line. */
+	assert_int_equal(f.during_kinds, 2u);
+	snprintf(t[0].name, sizeof(t[0].name), "a");
+	snprintf(t[1].name, sizeof(t[1].name), "b");
+	assert_true(gf_mix_diagnose(t, 2, 0, &f, "FED", line, sizeof(line), by, sizeof(by)));
+	assert_string_equal(by, "b");
+	assert_string_equal(line, "a: read rate 400 B/s -> 100 B/s (-75%), AU 75.0% -> 25.0% during b's restores: "
+			    "b's restores take the storage");
+	/* Under both thresholds: no culprit; STARVED then, the storage alone. */
+	f.read_drop_percent = GF_MIX_STARVE_READ_PERCENT - 1;
+	f.au_drop_points = GF_MIX_STARVE_AU_POINTS - 1;
+	assert_false(gf_mix_diagnose(t, 2, 0, &f, "FED", line, sizeof(line), by, sizeof(by)));
+	assert_true(gf_mix_diagnose(t, 2, 0, &f, "STARVED", line, sizeof(line), by, sizeof(by)));
+	assert_string_equal(by, "");
+	assert_non_null(strstr(line, "a: STARVED though"));
 	/* A job without training has no interference figures. */
 	gf_mix_interference(t, 2, 1, &f);
 	assert_int_equal(f.during_n + f.between_n, 0);
