@@ -106,9 +106,13 @@ void gf_world_bcast_on(enum gf_comm c, void *buf, size_t len, int root);
 void gf_world_split(const struct gf_world *w, int color, struct gf_world *job);
 void gf_world_unsplit(void);
 /* Between the jobs of a split world: a start event sent to, or awaited from, a world rank
- * (a job's first rank). */
+ * (a job's first rank). The wait sleeps between polls (a waiting job leaves the CPU to
+ * the running ones). */
 void gf_world_mix_notify(int world_rank);
 void gf_world_mix_wait(int world_rank);
+/* A barrier on the main communicator (the job's while split) that sleeps between polls:
+ * for ranks that wait while others run, where gf_world_barrier would spin. */
+void gf_world_idle_barrier(void);
 
 /* The communicator the MPI-IO and HDF5 backends use (a pointer to an MPI_Comm). */
 void *gf_world_comm_on(enum gf_comm c);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "model/plan.h"
 #include "model/units.h"
 #include "model/yaml.h"
 
@@ -116,11 +117,12 @@ static int load_sets(struct parse *P, struct gf_mix_job *j, yaml_node_t *map)
 	return 0;
 }
 
-/* start: now | after DELAY | after JOB end. The job is found once every name is known. */
+/* start: now | after DELAY | after JOB end | after JOB checkpoint N. The job is found once
+ * every name is known, N checked once its workload is. */
 static int load_start(struct parse *P, struct gf_mix_job *j, yaml_node_t *n, char *after, size_t alen)
 {
 	const char *s = scalar(n);
-	char a[128], b[128], extra[8];
+	char a[128], b[128], c[16], extra[8];
 	int k;
 
 	if (!s)
@@ -129,19 +131,25 @@ static int load_start(struct parse *P, struct gf_mix_job *j, yaml_node_t *n, cha
 		j->start = GF_MIX_NOW;
 		return 0;
 	}
-	k = sscanf(s, "after %127s %127s %7s", a, b, extra);
+	k = sscanf(s, "after %127s %127s %15s %7s", a, b, c, extra);
 	if (k == 1 && !gf_parse_time(a, &j->delay_s) && j->delay_s >= 0) {
 		j->start = GF_MIX_DELAY;
 		return 0;
 	}
-	if (k == 2 && !strcmp(b, "end")) {
-		j->start = GF_MIX_AFTER_END;
+	if ((k == 2 && !strcmp(b, "end")) || (k == 3 && !strcmp(b, "checkpoint"))) {
+		char *end;
+		long nth = k == 3 ? strtol(c, &end, 10) : 0;
+		if (k == 3 && (*end || nth < 1 || nth > 1 << 20))
+			return fail(P, n, "start: '%s': after JOB checkpoint N takes N from 1 (the JOB's first "
+				    "checkpoint write)%s", s, NULL);
+		j->start = k == 3 ? GF_MIX_AFTER_CKPT : GF_MIX_AFTER_END;
+		j->after_n = (unsigned)nth;
 		snprintf(after, alen, "%s", a);
 		return 0;
 	}
 bad:
-	return fail(P, n, "start: '%s': allowed: now, after DELAY (after 30s), after JOB end (another job of the mix)%s",
-		    s ? s : "(not a scalar)", NULL);
+	return fail(P, n, "start: '%s': allowed: now, after DELAY (after 30s), after JOB end, after JOB checkpoint N "
+		    "(JOB another job of the mix, N from 1)%s", s ? s : "(not a scalar)", NULL);
 }
 
 static int load_job(struct parse *P, struct gf_mix_job *j, yaml_node_t *map, char *after, size_t alen)
@@ -198,6 +206,11 @@ static int load_job(struct parse *P, struct gf_mix_job *j, yaml_node_t *map, cha
 	return 0;
 }
 
+static bool waits(const struct gf_mix_job *j)
+{
+	return j->start == GF_MIX_AFTER_END || j->start == GF_MIX_AFTER_CKPT;
+}
+
 /* Names unique, folders unique, every `after` a job of the mix, and no cycle of starts. */
 static int check_jobs(struct parse *P, char (*after)[128])
 {
@@ -221,7 +234,7 @@ static int check_jobs(struct parse *P, char (*after)[128])
 	}
 	for (size_t i = 0; i < m->njobs; i++) {
 		struct gf_mix_job *a = &m->jobs[i];
-		if (a->start != GF_MIX_AFTER_END)
+		if (!waits(a))
 			continue;
 		a->after = -1;
 		for (size_t k = 0; k < m->njobs; k++)
@@ -240,14 +253,15 @@ static int check_jobs(struct parse *P, char (*after)[128])
 	for (size_t i = 0; i < m->njobs; i++) {
 		int at = (int)i;
 		for (size_t s = 0; s < m->njobs && at >= 0; s++)
-			at = m->jobs[at].start == GF_MIX_AFTER_END ? m->jobs[at].after : -1;
+			at = waits(&m->jobs[at]) ? m->jobs[at].after : -1;
 		if (at < 0)
 			continue;
 		snprintf(P->err, P->errlen, "%s: a cycle of starts, no job of it can begin:", P->file);
 		int c = at;
 		do {
-			snprintf(P->err + strlen(P->err), P->errlen - strlen(P->err), " %s after %s end%s",
-				 m->jobs[c].name, m->jobs[m->jobs[c].after].name,
+			char how[160];
+			gf_mix_start_text(m, &m->jobs[c], how, sizeof(how));
+			snprintf(P->err + strlen(P->err), P->errlen - strlen(P->err), " %s %s%s", m->jobs[c].name, how,
 				 m->jobs[c].after == at ? "" : ",");
 			c = m->jobs[c].after;
 		} while (c != at);
@@ -371,6 +385,43 @@ static int load_workloads(struct gf_mix *m, const char *(*resolve)(const char *,
 	return 0;
 }
 
+unsigned gf_mix_job_writes(const struct gf_mix_job *j)
+{
+	const struct gf_workload *w = &j->w;
+	struct gf_plan p;
+	char err[512];
+
+	if (!w->workflow.checkpoint)
+		return 0;
+	if (w->workflow.train)
+		return gf_plan_build(w, j->ranks, &p, err, sizeof(err)) ? 0 : (unsigned)gf_plan_checkpoints(w, &p);
+	return w->checkpoint.num_checkpoints_write > 0 ? (unsigned)w->checkpoint.num_checkpoints_write : 0;
+}
+
+/* after JOB checkpoint N: JOB writes N checkpoints at least, or the job would never start. */
+static int check_ckpt_starts(const struct gf_mix *m, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < m->njobs; i++) {
+		const struct gf_mix_job *a = &m->jobs[i], *b;
+		unsigned n;
+		if (a->start != GF_MIX_AFTER_CKPT)
+			continue;
+		b = &m->jobs[a->after];
+		n = gf_mix_job_writes(b);
+		if (a->after_n <= n)
+			continue;
+		if (n)
+			snprintf(err, errlen, "%s:%u: job %s starts after %s checkpoint %u, but %s writes %u checkpoint(s): "
+				 "N is 1 to %u", m->source, a->line, a->name, b->name, a->after_n, b->name, n, n);
+		else
+			snprintf(err, errlen, "%s:%u: job %s starts after %s checkpoint %u, but %s writes no checkpoint: "
+				 "start after %s end, or after a job that checkpoints", m->source, a->line, a->name,
+				 b->name, a->after_n, b->name, b->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int gf_mix_load(const char *file, const char *(*resolve)(const char *, char *, size_t), struct gf_mix *m,
 		char *err, size_t errlen)
 {
@@ -404,6 +455,8 @@ int gf_mix_load(const char *file, const char *(*resolve)(const char *, char *, s
 	}
 	if (!rc)
 		rc = load_workloads(m, resolve, err, errlen);
+	if (!rc)
+		rc = check_ckpt_starts(m, err, errlen);
 	if (rc)
 		gf_mix_free(m);
 	return rc;
@@ -450,6 +503,9 @@ void gf_mix_start_text(const struct gf_mix *m, const struct gf_mix_job *j, char 
 	switch (j->start) {
 	case GF_MIX_DELAY: snprintf(buf, len, "after %g s", j->delay_s); break;
 	case GF_MIX_AFTER_END: snprintf(buf, len, "after %s end", m->jobs[j->after].name); break;
+	case GF_MIX_AFTER_CKPT:
+		snprintf(buf, len, "after %s checkpoint %u", m->jobs[j->after].name, j->after_n);
+		break;
 	default: snprintf(buf, len, "now"); break;
 	}
 }

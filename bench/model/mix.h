@@ -17,6 +17,7 @@ enum gf_mix_start {
 	GF_MIX_NOW = 0,
 	GF_MIX_DELAY,     /* after delay_s from the mix's start */
 	GF_MIX_AFTER_END, /* when job `after` ends */
+	GF_MIX_AFTER_CKPT, /* when job `after`'s checkpoint write number after_n has ended on all its ranks */
 };
 
 struct gf_mix_job {
@@ -29,7 +30,8 @@ struct gf_mix_job {
 	int nsets;
 	enum gf_mix_start start;
 	double delay_s;
-	int after;                /* GF_MIX_AFTER_END: the job's index */
+	int after;                /* GF_MIX_AFTER_END, _CKPT: the job's index */
+	unsigned after_n;         /* GF_MIX_AFTER_CKPT: the checkpoint write, from 1 */
 	unsigned line;            /* of the job in the mix file */
 	struct gf_workload w;     /* loaded, its sets applied, validated */
 };
@@ -57,7 +59,10 @@ void gf_mix_free(struct gf_mix *m);
 
 /* The job a world rank belongs to (-1 past the last). */
 int gf_mix_job_of(const struct gf_mix *m, unsigned rank);
-/* The start as written back: "now", "after 30 s", "after NAME end". */
+/* The start as written back: "now", "after 30 s", "after NAME end", "after NAME checkpoint 2". */
 void gf_mix_start_text(const struct gf_mix *m, const struct gf_mix_job *j, char *buf, size_t len);
+/* How many checkpoints the job writes (training's every so many steps or epochs, or
+ * checkpoint-only's num_checkpoints_write); 0 when it writes none. */
+unsigned gf_mix_job_writes(const struct gf_mix_job *j);
 
 #endif

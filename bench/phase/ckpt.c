@@ -646,6 +646,8 @@ int gf_ckpt_burst(const struct gf_ckpt_cfg *c, unsigned index, bool restore,
 		shard_servers(c, index, owner, server, sizeof(server));
 	rc = gf_world_agree_on(GF_COMM_CKPT, rc, msg, err, errlen);
 	gf_progress_burst_end(c->progress);
+	if (!rc && !restore && c->hook && c->rank == 0)
+		c->hook->written(c->hook->arg);
 	if (rc)
 		server[0] = '\0'; /* another rank failed: no placement for a burst that failed */
 

@@ -44,6 +44,13 @@ struct gf_ckpt_layout_def {
 
 const struct gf_ckpt_layout_def *gf_ckpt_layout_def(enum gf_ckpt_layout l);
 
+/* Called on rank 0 once a write burst has ended on every rank, on the thread that ran it
+ * (the background one with checkpoint.mode async): a mix's job may start then (run/mix.c). */
+struct gf_ckpt_hook {
+	void (*written)(void *arg);
+	void *arg;
+};
+
 struct gf_ckpt_cfg {
 	const struct gf_workload *w;
 	const struct gf_model_layout *m;
@@ -63,6 +70,7 @@ struct gf_ckpt_cfg {
 	 * left for gf_ckpt_remove_deferred once the summary is written. NULL: never. */
 	volatile sig_atomic_t *stop;
 	struct gf_progress *progress; /* told of each burst and wait; NULL: progress off */
+	const struct gf_ckpt_hook *hook; /* NULL: nobody waits for a burst */
 };
 
 /* What removing checkpoints left behind, over all ranks: a delete that fails (an S3

@@ -318,20 +318,24 @@ static double unix_now(void)
 }
 
 /* One line out: in place in bar mode (final: the line stays, ended by a newline),
- * timestamped in line mode. Called with mu held. */
+ * timestamped in line mode, after the job's name in a mix. Each line is one write: the
+ * jobs' rank 0s share mpirun's stderr, and a write under PIPE_BUF reaches it whole, so
+ * their lines never interleave mid-line. Called with mu held. */
 static void emit(struct gf_progress *p, const char *text, bool final)
 {
-	char ts[32];
+	char ts[32], line[4600];
+	int n;
 
 	if (p->mode == GF_PROGRESS_BAR) {
 		/* The line in place is cut to the terminal; a final one may wrap. */
 		int cut = final ? INT_MAX : (int)p->cols - 1;
-		fprintf(p->f, "\r\033[K%.*s%s", cut, text, final ? "\n" : "");
+		n = snprintf(line, sizeof(line), "\r\033[K%.*s%s", cut, text, final ? "\n" : "");
 		p->shown = !final;
 	} else {
 		gf_progress_timestamp(ts, sizeof(ts), unix_now());
-		fprintf(p->f, "progress %s %s\n", ts, text);
+		n = snprintf(line, sizeof(line), "progress %s %s%s%s\n", ts, p->name, p->name[0] ? ": " : "", text);
 	}
+	fwrite(line, 1, n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1, p->f);
 	fflush(p->f);
 }
 
@@ -540,7 +544,7 @@ static void stop_thread(struct gf_progress *p)
 }
 
 int gf_progress_start(struct gf_progress *p, FILE *f, enum gf_progress_mode mode, const struct gf_world *w,
-		      volatile sig_atomic_t *interrupt, const char *where)
+		      volatile sig_atomic_t *interrupt, const char *where, const char *name)
 {
 	bool started;
 	int rc;
@@ -552,6 +556,11 @@ int gf_progress_start(struct gf_progress *p, FILE *f, enum gf_progress_mode mode
 	/* Without MPI_THREAD_MULTIPLE only the main thread may call MPI: rank 0's own. */
 	p->job = w->size > 1 && w->thread_multiple;
 	p->mode = mode == GF_PROGRESS_AUTO ? gf_progress_mode_auto(fileno(f)) : mode;
+	/* A mix's jobs share the terminal: a line each, never a bar each rewriting the one line. */
+	if (name) {
+		p->mode = GF_PROGRESS_LINE;
+		snprintf(p->name, sizeof(p->name), "%s", name);
+	}
 	if (p->root && p->mode == GF_PROGRESS_BAR)
 		p->cols = term_cols(fileno(f));
 	p->interrupt = interrupt;

@@ -137,6 +137,7 @@ struct gf_progress {
 	unsigned cols;                  /* bar: the terminal's width */
 	volatile sig_atomic_t *interrupt; /* this rank's stop flag */
 	char where[4200];               /* the partial results folder, for the interrupt line */
+	char name[72];                  /* a mix's job: each line begins with it; "" otherwise */
 	/* The phase. */
 	char phase[64];                 /* "sweep 3: 11 accelerators (5-6 per rank)" fits */
 	uint64_t seq;
@@ -164,10 +165,11 @@ struct gf_progress {
 
 /* Start progress on every rank (collective: every rank calls it, with the same mode, not
  * OFF). mode AUTO is resolved on f. interrupt: the flag a signal sets; where: the folder
- * the partial results go to. Returns 0 or -errno, the same on every rank (then do not use
- * p). */
+ * the partial results go to; name: a mix's job's (its lines begin "NAME: ", in line mode
+ * whatever mode says), NULL otherwise. Returns 0 or -errno, the same on every rank (then
+ * do not use p). */
 int gf_progress_start(struct gf_progress *p, FILE *f, enum gf_progress_mode mode, const struct gf_world *w,
-		      volatile sig_atomic_t *interrupt, const char *where);
+		      volatile sig_atomic_t *interrupt, const char *where, const char *name);
 /* A new phase: its name, what its percent counts and the job's total of it (0 = unknown),
  * and its time limit (0 = none). Counters restart. p may be NULL. */
 void gf_progress_phase(struct gf_progress *p, const char *name, enum gf_progress_unit unit, double total,

@@ -14,6 +14,7 @@
 #include "exit.h"
 #include "report/compare_out.h"
 #include "report/comparison.h"
+#include "report/mixcmp.h"
 #include "results/doc.h"
 #include "results/load.h"
 #include "results/noise.h"
@@ -87,7 +88,8 @@ void gf_compare_usage(FILE *f)
 		   "a gpufeed simulate folder counts as a run at its node count (DIR:nodes=N picks\n"
 		   "one point of a sweep), so a prediction sits beside a measurement. Mixes' folders\n"
 		   "(they hold mix.json) are compared job by job, the jobs of one name, one table\n"
-		   "each; the exit code is the worst of the jobs'.\n"
+		   "each, then mix.json's own figures (--json: all as one document); the exit\n"
+		   "code is the worst of the jobs'.\n"
 		   "Needs no MPI.\n\n"
 		   "options:\n"
 		   "  --baseline RUN      compare against RUN (default: the first run) and check for\n"
@@ -755,20 +757,33 @@ out:
 	return rc;
 }
 
-/* Job name's index in mix m, or -1. */
-static int mix_job(struct gf_doc *m, const char *name)
+/* One job's comparison as compare_runs prints it with --json, parsed back: the job's
+ * entry of a comparison of mixes as JSON. NULL (with *code GF_EXIT_FAILED) out of memory. */
+static struct json_object *job_json(struct gf_cmp *c, bool force, int *code, FILE *errf)
 {
-	for (size_t k = 0; k < gf_len(m, GF_F_MIX_JOBS); k++)
-		if (!strcmp(gf_el_str(m, GF_F_MIX_JOB_NAME, k, ""), name))
-			return (int)k;
-	return -1;
+	struct json_object *o = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem) {
+		*code = GF_EXIT_FAILED;
+		return NULL;
+	}
+	*code = compare_runs(c, force, true, NULL, NULL, mem, errf);
+	if (fclose(mem) == 0 && text)
+		o = json_tokener_parse(text);
+	free(text);
+	return o;
 }
 
 /* gpufeed compare MIX_A MIX_B ...: each job of the baseline's mix against the job of its
  * name in the others, as runs, one after the other. Every mix must have the same jobs.
  * Returns the worst of the jobs' exit codes. */
-static int compare_mixes(const struct gf_cmp *parsed, bool force, FILE *out, FILE *errf)
+static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, FILE *out, FILE *errf)
 {
+	struct json_object *root = json ? json_object_new_object() : NULL, *jobs = json_object_new_array();
+	const char *dirs[GF_CMP_MAX_RUNS];
 	struct gf_doc *m[GF_CMP_MAX_RUNS] = { NULL };
 	char (*path)[4400] = calloc(GF_CMP_MAX_RUNS, sizeof(*path)), err[4600];
 	struct gf_cmp *c = malloc(sizeof(*c));
@@ -776,11 +791,13 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, FILE *out, FIL
 	int rc = GF_EXIT_OK, r;
 	size_t njobs = 0;
 
-	if (!path || !c) {
+	if (!path || !c || !jobs || (json && !root)) {
 		fprintf(errf, "gpufeed compare: out of memory\n");
 		rc = GF_EXIT_FAILED;
 		goto out;
 	}
+	for (r = 0; r < parsed->nruns; r++)
+		dirs[r] = parsed->run[r].dir;
 	for (r = 0; r < parsed->nruns; r++)
 		if (gf_load_mix(parsed->run[r].dir, &m[r], err, sizeof(err))) {
 			fprintf(errf, "gpufeed compare: %s\n", err);
@@ -792,7 +809,7 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, FILE *out, FIL
 	for (r = 0; r < parsed->nruns; r++)
 		for (size_t k = 0; k < gf_len(m[r], GF_F_MIX_JOBS); k++)
 			if (gf_len(m[r], GF_F_MIX_JOBS) != njobs ||
-			    mix_job(m[parsed->base], gf_el_str(m[r], GF_F_MIX_JOB_NAME, k, "")) < 0) {
+			    gf_mixcmp_job(m[parsed->base], gf_el_str(m[r], GF_F_MIX_JOB_NAME, k, "")) < 0) {
 				fprintf(errf, "gpufeed compare: %s and %s do not have the same jobs: mixes are compared job "
 					"by job, each by its name; compare two jobs' folders as runs instead\n", base->dir,
 					parsed->run[r].dir);
@@ -804,7 +821,7 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, FILE *out, FIL
 		int code;
 		memcpy(c, parsed, sizeof(*c));
 		for (r = 0; r < c->nruns; r++) {
-			c->run[r].dir = gf_load_mix_folder(m[r], (size_t)mix_job(m[r], name), parsed->run[r].dir, path[r],
+			c->run[r].dir = gf_load_mix_folder(m[r], (size_t)gf_mixcmp_job(m[r], name), parsed->run[r].dir, path[r],
 							   sizeof(path[r]));
 			if (!c->run[r].dir) {
 				fprintf(errf, "gpufeed compare: %s/mix.json: job %s names no results folder of its own\n",
@@ -813,11 +830,32 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, FILE *out, FIL
 				goto out;
 			}
 		}
-		fprintf(out, "%sjob %s\n", k ? "\n" : "", name);
-		code = compare_runs(c, force, false, NULL, NULL, out, errf);
+		if (json) {
+			struct json_object *e = json_object_new_object();
+			json_object_object_add(e, "job", json_object_new_string(name));
+			json_object_object_add(e, "comparison", job_json(c, force, &code, errf));
+			json_object_array_add(jobs, e);
+		} else {
+			fprintf(out, "%sjob %s\n", k ? "\n" : "", name);
+			code = compare_runs(c, force, false, NULL, NULL, out, errf);
+		}
 		rc = gf_exit_worse(rc, code);
 	}
+	/* What only the mixes have, beside the jobs' own figures. */
+	if (json) {
+		json_object_object_add(root, "schema", json_object_new_string("gpufeed.compare-mix/1"));
+		json_object_object_add(root, "baseline", json_object_new_string(base->dir));
+		json_object_object_add(root, "jobs", json_object_get(jobs));
+		json_object_object_add(root, "mix", gf_mixcmp(m, dirs, parsed->nruns, parsed->base, NULL));
+		json_object_object_add(root, "exit_code", json_object_new_int(rc));
+		fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								       JSON_C_TO_STRING_NOSLASHESCAPE));
+	} else {
+		gf_mixcmp(m, dirs, parsed->nruns, parsed->base, out);
+	}
 out:
+	json_object_put(root);
+	json_object_put(jobs);
 	for (r = 0; r < GF_CMP_MAX_RUNS; r++)
 		gf_doc_free(m[r]);
 	free(path);
@@ -846,13 +884,13 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 		nmix += gf_load_is_mix(c->run[r].dir);
 	if (!nmix) {
 		rc = compare_runs(c, force, json, plot, html, out, errf);
-	} else if (nmix < c->nruns || plot || html || json) {
+	} else if (nmix < c->nruns || plot || html) {
 		fprintf(errf, "gpufeed compare: %s: a mix's folder is compared with mixes only, job by job, as a "
-			"table (no --json, --plot or --html yet: give two jobs' folders for those)\n",
-			nmix < c->nruns ? "mixes and runs together" : "--json, --plot or --html with mixes");
+			"table or --json (no --plot or --html yet: give two jobs' folders for those)\n",
+			nmix < c->nruns ? "mixes and runs together" : "--plot or --html with mixes");
 		rc = GF_EXIT_USAGE;
 	} else {
-		rc = compare_mixes(c, force, out, errf);
+		rc = compare_mixes(c, force, json, out, errf);
 	}
 out:
 	free(c);

@@ -126,7 +126,7 @@ static void collect(void)
 	if (nfigs)
 		return;
 	for (int f = 0; f < GF_F_COUNT && nfigs < GF_CMP_MAX_FIGURES; f++)
-		if (gf_schema[f].flags & GF_FF_CMP)
+		if ((gf_schema[f].flags & (GF_FF_CMP | GF_FF_MIX)) == GF_FF_CMP) /* mix.json's: report/mixcmp.c */
 			figs[nfigs++] = (enum gf_fig)f;
 }
 

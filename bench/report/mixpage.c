@@ -311,6 +311,34 @@ static bool any(struct mixpage *p, enum gf_fig whole)
 	return false;
 }
 
+/* Each job's diagnosis (results/mix.c decided it when the mix ended), as text lines or a
+ * list whose items carry mix.json's key. */
+static void diagnosis(FILE *o, bool html, struct mixpage *p)
+{
+	char key[160];
+	bool open = false;
+
+	for (size_t k = 0; k < p->n; k++) {
+		const char *line = gf_el_str(p->m, GF_F_MIX_INTERF_DIAGNOSIS, k, NULL);
+		if (!line)
+			continue;
+		if (!open)
+			fputs(html ? "<h2>Diagnosis</h2>\n<ul id=\"diagnosis\">\n" : "\nDIAGNOSIS\n", o);
+		open = true;
+		if (!html) {
+			fprintf(o, "  %s\n", line);
+			continue;
+		}
+		fprintf(o, "<li data-key=\"%s\" data-starved-by=\"", el_key(GF_F_MIX_INTERF_DIAGNOSIS, k, key, sizeof(key)));
+		gf_html_esc(o, gf_el_str(p->m, GF_F_MIX_INTERF_STARVED_BY, k, ""));
+		fputs("\">", o);
+		gf_html_esc(o, line);
+		fputs("</li>\n", o);
+	}
+	if (open && html)
+		fputs("</ul>\n", o);
+}
+
 /* The storage's total for the mix, in words. */
 static const char *total(struct mixpage *p, char *buf, size_t len)
 {
@@ -342,6 +370,7 @@ static int write_text(FILE *o, struct mixpage *p)
 		fprintf(o, "\nINTERFERENCE: EACH TRAINING JOB DURING THE OTHER JOBS' CHECKPOINT BURSTS AND BETWEEN THEM\n");
 		fig_table(o, false, p, "interference", GF_F_MIX_JOB_INTERF, interference_figs, NFIGS(interference_figs));
 	}
+	diagnosis(o, false, p);
 	if (any(p, GF_F_MIX_JOB_ALONE)) {
 		fprintf(o, "\nEACH JOB ALONE AND IN THE MIX (--alone)\n");
 		fig_table(o, false, p, "alone", GF_F_MIX_JOB_ALONE, alone_figs, NFIGS(alone_figs));
@@ -400,6 +429,7 @@ static int write_html(FILE *o, struct mixpage *p)
 		fputs("<h2>Interference: each training job during the other jobs' checkpoint bursts and between them</h2>\n", o);
 		fig_table(o, true, p, "interference", GF_F_MIX_JOB_INTERF, interference_figs, NFIGS(interference_figs));
 	}
+	diagnosis(o, true, p);
 	if (any(p, GF_F_MIX_JOB_ALONE)) {
 		fputs("<h2>Each job alone and in the mix</h2>\n", o);
 		fig_table(o, true, p, "alone", GF_F_MIX_JOB_ALONE, alone_figs, NFIGS(alone_figs));

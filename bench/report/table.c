@@ -71,6 +71,21 @@ static bool is_sweep(const char *dir)
 	return sweep;
 }
 
+/* A column's name: its key; a mix's figure "mix." and its key within a job's element
+ * ("/jobs/ * /interference/starved_by": mix.interference.starved_by). */
+static const char *column(int f, char *buf, size_t len)
+{
+	const char *p = gf_schema[f].path;
+
+	if (!(gf_schema[f].flags & GF_FF_MIX))
+		return gf_field_key(f, buf, len);
+	p = strncmp(p, "/jobs/*/", 8) ? p + 1 : p + 8;
+	snprintf(buf, len, "mix.%s", p);
+	for (char *c = buf; *c; c++)
+		*c = *c == '/' ? '.' : *c;
+	return buf;
+}
+
 /* The header: the run's name, each TAB figure of the schema table by its key, the folder. */
 static void header_line(FILE *out)
 {
@@ -79,33 +94,73 @@ static void header_line(FILE *out)
 	field(out, "run", true, false);
 	for (int f = 0; f < GF_F_COUNT; f++)
 		if (gf_schema[f].flags & GF_FF_TAB)
-			field(out, gf_field_key(f, key, sizeof(key)), false, false);
+			field(out, column(f, key, sizeof(key)), false, false);
 	field(out, "dir", false, false);
 	fputc('\n', out);
 }
 
-static void row(FILE *out, struct gf_doc *d, const char *dir)
+/* A folder to tabulate; a mix's job's with its mix (mix.json) and its index there. */
+struct entry {
+	char *dir;
+	struct gf_doc *mix; /* shared by the mix's jobs; the entry that owns it frees it */
+	size_t job;
+	bool owns;
+};
+
+/* A mix's figure of e's job: its element's, or the mix's own; "" beside a run's row. */
+static const char *mix_cell(const struct entry *e, int f, char *buf, size_t len)
+{
+	double v;
+
+	buf[0] = '\0';
+	if (!e->mix)
+		return buf;
+	if (strncmp(gf_schema[f].path, "/jobs/*/", 8))
+		return gf_cell(e->mix, (enum gf_fig)f, buf, len);
+	if (gf_schema[f].type == GF_T_STR)
+		snprintf(buf, len, "%s", gf_el_str(e->mix, (enum gf_fig)f, e->job, ""));
+	else if (gf_el_get(e->mix, (enum gf_fig)f, e->job, &v) && isfinite(v))
+		snprintf(buf, len, "%.10g", v);
+	return buf;
+}
+
+static void row(FILE *out, struct gf_doc *d, const struct entry *e)
 {
 	char buf[4200];
 
-	field(out, gf_path_base(dir, buf, sizeof(buf)), true, true);
+	field(out, gf_path_base(e->dir, buf, sizeof(buf)), true, true);
 	for (int f = 0; f < GF_F_COUNT; f++)
 		if (gf_schema[f].flags & GF_FF_TAB)
-			field(out, gf_cell(d, f, buf, sizeof(buf)), false, gf_schema[f].type == GF_T_STR);
-	field(out, dir, false, true);
+			field(out, gf_schema[f].flags & GF_FF_MIX ? mix_cell(e, f, buf, sizeof(buf))
+				   : gf_cell(d, f, buf, sizeof(buf)), false, gf_schema[f].type == GF_T_STR);
+	field(out, e->dir, false, true);
 	fputc('\n', out);
 }
 
-/* The folders to tabulate: each argument, a mix's folder (mix.json) as its jobs' folders in
- * the mix's order. Returns the count, into *dirs (malloc'd strings), or -1 with a message. */
-static int expand(const char *const *args, int nargs, char ***dirs, FILE *errf)
+static void entries_free(struct entry *d, int n)
 {
-	char **d = NULL, err[4600], path[4400];
+	for (int i = 0; i < n; i++) {
+		free(d[i].dir);
+		if (d[i].owns)
+			gf_doc_free(d[i].mix);
+	}
+	free(d);
+}
+
+/* The folders to tabulate: each argument, a mix's folder (mix.json) as its jobs' folders in
+ * the mix's order. Returns the count, into *dirs, or -1 with a message. */
+static int expand(const char *const *args, int nargs, struct entry **dirs, FILE *errf)
+{
+	struct entry *d = NULL;
+	struct gf_doc *m = NULL;
+	char err[4600], path[4400];
 	int n = 0, cap = 0;
+	bool owned = false;
 
 	for (int i = 0; i < nargs; i++) {
-		struct gf_doc *m = NULL;
 		size_t jobs = 1;
+		m = NULL;
+		owned = false;
 		if (gf_load_is_mix(args[i])) {
 			if (gf_load_mix(args[i], &m, err, sizeof(err))) {
 				fprintf(errf, "gpufeed table: %s\n", err);
@@ -118,33 +173,31 @@ static int expand(const char *const *args, int nargs, char ***dirs, FILE *errf)
 			if (!dir) {
 				fprintf(errf, "gpufeed table: %s/mix.json: job %s names no results folder of its own\n", args[i],
 					gf_el_str(m, GF_F_MIX_JOB_NAME, k, "?"));
-				gf_doc_free(m);
 				goto fail;
 			}
 			if (n == cap) {
-				char **g = realloc(d, (size_t)(cap = cap ? 2 * cap : 16) * sizeof(*d));
-				if (!g) {
-					gf_doc_free(m);
+				struct entry *g = realloc(d, (size_t)(cap = cap ? 2 * cap : 16) * sizeof(*d));
+				if (!g)
 					goto oom;
-				}
 				d = g;
 			}
-			if (!(d[n] = strdup(dir))) {
-				gf_doc_free(m);
+			d[n] = (struct entry){ .dir = strdup(dir), .mix = m, .job = k, .owns = m && !owned };
+			if (!d[n].dir)
 				goto oom;
-			}
+			owned = owned || m;
 			n++;
 		}
-		gf_doc_free(m);
+		if (!owned)
+			gf_doc_free(m);
 	}
 	*dirs = d;
 	return n;
 oom:
 	fprintf(errf, "gpufeed table: out of memory\n");
 fail:
-	while (n)
-		free(d[--n]);
-	free(d);
+	if (!owned)
+		gf_doc_free(m);
+	entries_free(d, n);
 	return -1;
 }
 
@@ -157,7 +210,7 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 	};
 	struct gf_doc **runs = NULL;
 	const char **args = calloc((size_t)argc, sizeof(*args));
-	char **dirs = NULL;
+	struct entry *dirs = NULL;
 	bool header = true, seen_cmd = false;
 	int n = 0, nargs = 0, ndirs = 0, opt, rc = GF_EXIT_OK;
 	char err[4600];
@@ -207,12 +260,12 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 	 * left out (DIR:nodes=N names one of its points). */
 	int kept = 0;
 	for (int i = 0; i < n; i++) {
-		if (is_sweep(dirs[i])) {
+		if (is_sweep(dirs[i].dir)) {
 			fprintf(errf, "gpufeed table: left out %s: a simulated sweep of several node counts "
-				"(name one point as %s:nodes=N)\n", dirs[i], dirs[i]);
+				"(name one point as %s:nodes=N)\n", dirs[i].dir, dirs[i].dir);
 			continue;
 		}
-		if (gf_load_run(dirs[i], &runs[kept], err, sizeof(err))) {
+		if (gf_load_run(dirs[i].dir, &runs[kept], err, sizeof(err))) {
 			fprintf(errf, "gpufeed table: %s\n", err);
 			n = kept;
 			rc = GF_EXIT_USAGE;
@@ -220,7 +273,7 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 		}
 		gf_load_say_problems(errf, "gpufeed table", runs[kept]);
 		if (kept != i) {
-			char *t = dirs[kept];
+			struct entry t = dirs[kept];
 			dirs[kept] = dirs[i];
 			dirs[i] = t;
 		}
@@ -235,14 +288,12 @@ int gf_cmd_table(int argc, char **argv, FILE *out, FILE *errf)
 	if (header)
 		header_line(out);
 	for (int i = 0; i < n; i++)
-		row(out, runs[i], dirs[i]);
+		row(out, runs[i], &dirs[i]);
 out:
 	for (int i = 0; runs && i < n; i++)
 		gf_doc_free(runs[i]);
 	free(runs);
-	for (int i = 0; i < ndirs; i++)
-		free(dirs[i]);
-	free(dirs);
+	entries_free(dirs, ndirs);
 	free(args);
 	return rc;
 }

@@ -14,11 +14,13 @@
 
 /* The part of [a, b) inside the other jobs' bursts (overlapping bursts counted once up to
  * the whole interval), and in *who the jobs whose bursts those are (bit k: job k). */
-static double overlap(const struct gf_mix_trace *jobs, size_t n, size_t self, double a, double b, uint32_t *who)
+static double overlap(const struct gf_mix_trace *jobs, size_t n, size_t self, double a, double b, uint32_t *who,
+		      unsigned *kinds)
 {
 	double in = 0;
 
 	*who = 0;
+	*kinds = 0;
 	for (size_t k = 0; k < n; k++) {
 		if (k == self)
 			continue;
@@ -28,6 +30,7 @@ static double overlap(const struct gf_mix_trace *jobs, size_t n, size_t self, do
 			if (hi > lo) {
 				in += hi - lo;
 				*who |= k < 32 ? 1u << k : 0;
+				*kinds |= u->restore ? 2u : 1u;
 			}
 		}
 	}
@@ -42,12 +45,14 @@ void gf_mix_interference(const struct gf_mix_trace *jobs, size_t n, size_t job, 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; t->trained && iv > 0 && i + 1 < t->nintervals; i++) {
 		uint32_t who;
-		double a = t->train_t0_s + (double)i * iv, f = overlap(jobs, n, job, a, a + iv, &who) / iv;
+		unsigned kinds;
+		double a = t->train_t0_s + (double)i * iv, f = overlap(jobs, n, job, a, a + iv, &who, &kinds) / iv;
 		/* Whole intervals only: one half in a burst would average the burst with what
 		 * came before or after it. */
 		if (f >= 1 - 1e-9) {
 			out->during_n++;
 			out->during_jobs |= who;
+			out->during_kinds |= kinds;
 			rd += t->read_bytes[i];
 			cd += t->compute_s[i];
 		} else if (f <= 0) {
@@ -62,6 +67,38 @@ void gf_mix_interference(const struct gf_mix_trace *jobs, size_t n, size_t job, 
 	out->au_between = out->between_n && t->accels > 0 ? 100 * cb / (out->between_n * iv * t->accels) : NAN;
 	out->read_drop_percent = out->read_between > 0 ? 100 * (1 - out->read_during / out->read_between) : NAN;
 	out->au_drop_points = out->au_between - out->au_during;
+}
+
+bool gf_mix_diagnose(const struct gf_mix_trace *jobs, size_t n, size_t job, const struct gf_mix_interference *f,
+		     const char *verdict, char *line, size_t len, char *by, size_t bylen)
+{
+	static const char *const kind[4] = { "", "writes", "restores", "writes and restores" };
+	bool read_drop = f->read_drop_percent >= GF_MIX_STARVE_READ_PERCENT;
+	bool au_drop = f->au_drop_points >= GF_MIX_STARVE_AU_POINTS;
+	char r1[64], r2[64], whose[600] = "";
+
+	line[0] = by[0] = '\0';
+	if (f->during_n && f->during_jobs && (read_drop || au_drop)) {
+		for (size_t k = 0; k < n && k < 32; k++)
+			if (f->during_jobs & (1u << k))
+				snprintf(by + strlen(by), bylen - strlen(by), "%s%s", by[0] ? ", " : "", jobs[k].name);
+		if (strchr(by, ','))
+			snprintf(whose, sizeof(whose), "the %s of %s", kind[f->during_kinds & 3], by);
+		else
+			snprintf(whose, sizeof(whose), "%s's %s", by, kind[f->during_kinds & 3]);
+		snprintf(line, len, "%s: read rate %s -> %s (%+.0f%%), AU %.1f%% -> %.1f%% during %s: %s take the storage",
+			 jobs[job].name, gf_format_rate(f->read_between, r1, sizeof(r1)),
+			 gf_format_rate(f->read_during, r2, sizeof(r2)), -f->read_drop_percent, f->au_between, f->au_during,
+			 whose, whose);
+		return true;
+	}
+	if (!strcmp(verdict, "STARVED")) {
+		snprintf(line, len, "%s: STARVED though the other jobs' bursts leave its read rate%s%s: the storage does "
+			 "not feed it even without them", jobs[job].name, f->between_n ? " between them at " : " as it is",
+			 f->between_n ? gf_format_rate(f->read_between, r1, sizeof(r1)) : "");
+		return true;
+	}
+	return false;
 }
 
 void gf_mix_total(const struct gf_mix_trace *jobs, size_t n, double *bytes, double *span_s)
@@ -243,11 +280,12 @@ static void put_alone(struct json_object *e, const double (*cmp)[GF_MIX_CMP], FI
 }
 
 /* A training job's interference into its element e. */
-static void put_interference(struct json_object *e, const struct gf_mix_trace *jobs, size_t n, size_t k, FILE *out)
+static void put_interference(struct json_object *e, const struct gf_mix_trace *jobs, size_t n, size_t k,
+			     const char *verdict, FILE *out)
 {
 	struct gf_mix_interference f;
 	struct json_object *by = json_object_new_array();
-	char names[512] = "";
+	char names[512] = "", line[1400];
 
 	gf_mix_interference(jobs, n, k, &f);
 	gf_put_el_int(e, GF_F_MIX_INTERF_N_DURING, f.during_n);
@@ -269,6 +307,14 @@ static void put_interference(struct json_object *e, const struct gf_mix_trace *j
 		names[0] ? names : "(none wholly covered an interval)");
 	print_rate(out, "during", f.read_during, f.au_during, f.during_n);
 	print_rate(out, "between", f.read_between, f.au_between, f.between_n);
+	if (gf_mix_diagnose(jobs, n, k, &f, verdict, line, sizeof(line), names, sizeof(names))) {
+		fprintf(out, "  diagnosis: %s\n", line);
+		gf_put_el_str(e, GF_F_MIX_INTERF_DIAGNOSIS, line);
+		gf_put_el_str(e, GF_F_MIX_INTERF_STARVED_BY, names[0] ? names : NULL);
+	} else {
+		gf_put_el_str(e, GF_F_MIX_INTERF_DIAGNOSIS, NULL);
+		gf_put_el_str(e, GF_F_MIX_INTERF_STARVED_BY, NULL);
+	}
 }
 
 static struct json_object *job_json(const struct gf_mix_trace *jobs, const struct gf_mix_job_row *rows, size_t n,
@@ -294,7 +340,7 @@ static struct json_object *job_json(const struct gf_mix_trace *jobs, const struc
 	if (rows[k].alone)
 		put_alone(o, rows[k].cmp, out);
 	if (t->trained)
-		put_interference(o, jobs, n, k, out);
+		put_interference(o, jobs, n, k, rows[k].verdict, out);
 	return o;
 }
 

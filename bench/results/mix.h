@@ -42,11 +42,24 @@ struct gf_mix_trace {
 struct gf_mix_interference {
 	unsigned during_n, between_n;
 	uint32_t during_jobs;             /* bit k: job k's bursts covered a "during" interval */
+	unsigned during_kinds;            /* of those bursts: bit 0 writes, bit 1 restores */
 	double read_during, read_between; /* B/s, all the job's ranks */
 	double au_during, au_between;     /* percent */
 	double read_drop_percent, au_drop_points;
 };
 void gf_mix_interference(const struct gf_mix_trace *jobs, size_t n, size_t job, struct gf_mix_interference *out);
+
+/* The diagnosis of a training job from its interference and its verdict word: starved by
+ * the other jobs whose bursts covered its "during" intervals when its read rate there is
+ * GF_MIX_STARVE_READ_PERCENT or more below the rate between them, or its AU
+ * GF_MIX_STARVE_AU_POINTS or more below ("train: read rate 16.0 MB/s -> 2.8 MB/s (-82%),
+ * AU 45.1% -> 8.4% during ckpt's restores: ckpt's restores take the storage"), the names
+ * in by ("ckpt", "a, b"); STARVED without such a drop, the storage alone ("" in by). false
+ * (both "") when neither holds. */
+#define GF_MIX_STARVE_READ_PERCENT 20.0
+#define GF_MIX_STARVE_AU_POINTS 10.0
+bool gf_mix_diagnose(const struct gf_mix_trace *jobs, size_t n, size_t job, const struct gf_mix_interference *f,
+		     const char *verdict, char *line, size_t len, char *by, size_t bylen);
 
 /* The storage's total: bytes training read and checkpoints wrote and restored, over the
  * span from the first to the last of them. */

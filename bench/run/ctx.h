@@ -33,6 +33,7 @@
 struct gf_world;
 struct gf_sweep_state;
 struct gf_mix_trace;
+struct gf_run_job;
 
 /* The target's block device at the start of a stretch of time (node rank 0 of a local
  * target): run/iohook.c reads it again at the end. */
@@ -79,7 +80,8 @@ struct gf_run_ctx {
 	struct gf_fig_ckpt fck;         /* report's copy of the checkpoint's figures */
 	struct gf_fig_burst *fbursts;
 	struct gf_sweep_state *sw;      /* gpufeed sweep (run/sweep.c); NULL otherwise */
-	struct gf_mix_trace *trace;     /* a job of a mix (run/mix.c), on rank 0; NULL otherwise */
+	const struct gf_run_job *job;   /* a job of a mix (run/mix.c); NULL otherwise */
+	struct gf_mix_trace *trace;     /* the job's, on rank 0; NULL otherwise */
 	uint64_t mix_t0_ns;             /* the mix's start, on this rank's clock */
 	uint64_t train_t0_ns;           /* training's t = 0 (its time series' origin) */
 	uint64_t t0_ns;                 /* the phase's start, right after its barrier */

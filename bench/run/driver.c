@@ -114,6 +114,7 @@ static void decide(struct gf_run_ctx *x)
 			.layout = r->ckpt_layout, .hints = &r->mpiio_hints, .root = r->ckpt_folder, .rank = world->rank,
 			.world = world->size, .ranks_per_node = world->ranks_per_node, .nodes = world->nodes,
 			.direct = w->reader.odirect || w->target.direct == GF_DIRECT_ON, .stop = x->stop,
+			.hook = x->job ? x->job->hook : NULL,
 		};
 		x->s.model = &x->model;
 	}
@@ -344,7 +345,7 @@ static void progress_start(struct gf_run_ctx *x)
 {
 	if (!x->cli->quiet && x->cli->progress != GF_PROGRESS_OFF &&
 	    !gf_progress_start(&x->progress, stderr, (enum gf_progress_mode)x->cli->progress, x->world, &signalled,
-			       x->partial))
+			       x->partial, x->job ? x->job->name : NULL))
 		x->prog = &x->progress;
 }
 
@@ -728,11 +729,11 @@ static void finish(struct gf_run_ctx *x)
 
 int gf_cmd_run(const struct gf_cli *c, const struct gf_workload *w, const struct gf_world *world)
 {
-	return gf_cmd_run_job(c, w, world, 0, NULL);
+	return gf_cmd_run_job(c, w, world, NULL);
 }
 
 int gf_cmd_run_job(const struct gf_cli *c, const struct gf_workload *w, const struct gf_world *world,
-		   uint64_t mix_t0_ns, struct gf_mix_trace *trace)
+		   const struct gf_run_job *job)
 {
 	struct gf_run_ctx *x = calloc(1, sizeof(*x));
 	struct sigaction sa;
@@ -751,8 +752,9 @@ int gf_cmd_run_job(const struct gf_cli *c, const struct gf_workload *w, const st
 	x->w = w;
 	x->world = world;
 	x->root = world->rank == 0;
-	x->trace = x->root ? trace : NULL;
-	x->mix_t0_ns = mix_t0_ns;
+	x->job = job;
+	x->trace = x->root && job ? job->trace : NULL;
+	x->mix_t0_ns = job ? job->mix_t0_ns : 0;
 	x->stop = &stop_requested;
 	x->exit_code = GF_EXIT_OK;
 	x->s.status = "complete";

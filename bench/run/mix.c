@@ -15,6 +15,7 @@
 #include "model/plan.h"
 #include "model/units.h"
 #include "mpi/world.h"
+#include "phase/ckpt.h"
 #include "phase/progress.h"
 #include "report/report.h"
 #include "results/doc.h"
@@ -27,8 +28,7 @@
 #include "stats/clock.h"
 
 /* The bytes one checkpoint of the job writes, and how many it writes and restores. */
-static void ckpt_demand(const struct gf_mix_job *j, const struct gf_plan *p, double *bytes, unsigned *writes,
-			unsigned *restores)
+static void ckpt_demand(const struct gf_mix_job *j, double *bytes, unsigned *writes, unsigned *restores)
 {
 	const struct gf_workload *w = &j->w;
 	struct gf_model_layout m;
@@ -39,12 +39,9 @@ static void ckpt_demand(const struct gf_mix_job *j, const struct gf_plan *p, dou
 	if (!w->workflow.checkpoint || gf_model_layout(w, (int)j->ranks, &m, err, sizeof(err)))
 		return;
 	*bytes = (double)gf_model_written_bytes(w, &m, (int)j->ranks);
-	if (w->workflow.train) {
-		*writes = (unsigned)gf_plan_checkpoints(w, p);
-	} else {
-		*writes = w->checkpoint.num_checkpoints_write > 0 ? (unsigned)w->checkpoint.num_checkpoints_write : 0;
+	*writes = gf_mix_job_writes(j);
+	if (!w->workflow.train)
 		*restores = w->checkpoint.num_checkpoints_read > 0 ? (unsigned)w->checkpoint.num_checkpoints_read : 0;
-	}
 }
 
 int gf_cmd_mix_plan(const struct gf_cli *c, const struct gf_mix *m, FILE *out, FILE *errf)
@@ -83,7 +80,7 @@ int gf_cmd_mix_plan(const struct gf_cli *c, const struct gf_mix *m, FILE *out, F
 			unbounded = true;
 			accels += p.accels;
 		}
-		ckpt_demand(j, &p, &bytes, &writes, &restores);
+		ckpt_demand(j, &bytes, &writes, &restores);
 		if (j->w.workflow.checkpoint) {
 			fprintf(out, "  checkpoint  %s per checkpoint, %u write(s), %u restore(s)\n",
 				gf_format_size((uint64_t)bytes, a, sizeof(a)), writes, restores);
@@ -135,8 +132,9 @@ static double since(uint64_t t0)
 	return (double)(gf_now_ns() - t0) / 1e9;
 }
 
-/* The job's start: at once, after a delay, or when another job ended (its first rank
- * tells this job's). Collective over the job. */
+/* The job's start: at once, after a delay, or on an event of another job (its first rank
+ * tells this job's). Collective over the job; the waiting ranks sleep, leaving the CPU to
+ * the jobs that run. */
 static void wait_start(const struct gf_mix *m, const struct gf_mix_job *j, const struct gf_world *jw)
 {
 	if (j->start == GF_MIX_DELAY) {
@@ -144,10 +142,41 @@ static void wait_start(const struct gf_mix *m, const struct gf_mix_job *j, const
 		if (jw->rank == 0)
 			while (nanosleep(&ts, &ts) && errno == EINTR)
 				;
-	} else if (j->start == GF_MIX_AFTER_END && jw->rank == 0) {
+	} else if ((j->start == GF_MIX_AFTER_END || j->start == GF_MIX_AFTER_CKPT) && jw->rank == 0) {
 		gf_world_mix_wait((int)m->jobs[j->after].first_rank);
 	}
-	gf_world_barrier();
+	gf_world_idle_barrier();
+}
+
+/* The start events a job's rank 0 owes the jobs that wait for it, each sent once: when its
+ * checkpoint write N has ended on all its ranks (the burst's hook), else when it ends, so
+ * that a job that failed before then still lets the others start and end. */
+struct events {
+	const struct gf_mix *m;
+	int job;
+	unsigned written;
+	bool sent[GF_MIX_MAX_JOBS];
+};
+
+static void send_events(struct events *e, bool ended)
+{
+	for (size_t k = 0; k < e->m->njobs; k++) {
+		const struct gf_mix_job *w = &e->m->jobs[k];
+		bool due = w->start == GF_MIX_AFTER_END ? ended
+			   : w->start == GF_MIX_AFTER_CKPT && (ended || e->written >= w->after_n);
+		if (e->sent[k] || w->after != e->job || !due)
+			continue;
+		gf_world_mix_notify((int)w->first_rank);
+		e->sent[k] = true;
+	}
+}
+
+static void on_written(void *arg)
+{
+	struct events *e = arg;
+
+	e->written++;
+	send_events(e, false);
 }
 
 /* One job on this rank's communicator; its trace on its first rank. Returns its exit code.
@@ -159,33 +188,35 @@ static int run_job(const struct gf_cli *c, const struct gf_mix *m, int ji, int a
 	const struct gf_mix_job *j = &m->jobs[ji];
 	struct gf_world jw;
 	struct gf_cli jc = *c;
+	struct events ev = { .m = m, .job = ji };
+	const struct gf_ckpt_hook hook = { on_written, &ev };
+	struct gf_run_job run = { .name = j->name, .hook = alone < 0 ? &hook : NULL };
 	char target[4400];
-	uint64_t t0;
 	int rc = GF_EXIT_OK;
 
-	gf_world_barrier();
-	t0 = gf_now_ns();
+	/* Ranks whose job ended wait here for the others (and, with --alone, for the job
+	 * that runs alone) without taking their CPU. */
+	gf_world_idle_barrier();
+	gf_world_barrier(); /* all there already: the clocks' t = 0 within microseconds */
+	run.mix_t0_ns = gf_now_ns();
 	gf_world_split(world, ji, &jw);
 	if (alone >= 0 && alone != ji)
 		goto out;
 	if (alone < 0)
 		wait_start(m, j, &jw);
-	t->start_s = since(t0);
+	t->start_s = since(run.mix_t0_ns);
 	snprintf(target, sizeof(target), "%s/%s", base, j->folder);
 	jc.target = target;
 	jc.results = folder;
 	jc.label = j->name;
 	jc.nsets = 0; /* applied to j->w when the mix loaded */
-	/* Several jobs' progress lines on one terminal would garble each other. */
-	jc.progress = GF_PROGRESS_OFF;
 	jc.require_fed = c->require_fed && j->w.workflow.train && alone < 0;
-	rc = gf_cmd_run_job(&jc, &j->w, &jw, t0, jw.rank == 0 ? t : NULL);
-	t->end_s = since(t0);
+	run.trace = jw.rank == 0 ? t : NULL;
+	rc = gf_cmd_run_job(&jc, &j->w, &jw, &run);
+	t->end_s = since(run.mix_t0_ns);
 	t->exit_code = rc;
 	if (jw.rank == 0 && alone < 0)
-		for (size_t k = 0; k < m->njobs; k++)
-			if (m->jobs[k].start == GF_MIX_AFTER_END && m->jobs[k].after == ji)
-				gf_world_mix_notify((int)m->jobs[k].first_rank);
+		send_events(&ev, true);
 out:
 	gf_world_unsplit();
 	return rc;
@@ -347,6 +378,7 @@ int gf_cmd_mix_run(const struct gf_cli *c, const struct gf_mix *m, const struct 
 	/* The jobs' own codes reach rank 0 in their traces; --alone's, broadcast, join them. */
 	code = c->alone ? run_alone(c, m, ji, base, partial, world) : GF_EXIT_OK;
 	run_job(c, m, ji, -1, base, partial, world, &t);
+	gf_world_idle_barrier(); /* the jobs end at their own times */
 	/* Each job's first rank hands its trace to the world's rank 0. */
 	rc = world->rank == (int)m->jobs[ji].first_rank ? gf_mix_trace_pack(&t, &text) : 0;
 	gf_mix_trace_free(&t);

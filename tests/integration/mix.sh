@@ -10,9 +10,13 @@
 # each within 10% (AU during the restores: or within what the loader holds in flight).
 # Its page (report.html: a card per job as its summary.json says, figures as mix.json's),
 # gpufeed table MIXDIR (a row per job) and compare MIXA MIXB (job by job).
-# Then --alone on a mix of one small job: its figures alone and in the mix. Then the bad mixes: a rank sum that does not match, an unknown job in
-# start, a cycle of starts, one target subfolder twice: each exits 2 and writes nothing.
-# Takes about 35 s (plain build), 3-4 min under ASan on a loaded machine.
+# The diagnosis (train starved by ckpt's restores) on the page, in report.txt and table, and
+# compare --json of two mixes. Then --alone on a mix of one small job: its figures alone
+# and in the mix. Then start: after JOB checkpoint N, the waiting ranks' CPU and progress
+# per job (a 2-rank mix, ~8 s). Then the bad mixes: a rank sum that does not match, an
+# unknown job in start, a cycle of starts, a checkpoint N the job does not write, one
+# target subfolder twice: each exits 2 and writes nothing.
+# Takes about 45 s (plain build), 4-5 min under ASan on a loaded machine.
 # Expected: the figures above. Buggy: a job on the other's ranks (one communicator for
 # all), intervals that mistake the bursts' times (a clock per job), a bad mix that starts.
 . "$(dirname "$0")/lib.sh"
@@ -151,6 +155,37 @@ jq '.jobs[1].name = "other"' "$m" >"$TMP/mixb/mix.json"
 [ $? -eq 2 ] && grep -q "do not have the same jobs" "$TMP/cmpb.out" && ok "compare of mixes of other jobs: exit 2" ||
 	bad "compare of mixes of other jobs: $(cat "$TMP/cmpb.out")"
 
+# The diagnosis, decided when the mix ended (results/mix.c): the restores take training's
+# reads (the drop asserted above), so the training job is starved by ckpt, the figures in
+# the line are mix.json's own; the page, report.txt and table carry it as written.
+diag=$(jq -r '.jobs[0].interference.diagnosis' "$m")
+drop=$(jq -r '.jobs[0].interference.read_drop_percent' "$m" | awk '{ printf "%.0f", $1 }')
+jq -e '.jobs[0].interference.starved_by == "ckpt" and (.jobs[1] | has("interference") | not)' "$m" >/dev/null &&
+	case $diag in "train: read rate "*" (-$drop%), AU "*" during ckpt's restores: ckpt's restores take the storage") true ;;
+	*) false ;; esac && ok "diagnosis: train starved by ckpt's restores, its read rate $drop% down: $diag" ||
+	bad "diagnosis: $(jq -c '.jobs[0].interference | {starved_by, diagnosis, read_drop_percent}' "$m")"
+grep -qF "  $diag" "$d/report.txt" && grep -q 'data-key="/jobs/0/interference/diagnosis" data-starved-by="ckpt"' "$h" &&
+	ok "diagnosis on the page and in report.txt" || bad "diagnosis '$diag' not on the page or in report.txt"
+"$GPUFEED" table "$d" >"$TMP/mixtab.csv" 2>&1
+python3 - "$TMP/mixtab.csv" "$m" <<'PY' && ok "table MIXDIR: the mix's figures beside each job's" || bad "table MIXDIR's mix columns: $(head -c 600 "$TMP/mixtab.csv")"
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+m = json.load(open(sys.argv[2]))
+i = m["jobs"][0]["interference"]
+assert rows[0]["mix.interference.starved_by"] == "ckpt" and rows[1]["mix.interference.starved_by"] == ""
+assert math.isclose(float(rows[0]["mix.interference.au_during_percent"]), i["au_during_percent"], rel_tol=1e-9)
+assert all(math.isclose(float(r["mix.total_bytes_per_s"]), m["total_bytes_per_s"], rel_tol=1e-9) for r in rows)
+PY
+"$GPUFEED" compare "$d" "$d" --json >"$TMP/cmpj.out" 2>"$TMP/cmpj.err"
+rc=$?
+jq -e --argjson t "$(jq '.total_bytes_per_s' "$m")" '.schema == "gpufeed.compare-mix/1" and .exit_code == 0 and
+	[.jobs[].job] == ["train", "ckpt"] and (.jobs[0].comparison.schema == "gpufeed.compare/2") and
+	(.mix[] | select(.key == "/total_bytes_per_s") | .values == [$t, $t] and .change_percent[1] == 0) and
+	(.mix[] | select(.key == "/jobs/*/interference/au_during_percent" and .job == "train") | .values[0] > 0)' \
+	"$TMP/cmpj.out" >/dev/null && [ $rc -eq 0 ] &&
+	ok "compare MIXA MIXB --json: each job's comparison and the mix's figures" ||
+	bad "compare --json of mixes: exit $rc: $(head -c 400 "$TMP/cmpj.out") $(head -c 300 "$TMP/cmpj.err")"
+
 # --alone: each job alone on its ranks first (alone/NAME), its figures beside the mix's in
 # mix.json as the two summaries have them; the dataset generated once, by the alone run.
 printf 'jobs:\n' >"$TMP/alone.yaml"
@@ -172,6 +207,46 @@ done
 "$GPUFEED" run "$SMALL" --alone --target "$TMP/bt" --results "$TMP/br" >"$TMP/bad.out" 2>&1
 [ $? -eq 2 ] && grep -q "is a workload, not a mix" "$TMP/bad.out" && ok "--alone on a workload: exit 2" ||
 	bad "--alone on a workload: $(cat "$TMP/bad.out")"
+echo "time: ${SECONDS}s"
+
+# start: after JOB checkpoint N: r starts once c's first write burst has ended (within the
+# 10 ms the waiting rank sleeps between polls, and the time to reach it: 0.5 s allowed),
+# long before c ends. Its ranks wait without a CPU: r's rank sleeps ~2 s for its start and
+# ~3 s for c's end, so a rank that polled flat out (Open MPI's blocking calls) would burn
+# most of the wall time; the mix's processes, both ranks and mpirun, use under half of it.
+# Each job's progress lines begin with its name, whole lines (line mode in a mix).
+# About 7 s.
+cat >"$TMP/ck.yaml" <<EOF
+jobs:
+  - name: c
+    workload: $LLAMA
+    ranks: 1
+    set: {checkpoint.scale: 1/5000, model.parallelism.data: 1, checkpoint.num_checkpoints_write: 2,
+          checkpoint.num_checkpoints_read: 0, checkpoint.time_between_checkpoints: 2.5}
+  - name: r
+    workload: $SMALL
+    ranks: 1
+    start: after c checkpoint 1
+    set: {dataset.num_files_train: 32, train.epochs: 1}
+EOF
+t0=$SECONDS
+cpu=$( (gf 2 run "$TMP/ck.yaml" --target "$TMP/ckt" --results "$TMP/ckr" --progress line >"$TMP/ck.out" 2>&1 ||
+	echo "failed" >&2; times) | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } print s }')
+wall=$((SECONDS - t0))
+d=$(only_result "$TMP/ckr")
+jq -e '(.bursts | map(select(.job == "c" and .kind == "write")) | .[0] | .start_s + .burst_s) as $e |
+	(.jobs[] | select(.name == "r")) as $r | (.jobs[] | select(.name == "c")) as $c |
+	$r.start_s >= $e and $r.start_s - $e < 0.5 and $r.start_s < $c.end_s - 1 and $r.start == "after c checkpoint 1"' \
+	"$d/mix.json" >/dev/null &&
+	ok "after c checkpoint 1: r starts when c's first write burst has ended" ||
+	bad "after c checkpoint 1: $(jq -c '[.jobs[] | {name, start, start_s, end_s}], .bursts' "$d/mix.json" 2>&1 | head -c 600)"
+awk -v c="$cpu" -v w="$wall" 'BEGIN { exit !(w > 0 && c < 0.5 * w) }' &&
+	ok "the waiting ranks sleep: the mix took $cpu s of CPU in $wall s" ||
+	bad "the mix took $cpu s of CPU in $wall s: a waiting rank spins"
+grep '^progress ' "$TMP/ck.out" | grep -vE '^progress [0-9T:-]+Z (c|r): [a-z]' | head -3 >"$TMP/ck.bad"
+grep -qE '^progress [^ ]+ c: checkpoint' "$TMP/ck.out" && grep -qE '^progress [^ ]+ r: train' "$TMP/ck.out" &&
+	[ ! -s "$TMP/ck.bad" ] && ok "progress: each job's lines, whole, after its name" ||
+	bad "progress lines of the mix: $(grep '^progress' "$TMP/ck.out" | head -5)"
 echo "time: ${SECONDS}s"
 
 # Bad mixes: exit 2, a message that names what is wrong, nothing written.
@@ -199,6 +274,14 @@ bad_mix "unknown job in start" 1 "job b starts after 'c', no job of this mix" \
 	a "$SMALL" 1 now "" b "$SMALL" 1 "after c end" ""
 bad_mix "cycle of starts" 1 "a cycle of starts.*a after b end, b after a end" \
 	a "$SMALL" 1 "after b end" "" b "$SMALL" 1 "after a end" ""
+bad_mix "checkpoint N beyond the job's" 1 "job b starts after a checkpoint 3, but a writes 2 checkpoint(s): N is 1 to 2" \
+	a "$LLAMA" 1 now ", set: {model.parallelism.data: 1, checkpoint.num_checkpoints_write: 2}" \
+	b "$SMALL" 1 "after a checkpoint 3" ""
+bad_mix "unknown job in a checkpoint start" 1 "job b starts after 'c', no job of this mix" \
+	a "$SMALL" 1 now "" b "$SMALL" 1 "after c checkpoint 1" ""
+bad_mix "cycle of checkpoint starts" 1 "a cycle of starts.*a after b checkpoint 1, b after a checkpoint 1" \
+	a "$LLAMA" 1 "after b checkpoint 1" ", set: {model.parallelism.data: 1}" \
+	b "$LLAMA" 1 "after a checkpoint 1" ", set: {model.parallelism.data: 1}"
 bad_mix "one subfolder twice" 1 "jobs a and b both use the target subfolder a" \
 	a "$SMALL" 1 now "" b "$SMALL" 1 now ", folder: a"
 "$GPUFEED" plan "$TMP/mix.yaml" >"$TMP/plan.out" 2>&1 && grep -q '^total .*read demand' "$TMP/plan.out" &&

@@ -34,6 +34,7 @@ static void interference(void **state)
 	struct gf_mix_trace t[2] = { 0 };
 	struct gf_mix_interference f;
 	double bytes, span;
+	char line[512], by[128];
 
 	(void)state;
 	for (int i = 0; i < 10; i++) {
@@ -56,6 +57,21 @@ static void interference(void **state)
 	assert_true(fabs(f.au_between - 75) < 1e-9);
 	assert_true(fabs(f.read_drop_percent - 75) < 1e-9);
 	assert_true(fabs(f.au_drop_points - 50) < 1e-9);
+	/* The diagnosis: job b's restore starved job a, its figures in the line. */
+	assert_int_equal(f.during_kinds, 2u);
+	snprintf(t[0].name, sizeof(t[0].name), "a");
+	snprintf(t[1].name, sizeof(t[1].name), "b");
+	assert_true(gf_mix_diagnose(t, 2, 0, &f, "FED", line, sizeof(line), by, sizeof(by)));
+	assert_string_equal(by, "b");
+	assert_string_equal(line, "a: read rate 400 B/s -> 100 B/s (-75%), AU 75.0% -> 25.0% during b's restores: "
+			    "b's restores take the storage");
+	/* Under both thresholds: no culprit; STARVED then, the storage alone. */
+	f.read_drop_percent = GF_MIX_STARVE_READ_PERCENT - 1;
+	f.au_drop_points = GF_MIX_STARVE_AU_POINTS - 1;
+	assert_false(gf_mix_diagnose(t, 2, 0, &f, "FED", line, sizeof(line), by, sizeof(by)));
+	assert_true(gf_mix_diagnose(t, 2, 0, &f, "STARVED", line, sizeof(line), by, sizeof(by)));
+	assert_string_equal(by, "");
+	assert_non_null(strstr(line, "a: STARVED though"));
 	/* A job without training has no interference figures. */
 	gf_mix_interference(t, 2, 1, &f);
 	assert_int_equal(f.during_n + f.between_n, 0);
@@ -211,6 +227,49 @@ static void load(void **state)
 	unlink(mixfile(""));
 }
 
+/* start: after JOB checkpoint N, N within the checkpoints JOB writes. */
+static void ckpt_start(void **state)
+{
+	char text[2048], err[1024], buf[64], ck[4200];
+	const char *src = getenv("SRCDIR");
+	struct gf_mix m;
+
+	(void)state;
+	snprintf(ck, sizeof(ck), "%s/workloads/llama3_8b.yaml", src ? src : ".");
+	for (int n = 0; n <= 3; n++) {
+		snprintf(text, sizeof(text), "jobs:\n"
+			 "  - {name: a, workload: %s, ranks: 1, set: {model.parallelism.data: 1, "
+			 "checkpoint.num_checkpoints_write: 2}}\n"
+			 "  - {name: b, workload: %s, ranks: 1, start: after a checkpoint %d}\n", ck, wl_path, n);
+		int rc = gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err));
+		if (n == 0) {
+			assert_int_equal(rc, -EINVAL);
+			assert_non_null(strstr(err, "N from 1"));
+		} else if (n == 3) {
+			assert_int_equal(rc, -EINVAL);
+			assert_non_null(strstr(err, ":3: job b starts after a checkpoint 3, but a writes 2 checkpoint(s): N is 1 to 2"));
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(m.jobs[1].start, GF_MIX_AFTER_CKPT);
+			assert_int_equal(m.jobs[1].after, 0);
+			assert_int_equal(m.jobs[1].after_n, n);
+			assert_int_equal(gf_mix_job_writes(&m.jobs[0]), 2);
+			gf_mix_start_text(&m, &m.jobs[1], buf, sizeof(buf));
+			assert_string_equal(buf, n == 1 ? "after a checkpoint 1" : "after a checkpoint 2");
+			gf_mix_free(&m);
+		}
+	}
+	snprintf(text, sizeof(text), "jobs:\n  - {name: a, workload: %s, ranks: 1}\n"
+		 "  - {name: b, workload: %s, ranks: 1, start: after a checkpoint 1}\n", wl_path, wl_path);
+	assert_int_equal(gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "but a writes no checkpoint"));
+	snprintf(text, sizeof(text), "jobs:\n  - {name: a, workload: %s, ranks: 1, start: after b checkpoint 1}\n"
+		 "  - {name: b, workload: %s, ranks: 1, start: after a end}\n", wl_path, wl_path);
+	assert_int_equal(gf_mix_load(mixfile(text), NULL, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "a cycle of starts, no job of it can begin: a after b checkpoint 1, b after a end"));
+	unlink(mixfile(""));
+}
+
 int main(void)
 {
 	static char wl[4200];
@@ -220,6 +279,7 @@ int main(void)
 		cmocka_unit_test(pack),
 		cmocka_unit_test(write_and_load),
 		cmocka_unit_test(load),
+		cmocka_unit_test(ckpt_start),
 	};
 
 	snprintf(wl, sizeof(wl), "%s/tests/integration/small.yaml", src ? src : ".");
