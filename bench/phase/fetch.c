@@ -61,7 +61,7 @@ static void finish(struct gf_fetch *f, struct gf_fetch_sample *ps)
 		close_file(f, ps->handle, ps->open_ns); /* a failed read-only close loses nothing */
 	if (!ps->failed) {
 		f->samples++;
-		if (f->series)
+		if (f->series && !f->series_skips_samples)
 			gf_series_add(f->series, gf_now_ns(), GF_TS_SAMPLES, 1);
 	}
 	f->free_ps[f->nfree_ps++] = ps;

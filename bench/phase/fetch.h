@@ -47,6 +47,10 @@ struct gf_fetch {
 	unsigned nps, nfree_ps;
 	struct gf_hist *open_latency;     /* caller's: open + close per file */
 	struct gf_series *series;         /* caller's; samples go here */
+	/* Set by a caller that counts samples in the series itself, as they are used: training
+	 * counts a batch when an accelerator takes it, as summary.json does, not the batches
+	 * read ahead and never taken when the phase ends. */
+	bool series_skips_samples;
 	uint64_t samples;                 /* completed */
 	uint64_t requested_bytes;         /* bytes of the samples, before alignment */
 	uint64_t opens;
