@@ -83,7 +83,10 @@ static int table_read(const char *path, const char *const *cols, size_t ncols, c
 			goto out;
 		for (size_t c = 0; c < ncols; c++) {
 			int i = idx[c];
-			t->v[t->n * ncols + c] = i >= 0 && i < nf && f[i][0] ? strtod(f[i], NULL) : NAN;
+			double v = i >= 0 && i < nf && f[i][0] ? strtod(f[i], NULL) : NAN;
+			/* 1e400 reads as inf: no row of gpufeed's holds one, so it is a cell left
+			 * empty (an infinite time made the bin count NaN). */
+			t->v[t->n * ncols + c] = isfinite(v) ? v : NAN;
 		}
 		if (text)
 			snprintf(t->text[t->n], sizeof(t->text[0]), "%s", ti >= 0 && ti < nf ? f[ti] : "");

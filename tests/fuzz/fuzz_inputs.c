@@ -13,6 +13,7 @@
  * The CSV readers get a fixed summary.json beside them (tests/fuzz/seeds/, a training run
  * with checkpoints), as report reads both. Any crash, sanitizer report, leak or hang is a
  * finding; so is a checked system file that does not read back the same once written. */
+#include <ftw.h>
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -82,12 +83,26 @@ static void copy_in(const char *from, const char *name)
 		abort();
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* libFuzzer leaves through exit() when its time is up: the scratch folder goes with it
+ * (one per run in /tmp otherwise). A crash keeps it, with the input that caused it. */
+static void remove_scratch(void)
+{
+	(void)nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 static void setup(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/gf-fuzz-inputs.XXXXXX");
 	null = fopen("/dev/null", "w");
 	if (!mkdtemp(dir) || !null)
 		abort();
+	atexit(remove_scratch);
 	gf_system_defaults(&sys);
 	if (gf_system_load(GF_SRC_DIR "/systems/example.yaml", &sys, err, sizeof(err)) ||
 	    gf_system_check(&sys, err, sizeof(err))) {
