@@ -63,7 +63,10 @@ run_suite() { # name build-dir make-variables configure-options...
 			echo "---- $name: $t.log (last 40 lines)"
 			tail -40 "$dir/$t.log" 2>/dev/null
 			# Repeated at the very end: a CI page may keep only the output's tail.
-			failed_checks+="$name $t: $(grep -E '^FAIL' "$dir/$t.log" 2>/dev/null | head -5 | cut -c1-300)"$'\n'
+			# With the sanitizer's or libFuzzer's own verdict lines: a FAIL line that says
+			# "fuzzing found a problem:" is nothing to start from without them.
+			failed_checks+="$name $t: $(grep -E '^FAIL|SUMMARY:|==ERROR|FAILED|^fuzz: ' "$dir/$t.log" 2>/dev/null |
+				head -12 | cut -c1-300)"$'\n'
 		done
 	fi
 	if [ "${CI:-}" = true ] && [ "$s" -gt 0 ]; then
