@@ -40,8 +40,12 @@ static double group_unit(enum gf_cmp_panel g, double max, const char **unit)
 /* A name for a CSV header or cell: no separator, no line break. */
 static void csv_word(FILE *f, const char *s)
 {
-	for (; *s; s++)
+	for (; *s; s++) {
+		/* "write, slowest rank" reads "write slowest rank", not with two spaces. */
+		if (*s == ',' && s[1] == ' ')
+			continue;
 		fputc(*s == ',' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
 }
 
 static void put(FILE *f, double v)

@@ -20,7 +20,12 @@ array plog[ng]
 stats panels using (i = int($0) + 1, ptitle[i] = strcol("title"), punit[i] = strcol("unit"), \
 	pn[i] = column("figures"), plog[i] = column("log"), 0) nooutput
 
-cols = ng <= 2 ? ng : (ng <= 4 ? 2 : 3)
+# ng comes as a float (gf_plot_var_num): cols must be an integer for the % below.
+cols = ng <= 2 ? int(ng) : (ng <= 4 ? 2 : 3)
+# A level label past 14 characters on two lines, split at its first space after the 8th:
+# "checkpoint write bandwidth" and "checkpoint restore bandwidth" side by side ran together.
+cut(s) = strstrt(s[9:], " ")
+wrap(s) = strlen(s) > 14 && cut(s) > 0 ? s[1:8 + cut(s) - 1] . "\n" . s[8 + cut(s) + 1:] : s
 rows = ceil(ng / (cols + 0.0))
 w = 0.8 / nruns
 colours = c_blue . " " . c_orange . " " . c_green . " " . c_purple . " " . c_sky . " " . c_red . " " . c_grey
@@ -68,15 +73,16 @@ do for [fmt in formats] {
 			}
 		}
 		set xrange [-0.6:pn[g] - 0.4]
-		if (pn[g] > 3) { set xtics rotate by 20 right } else { set xtics norotate center }
+		# Room under the axis for a label on two lines (the automatic margin counts one).
+		if (pn[g] > 3) { set xtics rotate by 20 right; unset bmargin } else { set xtics norotate center; set bmargin 4 }
 		if (check > 0) {
-			plot data index (g - 1) using "x":(column(6 + base)):xticlabels(strcol("label")) with points ps 0 notitle, \
+			plot data index (g - 1) using "x":(column(6 + base)):xticlabels(pn[g] > 3 ? strcol("label") : wrap(strcol("label"))) with points ps 0 notitle, \
 				data index (g - 1) using "x":"band_lo":(column("x") - 0.45):(column("x") + 0.45):"band_lo":"band_hi" \
 					with boxxyerror fs solid 0.35 noborder lc rgb "#9a9a9a" notitle, \
 				for [r=1:nruns] data index (g - 1) using (column("x") + (r - (nruns + 1) / 2.0) * w):(column(5 + r)) \
 					with boxes lc rgb word(colours, (r - 1) % 7 + 1) notitle
 		} else {
-			plot data index (g - 1) using "x":(column(6 + base)):xticlabels(strcol("label")) with points ps 0 notitle, \
+			plot data index (g - 1) using "x":(column(6 + base)):xticlabels(pn[g] > 3 ? strcol("label") : wrap(strcol("label"))) with points ps 0 notitle, \
 				for [r=1:nruns] data index (g - 1) using (column("x") + (r - (nruns + 1) / 2.0) * w):(column(5 + r)) \
 					with boxes lc rgb word(colours, (r - 1) % 7 + 1) notitle
 		}
@@ -85,6 +91,7 @@ do for [fmt in formats] {
 	# the range, so only the key is drawn.
 	set origin 0, 0.81
 	set size 1, 0.09
+	unset bmargin
 	unset title
 	unset border
 	unset tics
