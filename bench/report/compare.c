@@ -88,8 +88,9 @@ void gf_compare_usage(FILE *f)
 		   "a gpufeed simulate folder counts as a run at its node count (DIR:nodes=N picks\n"
 		   "one point of a sweep), so a prediction sits beside a measurement. Mixes' folders\n"
 		   "(they hold mix.json) are compared job by job, the jobs of one name, one table\n"
-		   "each, then mix.json's own figures (--json: all as one document); the exit\n"
-		   "code is the worst of the jobs'.\n"
+		   "each, then mix.json's own figures (--json: all as one document; --plot F.png\n"
+		   "and --html F.html: a file per job, F-JOB.png); the exit code is the worst of\n"
+		   "the jobs'.\n"
 		   "Needs no MPI.\n\n"
 		   "options:\n"
 		   "  --baseline RUN      compare against RUN (default: the first run) and check for\n"
@@ -777,10 +778,28 @@ static struct json_object *job_json(struct gf_cmp *c, bool force, int *code, FIL
 	return o;
 }
 
+/* FILE.png -> FILE-JOB.png: --plot and --html of mixes draw a file per job. The name is
+ * mix.json's, read back, so it must still be one a mix file allows: no '/' can move the
+ * file elsewhere. -ENAMETOOLONG or -EINVAL (the name) otherwise. */
+static int job_file(const char *file, const char *job, char *buf, size_t len)
+{
+	const char *slash = strrchr(file, '/'), *dot = strrchr(file, '.');
+	size_t stem;
+	int n;
+
+	if (!*job || strspn(job, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != strlen(job) ||
+	    job[0] == '.')
+		return -EINVAL;
+	stem = dot && (!slash || dot > slash + 1) ? (size_t)(dot - file) : strlen(file);
+	n = snprintf(buf, len, "%.*s-%s%s", (int)stem, file, job, file + stem);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 /* gpufeed compare MIX_A MIX_B ...: each job of the baseline's mix against the job of its
  * name in the others, as runs, one after the other. Every mix must have the same jobs.
  * Returns the worst of the jobs' exit codes. */
-static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, FILE *out, FILE *errf)
+static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, const char *plot, const char *html,
+			 FILE *out, FILE *errf)
 {
 	struct json_object *root = json ? json_object_new_object() : NULL, *jobs = json_object_new_array();
 	const char *dirs[GF_CMP_MAX_RUNS];
@@ -836,8 +855,20 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, FIL
 			json_object_object_add(e, "comparison", job_json(c, force, &code, errf));
 			json_object_array_add(jobs, e);
 		} else {
+			char plot_k[4200], html_k[4200];
+			if ((plot && job_file(plot, name, plot_k, sizeof(plot_k))) ||
+			    (html && job_file(html, name, html_k, sizeof(html_k)))) {
+				fprintf(errf, "gpufeed compare: %s/mix.json: job '%s' makes no file name of --plot or "
+					"--html (1 to 64 of A-Z a-z 0-9 . _ -, a name a mix file allows)\n",
+					base->dir, name);
+				rc = GF_EXIT_USAGE;
+				goto out;
+			}
 			fprintf(out, "%sjob %s\n", k ? "\n" : "", name);
-			code = compare_runs(c, force, false, NULL, NULL, out, errf);
+			code = compare_runs(c, force, false, plot ? plot_k : NULL, html ? html_k : NULL, out, errf);
+			if (plot || html)
+				fprintf(out, "job %s drawn in%s%s%s%s\n", name, plot ? " " : "", plot ? plot_k : "",
+					html ? " " : "", html ? html_k : "");
 		}
 		rc = gf_exit_worse(rc, code);
 	}
@@ -884,13 +915,13 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 		nmix += gf_load_is_mix(c->run[r].dir);
 	if (!nmix) {
 		rc = compare_runs(c, force, json, plot, html, out, errf);
-	} else if (nmix < c->nruns || plot || html) {
+	} else if (nmix < c->nruns || (json && (plot || html))) {
 		fprintf(errf, "gpufeed compare: %s: a mix's folder is compared with mixes only, job by job, as a "
-			"table or --json (no --plot or --html yet: give two jobs' folders for those)\n",
-			nmix < c->nruns ? "mixes and runs together" : "--plot or --html with mixes");
+			"table (--plot, --html: a file per job) or --json\n",
+			nmix < c->nruns ? "mixes and runs together" : "--json with --plot or --html of mixes");
 		rc = GF_EXIT_USAGE;
 	} else {
-		rc = compare_mixes(c, force, json, out, errf);
+		rc = compare_mixes(c, force, json, plot, html, out, errf);
 	}
 out:
 	free(c);

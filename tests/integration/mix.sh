@@ -150,6 +150,20 @@ rcb=$?
 	grep -q '^job ckpt$' "$TMP/cmpb.out" &&
 	ok "compare MIXA MIXB: job by job; an interrupted first job exits 3 though the last passes" ||
 	bad "compare of mixes: exit $rc and $rcb: $(head -c 400 "$TMP/cmpb.out")"
+# --plot and --html of mixes: a file per job, FILE-JOB.ext, each that job's comparison; a
+# job name read back that is no mix file's name (a '/') makes no file name: exit 2.
+"$GPUFEED" compare "$d" "$d" --plot "$TMP/mc.png" --html "$TMP/mc.html" >"$TMP/mcp.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -s "$TMP/mc-train.png" ] && [ -s "$TMP/mc-ckpt.png" ] && [ ! -e "$TMP/mc.png" ] &&
+	grep -qF "$d/train" "$TMP/mc-train.html" && ! grep -qF "$d/ckpt" "$TMP/mc-train.html" &&
+	grep -qF "$d/ckpt" "$TMP/mc-ckpt.html" && grep -q "^job ckpt drawn in $TMP/mc-ckpt.png $TMP/mc-ckpt.html" "$TMP/mcp.out" &&
+	ok "compare MIXA MIXB --plot --html: mc-train.png/.html and mc-ckpt.png/.html, each its job's" ||
+	bad "compare --plot/--html of mixes: exit $rc, $(ls "$TMP" | grep '^mc' | tr '\n' ' '): $(tail -c 300 "$TMP/mcp.out")"
+jq '.jobs[1].name = "../ckpt"' "$m" >"$TMP/mixb/mix.json"
+"$GPUFEED" compare "$TMP/mixb" "$TMP/mixb" --html "$TMP/mixb/x.html" >"$TMP/cmpb.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && ! ls "$TMP" | grep -q '^x' && ok "compare --html of a mix whose job is named ../ckpt: exit 2, $(head -c 160 "$TMP/cmpb.out")" ||
+	bad "compare --html with a job ../ckpt: exit $rc: $(head -c 300 "$TMP/cmpb.out")"
 jq '.jobs[1].name = "other"' "$m" >"$TMP/mixb/mix.json"
 "$GPUFEED" compare "$d" "$TMP/mixb" >"$TMP/cmpb.out" 2>&1
 [ $? -eq 2 ] && grep -q "do not have the same jobs" "$TMP/cmpb.out" && ok "compare of mixes of other jobs: exit 2" ||
@@ -240,9 +254,15 @@ jq -e '(.bursts | map(select(.job == "c" and .kind == "write")) | .[0] | .start_
 	"$d/mix.json" >/dev/null &&
 	ok "after c checkpoint 1: r starts when c's first write burst has ended" ||
 	bad "after c checkpoint 1: $(jq -c '[.jobs[] | {name, start, start_s, end_s}], .bursts' "$d/mix.json" 2>&1 | head -c 600)"
-awk -v c="$cpu" -v w="$wall" 'BEGIN { exit !(w > 0 && c < 0.5 * w) }' &&
-	ok "the waiting ranks sleep: the mix took $cpu s of CPU in $wall s" ||
+# Under the sanitizers each rank's start and leak check take seconds of CPU of their own
+# (8 s of 11 seen): the plain build judges the wait.
+if $sanitized; then
+	echo "note: the mix took $cpu s of CPU in $wall s; not judged under the sanitizers"
+elif awk -v c="$cpu" -v w="$wall" 'BEGIN { exit !(w > 0 && c < 0.5 * w) }'; then
+	ok "the waiting ranks sleep: the mix took $cpu s of CPU in $wall s"
+else
 	bad "the mix took $cpu s of CPU in $wall s: a waiting rank spins"
+fi
 grep '^progress ' "$TMP/ck.out" | grep -vE '^progress [0-9T:-]+Z (c|r): [a-z]' | head -3 >"$TMP/ck.bad"
 grep -qE '^progress [^ ]+ c: checkpoint' "$TMP/ck.out" && grep -qE '^progress [^ ]+ r: train' "$TMP/ck.out" &&
 	[ ! -s "$TMP/ck.bad" ] && ok "progress: each job's lines, whole, after its name" ||
