@@ -517,7 +517,7 @@ out:
 	return rc;
 }
 
-int gf_plotdata_accelerators(const char *ranks_csv, const char *out, double threshold, int *below)
+int gf_plotdata_accelerators(const char *ranks_csv, const char *out, double threshold, int *below, double *mean)
 {
 	static const char *const cols[2] = { "au_percent", "rank" };
 	struct brow *r = NULL;
@@ -526,7 +526,10 @@ int gf_plotdata_accelerators(const char *ranks_csv, const char *out, double thre
 	FILE *f;
 	int rc = table_read(ranks_csv, cols, 2, NULL, &t);
 
+	double sum = 0;
+
 	*below = 0;
+	*mean = NAN;
 	if (rc)
 		return rc;
 	r = malloc((t.n ? t.n : 1) * sizeof(*r));
@@ -539,7 +542,10 @@ int gf_plotdata_accelerators(const char *ranks_csv, const char *out, double thre
 		if (cell(&t, i, 0) >= 0 && cell(&t, i, 0) <= 1000) {
 			r[n++] = (struct brow){ cell(&t, i, 0), i };
 			*below += cell(&t, i, 0) < threshold;
+			sum += cell(&t, i, 0);
 		}
+	if (n)
+		*mean = sum / (double)n;
 	qsort(r, n, sizeof(*r), cmp_brow);
 	f = gf_rdir_fopen(out, "w");
 	if (!f) {

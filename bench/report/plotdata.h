@@ -72,9 +72,10 @@ int gf_plotdata_checkpoint(struct gf_doc *s, const char *ranks_csv, const char *
 int gf_plotdata_latency(const char *in, const char *curves, const char *phases, double *max_us);
 
 /* Accelerators of ranks.csv whose counted AU is below threshold (%) into *below, and
+ * their mean AU into *mean (NaN: none), and
  * out (plots/accelerators.csv: rank,au_percent) the counted ones, at most
  * GF_PLOT_MAX_POINTS: beyond, the quantiles of their AU in order, the lowest and the
  * highest always among them. Returns the accelerators counted or -errno. */
-int gf_plotdata_accelerators(const char *ranks_csv, const char *out, double threshold, int *below);
+int gf_plotdata_accelerators(const char *ranks_csv, const char *out, double threshold, int *below, double *mean);
 
 #endif

@@ -79,7 +79,7 @@ do for [fmt in formats] {
 	# Drawn once, with the first panel, not again under each.
 	unset label 98
 	# Samples per second; the bursts are named in this panel, the one without a key.
-	set title "samples read by the loader, whole job"
+	set title "samples the accelerators took, whole job"
 	set offsets 0, 0, graph 0.3, 0
 	do for [i=1:nspans] {
 		if ((i - 1) % label_every == 0) {

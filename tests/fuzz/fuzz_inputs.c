@@ -194,7 +194,7 @@ static void report_csv(int which)
 	case IN_RANKS:
 		path_of(in, sizeof(in), "ranks.csv");
 		(void)gf_report_text(null, dir, d, NULL);
-		(void)gf_plotdata_accelerators(in, out, 90, &below);
+		(void)gf_plotdata_accelerators(in, out, 90, &below, &a);
 		break;
 	case IN_SERIES:
 		path_of(in, sizeof(in), "timeseries.csv");

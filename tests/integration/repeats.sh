@@ -111,6 +111,16 @@ strips "$r1"
 jq -e "$strips_match" --args /train/au_percent/mean /train/samples_per_s /train/read_bytes_per_s <"$TMP/both.json" \
 	>/dev/null && ok "report.html: a dot per repeat, each summary.json's value, the median, min and max marked" ||
 	{ bad "report.html's repeat dots"; cat "$TMP/strips.json"; }
+# The plots draw the CSVs, which hold the last repeat only: they say so, and the AU line over
+# the last repeat's bars is those bars' mean, not summary.json's median of the repeats.
+if [ -s "$r1/plots/accelerators.svg" ]; then
+	want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "au_percent") c = i; next }
+		$c >= 0 { s += $c; n++ } END { printf "mean %.2f%%", s / n }' "$r1/ranks.csv")
+	grep -q "$want" "$r1/plots/accelerators.svg" && grep -q "the last of 3 repeats" "$r1/plots/accelerators.svg" &&
+		grep -q "the last of 3 repeats" "$r1/plots/timeline.svg" &&
+		ok "plots: 'the last of 3 repeats', the AU line its bars' $want" ||
+		bad "plots of a repeated run: want '$want' and 'the last of 3 repeats': $(grep -o 'mean [0-9.]*%\|the last of [0-9]* repeats' "$r1/plots/accelerators.svg" | head -3)"
+fi
 "$GPUFEED" compare --baseline "$r1" "$r2" >"$TMP/rlike" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -Eq "^  B samples/s: (within the 5% tolerance|.*3 repeats spanning)" "$TMP/rlike" &&
