@@ -111,6 +111,11 @@ strips "$r1"
 jq -e "$strips_match" --args /train/au_percent/mean /train/samples_per_s /train/read_bytes_per_s <"$TMP/both.json" \
 	>/dev/null && ok "report.html: a dot per repeat, each summary.json's value, the median, min and max marked" ||
 	{ bad "report.html's repeat dots"; cat "$TMP/strips.json"; }
+# Beside the median, the counts are the last repeat's, said so, with that repeat's own rate:
+# the samples over the seconds printed on the line.
+want=$(jq -r '"the last of 3: \(.train.samples) samples, .* \((.train.samples / .train.reading_s) | round) samples/s\)"' "$r1/summary.json")
+grep -Eq "samples/s .*$want" "$r1/report.txt" && ok "report: beside the median samples/s, the last repeat's counts and its own rate" ||
+	bad "report.txt's samples/s line, want /$want/: $(grep 'samples/s' "$r1/report.txt" | head -2)"
 # The plots draw the CSVs, which hold the last repeat only: they say so, and the AU line over
 # the last repeat's bars is those bars' mean, not summary.json's median of the repeats.
 if [ -s "$r1/plots/accelerators.svg" ]; then
