@@ -428,6 +428,11 @@ static int write_html(FILE *o, struct mixpage *p)
 	if (any(p, GF_F_MIX_JOB_INTERF)) {
 		fputs("<h2>Interference: each training job during the other jobs' checkpoint bursts and between them</h2>\n", o);
 		fig_table(o, true, p, "interference", GF_F_MIX_JOB_INTERF, interference_figs, NFIGS(interference_figs));
+		/* The timeline below draws every interval: say why some of its points are in
+		 * neither column (a page showed "between: -" beside points outside any burst). */
+		fputs("<p class=\"sub\">Over whole intervals of the training job's time series: during, the ones a burst "
+		      "covers from end to end; between, the ones no burst touches. An interval a burst covers in part, "
+		      "and the last one, count in neither.</p>\n", o);
 	}
 	diagnosis(o, true, p);
 	if (any(p, GF_F_MIX_JOB_ALONE)) {

@@ -604,7 +604,9 @@ static void write_results(struct gf_run_ctx *x)
 	if (written && !interrupted) {
 		if (x->s.sweep)
 			gf_sweep_print(stdout, x->s.sweep);
-		gf_summary_print_verdict(stdout, &x->s, dir);
+		/* A job of a mix writes into the mix's .partial folder, renamed when the mix
+		 * ends: its path here would be gone by then. The mix names its own folder. */
+		gf_summary_print_verdict(stdout, &x->s, x->job ? NULL : dir);
 	}
 	/* --require-fed: a pipeline's gate. A failed run keeps its own exit code. */
 	if (x->cli->cmd == GF_CMD_SWEEP && x->cli->require_fed && x->exit_code == GF_EXIT_OK &&

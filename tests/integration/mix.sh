@@ -58,6 +58,10 @@ throttle_run "$MPIRUN" --oversubscribe -np 4 "$GPUFEED" run "$TMP/mix.yaml" --ta
 throttle_set rbps=0
 d=$(only_result "$TMP/r")
 m=$d/mix.json
+# Every results line names a folder that is there once the mix ends: no job's, inside the
+# mix's .partial folder, which the mix renames.
+grep -q '^results: .*\.partial' "$TMP/out" && bad "a results line names a .partial folder: $(grep '^results:' "$TMP/out")" ||
+	ok "the results lines name the mix's folder only: $(grep -c '^results:' "$TMP/out") line(s)"
 echo "time: ${SECONDS}s"
 jq -c '.jobs[] | [.name, .verdict, .interference]' "$m" 2>/dev/null
 expect "one folder per job, each job's verdict" "$m" \
