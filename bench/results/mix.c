@@ -70,7 +70,7 @@ void gf_mix_interference(const struct gf_mix_trace *jobs, size_t n, size_t job, 
 }
 
 bool gf_mix_diagnose(const struct gf_mix_trace *jobs, size_t n, size_t job, const struct gf_mix_interference *f,
-		     const char *verdict, char *line, size_t len, char *by, size_t bylen)
+		     const char *verdict, double au_threshold, char *line, size_t len, char *by, size_t bylen)
 {
 	static const char *const kind[4] = { "", "writes", "restores", "writes and restores" };
 	bool read_drop = f->read_drop_percent >= GF_MIX_STARVE_READ_PERCENT;
@@ -90,6 +90,19 @@ bool gf_mix_diagnose(const struct gf_mix_trace *jobs, size_t n, size_t job, cons
 			 jobs[job].name, gf_format_rate(f->read_between, r1, sizeof(r1)),
 			 gf_format_rate(f->read_during, r2, sizeof(r2)), -f->read_drop_percent, f->au_between, f->au_during,
 			 whose, whose);
+		return true;
+	}
+	/* Fed in every whole interval it has, starved over the run: the AU went in the
+	 * intervals partly in a burst or at the ends, and neither side can be named (a line
+	 * said "the storage does not feed it even without them" beside AU 91.6% between). */
+	if (!strcmp(verdict, "STARVED") && f->between_n && f->au_between >= au_threshold &&
+	    (!f->during_n || f->au_during >= au_threshold)) {
+		if (f->during_n)
+			snprintf(whose, sizeof(whose), " and during them (AU %.1f%%)", f->au_during);
+		snprintf(line, len, "%s: STARVED over its whole run, though its whole intervals between the other jobs' "
+			 "bursts (AU %.1f%%)%s meet the %g%% threshold: the AU was lost in the intervals partly in a "
+			 "burst or at the run's ends, which neither counts; longer jobs give more whole intervals",
+			 jobs[job].name, f->au_between, whose, au_threshold);
 		return true;
 	}
 	if (!strcmp(verdict, "STARVED")) {
@@ -244,7 +257,8 @@ static void print_rate(FILE *out, const char *what, double v, double au, unsigne
 	char a[64];
 
 	if (isfinite(v))
-		fprintf(out, "    %-8s %s, AU %.1f%% (%u intervals)\n", what, gf_format_rate(v, a, sizeof(a)), au, n);
+		fprintf(out, "    %-8s %s, AU %.1f%% (%u interval%s)\n", what, gf_format_rate(v, a, sizeof(a)), au, n,
+			n == 1 ? "" : "s");
 	else
 		fprintf(out, "    %-8s no interval\n", what);
 }
@@ -281,7 +295,7 @@ static void put_alone(struct json_object *e, const double (*cmp)[GF_MIX_CMP], FI
 
 /* A training job's interference into its element e. */
 static void put_interference(struct json_object *e, const struct gf_mix_trace *jobs, size_t n, size_t k,
-			     const char *verdict, FILE *out)
+			     const char *verdict, double au_threshold, FILE *out)
 {
 	struct gf_mix_interference f;
 	struct json_object *by = json_object_new_array();
@@ -307,7 +321,7 @@ static void put_interference(struct json_object *e, const struct gf_mix_trace *j
 		names[0] ? names : "(none wholly covered an interval)");
 	print_rate(out, "during", f.read_during, f.au_during, f.during_n);
 	print_rate(out, "between", f.read_between, f.au_between, f.between_n);
-	if (gf_mix_diagnose(jobs, n, k, &f, verdict, line, sizeof(line), names, sizeof(names))) {
+	if (gf_mix_diagnose(jobs, n, k, &f, verdict, au_threshold, line, sizeof(line), names, sizeof(names))) {
 		fprintf(out, "  diagnosis: %s\n", line);
 		gf_put_el_str(e, GF_F_MIX_INTERF_DIAGNOSIS, line);
 		gf_put_el_str(e, GF_F_MIX_INTERF_STARVED_BY, names[0] ? names : NULL);
@@ -340,7 +354,7 @@ static struct json_object *job_json(const struct gf_mix_trace *jobs, const struc
 	if (rows[k].alone)
 		put_alone(o, rows[k].cmp, out);
 	if (t->trained)
-		put_interference(o, jobs, n, k, rows[k].verdict, out);
+		put_interference(o, jobs, n, k, rows[k].verdict, rows[k].au_threshold, out);
 	return o;
 }
 

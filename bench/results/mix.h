@@ -54,12 +54,14 @@ void gf_mix_interference(const struct gf_mix_trace *jobs, size_t n, size_t job, 
  * GF_MIX_STARVE_READ_PERCENT or more below the rate between them, or its AU
  * GF_MIX_STARVE_AU_POINTS or more below ("train: read rate 16.0 MB/s -> 2.8 MB/s (-82%),
  * AU 45.1% -> 8.4% during ckpt's restores: ckpt's restores take the storage"), the names
- * in by ("ckpt", "a, b"); STARVED without such a drop, the storage alone ("" in by). false
- * (both "") when neither holds. */
+ * in by ("ckpt", "a, b"); STARVED without such a drop, the storage alone ("" in by), unless
+ * its whole intervals between the bursts (and during them, if any) meet au_threshold (%,
+ * NaN: not known): then the loss lies in the intervals neither counts, and the line says so.
+ * false (both "") when neither holds. */
 #define GF_MIX_STARVE_READ_PERCENT 20.0
 #define GF_MIX_STARVE_AU_POINTS 10.0
 bool gf_mix_diagnose(const struct gf_mix_trace *jobs, size_t n, size_t job, const struct gf_mix_interference *f,
-		     const char *verdict, char *line, size_t len, char *by, size_t bylen);
+		     const char *verdict, double au_threshold, char *line, size_t len, char *by, size_t bylen);
 
 /* The storage's total: bytes training read and checkpoints wrote and restored, over the
  * span from the first to the last of them. */
@@ -82,6 +84,7 @@ struct gf_mix_job_row {
 	char workload[4096];
 	char verdict[40];
 	char line[1024];
+	double au_threshold;  /* a training job's, %; NaN otherwise */
 };
 /* mix.json into dir (schema GF_MIX_SCHEMA, every figure declared in results/schema.def's
  * mix section and written by its id): the mix, every job (name, ranks, start, folder, exit

@@ -287,8 +287,10 @@ static int write_mix(const struct gf_mix *m, const char *partial, const char *fi
 		snprintf(rows[k].workload, sizeof(rows[k].workload), "%s", m->jobs[k].workload);
 		gf_mix_start_text(m, &m->jobs[k], rows[k].start, sizeof(rows[k].start));
 		snprintf(rows[k].verdict, sizeof(rows[k].verdict), "NO RESULTS");
+		rows[k].au_threshold = NAN;
 		if (tr[k].folder[0] && !gf_load_run(tr[k].folder, &d, err, sizeof(err))) {
 			gf_verdict_read(d, &v);
+			rows[k].au_threshold = gf_num(d, GF_F_TRAIN_AU_THRESHOLD, NAN);
 			snprintf(rows[k].verdict, sizeof(rows[k].verdict), "%s", v.head.word);
 			snprintf(rows[k].line, sizeof(rows[k].line), "%s", v.head.line);
 			gf_doc_free(d);

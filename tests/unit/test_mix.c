@@ -61,16 +61,27 @@ static void interference(void **state)
 	assert_int_equal(f.during_kinds, 2u);
 	snprintf(t[0].name, sizeof(t[0].name), "a");
 	snprintf(t[1].name, sizeof(t[1].name), "b");
-	assert_true(gf_mix_diagnose(t, 2, 0, &f, "FED", line, sizeof(line), by, sizeof(by)));
+	assert_true(gf_mix_diagnose(t, 2, 0, &f, "FED", 90, line, sizeof(line), by, sizeof(by)));
 	assert_string_equal(by, "b");
 	assert_string_equal(line, "a: read rate 400 B/s -> 100 B/s (-75%), AU 75.0% -> 25.0% during b's restores: "
 			    "b's restores take the storage");
 	/* Under both thresholds: no culprit; STARVED then, the storage alone. */
 	f.read_drop_percent = GF_MIX_STARVE_READ_PERCENT - 1;
 	f.au_drop_points = GF_MIX_STARVE_AU_POINTS - 1;
-	assert_false(gf_mix_diagnose(t, 2, 0, &f, "FED", line, sizeof(line), by, sizeof(by)));
-	assert_true(gf_mix_diagnose(t, 2, 0, &f, "STARVED", line, sizeof(line), by, sizeof(by)));
+	assert_false(gf_mix_diagnose(t, 2, 0, &f, "FED", 90, line, sizeof(line), by, sizeof(by)));
+	assert_true(gf_mix_diagnose(t, 2, 0, &f, "STARVED", 90, line, sizeof(line), by, sizeof(by)));
 	assert_string_equal(by, "");
+	assert_non_null(strstr(line, "a: STARVED though"));
+	/* STARVED over the run, but its whole intervals (AU 75 and 25 here) meet a 20% threshold:
+	 * neither the others nor the storage between them is named; with no threshold known,
+	 * the storage alone. */
+	assert_true(gf_mix_diagnose(t, 2, 0, &f, "STARVED", 20, line, sizeof(line), by, sizeof(by)));
+	assert_string_equal(by, "");
+	assert_string_equal(line, "a: STARVED over its whole run, though its whole intervals between the other jobs' "
+			    "bursts (AU 75.0%) and during them (AU 25.0%) meet the 20% threshold: the AU was lost in "
+			    "the intervals partly in a burst or at the run's ends, which neither counts; longer jobs "
+			    "give more whole intervals");
+	assert_true(gf_mix_diagnose(t, 2, 0, &f, "STARVED", NAN, line, sizeof(line), by, sizeof(by)));
 	assert_non_null(strstr(line, "a: STARVED though"));
 	/* A job without training has no interference figures. */
 	gf_mix_interference(t, 2, 1, &f);
