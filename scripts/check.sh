@@ -29,9 +29,17 @@ run_suite() { # name build-dir make-variables configure-options...
 	# A log left from an earlier run must never stand in for this one.
 	rm -f "$dir/test-suite.log"
 	# shellcheck disable=SC2086 # vars is a list of VAR=value words
+	touch "$dir/check.log.start"
 	make -C "$dir" -j"$(nproc)" check $vars >"$dir/check.log" 2>&1
 	local make_rc=$?
 	grep -E '^(PASS|FAIL|SKIP|ERROR|XPASS|XFAIL):' "$dir/check.log" | sed "s/^/   /"
+	# How long each test took, the slowest first: a log is made when its test starts and
+	# written last when it ends (test-driver), so its birth and change times bound it.
+	# The suite's 30 minutes are kept by trimming what this names.
+	echo "== $name: the slowest tests (seconds, 2 at a time)"
+	find "$dir/tests" -name '*.log' -newer "$dir/check.log.start" -exec stat -c '%Y %W %n' {} + 2>/dev/null |
+		awk -v d="$dir/" '$2 > 0 { n = $3; sub(d, "", n); sub(/\.log$/, "", n); printf "%6d %s\n", $1 - $2, n }' |
+		sort -rn | head -12 | sed "s/^/   /"
 	local log=$dir/test-suite.log
 	if [ ! -f "$log" ]; then
 		echo "== $name: no test-suite.log (make check could not run):"
