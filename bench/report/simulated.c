@@ -294,7 +294,7 @@ int gf_simulated_report(const char *dir, struct gf_doc *s, bool plots, FILE *msg
 	int rc;
 
 	if (gf_has(s, GF_F_SIM_MIX))
-		note[0] = '\0'; /* a mix has no sweep to draw: its table is the report */
+		snprintf(note, sizeof(note), "a simulated mix: no sweep to plot, the table is the report");
 	else if (plots)
 		drawn = plot(dir, s, note, sizeof(note));
 	else
