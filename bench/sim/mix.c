@@ -154,9 +154,19 @@ static int burst(struct gf_sim_cluster *c, struct gf_sim_mix *r, struct job_in *
 	struct gf_sim_burst *out = restore ? &j->restore : &j->write;
 	struct gf_flow_net *n = &c->net;
 	double t0, span, weight, moved;
-	int rc = gf_sim_burst_setup(c, !restore, burst_share, &ctx, NULL, (double)in[b].w->checkpoint.buffer_size,
-				    NULL);
+	int *owner = NULL, rc = 0;
 
+	/* servers.shard_placement is by the job's own rank, as its checkpoint_ranks.csv (an
+	 * ordinary run's) records it: each slot of the job names the rank whose file it moves. */
+	if (c->sys->servers.shard_placement_n) {
+		owner = calloc(c->ranks, sizeof(*owner));
+		if (!owner)
+			return -ENOMEM;
+		for (unsigned k = 0; k < j->ranks; k++)
+			owner[in[b].first + k] = (int)(restore ? (k + in[b].shift) % j->ranks : k);
+	}
+	rc = gf_sim_burst_setup(c, !restore, burst_share, &ctx, owner, (double)in[b].w->checkpoint.buffer_size, NULL);
+	free(owner);
 	if (!rc)
 		rc = add_readers(c, r, in, b);
 	if (!rc)

@@ -7,15 +7,16 @@
 # on), both through gfapi (no page cache between the reads and the links), sharing only
 # the servers' links. Between the bursts training gets its hosts' links; during the
 # restore it shares the servers' transmit side with the restore's ranks; the writes cross
-# the other direction. Then gpufeed simulate of the same mix on a system file of the
-# testbed (the shaped links' payload rates, the checkpoint's placement skew counted on the
-# bricks; nothing fitted), and the training job's figures measured (mix.json's
-# interference) set beside the predicted (summary.json's simulated_mix), with the
-# checkpoint job's bursts.
+# the other direction. The mix runs with --alone (each job alone first, then the mix).
+# Then gpufeed simulate of the same mix on a system file of the testbed (the shaped links'
+# payload rates, each shard's server as GlusterFS placed it, the training reads' round
+# trips fitted on the training job alone: nothing fitted on the mix), and the training
+# job's figures measured (mix.json's interference) set beside the predicted
+# (summary.json's simulated_mix), with the checkpoint job's bursts.
 # Expected: the training job's AU during the bursts within TOL percent of the predicted
 # (25 by default on 2 shared cores; GF_MIXSIM_TOLERANCE=15 for the issue's band); every
 # figure's deviation printed (docs/simulate.md, Simulating a mix, has the runs).
-# About 4-5 minutes. GF_MIXSIM_KEEP=DIR keeps the results folders.
+# About 5-6 minutes. GF_MIXSIM_KEEP=DIR keeps the results folders.
 # Buggy: a model that lets the bursts leave training alone (AU during = between), or that
 # puts the jobs on shared nodes (the training hosts' links would bind the restore).
 . "$(dirname "$0")/lib.sh"
@@ -25,12 +26,26 @@ TOL=${GF_MIXSIM_TOLERANCE:-25}
 RATE=40 # Mbit/s, every link
 # A link's payload rate in bytes/s (tests/testbed/bwpredict.py: TCP in 1514-byte frames).
 payload() { awk -v m="$1" 'BEGIN { printf "%.0f", m * 1e6 / 8 * 1448 / 1514 }'; }
-# The bytes of the files under REL on the bricks: the busiest server's over an even share.
-skew() {
-	while read -r host brick; do
-		echo "$host $(find "$brick/$1" -type f -printf '%s\n' 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')"
-	done <"$GF_TESTBED_GLUSTER_BRICKS" |
-		awk '{ b[$1] += $2; t += $2 } END { n = 0; for (h in b) { n++; if (b[h] > m) m = b[h] }; printf "%.4f", (t > 0 ? m * n / t : 1) }'
+# placement RUN: the server of each rank's shard in RUN's first write burst, by rank, as
+# servers.shard_placement ("[1, 0, ...]"; bricks numbered in the order of their names, as
+# tests/testbed/simulate.sh derives it): GlusterFS places a file by its name's hash, so
+# the same names sit on the same bricks in every run. Empty when the column is.
+placement() {
+	local csv=$1/checkpoint_ranks.csv
+	[ -f "$csv" ] || return 0
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		col["server"] && $col["kind"] == "write" && $col["burst"] == 0 && $col["server"] != "" {
+			k = split($col["server"], f, ";"); srv[$col["rank"]] = f[k]; names[f[k]] = 1; n++ }
+		END {
+			if (!n) exit
+			m = 0
+			for (b in names) sorted[++m] = b
+			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
+			for (i = 1; i <= m; i++) idx[sorted[i]] = i - 1
+			printf "["
+			for (r = 0; r < n; r++) printf "%s%d", r ? ", " : "", idx[srv[r]]
+			printf "]"
+		}' "$csv"
 }
 
 # 500 files of 1 MiB, batch 2 every 0.5 s: 4.19 MB/s an accelerator; 4 ranks on 2 hosts
@@ -62,19 +77,23 @@ timeout 600 "$SRCDIR/scripts/testbed-mpirun.sh" --ppn 2 --hosts gft-c1,gft-c2 "$
 	"$SRCDIR/tests/integration/small.yaml" "${TRARGS[@]}" --target "$URI/train" --results "$TMP/gen" --quiet \
 	>"$TMP/o" 2>&1 || { bad "datagen"; cat "$TMP/o"; finish; }
 t0=$SECONDS
-tbrun 2 run "$TMP/mix.yaml" --target "$URI" --results "$TMP/res" >"$TMP/o" 2>&1 || { bad "the mix run failed"; cat "$TMP/o"; finish; }
+tbrun 2 run "$TMP/mix.yaml" --target "$URI" --results "$TMP/res" --alone >"$TMP/o" 2>&1 || { bad "the mix run failed"; cat "$TMP/o"; finish; }
 echo "mix run: $((SECONDS - t0)) s"
 mixdir=$(only_result "$TMP/res")
 expect "the mix ran: 2 jobs, training's interference measured" "$mixdir/mix.json" \
 	'(.jobs | length) == 2 and (.jobs[0].interference.intervals_during > 0) and (.jobs[0].interference.intervals_between > 0)'
-CKSKEW=$(skew ckpt)
-echo "checkpoint placement skew: $CKSKEW"
 [ -n "${GF_MIXSIM_KEEP:-}" ] && mkdir -p "$GF_MIXSIM_KEEP" && cp -r "$mixdir" "$TMP/mix.yaml" "$GF_MIXSIM_KEEP"/
+PLACE=$(placement "$mixdir/alone/ckpt")
+echo "checkpoint shards' servers (alone/ckpt's checkpoint_ranks.csv): ${PLACE:-not recorded}"
+[ -n "$PLACE" ] || bad "the checkpoint job's checkpoint_ranks.csv names no brick"
 
+# The system: the shaped links' payload rates and where the shards sit; the training reads'
+# round trips (servers.read_request_latency) fitted on the training job run alone
+# (--alone), as tests/testbed/simulate.sh fits them. Nothing is fitted on the mix.
 cat >"$TMP/testbed.yaml" <<YAML
 name: testbed-mix
 description: "gpufeed's testbed: 4 client and 2 server hosts as network namespaces, every link shaped to $RATE Mbit/s"
-source: "tests/testbed/mixsim.sh: payload rates of the shaped links, the checkpoint's placement counted on the bricks"
+source: "tests/testbed/mixsim.sh: payload rates of the shaped links, the shards' servers as GlusterFS placed them"
 clients:
   ranks_per_node: 2
   nic_bandwidth: $(payload $RATE)
@@ -84,9 +103,12 @@ servers:
   count: 2
   read_bandwidth: 1TB/s
   write_bandwidth: 1TB/s
-  burst_placement_skew: $CKSKEW
+${PLACE:+  shard_placement: $PLACE}
 YAML
-"$GPUFEED" simulate "$TMP/mix.yaml" --system "$TMP/testbed.yaml" --results "$TMP/sim" >"$TMP/sim.out" 2>&1 ||
+"$GPUFEED" simulate --calibrate "$mixdir/alone/train" --system "$TMP/testbed.yaml" --results "$TMP/cal" >"$TMP/cal.out" 2>&1 ||
+	{ bad "simulate --calibrate on the training job alone"; cat "$TMP/cal.out"; finish; }
+grep -E 'train|read_request_latency' "$TMP/cal.out"
+"$GPUFEED" simulate "$TMP/mix.yaml" --system "$(only_result "$TMP/cal")/system.yaml" --results "$TMP/sim" >"$TMP/sim.out" 2>&1 ||
 	{ bad "simulate of the mix"; cat "$TMP/sim.out"; finish; }
 cat "$TMP/sim.out"
 sim=$(only_result "$TMP/sim")/summary.json
