@@ -168,7 +168,7 @@ static void mix_text(FILE *o, struct gf_doc *s)
 	for (size_t i = 0; i < n; i++)
 		fprintf(o, "  %s: %s %s\n", gf_el_str(s, GF_F_SIM_MIX_JOB_NAME, i, "?"),
 			gf_el_str(s, GF_F_SIM_MIX_JOB_VERDICT, i, "?"), gf_el_str(s, GF_F_SIM_MIX_JOB_LINE, i, ""));
-	fprintf(o, "  storage: %s to the training jobs between the bursts", 
+	fprintf(o, "  storage: %s to the training jobs between the bursts",
 		gf_format_rate(gf_nan(s, GF_F_SIM_MIX_TOTAL_BETWEEN), a, sizeof(a)));
 	if (isfinite(gf_nan(s, GF_F_SIM_MIX_TOTAL_DURING)))
 		fprintf(o, ", %s in all during them", gf_format_rate(gf_nan(s, GF_F_SIM_MIX_TOTAL_DURING), b, sizeof(b)));
