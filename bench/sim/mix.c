@@ -76,8 +76,8 @@ static int job_setup(const struct gf_mix_job *mj, unsigned node0, unsigned rpn, 
 	in->w = w;
 	in->first = node0 * rpn;
 	j->reads = w->workflow.train;
-	/* Training's own checkpoints halt it (sync), so only its writes burst; a checkpoint
-	 * job also restores what it wrote, as run/mix.c counts them. */
+	/* A training job's checkpoints are writes (it restores none); a checkpoint-only job
+	 * also restores num_checkpoints_read of them, as run/mix.c counts them. */
 	j->writes = gf_mix_job_writes(mj);
 	if (w->workflow.checkpoint && !w->workflow.train && w->checkpoint.num_checkpoints_read > 0)
 		j->restores = (unsigned)w->checkpoint.num_checkpoints_read;

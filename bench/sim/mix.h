@@ -5,7 +5,10 @@
  * other training job reading beside them (max-min fair, cluster.h); between the bursts
  * the training jobs read alone together. Predicted for each training job: its read rate
  * and AU between the others' bursts and during them (steady state: delivered / demand),
- * and its verdict; for each checkpointing job its bursts in the mix. Pure: no I/O. */
+ * and its verdict; for each checkpointing job its bursts in the mix. Two jobs' bursts are
+ * not run overlapping, and start: is not modelled (every burst meets the training reads).
+ * servers.shard_placement is by each job's own rank, as its checkpoint_ranks.csv has it.
+ * Pure: no I/O. */
 #ifndef GF_SIM_MIX_H
 #define GF_SIM_MIX_H
 
