@@ -138,11 +138,53 @@ static void au_notes(FILE *o, struct gf_doc *s, size_t n)
 			   "the steady state's, delivered / demand, stands in\n");
 }
 
+/* A simulated mix (sim/mix.h): a row per job, what it reads or bursts in the mix. */
+static void mix_text(FILE *o, struct gf_doc *s)
+{
+	size_t n = gf_len(s, GF_F_SIM_MIX_JOBS);
+	char a[32], b[32], c[32];
+
+	fprintf(o, "gpufeed simulate: mix %s on %s, %.0f client nodes (each job on its own)\n",
+		gf_str(s, GF_F_SIM_MIX_NAME, "?"), gf_str(s, GF_F_SIM_SYSTEM_NAME, "?"), gf_nan(s, GF_F_SIM_MIX_NODES));
+	fprintf(o, "\n  %-16s %5s %5s  %-8s %10s %10s %7s %7s %10s %10s\n", "job", "ranks", "nodes", "verdict",
+		"read betw.", "read dur.", "AU betw", "AU dur.", "write", "restore");
+	for (size_t i = 0; i < n; i++) {
+		bool t = gf_el_has(s, GF_F_SIM_MIX_TRAIN, i), k = gf_el_has(s, GF_F_SIM_MIX_CKPT, i);
+		double rs = num(s, GF_F_SIM_MIX_RESTORE_S, i), ws = num(s, GF_F_SIM_MIX_WRITE_S, i);
+		double rd = num(s, GF_F_SIM_MIX_READ_DURING, i);
+		fprintf(o, "  %-16s %5.0f %5.0f  %-8s", gf_el_str(s, GF_F_SIM_MIX_JOB_NAME, i, "?"),
+			num(s, GF_F_SIM_MIX_JOB_RANKS, i), num(s, GF_F_SIM_MIX_JOB_NODES, i),
+			gf_el_str(s, GF_F_SIM_MIX_JOB_VERDICT, i, "?"));
+		if (t)
+			fprintf(o, " %10s %10s %6.1f%% %7s", gf_format_rate(num(s, GF_F_SIM_MIX_READ_BETWEEN, i), a, sizeof(a)),
+				isfinite(rd) ? gf_format_rate(rd, b, sizeof(b)) : "-", num(s, GF_F_SIM_MIX_AU_BETWEEN, i),
+				isfinite(rd) ? (snprintf(c, sizeof(c), "%.1f%%", num(s, GF_F_SIM_MIX_AU_DURING, i)), c) : "-");
+		else
+			fprintf(o, " %10s %10s %7s %7s", "", "", "", "");
+		fprintf(o, " %10s", k && isfinite(ws) ? gf_format_time(ws, a, sizeof(a)) : "");
+		fprintf(o, " %10s\n", k && isfinite(rs) ? gf_format_time(rs, b, sizeof(b)) : "");
+	}
+	fprintf(o, "\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "  %s: %s %s\n", gf_el_str(s, GF_F_SIM_MIX_JOB_NAME, i, "?"),
+			gf_el_str(s, GF_F_SIM_MIX_JOB_VERDICT, i, "?"), gf_el_str(s, GF_F_SIM_MIX_JOB_LINE, i, ""));
+	fprintf(o, "  storage: %s to the training jobs between the bursts",
+		gf_format_rate(gf_nan(s, GF_F_SIM_MIX_TOTAL_BETWEEN), a, sizeof(a)));
+	if (isfinite(gf_nan(s, GF_F_SIM_MIX_TOTAL_DURING)))
+		fprintf(o, ", %s in all during them", gf_format_rate(gf_nan(s, GF_F_SIM_MIX_TOTAL_DURING), b, sizeof(b)));
+	fprintf(o, "\n  (read and AU during the bursts: the mean over the other jobs' write and restore bursts, "
+		   "weighted by their time; steady state, delivered / demand)\n");
+}
+
 int gf_simulated_text(FILE *o, struct gf_doc *s)
 {
 	size_t n = gf_len(s, GF_F_SIM_POINTS);
 	bool ckpt, reads;
 
+	if (!n && gf_has(s, GF_F_SIM_MIX)) {
+		mix_text(o, s);
+		return ferror(o) ? -EIO : 0;
+	}
 	if (!n) {
 		fprintf(o, "gpufeed simulate: no point simulated\n");
 		return ferror(o) ? -EIO : 0;
@@ -251,7 +293,9 @@ int gf_simulated_report(const char *dir, struct gf_doc *s, bool plots, FILE *msg
 	bool drawn = false;
 	int rc;
 
-	if (plots)
+	if (gf_has(s, GF_F_SIM_MIX))
+		snprintf(note, sizeof(note), "a simulated mix: no sweep to plot, the table is the report");
+	else if (plots)
 		drawn = plot(dir, s, note, sizeof(note));
 	else
 		snprintf(note, sizeof(note), "no plot: --no-plot was given; sweep.csv holds the data");

@@ -59,6 +59,11 @@ int gf_simulated_point(struct gf_doc *sim, long nodes, struct json_object **run,
 			*run = as_run(sim, i);
 			return 0;
 		}
+	if (!n && gf_has(sim, GF_F_SIM_MIX)) {
+		snprintf(err, errlen, "a simulated mix: no point of one workload to set beside a run (gpufeed report "
+			 "prints its jobs; summary.json's simulated_mix holds them)");
+		return -ENOENT;
+	}
 	len = (size_t)snprintf(err, errlen, "%s: ", nodes ? "no simulated point at that node count"
 						     : "a sweep of several node counts: name one as DIR:nodes=N");
 	for (size_t i = 0; i < n && len < errlen; i++)

@@ -307,8 +307,8 @@ static int class_au(const struct gf_system *s, const struct gf_sim_reads *r, dou
 	return rc;
 }
 
-/* One persistent class per node: every rank on a node reads alike. */
-static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads *r)
+int gf_sim_reads_add(struct gf_sim_cluster *c, const struct gf_sim_reads *r, unsigned node0, unsigned ranks,
+		     int32_t tag)
 {
 	const struct gf_system *s = c->sys;
 	double lat = request_latency(s), ceiling = s->clients.rank_read_bandwidth;
@@ -317,6 +317,8 @@ static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads 
 	int kind = GF_LIM_DEMAND;
 	struct gf_flow_use u[8];
 
+	if ((uint64_t)node0 * c->rpn + ranks > (uint64_t)c->nodes * c->rpn)
+		return -EINVAL;
 	/* The share that delivers the demand through the series latency; none does when
 	 * the latency alone takes a demand's worth of time. */
 	if (r->demand > 0 && a > 0)
@@ -334,17 +336,24 @@ static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads 
 			kind = GF_LIM_LATENCY;
 		}
 	}
-	for (unsigned node = 0; node < c->nodes; node++) {
-		unsigned first = node * c->rpn, n = c->ranks - first < c->rpn ? c->ranks - first : c->rpn;
+	for (unsigned node = node0, left = ranks; left > 0; node++) {
+		unsigned n = left < c->rpn ? left : c->rpn;
 		/* A dataset of many files spreads evenly: no skew. */
 		uint32_t nu = uses_of(c, node, false, r->request_bytes, r->sample_bytes, 1.0, -1, u);
 		struct gf_flow_class k = { .mult = n, .cap = cap, .bytes = INFINITY, .tail_s = 0,
-					   .tag = -1 - (int32_t)node, .cap_kind = kind };
+					   .tag = tag < 0 ? tag : -1 - (int32_t)node, .cap_kind = kind };
 		int64_t rc = gf_flow_add_class(&c->net, &k, u, nu);
 		if (rc < 0)
 			return (int)rc;
+		left -= n;
 	}
 	return 0;
+}
+
+/* One persistent class per node: every rank on a node reads alike. */
+static int add_read_classes(struct gf_sim_cluster *c, const struct gf_sim_reads *r)
+{
+	return gf_sim_reads_add(c, r, 0, c->ranks, 0);
 }
 
 int gf_sim_burst_setup(struct gf_sim_cluster *c, bool write, gf_sim_share_fn share, const void *ctx,
@@ -479,6 +488,15 @@ static int burst_figures(const struct gf_sim_cluster *c, double end_s, struct gf
 	return 0;
 }
 
+/* Whether persistent (read) classes run beside the burst. */
+static bool has_reads(const struct gf_flow_net *n)
+{
+	for (uint32_t i = 0; i < n->ncls; i++)
+		if (n->cls[i].tag < 0)
+			return true;
+	return false;
+}
+
 int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *alone,
 		     struct gf_sim_burst *out)
 {
@@ -494,10 +512,12 @@ int gf_sim_burst_run(struct gf_sim_cluster *c, const struct gf_sim_read_figs *al
 	if (rc)
 		return rc;
 	rc = burst_figures(c, end_s, out);
-	if (rc || !c->with_reads)
+	if (rc || !has_reads(n))
 		return rc;
 	/* The reads go on while the last ranks wait out their tails... */
 	gf_flow_coast(n, end_s - bytes_end_s);
+	if (!c->with_reads)
+		return 0; /* a mix's reads (gf_sim_reads_add): its caller reads their classes */
 	for (uint32_t i = 0; i < n->ncls; i++) {
 		const struct gf_flow_class *k = &n->cls[i];
 		if (k->tag >= 0)

@@ -146,6 +146,13 @@ double gf_sim_read_delivered(const struct gf_system *s, const struct gf_sim_read
  * the bandwidth. */
 double gf_sim_read_thread_batch_s(const struct gf_system *s, const struct gf_sim_reads *r, double share);
 
+/* Add the training reads r of ranks ranks on the nodes from node0 on (filling them in
+ * order) as persistent classes beside what is set up (a mix: each job's reads on its own
+ * nodes). tag < 0 tags every class of them (a mix's job); 0: each its node's, -1 - node.
+ * Returns 0, -ENOMEM or -EINVAL (past the last node). */
+int gf_sim_reads_add(struct gf_sim_cluster *c, const struct gf_sim_reads *r, unsigned node0, unsigned ranks,
+		     int32_t tag);
+
 /* The training reads alone, in steady state. Returns 0, -ENOMEM, -EINVAL or -EDOM. */
 int gf_sim_reads_run(struct gf_sim_cluster *c, const struct gf_sim_reads *reads,
 		     struct gf_sim_read_figs *out);

@@ -143,9 +143,7 @@ static void loader_shape(const struct gf_workload *w, const struct gf_plan *plan
 	l->batch_bytes = plan->bytes_per_step;
 }
 
-/* The training reads of a rank: its accelerators' demand, one sample in flight per reader
- * (the framework's loader) in requests of at most the plan's chunk, queue_depth of them. */
-static int read_shape(const struct gf_workload *w, struct gf_sim_point *p, struct gf_sim_reads *r,
+int gf_sim_read_shape(const struct gf_workload *w, struct gf_sim_point *p, struct gf_sim_reads *r,
 		      char *err, size_t errlen)
 {
 	struct gf_plan plan;
@@ -159,7 +157,10 @@ static int read_shape(const struct gf_workload *w, struct gf_sim_point *p, struc
 	r->demand = plan.demand_bytes_per_s * (double)w->accelerator.per_rank;
 	r->request_bytes = fmax(1.0, fmin((double)plan.mean_bytes, (double)plan.chunk));
 	per_sample = ceil((double)plan.mean_bytes / r->request_bytes);
-	r->depth = (double)w->reader.read_threads * fmin(per_sample, (double)w->target.queue_depth);
+	/* Unset queue_depth (0) is the framework's loader: each reader thread has one request
+	 * of its sample in flight at a time, so the rank has read_threads, not none. */
+	r->depth = (double)w->reader.read_threads *
+		   (w->target.queue_depth > 0 ? fmin(per_sample, (double)w->target.queue_depth) : 1.0);
 	if (r->depth < 1)
 		r->depth = 1;
 	if (plan.layout == GF_LAYOUT_FILE_PER_SAMPLE)
@@ -218,7 +219,7 @@ int gf_sim_point(const struct gf_workload *w, const struct gf_system *sys, unsig
 	if (rc)
 		return rc;
 	if (p->reads) {
-		rc = read_shape(w, p, &reads, err, errlen);
+		rc = gf_sim_read_shape(w, p, &reads, err, errlen);
 		if (!rc)
 			rc = gf_sim_reads_run(&c, &reads, &p->read);
 		if (rc == -EDOM)

@@ -53,4 +53,12 @@ struct gf_sim_point {
 int gf_sim_point(const struct gf_workload *w, const struct gf_system *sys, unsigned nodes,
 		 unsigned ranks, struct gf_sim_point *p, char *err, size_t errlen);
 
+/* The training reads of one rank of w (p->accels set: the run's shape at that scale):
+ * its accelerators' demand, one sample in flight per reader (the framework's loader) in
+ * requests of at most the plan's chunk, target.queue_depth of them (unset: one). Sets p's
+ * read figures of the shape (demand, request, depth, counted steps). Returns 0 or the
+ * plan's error. */
+int gf_sim_read_shape(const struct gf_workload *w, struct gf_sim_point *p, struct gf_sim_reads *r,
+		      char *err, size_t errlen);
+
 #endif

@@ -11,7 +11,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "datadir.h"
 #include "exit.h"
+#include "model/mix.h"
 #include "model/model.h"
 #include "model/units.h"
 #include "model/yaml.h"
@@ -19,6 +21,7 @@
 #include "results/put.h"
 #include "results/simulated.h"
 #include "sim/calibrate.h"
+#include "sim/mix.h"
 #include "sim/point.h"
 #include "sim/system.h"
 
@@ -43,12 +46,20 @@ void gf_simulate_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: gpufeed simulate WORKLOAD.yaml --system SYSTEM.yaml [--nodes N | --nodes A,B,C | --nodes A..B]\n"
+		"       gpufeed simulate MIX.yaml --system SYSTEM.yaml\n"
 		"       gpufeed simulate --calibrate RESULTS_DIR... --system SYSTEM.yaml\n"
 		"       gpufeed simulate --check RESULTS_DIR... --system SYSTEM.yaml\n\n"
 		"Predict checkpoint bursts, training-read AU and goodput on a cluster too large to\n"
 		"run: a flow-level model of client nodes, network and storage servers (systems/*.yaml,\n"
 		"keys in docs/simulate.md), with the checkpoint shards of the workload's model and\n"
 		"parallelism. No MPI and no storage I/O.\n\n"
+		"A mix file (docs/mix.md: jobs, each a workload on its own ranks) is simulated as one:\n"
+		"each job on client nodes of its own, sharing the network and the servers. Each\n"
+		"checkpoint job's write and restore bursts run with the training jobs reading beside\n"
+		"them; for each training job, its read rate and AU between the other jobs' bursts and\n"
+		"during them, and its verdict (FED or STARVED against its metric.au); each job's\n"
+		"bursts in the mix; the storage's total (summary.json's simulated_mix). Its jobs bring\n"
+		"their ranks: no --nodes or --set (put keys in a job's set:).\n\n"
 		"options:\n"
 		"  --system FILE       the cluster and its storage (required)\n"
 		"  --nodes LIST        client nodes: one count, a list (8,16,32) or a doubling range\n"
@@ -589,6 +600,59 @@ static int write_results(const struct args *a, struct sweep *s, struct json_obje
 	return 0;
 }
 
+/* gpufeed simulate MIX.yaml: the mix on the system, one results folder whose summary.json
+ * has no points and a simulated_mix section (sim/mix.h). */
+static int simulate_mix(const struct args *a, const char *started, FILE *errf, struct gf_sim_outcome *o)
+{
+	struct gf_mix m;
+	struct gf_system sys;
+	struct gf_sim_mix r;
+	struct json_object *j;
+	char err[4096];
+	int rc;
+
+	if (a->nnodes || a->nsets) {
+		fprintf(errf, "gpufeed: %s is a mix: its jobs bring their ranks and keys (set: in the mix file); "
+			"--nodes and --set are for one workload\n", a->workload);
+		return GF_EXIT_USAGE;
+	}
+	if (gf_mix_load(a->workload, gf_datadir_workload, &m, err, sizeof(err))) {
+		fprintf(errf, "gpufeed: %s\n", err);
+		return GF_EXIT_USAGE;
+	}
+	rc = load_system(a, &sys, err, sizeof(err));
+	if (!rc)
+		rc = gf_sim_mix(&m, &sys, &r, err, sizeof(err));
+	if (rc) {
+		fprintf(errf, "gpufeed: %s\n", err);
+		rc = rc == -ENOMEM ? GF_EXIT_FAILED : GF_EXIT_USAGE;
+		goto out;
+	}
+	j = json_object_new_object();
+	json_object_object_add(j, "schema", json_object_new_string(GF_SIMULATE_SCHEMA));
+	json_object_object_add(j, "status", json_object_new_string("complete"));
+	json_object_object_add(j, "command", json_object_new_string("simulate"));
+	json_object_object_add(j, "started_utc", json_object_new_string(started));
+	json_object_object_add(j, "workload_name", json_object_new_string(m.name));
+	json_object_object_add(j, "system", gf_system_to_json(&sys));
+	json_object_object_add(j, "points", json_object_new_array());
+	gf_sim_mix_json(j, &m, &r);
+	rc = gf_results_create(a->results, m.name, "simulate", NULL, o->partial, sizeof(o->partial), o->final,
+			       sizeof(o->final));
+	if (rc)
+		fprintf(errf, "gpufeed: cannot create a results folder under %s: %s\n", a->results, strerror(-rc));
+	if (!rc && ((rc = gf_results_write_json(o->partial, "summary.json", j)) || (rc = write_system(o->partial, &sys))))
+		fprintf(errf, "gpufeed: writing %s: %s\n", o->partial, strerror(-rc));
+	json_object_put(j);
+	gf_sim_mix_free(&r);
+	o->quiet = a->quiet;
+	rc = rc ? GF_EXIT_FAILED : GF_EXIT_OK;
+out:
+	gf_system_free(&sys);
+	gf_mix_free(&m);
+	return rc;
+}
+
 int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf, struct gf_sim_outcome *o)
 {
 	struct args a;
@@ -627,6 +691,11 @@ int gf_cmd_simulate(int argc, char **argv, FILE *out, FILE *errf, struct gf_sim_
 	}
 	gmtime_r(&now, &tm);
 	strftime(s->started, sizeof(s->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (gf_mix_is_mix(a.workload) == 1) {
+		rc = simulate_mix(&a, s->started, errf, o);
+		free(s);
+		return rc;
+	}
 	rc = load(&a, s, err, sizeof(err));
 	if (!rc)
 		rc = run_sweep(&a, s, err, sizeof(err));

@@ -15,6 +15,10 @@
 # --nodes 8..1024: the counts its layout cannot fill (8, 16) are skipped and named, the
 # rest simulated, its parameters written "406 billion"; the plot names each limit of the
 # bursts and labels a wide sweep's log axis sparsely, without scientific notation.
+# A mix of a training job and a checkpoint job on 2 nodes sharing the servers' links:
+# training's AU between the bursts and during the writes and the restore, analytically;
+# more checkpoint ranks lower it during the restore; a job whose ranks its model cannot
+# fill exits 2 naming it.
 # Expected: exit 0 and the figures above; exit 2 with file, line and key for bad input.
 # Buggy: a typo in a system file ignored, bytes that differ from a measured run's,
 # a results folder overwritten, a path pasted into gnuplot code.
@@ -284,4 +288,76 @@ timeout 20 "$GPUFEED" simulate --calibrate "$TMP/zero" --system "$SYS/local.yaml
 timeout 20 "$GPUFEED" simulate --check "$TMP/zero" --system "$SYS/local.yaml" >"$TMP/o" 2>&1
 [ $? -eq 2 ] && grep -q "zero/summary.json is a link" "$TMP/o" && ok "check on a summary.json linked to /dev/zero: exit 2" ||
 	{ bad "check on /dev/zero"; cat "$TMP/o"; }
+# --- A mix (docs/simulate.md, Simulating a mix): a training job (2 ranks, 1 MiB samples,
+# 41.9 MB/s of demand) and a checkpoint job (2 ranks of a scaled Llama 3 8B, two writes,
+# one restore), each on its own node of 2 ranks, sharing 2 servers' links of 10 MB/s each
+# direction. Between the bursts training gets the links' 20 MB/s; during the restore it
+# shares the servers' transmit side with the restore's 2 ranks (4 flows, 5 MB/s each); the
+# writes cross the other direction and leave it alone. ---
+cat >"$TMP/mixsys.yaml" <<'YAML'
+name: twohost
+clients:
+  ranks_per_node: 2
+  nic_bandwidth: 40MB/s
+network:
+  link_bandwidth: 10MB/s
+servers:
+  count: 2
+  read_bandwidth: 1TB/s
+  write_bandwidth: 1TB/s
+YAML
+# mixfile FILE CKPT_RANKS: the mix with the checkpoint job on CKPT_RANKS ranks.
+mixfile() {
+	cat >"$1" <<YAML
+mix: train-ckpt
+jobs:
+  - name: train
+    workload: $SRCDIR/tests/integration/small.yaml
+    ranks: 2
+    set: {dataset.record_length_bytes: 1MiB, dataset.record_length_bytes_stdev: 0, train.computation_time: 100ms, metric.au: 0.9}
+  - name: ckpt
+    workload: $W/llama3_8b.yaml
+    ranks: $2
+    set: {model.parallelism.data: $2, checkpoint.scale: 0.00025, checkpoint.num_checkpoints_write: 2, checkpoint.num_checkpoints_read: 1}
+YAML
+}
+mixfile "$TMP/mix.yaml" 2
+"$GPUFEED" simulate "$TMP/mix.yaml" --system "$TMP/mixsys.yaml" --results "$TMP/mix" >"$TMP/o" 2>&1 ||
+	{ bad "simulate of a mix failed"; cat "$TMP/o"; }
+s=$(only_result "$TMP/mix")/summary.json
+expect "mix: a simulate summary with no points and a simulated_mix of 2 jobs on 2 nodes" "$s" \
+	'.schema == "gpufeed.simulate/1" and (.points | length) == 0 and .simulated_mix.mix == "train-ckpt" and .simulated_mix.nodes == 2 and ([.simulated_mix.jobs[] | .nodes] == [1, 1]) and .simulated_mix.jobs[1].first_node == 1'
+expect "mix: training gets the links between the bursts (20 MB/s), half of them during the restore, all during the writes" "$s" \
+	'.simulated_mix.jobs[0].train | (.read_bytes_per_s_between - 20e6 | fabs) < 1 and (.au_between_percent - 100 * 20e6 / .demand_read_bytes_per_s | fabs) < 1e-6 and (.au_during_restores_percent - 100 * 10e6 / .demand_read_bytes_per_s | fabs) < 1e-6 and (.au_during_writes_percent - .au_between_percent | fabs) < 1e-6 and .during_bursts_of == "ckpt" and .limit == "server_links"'
+expect "mix: AU during the bursts <= between, the mean of the writes' and the restore's by their time" "$s" \
+	'.simulated_mix.jobs[0].train as $t | .simulated_mix.jobs[1].checkpoint as $c | $t.au_during_percent <= $t.au_between_percent and (($t.au_during_writes_percent * 2 * $c.write_burst_s + $t.au_during_restores_percent * $c.restore_burst_s) / (2 * $c.write_burst_s + $c.restore_burst_s) - $t.au_during_percent | fabs) < 1e-6'
+expect "mix: the restore at its share of the links (10 MB/s), verdicts STARVED and MEASURED" "$s" \
+	'(.simulated_mix.jobs[1].checkpoint | (.restore_bytes_per_s - 10e6 | fabs) < 1 and .write_count == 2 and .restore_count == 1) and ([.simulated_mix.jobs[].verdict] == ["STARVED", "MEASURED"])'
+grep -Eq '^  train +2 +1  STARVED +20.0 MB/s +15.0 MB/s +47.7% +35.8%' "$TMP/o" && grep -q '^  ckpt: MEASURED ' "$TMP/o" &&
+	ok "mix: the table printed, a row and a line per job" || { bad "mix: no table"; cat "$TMP/o"; }
+"$GPUFEED" report "$(only_result "$TMP/mix")" >"$TMP/o2" 2>&1 && ! grep -q "lacks" "$TMP/o2" &&
+	grep -q 'STARVED' "$(only_result "$TMP/mix")/report.txt" && [ -s "$(only_result "$TMP/mix")/report.html" ] &&
+	ok "mix: gpufeed report reads its summary.json (every SIM figure as declared) and writes the table again" ||
+	{ bad "mix: report"; cat "$TMP/o2"; }
+# A checkpoint job on 4 ranks (2 nodes) takes more of the links during its restore: 6
+# flows share them, training keeps 2 of them.
+mixfile "$TMP/mix4.yaml" 4
+"$GPUFEED" simulate "$TMP/mix4.yaml" --system "$TMP/mixsys.yaml" --results "$TMP/mix4" --quiet >/dev/null 2>&1 || bad "mix of 4 checkpoint ranks failed"
+jq -s -e '(.[1].simulated_mix.jobs[0].train.au_during_restores_percent < .[0].simulated_mix.jobs[0].train.au_during_restores_percent) and ((.[1].simulated_mix.jobs[0].train.read_bytes_per_s_during) < (.[0].simulated_mix.jobs[0].train.read_bytes_per_s_during)) and .[1].simulated_mix.nodes == 3' \
+	"$s" "$(only_result "$TMP/mix4")/summary.json" >/dev/null &&
+	ok "mix: more checkpoint ranks, more checkpoint flows: lower AU during the restore" || bad "mix: more checkpoint ranks did not lower the AU during bursts"
+# The shipped mix on the example system: two UNet3D jobs fed beside Llama 3 70B.
+"$GPUFEED" simulate "$W/mix_two_train_70b.yaml" --system "$SYS/example.yaml" --results "$TMP/mix70" --quiet >/dev/null 2>&1 || bad "the shipped mix failed"
+expect "mix: the shipped mix, 3 jobs on 10 nodes" "$(only_result "$TMP/mix70")/summary.json" \
+	'.simulated_mix.nodes == 10 and ([.simulated_mix.jobs[].name] == ["unet-a", "unet-b", "llama70b"]) and (.simulated_mix.jobs[2].checkpoint.write_burst_s > 0)'
+# Bad input: a job whose ranks its model cannot be laid on (Llama 3 8B, data 2, on 3
+# ranks), --nodes with a mix: exit 2, the job named, nothing written.
+mixfile "$TMP/mixbad.yaml" 2
+sed -i 's/^    ranks: 2$/    ranks: 3/' "$TMP/mixbad.yaml"
+"$GPUFEED" simulate "$TMP/mixbad.yaml" --system "$TMP/mixsys.yaml" --results "$TMP/mixbad" >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q "job ckpt" "$TMP/o" && grep -q "mixbad.yaml" "$TMP/o" && [ ! -e "$TMP/mixbad" ] &&
+	ok "mix: a job whose ranks do not fit its model: exit 2 naming the file and the job" || { bad "mix: bad ranks"; cat "$TMP/o"; }
+"$GPUFEED" simulate "$TMP/mix.yaml" --system "$TMP/mixsys.yaml" --nodes 4 --results "$TMP/mixbad" >"$TMP/o" 2>&1
+[ $? -eq 2 ] && grep -q "is a mix" "$TMP/o" && [ ! -e "$TMP/mixbad" ] && ok "mix: --nodes refused, exit 2" || { bad "mix: --nodes"; cat "$TMP/o"; }
+"$GPUFEED" simulate --help | grep -q 'gpufeed simulate MIX.yaml --system' && ok "simulate --help describes the mix form" || bad "simulate --help: no mix"
 finish

@@ -6,7 +6,9 @@
  * excluded steps in closed form); checkpoint shards from the model's sizing (the bytes
  * of a measured run, one flow class per node for equal shards); Young's and Daly's
  * intervals; the system file's keys, units and errors; calibration recovering known
- * parameters. Buggy: a rate off by a share, a flow that ends before its bytes moved,
+ * parameters; a mix's jobs on nodes of their own (each job's reads tagged, the burst and
+ * the reads sharing the servers, the mix's AU between and during bursts by the
+ * arithmetic), an unset queue_depth one request per reader. Buggy: a rate off by a share, a flow that ends before its bytes moved,
  * classes that grow with ranks on a node, a typo accepted in a system file. */
 #include <errno.h>
 #include <math.h>
@@ -21,13 +23,16 @@
 
 #include <cmocka.h>
 
+#include "model/mix.h"
 #include "model/model.h"
 #include "model/workload.h"
+#include "model/yaml.h"
 #include "sim/calibrate.h"
 #include "sim/cluster.h"
 #include "sim/flow.h"
 #include "sim/goodput.h"
 #include "sim/loader.h"
+#include "sim/mix.h"
 #include "sim/point.h"
 #include "sim/system.h"
 
@@ -1096,6 +1101,140 @@ static void test_calibrate_read_latency(void **state)
 	assert_rel(fitted.servers.read_request_latency + 1, 1);
 }
 
+/* --- a mix: jobs on nodes of their own --- */
+
+/* Slots 4 and 5 (node 2 of 2 ranks) write; the others move nothing. */
+static uint64_t node2_share(const void *ctx, unsigned slot)
+{
+	return slot >= 4 ? *(const uint64_t *)ctx : 0;
+}
+
+/* Two training jobs (2 ranks on node 0, 1 rank on node 1) and a burst on node 2 share one
+ * server of 3 GB/s: job B is capped at its demand of 0.25 GB/s; the other 4 flows split
+ * 2.75 GB/s, 0.6875 GB/s each, and the burst of 2 x 1 GB takes 1 / 0.6875 s. Each job's
+ * classes carry its tag; reads past the last node are refused. */
+static void test_cluster_mix_reads(void **state)
+{
+	struct gf_system s;
+	struct gf_sim_cluster c;
+	struct gf_sim_burst b;
+	struct gf_sim_reads ra = { .demand = 2e9, .request_bytes = 1 << 20, .depth = 1 };
+	struct gf_sim_reads rb = { .demand = 0.25e9, .request_bytes = 1 << 20, .depth = 1 };
+	uint64_t share = 1000000000ull;
+	char err[256];
+
+	(void)state;
+	sys_basic(&s, 1, 3e9, 2);
+	assert_int_equal(gf_sim_cluster_init(&c, &s, 3, 6, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_burst_setup(&c, true, node2_share, &share, NULL, 64 << 20, NULL), 0);
+	assert_int_equal(gf_sim_reads_add(&c, &ra, 0, 2, -1), 0);
+	assert_int_equal(gf_sim_reads_add(&c, &rb, 1, 1, -2), 0);
+	assert_int_equal(gf_sim_reads_add(&c, &rb, 2, 3, -3), -EINVAL);
+	assert_int_equal(gf_sim_burst_run(&c, NULL, &b), 0);
+	assert_rel(b.burst_s, 1.0 / 0.6875);
+	assert_int_equal(b.ranks_moving, 2);
+	for (uint32_t i = 0; i < c.net.ncls; i++) {
+		const struct gf_flow_class *k = &c.net.cls[i];
+		if (k->tag == -1)
+			assert_rel(k->moved, 0.6875e9 * b.burst_s);
+		else if (k->tag == -2)
+			assert_rel(k->moved, 0.25e9 * b.burst_s);
+		else
+			assert_int_equal(k->tag, 2);
+	}
+	gf_sim_cluster_free(&c);
+}
+
+/* An unset target.queue_depth is the loader's one request per reader thread: read_threads
+ * in flight a rank, not none. */
+static void test_read_shape_depth(void **state)
+{
+	struct gf_workload w;
+	struct gf_sim_point p = { .accels = 1 };
+	struct gf_sim_reads r;
+	char path[4200], err[1024];
+	const char *src = getenv("SRCDIR");
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/integration/small.yaml", src ? src : ".");
+	gf_workload_defaults(&w);
+	assert_int_equal(gf_yaml_load(path, &w, err, sizeof(err)), 0);
+	w.reader.read_threads = 3;
+	assert_int_equal(w.target.queue_depth, 0);
+	assert_int_equal(gf_sim_read_shape(&w, &p, &r, err, sizeof(err)), 0);
+	assert_rel(r.depth, 3.0);
+}
+
+/* mix.yaml of a training job (2 ranks, 1 MiB samples every 100 ms: 41.9 MB/s) and a
+ * checkpoint job (Llama 3 8B on ckpt_ranks ranks, two writes, one restore). */
+static const char *mix_file(unsigned ckpt_ranks, unsigned data)
+{
+	static char path[64];
+	char text[4096];
+	const char *src = getenv("SRCDIR");
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/gf_test_sim_mix_%d.yaml", (int)getpid());
+	snprintf(text, sizeof(text), "mix: m\njobs:\n"
+		 "  - {name: train, workload: %s/tests/integration/small.yaml, ranks: 2, set: "
+		 "{dataset.record_length_bytes: 1MiB, dataset.record_length_bytes_stdev: 0, "
+		 "train.computation_time: 100ms, metric.au: 0.9}}\n"
+		 "  - {name: ckpt, workload: %s/workloads/llama3_8b.yaml, ranks: %u, set: {model.parallelism.data: %u, "
+		 "checkpoint.scale: 0.00025, checkpoint.num_checkpoints_write: 2, checkpoint.num_checkpoints_read: 1}}\n",
+		 src ? src : ".", src ? src : ".", ckpt_ranks, data);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* The mix on 2 nodes of 2 ranks sharing 2 servers' links of 10 MB/s each direction:
+ * training gets 20 MB/s between the bursts and during the writes (the other direction),
+ * 10 MB/s during the restore (4 flows on the links' 20 MB/s); the restore moves at 10
+ * MB/s; the mean "during" weighs the 2 writes and the restore by their time. A job whose
+ * ranks its model cannot fill is refused, naming it. */
+static void test_sim_mix(void **state)
+{
+	struct gf_system s;
+	struct gf_mix m;
+	struct gf_sim_mix r;
+	const struct gf_sim_mix_job *t, *k;
+	char err[2048];
+	double d;
+
+	(void)state;
+	sys_basic(&s, 2, 1e12, 2);
+	s.clients.nic_bandwidth = 40e6;
+	s.network.link_bandwidth = 10e6;
+	assert_int_equal(gf_mix_load(mix_file(2, 2), NULL, &m, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_mix(&m, &s, &r, err, sizeof(err)), 0);
+	t = &r.jobs[0];
+	k = &r.jobs[1];
+	assert_int_equal(r.nodes, 2);
+	assert_int_equal(k->node0, 1);
+	d = t->demand;
+	assert_rel(d, 2 * 2 * 1048576.0 / 0.1);
+	assert_rel(t->read_between, 20e6);
+	assert_rel(t->au_between, 100 * 20e6 / d);
+	assert_rel(t->au_during_writes, 100 * 20e6 / d);
+	assert_rel(t->au_during_restores, 100 * 10e6 / d);
+	assert_rel(t->au_during, (t->au_during_writes * 2 * k->write.burst_s + t->au_during_restores * k->restore.burst_s) /
+					 (2 * k->write.burst_s + k->restore.burst_s));
+	assert_rel(k->restore.bytes_per_s, 10e6);
+	assert_rel(k->write.bytes_per_s, 20e6);
+	assert_int_equal(t->verdict, GF_SIM_MIX_STARVED);
+	assert_int_equal(k->verdict, GF_SIM_MIX_MEASURED);
+	assert_string_equal(t->bursts_of, "ckpt");
+	gf_sim_mix_free(&r);
+	gf_mix_free(&m);
+	assert_int_equal(gf_mix_load(mix_file(3, 2), NULL, &m, err, sizeof(err)), 0);
+	assert_int_equal(gf_sim_mix(&m, &s, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "job ckpt (3 ranks)"));
+	gf_mix_free(&m);
+	unlink(mix_file(2, 2));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1129,6 +1268,9 @@ int main(void)
 		cmocka_unit_test(test_system_errors),
 		cmocka_unit_test(test_bandwidth_units),
 		cmocka_unit_test(test_calibrate_recovers),
+		cmocka_unit_test(test_cluster_mix_reads),
+		cmocka_unit_test(test_read_shape_depth),
+		cmocka_unit_test(test_sim_mix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
