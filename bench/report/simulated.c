@@ -172,8 +172,8 @@ static void mix_text(FILE *o, struct gf_doc *s)
 		gf_format_rate(gf_nan(s, GF_F_SIM_MIX_TOTAL_BETWEEN), a, sizeof(a)));
 	if (isfinite(gf_nan(s, GF_F_SIM_MIX_TOTAL_DURING)))
 		fprintf(o, ", %s in all during them", gf_format_rate(gf_nan(s, GF_F_SIM_MIX_TOTAL_DURING), b, sizeof(b)));
-	fprintf(o, "\n  (read and AU during the bursts: the mean over the other jobs' write and restore bursts, "
-		   "weighted by their time; steady state, delivered / demand)\n");
+	fprintf(o, "\n  (read and AU during the bursts: the mean over the other jobs' write and restore bursts,\n"
+		   "  weighted by their time; steady state, delivered / demand)\n");
 }
 
 int gf_simulated_text(FILE *o, struct gf_doc *s)
