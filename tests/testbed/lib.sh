@@ -55,3 +55,27 @@ tbrun() {
 	shift
 	timeout 600 "$SRCDIR/scripts/testbed-mpirun.sh" --ppn "$ppn" "$GPUFEED" "$@"
 }
+
+# shard_placement CSV: the server of each rank's shard in the first write burst of a run's
+# checkpoint_ranks.csv, by rank, as the simulator's servers.shard_placement ("[1, 0, ...]"):
+# gpufeed records the brick that holds each file (the server column, GlusterFS's pathinfo,
+# a rank's files in the order it writes them); bricks are numbered in the order of their
+# names, the same in every run of a testbed, as GlusterFS places a file by its name's
+# hash. A rank's shard is placed with its last file (ZeRO 3's optimizer states, most of
+# its bytes). Empty when the column is.
+shard_placement() {
+	[ -f "$1" ] || return 0
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		col["server"] && $col["kind"] == "write" && $col["burst"] == 0 && $col["server"] != "" {
+			k = split($col["server"], f, ";"); srv[$col["rank"]] = f[k]; names[f[k]] = 1; n++ }
+		END {
+			if (!n) exit
+			m = 0
+			for (b in names) sorted[++m] = b
+			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
+			for (i = 1; i <= m; i++) idx[sorted[i]] = i - 1
+			printf "["
+			for (r = 0; r < n; r++) printf "%s%d", r ? ", " : "", idx[srv[r]]
+			printf "]"
+		}' "$1"
+}

@@ -34,27 +34,9 @@ TOL=${GF_MIXSIM_TOLERANCE:-35}
 RATE=40 # Mbit/s, every link
 # A link's payload rate in bytes/s (tests/testbed/bwpredict.py: TCP in 1514-byte frames).
 payload() { awk -v m="$1" 'BEGIN { printf "%.0f", m * 1e6 / 8 * 1448 / 1514 }'; }
-# placement RUN: the server of each rank's shard in RUN's first write burst, by rank, as
-# servers.shard_placement ("[1, 0, ...]"; bricks numbered in the order of their names, as
-# tests/testbed/simulate.sh derives it): GlusterFS places a file by its name's hash, so
-# the same names sit on the same bricks in every run. Empty when the column is.
-placement() {
-	local csv=$1/checkpoint_ranks.csv
-	[ -f "$csv" ] || return 0
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		col["server"] && $col["kind"] == "write" && $col["burst"] == 0 && $col["server"] != "" {
-			k = split($col["server"], f, ";"); srv[$col["rank"]] = f[k]; names[f[k]] = 1; n++ }
-		END {
-			if (!n) exit
-			m = 0
-			for (b in names) sorted[++m] = b
-			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
-			for (i = 1; i <= m; i++) idx[sorted[i]] = i - 1
-			printf "["
-			for (r = 0; r < n; r++) printf "%s%d", r ? ", " : "", idx[srv[r]]
-			printf "]"
-		}' "$csv"
-}
+# placement RUN: RUN's checkpoint placement (lib.sh's shard_placement): the same names sit
+# on the same bricks in every run.
+placement() { shard_placement "$1/checkpoint_ranks.csv"; }
 
 # 500 files of 1 MiB, batch 2 every 0.5 s: 4.19 MB/s an accelerator; 4 ranks on 2 hosts
 # get about 2.4 MB/s each between the bursts, so the job runs about a minute.

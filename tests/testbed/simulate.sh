@@ -109,31 +109,10 @@ measure() {
 	done
 }
 
-# placement DIR NAME: the server of each rank's shard in NAME's write burst, by rank, as
-# the simulator's servers.shard_placement ("[1, 0, ...]"): gpufeed records the brick that
-# holds each file (checkpoint_ranks.csv's server column, GlusterFS's pathinfo, a rank's
-# files in the order it writes them); bricks are numbered in the order of their names,
-# the same in every run of a testbed. A rank here writes two files, ZeRO 3's model states
-# (0.5 MB) and then its optimizer states (3.0 MB): the rank's shard is placed with the
-# last, 86% of its bytes. Empty when the column is.
-placement() {
-	local csv
-	csv=$(only_result "$1/$2-ck")/checkpoint_ranks.csv
-	[ -f "$csv" ] || return 0
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		col["server"] && $col["kind"] == "write" && $col["burst"] == 0 && $col["server"] != "" {
-			k = split($col["server"], f, ";"); srv[$col["rank"]] = f[k]; names[f[k]] = 1; n++ }
-		END {
-			if (!n) exit
-			k = 0; m = 0
-			for (b in names) sorted[++m] = b
-			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
-			for (i = 1; i <= m; i++) idx[sorted[i]] = i - 1
-			printf "["
-			for (r = 0; r < n; r++) printf "%s%d", r ? ", " : "", idx[srv[r]]
-			printf "]"
-		}' "$csv"
-}
+# placement DIR NAME: NAME's checkpoint placement (lib.sh's shard_placement). A rank here
+# writes two files, ZeRO 3's model states (0.5 MB) and then its optimizer states (3.0 MB),
+# 86% of its bytes.
+placement() { shard_placement "$(only_result "$1/$2-ck")/checkpoint_ranks.csv"; }
 
 # best_tr DIR NAME...: of the training runs NAME-tr that exist, the results folder of the
 # fastest (train.read_bytes_per_s).
