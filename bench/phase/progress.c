@@ -93,6 +93,7 @@ void gf_progress_shot_combine(void *acc, const void *in)
 		return;
 	a->ranks += b->ranks;
 	a->steps += b->steps;
+	a->steps_owed_milli += b->steps_owed_milli;
 	a->compute_ns += b->compute_ns;
 	a->stall_ns += b->stall_ns;
 	a->read_bytes += b->read_bytes;
@@ -339,6 +340,28 @@ static void emit(struct gf_progress *p, const char *text, bool final)
 	fflush(p->f);
 }
 
+uint64_t gf_progress_owed(uint64_t busy, uint64_t due_ns, uint64_t computes_ns, uint64_t now_ns, uint64_t *owed_ns)
+{
+	*owed_ns = 0;
+	if (!busy || !computes_ns || due_ns <= busy * now_ns)
+		return 0;
+	*owed_ns = due_ns - busy * now_ns < computes_ns ? due_ns - busy * now_ns : computes_ns;
+	return (uint64_t)((double)*owed_ns * 1000.0 * (double)busy / (double)computes_ns);
+}
+
+/* The three sums are read one by one while the steps move on: an estimate, kept within
+ * what was counted. */
+static void owed_compute(struct gf_progress *p, struct gf_progress_shot *s)
+{
+	uint64_t owed_ns, milli = gf_progress_owed(atomic_load_explicit(&p->busy, memory_order_relaxed),
+						   atomic_load_explicit(&p->busy_deadline_ns, memory_order_relaxed),
+						   atomic_load_explicit(&p->busy_compute_ns, memory_order_relaxed),
+						   gf_now_ns(), &owed_ns);
+
+	s->steps_owed_milli = milli < s->steps * 1000 ? milli : s->steps * 1000;
+	s->compute_ns -= owed_ns < s->compute_ns ? owed_ns : s->compute_ns;
+}
+
 /* This rank's figures now, counted from the phase's start. Called with mu held. */
 static void snapshot(struct gf_progress *p, struct gf_progress_shot *s)
 {
@@ -348,6 +371,7 @@ static void snapshot(struct gf_progress *p, struct gf_progress_shot *s)
 	s->ranks = 1;
 	s->steps = atomic_load_explicit(&p->steps, memory_order_relaxed);
 	s->compute_ns = atomic_load_explicit(&p->compute_ns, memory_order_relaxed);
+	owed_compute(p, s);
 	s->stall_ns = atomic_load_explicit(&p->stall_ns, memory_order_relaxed);
 	/* Training counts the bytes its accelerators received; other phases what the engine
 	 * moved. */
@@ -368,7 +392,7 @@ static void ckpt_shot(const struct gf_progress *p, uint64_t t_ns, struct gf_prog
 static double units_of(const struct gf_progress *p, const struct gf_progress_shot *s)
 {
 	switch (p->unit) {
-	case GF_PROGRESS_STEPS: return (double)s->steps;
+	case GF_PROGRESS_STEPS: return (double)s->steps - (double)s->steps_owed_milli / 1000;
 	case GF_PROGRESS_WRITTEN: return (double)s->write_bytes;
 	case GF_PROGRESS_READ: return (double)s->read_bytes;
 	case GF_PROGRESS_MOVED: return (double)(s->read_bytes + s->write_bytes);
@@ -616,6 +640,9 @@ void gf_progress_phase(struct gf_progress *p, const char *name, enum gf_progress
 	p->lines = 0;
 	p->last_done = -1;
 	atomic_store(&p->steps, 0);
+	atomic_store(&p->busy, 0);
+	atomic_store(&p->busy_deadline_ns, 0);
+	atomic_store(&p->busy_compute_ns, 0);
 	atomic_store(&p->compute_ns, 0);
 	atomic_store(&p->stall_ns, 0);
 	atomic_store(&p->read_bytes, 0);

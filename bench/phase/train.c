@@ -481,8 +481,10 @@ static void *accel_main(void *arg)
 		if (begun && start_ns > prev)
 			gf_series_span(&t->series, prev, start_ns, GF_TS_STALL_NS);
 		gf_series_span(&t->series, start_ns, deadline, GF_TS_COMPUTE_NS);
-		gf_progress_step(cfg->progress, compute_ns, begun && start_ns > prev ? start_ns - prev : 0);
-		if (!gf_sleep_until_or(deadline, cfg->stop, sh->deadline_ns)) {
+		gf_progress_step(cfg->progress, compute_ns, begun && start_ns > prev ? start_ns - prev : 0, deadline);
+		bool slept = gf_sleep_until_or(deadline, cfg->stop, sh->deadline_ns);
+		gf_progress_step_end(cfg->progress, compute_ns, deadline);
+		if (!slept) {
 			/* The compute is cut where the run ended, or where it began when begun after
 			 * the end (under the step barrier, above). */
 			uint64_t cut = stop_time(sh);

@@ -148,6 +148,10 @@ static void train(struct gf_doc *d, struct gf_verdict *v, struct gf_phase_verdic
 	snprintf(p->line, sizeof(p->line), "%s - AU %.2f%% (min %.2f%%, max %.2f%%) %s the %.0f%% threshold",
 		 v->passed ? "FED" : "STARVED", v->au, min, max, v->passed ? "meets" : "is below", v->threshold);
 	p->tone = v->passed ? (v->v.few_steps || v->v.uncounted ? GF_TONE_WARN : GF_TONE_GOOD) : GF_TONE_BAD;
+	/* Starved with the dataset in memory: the client held it back, not the storage. */
+	if (!v->passed && v->v.page_cache)
+		append(p->line, "; from the page cache, not a storage result: with reads that may have come from "
+		       "memory, what starved it is the client (reader threads, preprocessing, CPU), not the storage");
 }
 
 static void ceiling(struct gf_doc *d, struct gf_verdict *v, struct gf_phase_verdict *p)

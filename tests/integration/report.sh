@@ -24,10 +24,20 @@ grep -qF "VERDICT: $verdict" "$dir/report.txt" && ok "report.txt has the run's v
 grep -q "^  AU .* %" "$dir/report.txt" && grep -q "read bandwidth .*B/s" "$dir/report.txt" &&
 	grep -q "read latency .*p99" "$dir/report.txt" && ok "key figures with units" || bad "key figures"
 grep -q "smaller than 5x the memory" "$dir/report.txt" && ok "warns about the page cache" || bad "no page-cache warning"
-expect "summary.json's verdict: FED from the page cache, amber" "$dir/summary.json" \
-	'.verdict.validity.page_cache == true and (.verdict.line | startswith("FED, but from the page cache: not a storage result")) and .verdict.tone == "warn" and .verdict.word == "FED"'
-grep -q '<section class="card warn" id="verdict" data-word="FED">' "$dir/report.html" && ok "report.html's card is amber" ||
-	bad "report.html's verdict card is not amber"
+# 5 ms steps are fed from memory on a quiet machine; a loaded one (CI under the sanitizers)
+# can starve them even so, and the line must then still say where the reads came from.
+if [ "$(jq -r .verdict.word "$dir/summary.json")" = FED ]; then
+	expect "summary.json's verdict: FED from the page cache, amber" "$dir/summary.json" \
+		'.verdict.validity.page_cache == true and (.verdict.line | startswith("FED, but from the page cache: not a storage result")) and .verdict.tone == "warn"'
+	grep -q '<section class="card warn" id="verdict" data-word="FED">' "$dir/report.html" && ok "report.html's card is amber" ||
+		bad "report.html's verdict card is not amber"
+else
+	echo "note: not fed on this machine now: $verdict"
+	expect "summary.json's verdict: not fed, and from the page cache" "$dir/summary.json" \
+		'.verdict.validity.page_cache == true and (.verdict.line | contains("; from the page cache, not a storage result"))'
+	grep -q "<section class=\"card [a-z]*\" id=\"verdict\" data-word=\"$(jq -r .verdict.word "$dir/summary.json")\">" "$dir/report.html" &&
+		ok "report.html's card has the verdict's word" || bad "report.html's verdict card has another word"
+fi
 grep -q "BOTTLENECK HINTS" "$dir/report.txt" && grep -q "O_DIRECT is off" "$dir/report.txt" && ok "hints and warnings" ||
 	bad "hints or warnings missing"
 ! grep -q "\.partial" "$dir/report.txt" && ok "the report names the final folder" || bad "report names the .partial folder"

@@ -199,9 +199,9 @@ static void test_format(void **state)
 
 static void test_combine(void **state)
 {
-	struct gf_progress_shot a = { 3, 1, 10, 100, 5, 1000, 7, 40 };
-	struct gf_progress_shot b = { 3, 1, 20, 200, 15, 3000, 9, 60 };
-	struct gf_progress_shot newer = { 4, 1, 1, 2, 3, 4, 5, 6 };
+	struct gf_progress_shot a = { 3, 1, 10, 100, 5, 1000, 7, 40, 500 };
+	struct gf_progress_shot b = { 3, 1, 20, 200, 15, 3000, 9, 60, 1500 };
+	struct gf_progress_shot newer = { 4, 1, 1, 2, 3, 4, 5, 6, 7 };
 	struct gf_progress_shot x, y;
 
 	(void)state;
@@ -215,12 +215,35 @@ static void test_combine(void **state)
 	assert_int_equal(x.read_bytes, 4000);
 	assert_int_equal(x.write_bytes, 16);
 	assert_int_equal(x.burst_done, 100);
+	assert_int_equal(x.steps_owed_milli, 2000);
 	/* The newer phase wins whichever side it is on. */
 	y = newer;
 	gf_progress_shot_combine(&y, &x);
 	gf_progress_shot_combine(&x, &newer);
 	assert_memory_equal(&x, &newer, sizeof(x));
 	assert_memory_equal(&y, &newer, sizeof(y));
+}
+
+/* Steps in flight: what they still compute, in ns and in thousandths of a step. */
+static void test_owed(void **state)
+{
+	uint64_t owed;
+
+	(void)state;
+	/* None in flight, or all past their deadlines: nothing owed. */
+	assert_int_equal(gf_progress_owed(0, 0, 0, 1000, &owed), 0);
+	assert_int_equal(owed, 0);
+	assert_int_equal(gf_progress_owed(2, 1800, 800, 1000, &owed), 0);
+	assert_int_equal(owed, 0);
+	/* One step of 400 begun at 1000: at 1100, 300 to come, 3/4 of a step. */
+	assert_int_equal(gf_progress_owed(1, 1400, 400, 1100, &owed), 750);
+	assert_int_equal(owed, 300);
+	/* Two of 400, due at 1400 and 1200: at 1100, 300 + 100 owed, one step of the two. */
+	assert_int_equal(gf_progress_owed(2, 2600, 800, 1100, &owed), 1000);
+	assert_int_equal(owed, 400);
+	/* Sums read while they moved (a deadline in, its compute not yet): at most the computes. */
+	assert_int_equal(gf_progress_owed(1, 5000, 400, 1000, &owed), 1000);
+	assert_int_equal(owed, 400);
 }
 
 static void test_modes(void **state)
@@ -263,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_ckpt),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_combine),
+		cmocka_unit_test(test_owed),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_timestamp),
 	};

@@ -106,6 +106,14 @@ static void test_page_cache(void **state)
 	assert_string_equal(v.head.line, "FED - AU 99.00% (min 98.00%, max 100.00%) meets the 90% threshold");
 	assert_int_equal(v.head.tone, GF_TONE_GOOD);
 	gf_doc_free(d);
+	/* Starved from memory: still red, and the line says the client starved it. */
+	d = doc(fed, "/train/passed", "false");
+	decide(d, &v);
+	assert_string_equal(v.head.word, "STARVED");
+	assert_non_null(strstr(v.head.line, "; from the page cache, not a storage result: "));
+	assert_non_null(strstr(v.head.line, "the client"));
+	assert_int_equal(v.head.tone, GF_TONE_BAD);
+	gf_doc_free(d);
 }
 
 /* Two restores of 100 MB: a device that read 7.9 MiB served under half, so memory did. */
