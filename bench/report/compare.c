@@ -90,8 +90,8 @@ void gf_compare_usage(FILE *f)
 		   "one point of a sweep), so a prediction sits beside a measurement. Mixes' folders\n"
 		   "(they hold mix.json) are compared job by job, the jobs of one name, one table\n"
 		   "each, then mix.json's own figures (--json: all as one document; --plot F.png\n"
-		   "and --html F.html: a file per job, F-JOB.png); the exit code is the worst of\n"
-		   "the jobs'.\n"
+		   "and --html F.html: a file per job, F-JOB.png, and F.html the mixes' page, each\n"
+		   "job's verdicts and mix.json's figures); the exit code is the worst of the jobs'.\n"
 		   "Needs no MPI.\n\n"
 		   "options:\n"
 		   "  --baseline RUN      compare against RUN (default: the first run) and check for\n"
@@ -523,6 +523,11 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, con
 	char (*path)[4400] = calloc(GF_CMP_MAX_RUNS, sizeof(*path)), err[4600];
 	struct gf_cmp *c = malloc(sizeof(*c));
 	const struct gf_cmp_run *base = &parsed->run[parsed->base];
+	/* For the mixes' page: each job's verdicts, its comparison's word, its page. */
+	struct gf_phase_verdict *verdicts = NULL;
+	const char **checks = NULL, **pages = NULL;
+	char (*page)[4200] = NULL;
+	bool all_compared = true;
 	int rc = GF_EXIT_OK, r;
 	size_t njobs = 0;
 
@@ -551,6 +556,17 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, con
 				rc = GF_EXIT_USAGE;
 				goto out;
 			}
+	if (html && !json) {
+		verdicts = calloc(njobs * (size_t)parsed->nruns + 1, sizeof(*verdicts));
+		checks = calloc(njobs + 1, sizeof(*checks));
+		pages = calloc(njobs + 1, sizeof(*pages));
+		page = calloc(njobs + 1, sizeof(*page));
+		if (!verdicts || !checks || !pages || !page) {
+			fprintf(errf, "gpufeed compare: out of memory\n");
+			rc = GF_EXIT_FAILED;
+			goto out;
+		}
+	}
 	for (size_t k = 0; k < njobs; k++) {
 		const char *name = gf_el_str(m[parsed->base], GF_F_MIX_JOB_NAME, k, "?");
 		int code;
@@ -571,9 +587,9 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, con
 			json_object_object_add(e, "comparison", job_json(c, force, &code, errf));
 			json_object_array_add(jobs, e);
 		} else {
-			char plot_k[4200], html_k[4200];
+			char plot_k[4200], *html_k = page ? page[k] : NULL;
 			if ((plot && job_file(plot, name, plot_k, sizeof(plot_k))) ||
-			    (html && job_file(html, name, html_k, sizeof(html_k)))) {
+			    (html && job_file(html, name, html_k, sizeof(page[k])))) {
 				fprintf(errf, "gpufeed compare: %s/mix.json: job '%s' makes no file name of --plot or "
 					"--html (1 to 64 of A-Z a-z 0-9 . _ -, a name a mix file allows)\n",
 					base->dir, name);
@@ -585,6 +601,13 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, con
 			if (plot || html)
 				fprintf(out, "job %s drawn in%s%s%s%s\n", name, plot ? " " : "", plot ? plot_k : "",
 					html ? " " : "", html ? html_k : "");
+			all_compared = all_compared && (code == GF_EXIT_OK || code == GF_EXIT_CHECK);
+			if (page) {
+				for (r = 0; r < c->nruns; r++)
+					verdicts[k * (size_t)c->nruns + (size_t)r] = c->run[r].verdict.head;
+				checks[k] = gf_compare_word(c);
+				pages[k] = html_k;
+			}
 		}
 		rc = gf_exit_worse(rc, code);
 	}
@@ -600,7 +623,21 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, con
 	} else {
 		gf_mixcmp(m, dirs, parsed->nruns, parsed->base, out);
 	}
+	/* The page that sets them side by side, once every job was compared. */
+	if (page && all_compared) {
+		if (gf_mixcmp_html(html, m, dirs, parsed->nruns, parsed->base, verdicts, checks, pages, err,
+				   sizeof(err))) {
+			fprintf(errf, "gpufeed compare: %s\n", err);
+			rc = gf_exit_worse(rc, GF_EXIT_FAILED);
+		} else {
+			fprintf(out, "the mixes drawn in %s\n", html);
+		}
+	}
 out:
+	free(page);
+	free(pages);
+	free(checks);
+	free(verdicts);
 	json_object_put(root);
 	json_object_put(jobs);
 	for (r = 0; r < GF_CMP_MAX_RUNS; r++)
@@ -633,7 +670,7 @@ int gf_cmd_compare(int argc, char **argv, FILE *out, FILE *errf)
 		rc = compare_runs(c, force, json, plot, html, out, errf);
 	} else if (nmix < c->nruns || (json && (plot || html))) {
 		fprintf(errf, "gpufeed compare: %s: a mix's folder is compared with mixes only, job by job, as a "
-			"table (--plot, --html: a file per job) or --json\n",
+			"table (--plot, --html: a file per job; --html also the mixes' page) or --json\n",
 			nmix < c->nruns ? "mixes and runs together" : "--json with --plot or --html of mixes");
 		rc = GF_EXIT_USAGE;
 	} else {

@@ -213,6 +213,7 @@ static const char *const css =
 	".qual{font-size:.85em;color:#8a5a00;background:#fff3d1;border-radius:3px;padding:0 .3em}\n"
 	"table{border-collapse:collapse;width:100%;table-layout:fixed;margin:.4em 0;font-variant-numeric:tabular-nums}\n"
 	"th,td{text-align:left;vertical-align:top;padding:.3em .5em;border-bottom:1px solid #e6e9ed}\n"
+	"td.verdict{border-left:5px solid var(--c);background:var(--bg)}td.verdict b{color:var(--c)}\n"
 	"td.worse{color:#b42318;font-weight:600}figure{margin:1em 0}figure img{display:block;width:100%;height:auto;"
 	"border:1px solid #d0d7de;border-radius:4px}\n@media print{body{max-width:none;padding:0}}\n";
 
@@ -305,18 +306,32 @@ static void run_cards(FILE *o, const struct gf_cmp *c)
 	fputs("</div>\n", o);
 }
 
+const char *gf_compare_word(const struct gf_cmp *c)
+{
+	bool incomplete = false;
+
+	for (int r = 0; r < c->nruns; r++)
+		incomplete |= c->run[r].verdict.v.incomplete;
+	return !c->check ? "NOT CHECKED" : c->regressions ? "REGRESSION" : incomplete ? "INCOMPLETE RUN" : "OK";
+}
+
+void gf_compare_html_head(FILE *o, const char *title)
+{
+	fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+		   "content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n<style>\n%s</style>\n"
+		   "</head><body>\n<h1>%s</h1>\n", title, css, title);
+}
+
 int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t errlen)
 {
 	char tmp[4200], out[4300], png[4400], why[1024];
-	const char *word = !c->check ? "NOT CHECKED" : c->regressions ? "REGRESSION" : "OK";
+	const char *word = gf_compare_word(c);
 	bool incomplete = false;
 	FILE *o;
 	int rc;
 
 	for (int r = 0; r < c->nruns; r++)
 		incomplete |= c->run[r].verdict.v.incomplete;
-	if (c->check && !c->regressions && incomplete)
-		word = "INCOMPLETE RUN";
 	rc = tmp_dir(tmp, sizeof(tmp));
 	if (rc) {
 		snprintf(err, errlen, "--html: cannot create a temporary folder: %s", strerror(-rc));
@@ -333,9 +348,7 @@ int gf_compare_html(const struct gf_cmp *c, const char *file, char *err, size_t 
 		snprintf(err, errlen, "--html %s: %s", file, strerror(-rc));
 		goto out;
 	}
-	fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" "
-		   "content=\"width=device-width, initial-scale=1\">\n<title>gpufeed compare</title>\n<style>\n%s</style>\n"
-		   "</head><body>\n<h1>gpufeed compare</h1>\n", css);
+	gf_compare_html_head(o, "gpufeed compare");
 	/* Each run's verdict leads; the regression check, when asked for, follows. */
 	run_cards(o, c);
 	fputs("<h2>Regression check</h2>\n", o);

@@ -8,6 +8,8 @@
 #include <json-c/json.h>
 #include <stdio.h>
 
+#include "results/verdict.h"
+
 struct gf_doc;
 
 /* Job name's index in mix m, or -1. */
@@ -17,5 +19,12 @@ int gf_mixcmp_job(struct gf_doc *m, const char *name);
  * better, values, change_percent}, returned (NULL out of memory). m and dirs have n
  * entries; every mix has base's jobs (the caller checked). */
 struct json_object *gf_mixcmp(struct gf_doc *const *m, const char *const *dirs, int n, int base, FILE *out);
+/* compare MIX_A MIX_B --html F.html: F.html, the mixes on one page: each job's verdict
+ * in each mix (v[k * n + r] for job k in base's order, mix r), the word of the job's
+ * comparison (checks[k]) linked to its own page (pages[k], a file beside F, or NULL),
+ * then the figures above as a table. Returns 0 or -errno with err filled. */
+int gf_mixcmp_html(const char *file, struct gf_doc *const *m, const char *const *dirs, int n, int base,
+		   const struct gf_phase_verdict *v, const char *const *checks, const char *const *pages, char *err,
+		   size_t errlen);
 
 #endif

@@ -163,6 +163,26 @@ rc=$?
 	grep -qF "$d/ckpt" "$TMP/mc-ckpt.html" && grep -q "^job ckpt drawn in $TMP/mc-ckpt.png $TMP/mc-ckpt.html" "$TMP/mcp.out" &&
 	ok "compare MIXA MIXB --plot --html: mc-train.png/.html and mc-ckpt.png/.html, each its job's" ||
 	bad "compare --plot/--html of mixes: exit $rc, $(ls "$TMP" | grep '^mc' | tr '\n' ' '): $(tail -c 300 "$TMP/mcp.out")"
+# ... and FILE.html itself, the mixes' page: each job's verdict in each mix as its
+# summary.json says, linked to the job's page, and every number of mix.json's own figures
+# at its pointer, exactly.
+mh=$TMP/mc.html
+nv=$(grep -o '<td class="verdict [a-z]*" data-job="[0-9]*" data-run="[01]" data-word="[^"]*"' "$mh" | sort -u | wc -l)
+words_ok=1
+for k in 0 1; do
+	w=$(jq -r ".jobs[$k].verdict" "$m")
+	j=$(jq -r ".jobs[$k].name" "$m")
+	grep -q "data-job=\"$k\" data-run=\"1\" data-word=\"$w\"" "$mh" && grep -q "<a href=\"./mc-$j.html\">" "$mh" || words_ok=0
+done
+vals_ok=1 nval=0
+while read -r ptr val; do
+	nval=$((nval + 1))
+	jq -e --arg p "$ptr" --argjson v "$val" 'getpath($p | ltrimstr("/") | split("/") | map(tonumber? // .)) == $v' "$m" >/dev/null ||
+		{ vals_ok=0; echo "mismatch: $ptr $val"; }
+done < <(grep -o 'data-key="[^"]*" data-run="0" data-value="[^"]*"' "$mh" | sed -E 's/data-key="([^"]*)".*data-value="([^"]*)"/\1 \2/')
+[ "$nv" -eq 4 ] && [ $words_ok = 1 ] && [ $vals_ok = 1 ] && [ "$nval" -ge 4 ] && grep -q "^the mixes drawn in $mh" "$TMP/mcp.out" &&
+	ok "compare --html of mixes: mc.html, 4 verdicts as mix.json's with links to each job's page, $nval figures as mix.json's" ||
+	bad "mc.html: $nv verdict cells, words $words_ok, $nval figures (match $vals_ok)"
 jq '.jobs[1].name = "../ckpt"' "$m" >"$TMP/mixb/mix.json"
 "$GPUFEED" compare "$TMP/mixb" "$TMP/mixb" --html "$TMP/mixb/x.html" >"$TMP/cmpb.out" 2>&1
 rc=$?
