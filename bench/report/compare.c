@@ -511,6 +511,31 @@ static int job_file(const char *file, const char *job, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/* Each mix's mix.json into m, and the same jobs in every mix, before anything is printed.
+ * GF_EXIT_USAGE, said to errf, otherwise. */
+static int load_mixes(const struct gf_cmp *parsed, struct gf_doc **m, FILE *errf)
+{
+	char err[4600];
+	size_t njobs;
+
+	for (int r = 0; r < parsed->nruns; r++)
+		if (gf_load_mix(parsed->run[r].dir, &m[r], err, sizeof(err))) {
+			fprintf(errf, "gpufeed compare: %s\n", err);
+			return GF_EXIT_USAGE;
+		}
+	njobs = gf_len(m[parsed->base], GF_F_MIX_JOBS);
+	for (int r = 0; r < parsed->nruns; r++)
+		for (size_t k = 0; k < gf_len(m[r], GF_F_MIX_JOBS); k++)
+			if (gf_len(m[r], GF_F_MIX_JOBS) != njobs ||
+			    gf_mixcmp_job(m[parsed->base], gf_el_str(m[r], GF_F_MIX_JOB_NAME, k, "")) < 0) {
+				fprintf(errf, "gpufeed compare: %s and %s do not have the same jobs: mixes are compared job "
+					"by job, each by its name; compare two jobs' folders as runs instead\n",
+					parsed->run[parsed->base].dir, parsed->run[r].dir);
+				return GF_EXIT_USAGE;
+			}
+	return 0;
+}
+
 /* gpufeed compare MIX_A MIX_B ...: each job of the baseline's mix against the job of its
  * name in the others, as runs, one after the other. Every mix must have the same jobs.
  * Returns the worst of the jobs' exit codes. */
@@ -538,24 +563,10 @@ static int compare_mixes(const struct gf_cmp *parsed, bool force, bool json, con
 	}
 	for (r = 0; r < parsed->nruns; r++)
 		dirs[r] = parsed->run[r].dir;
-	for (r = 0; r < parsed->nruns; r++)
-		if (gf_load_mix(parsed->run[r].dir, &m[r], err, sizeof(err))) {
-			fprintf(errf, "gpufeed compare: %s\n", err);
-			rc = GF_EXIT_USAGE;
-			goto out;
-		}
-	/* The same jobs in every mix, before anything is printed. */
+	rc = load_mixes(parsed, m, errf);
+	if (rc)
+		goto out;
 	njobs = gf_len(m[parsed->base], GF_F_MIX_JOBS);
-	for (r = 0; r < parsed->nruns; r++)
-		for (size_t k = 0; k < gf_len(m[r], GF_F_MIX_JOBS); k++)
-			if (gf_len(m[r], GF_F_MIX_JOBS) != njobs ||
-			    gf_mixcmp_job(m[parsed->base], gf_el_str(m[r], GF_F_MIX_JOB_NAME, k, "")) < 0) {
-				fprintf(errf, "gpufeed compare: %s and %s do not have the same jobs: mixes are compared job "
-					"by job, each by its name; compare two jobs' folders as runs instead\n", base->dir,
-					parsed->run[r].dir);
-				rc = GF_EXIT_USAGE;
-				goto out;
-			}
 	if (html && !json) {
 		verdicts = calloc(njobs * (size_t)parsed->nruns + 1, sizeof(*verdicts));
 		checks = calloc(njobs + 1, sizeof(*checks));
