@@ -11,7 +11,9 @@
 # (docs/slurm.md). The tasks inherit this environment (slurmd passes srun's on), with
 # the transport testbed-mpirun.sh chooses, unless the environment says otherwise:
 # OMPI_MCA_pml=ob1, OMPI_MCA_btl=self,vader,tcp, OMPI_MCA_btl_tcp_if_include=the testbed
-# subnet. sbatch, squeue, scontrol and scancel run the same way through
+# subnet, and OMPI_MCA_mpi_yield_when_idle=1: every node claims 8 CPUs of this machine's
+# few, so Open MPI does not know the ranks are oversubscribed (mpirun --oversubscribe
+# would tell it) and its polling ranks take the cores the readers need. sbatch, squeue, scontrol and scancel run the same way through
 # scripts/testbed-agent.sh PREFIX-c1 (it sets SLURM_CONF on every testbed host).
 set -euo pipefail
 . "$(dirname "$0")/testbed-lib.sh"
@@ -21,5 +23,6 @@ set -euo pipefail
 . "$TB_DIR/testbed.env"
 export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader,tcp}
 export OMPI_MCA_btl_tcp_if_include=${OMPI_MCA_btl_tcp_if_include:-$GF_TESTBED_SUBNET}
+export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}
 # The agent runs one shell command line, as ssh does: every word quoted for bash.
 exec "$TB_HERE/testbed-agent.sh" "${GF_TESTBED_CLIENTS%% *}" "$(printf '%q ' srun "$@")"
