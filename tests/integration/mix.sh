@@ -148,8 +148,11 @@ jq '.verdict.validity.incomplete = true | .status = "interrupted" | .verdict.sta
 	"$d/train/summary.json" >"$TMP/mixb/train/summary.json"
 "$GPUFEED" compare "$d" "$d" >"$TMP/cmp.out" 2>&1
 rc=$?
-"$GPUFEED" compare "$d" "$TMP/mixb" --tolerance 5% >"$TMP/cmpb.out" 2>&1
+"$GPUFEED" compare "$d" "$TMP/mixb/" --tolerance 5% >"$TMP/cmpb.out" 2>&1
 rcb=$?
+# The mix's own table heads each column with the folder's last part, a trailing / or not.
+grep -qE "^the mix \(mix.json\) +[^ ]+[*] +mixb$" "$TMP/cmpb.out" && ok "compare of mixes: columns named by folder, mixb/ as mixb" ||
+	bad "compare of mixes: the mix table's head: $(grep '^the mix' "$TMP/cmpb.out")"
 [ $rc -eq 0 ] && grep -q '^job train$' "$TMP/cmp.out" && grep -q '^job ckpt$' "$TMP/cmp.out" && [ $rcb -eq 3 ] &&
 	grep -q '^job ckpt$' "$TMP/cmpb.out" &&
 	ok "compare MIXA MIXB: job by job; an interrupted first job exits 3 though the last passes" ||
