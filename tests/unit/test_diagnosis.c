@@ -132,6 +132,11 @@ static const struct dcase cases[] = {
 	{ "the node's cores held by other work: threads waited 12 s for a CPU, stall 16 s",
 	  { { "/train/runqueue_wait_s", "12" } },
 	  GF_DIAG_CPU, NULL, "quiet node" },
+	/* 8 ranks on a node of 2 cores (srun, Open MPI not told): the step says to yield. */
+	{ "8 ranks on 2 cores waited for a CPU",
+	  { { "/train/runqueue_wait_s", "12" }, { "/environment/ranks_per_node", "8" },
+	    { "/environment/cpus_per_node", "2" } },
+	  GF_DIAG_CPU, NULL, "OMPI_MCA_mpi_yield_when_idle=1" },
 	{ "a run queue's usual moments (0.5 s against 16 s of stall) change nothing",
 	  { { "/train/runqueue_wait_s", "0.5" } },
 	  GF_DIAG_CONFIG, "reader.read_threads", "read_threads=" },
