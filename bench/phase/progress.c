@@ -342,10 +342,14 @@ static void emit(struct gf_progress *p, const char *text, bool final)
 
 uint64_t gf_progress_owed(uint64_t busy, uint64_t due_ns, uint64_t computes_ns, uint64_t now_ns, uint64_t *owed_ns)
 {
+	/* The sums wrap on a node up long enough (a year's ns x 600 steps in flight): their
+	 * difference, taken modulo 2^64 as the sums were, is still the few seconds owed. */
+	int64_t ahead = (int64_t)(due_ns - busy * now_ns);
+
 	*owed_ns = 0;
-	if (!busy || !computes_ns || due_ns <= busy * now_ns)
+	if (!busy || !computes_ns || ahead <= 0)
 		return 0;
-	*owed_ns = due_ns - busy * now_ns < computes_ns ? due_ns - busy * now_ns : computes_ns;
+	*owed_ns = (uint64_t)ahead < computes_ns ? (uint64_t)ahead : computes_ns;
 	return (uint64_t)((double)*owed_ns * 1000.0 * (double)busy / (double)computes_ns);
 }
 

@@ -241,6 +241,10 @@ static void test_owed(void **state)
 	/* Two of 400, due at 1400 and 1200: at 1100, 300 + 100 owed, one step of the two. */
 	assert_int_equal(gf_progress_owed(2, 2600, 800, 1100, &owed), 1000);
 	assert_int_equal(owed, 400);
+	/* 4 x now just under 2^64 and the deadlines' sum just past it (wrapped to 200): the
+	 * difference still gives 300 owed, 3/4 of a step. */
+	assert_int_equal(gf_progress_owed(4, UINT64_C(200), 4 * UINT64_C(400), (UINT64_C(1) << 62) - 25, &owed), 750);
+	assert_int_equal(owed, 300);
 	/* Sums read while they moved (a deadline in, its compute not yet): at most the computes. */
 	assert_int_equal(gf_progress_owed(1, 5000, 400, 1000, &owed), 1000);
 	assert_int_equal(owed, 400);
